@@ -1,7 +1,7 @@
 /** Jest runs TypeScript through ts-jest; integration tests start real etcd processes. */
 module.exports = {
   testEnvironment: 'node',
-  transform: { '^.+\\.ts$': ['ts-jest', { isolatedModules: true, tsconfig: 'tsconfig.json' }] },
+  transform: { '^.+\\.ts$': ['ts-jest', { tsconfig: 'tsconfig.json' }] },
   testMatch: ['<rootDir>/lib/**/*.test.ts', '<rootDir>/test/**/*.test.ts'],
   testPathIgnorePatterns: ['/node_modules/', '/dist/'],
   testTimeout: 30000,

@@ -1,0 +1,100 @@
+// Runs an etcd child process (the `etcd` binary from PATH) on free loopback ports with data under a directory.
+import { spawn, type ChildProcess } from 'node:child_process';
+import { mkdirSync, accessSync, constants } from 'node:fs';
+import { delimiter, join } from 'node:path';
+import { Etcd3 } from 'etcd3';
+import { freePort } from './free-port';
+
+export const ETCD_INSTALL_HINT = 'no etcd binary found on PATH; install it with `apt-get install etcd-server` (Debian) or pass --etcd-servers';
+
+const READY_TIMEOUT_MS = 30_000;
+const STOP_TIMEOUT_MS = 10_000;
+
+export interface EmbeddedEtcd {
+  clientUrl: string;
+  stop(): Promise<void>;
+}
+
+export function findEtcdBinary(): string | undefined {
+  for (const dir of (process.env['PATH'] ?? '').split(delimiter)) {
+    const candidate = join(dir, 'etcd');
+    try {
+      accessSync(candidate, constants.X_OK);
+      return candidate;
+    } catch {
+      // not in this directory
+    }
+  }
+  return undefined;
+}
+
+/** Starts etcd with its data in `dataDir` and resolves once it answers a read. */
+export async function startEmbeddedEtcd(dataDir: string, onLog?: (line: string) => void): Promise<EmbeddedEtcd> {
+  const binary = findEtcdBinary();
+  if (!binary) throw new Error(ETCD_INSTALL_HINT);
+  mkdirSync(dataDir, { recursive: true });
+  const [clientPort, peerPort] = [await freePort(), await freePort()];
+  const clientUrl = `http://127.0.0.1:${clientPort}`;
+  const peerUrl = `http://127.0.0.1:${peerPort}`;
+  const child = spawn(
+    binary,
+    [
+      '--name', 'orch',
+      '--data-dir', dataDir,
+      '--listen-client-urls', clientUrl,
+      '--advertise-client-urls', clientUrl,
+      '--listen-peer-urls', peerUrl,
+      '--initial-advertise-peer-urls', peerUrl,
+      '--initial-cluster', `orch=${peerUrl}`,
+      '--logger', 'zap',
+      '--log-level', 'warn',
+    ],
+    { stdio: ['ignore', 'ignore', 'pipe'] },
+  );
+  const stderrTail: string[] = [];
+  child.stderr?.setEncoding('utf8').on('data', (chunk: string) => {
+    for (const line of chunk.split('\n').filter(Boolean)) {
+      stderrTail.push(line);
+      if (stderrTail.length > 20) stderrTail.shift();
+      onLog?.(line);
+    }
+  });
+  await waitUntilServing(child, clientUrl, stderrTail);
+  return { clientUrl, stop: () => stopProcess(child) };
+}
+
+async function waitUntilServing(child: ChildProcess, clientUrl: string, stderrTail: string[]): Promise<void> {
+  const exited = new Promise<never>((_, reject) =>
+    child.once('exit', (code) => reject(new Error(`etcd exited with code ${code} before serving:\n${stderrTail.join('\n')}`))),
+  );
+  const client = new Etcd3({ hosts: clientUrl, dialTimeout: 1000 });
+  const deadline = Date.now() + READY_TIMEOUT_MS;
+  try {
+    for (;;) {
+      try {
+        await Promise.race([client.get('health').string(), exited]);
+        return;
+      } catch (err) {
+        if (child.exitCode !== null || Date.now() > deadline) {
+          await stopProcess(child);
+          throw err instanceof Error && err.message.startsWith('etcd exited') ? err : new Error(`etcd did not start serving on ${clientUrl}: ${String(err)}`);
+        }
+        await new Promise((r) => setTimeout(r, 100));
+      }
+    }
+  } finally {
+    client.close();
+  }
+}
+
+function stopProcess(child: ChildProcess): Promise<void> {
+  if (child.exitCode !== null || child.signalCode !== null) return Promise.resolve();
+  return new Promise((resolve) => {
+    const timer = setTimeout(() => child.kill('SIGKILL'), STOP_TIMEOUT_MS);
+    child.once('exit', () => {
+      clearTimeout(timer);
+      resolve();
+    });
+    child.kill('SIGTERM');
+  });
+}

@@ -1,0 +1,31 @@
+// The one place that reads the etcd3 client's errors (some are only message text) and maps them to StorageError.
+import { GRPCUnavailableError, GRPCDeadlineExceededError, ClientClosedError } from 'etcd3';
+import { StorageError } from '../storage-error';
+
+const COMPACTED_TEXT = 'required revision has been compacted';
+const FUTURE_REVISION_TEXT = 'required revision is a future revision';
+
+export function toStorageError(err: unknown, key: string): unknown {
+  if (err instanceof StorageError) return err;
+  const message = err instanceof Error ? err.message : String(err);
+  if (message.includes(COMPACTED_TEXT)) return new StorageError('Compacted', key, message, { cause: err });
+  if (message.includes(FUTURE_REVISION_TEXT)) return new StorageError('FutureRevision', key, message, { cause: err });
+  if (
+    
+    err instanceof GRPCUnavailableError ||
+    err instanceof GRPCDeadlineExceededError ||
+    err instanceof ClientClosedError
+  ) {
+    return new StorageError('Unreachable', key, message, { cause: err });
+  }
+  return err;
+}
+
+/** Wraps an etcd call so that its failures come out as StorageErrors. */
+export async function etcdCall<T>(key: string, call: () => Promise<T>): Promise<T> {
+  try {
+    return await call();
+  } catch (err) {
+    throw toStorageError(err, key);
+  }
+}

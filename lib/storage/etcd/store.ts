@@ -1,0 +1,149 @@
+// EtcdStorage: Storage on etcd v3. Revisions are resourceVersions; transactions give optimistic concurrency.
+import type { Etcd3, IKeyValue, IRangeRequest } from 'etcd3';
+import type { ApiObject } from '../../apimachinery/meta/types';
+import type { DeleteCheck, GetOptions, ListOptions, ListResult, Storage, UpdateFunc } from '../storage';
+import { StorageError } from '../storage-error';
+import { decodeObject, encodeObject } from './codec';
+import { etcdCall } from './etcd-errors';
+import { keyAfter, prefixRangeEnd } from './key-range';
+
+/** With a predicate, read pages of this many keys at first, doubling up to MAX (like kube-apiserver). */
+const MIN_PREDICATE_PAGE = 64;
+const MAX_PREDICATE_PAGE = 10000;
+
+export class EtcdStorage implements Storage {
+  readonly #client: Etcd3;
+
+  constructor(client: Etcd3) {
+    this.#client = client;
+  }
+
+  async get(key: string, options: GetOptions = {}): Promise<ApiObject> {
+    const request: IRangeRequest = { key: Buffer.from(key) };
+    if (options.revision !== undefined) request.revision = options.revision;
+    const res = await etcdCall(key, () => this.#client.kv.range(request));
+    const kv = res.kvs[0];
+    if (!kv) throw new StorageError('KeyNotFound', key, `key not found: ${key}`);
+    return decodeObject(key, kv.value, kv.mod_revision);
+  }
+
+  async list(prefix: string, options: ListOptions = {}): Promise<ListResult> {
+    const rangeEnd = prefixRangeEnd(Buffer.from(prefix));
+    const limit = options.limit !== undefined && options.limit > 0 ? options.limit : 0;
+    const items: ApiObject[] = [];
+    let start = options.startAfterKey === undefined ? Buffer.from(prefix) : keyAfter(options.startAfterKey);
+    let revision = options.revision;
+    let pageSize = limit === 0 ? 0 : options.predicate ? Math.max(limit, MIN_PREDICATE_PAGE) : limit;
+    let lastKey: string | undefined;
+    let remainingItemCount: number | undefined;
+
+    for (;;) {
+      const request: IRangeRequest = { key: start, range_end: rangeEnd };
+      if (pageSize > 0) request.limit = pageSize;
+      if (revision !== undefined) request.revision = revision;
+      const res = await etcdCall(prefix, () => this.#client.kv.range(request));
+      revision ??= Number(res.header.revision);
+      let kv: IKeyValue | undefined;
+      let consumed = 0;
+      for (kv of res.kvs) {
+        consumed++;
+        const key = kv.key.toString('utf8');
+        const obj = decodeObject(key, kv.value, kv.mod_revision);
+        if (options.predicate && !options.predicate(obj)) continue;
+        items.push(obj);
+        if (limit > 0 && items.length === limit) {
+          lastKey = key;
+          break;
+        }
+      }
+      const unreadInPage = res.kvs.length - consumed;
+      const moreInEtcd = res.more || unreadInPage > 0;
+      if (limit > 0 && items.length === limit) {
+        if (!moreInEtcd) lastKey = undefined;
+        else if (!options.predicate) remainingItemCount = Number(res.count) - consumed;
+        break;
+      }
+      if (!res.more || !kv) break;
+      start = keyAfter(kv.key.toString('utf8'));
+      pageSize = Math.min(pageSize * 2, MAX_PREDICATE_PAGE);
+    }
+    const result: ListResult = { items, revision };
+    if (lastKey !== undefined) result.lastKey = lastKey;
+    if (remainingItemCount !== undefined && remainingItemCount > 0) result.remainingItemCount = remainingItemCount;
+    return result;
+  }
+
+  async create(key: string, obj: ApiObject): Promise<ApiObject> {
+    const value = encodeObject(obj);
+    const keyBuf = Buffer.from(key);
+    const res = await etcdCall(key, () =>
+      this.#client.kv.txn({
+        compare: [{ key: keyBuf, target: 'Create', result: 'Equal', create_revision: 0 }],
+        success: [{ request_put: { key: keyBuf, value } }],
+        failure: [],
+      }),
+    );
+    if (!res.succeeded) throw new StorageError('KeyExists', key, `key exists: ${key}`);
+    return withResourceVersion(obj, res.header.revision);
+  }
+
+  async guaranteedUpdate(key: string, update: UpdateFunc): Promise<{ object: ApiObject; deleted: boolean }> {
+    const keyBuf = Buffer.from(key);
+    let current = await this.get(key);
+    for (;;) {
+      const result = await update(structuredClone(current));
+      const modRevision = current.metadata.resourceVersion ?? '0';
+      const success = result.delete ? [{ request_delete_range: { key: keyBuf } }] : [{ request_put: { key: keyBuf, value: encodeObject(result.object) } }];
+      const res = await etcdCall(key, () =>
+        this.#client.kv.txn({
+          compare: [{ key: keyBuf, target: 'Mod', result: 'Equal', mod_revision: modRevision }],
+          success,
+          failure: [{ request_range: { key: keyBuf } }],
+        }),
+      );
+      if (res.succeeded) return { object: withResourceVersion(result.object, res.header.revision), deleted: result.delete === true };
+      current = this.#currentFromFailure(key, res.responses[0]?.response_range.kvs[0]);
+    }
+  }
+
+  async delete(key: string, check?: DeleteCheck): Promise<ApiObject> {
+    const keyBuf = Buffer.from(key);
+    let current = await this.get(key);
+    for (;;) {
+      check?.(current);
+      const res = await etcdCall(key, () =>
+        this.#client.kv.txn({
+          compare: [{ key: keyBuf, target: 'Mod', result: 'Equal', mod_revision: current.metadata.resourceVersion ?? '0' }],
+          success: [{ request_delete_range: { key: keyBuf } }],
+          failure: [{ request_range: { key: keyBuf } }],
+        }),
+      );
+      if (res.succeeded) return withResourceVersion(current, res.header.revision);
+      current = this.#currentFromFailure(key, res.responses[0]?.response_range.kvs[0]);
+    }
+  }
+
+  async count(prefix: string): Promise<number> {
+    const res = await etcdCall(prefix, () =>
+      this.#client.kv.range({ key: Buffer.from(prefix), range_end: prefixRangeEnd(Buffer.from(prefix)), count_only: true }),
+    );
+    return Number(res.count);
+  }
+
+  async ping(): Promise<void> {
+    await etcdCall('health', () => this.#client.kv.range({ key: Buffer.from('health'), serializable: false, count_only: true }));
+  }
+
+  async close(): Promise<void> {
+    this.#client.close();
+  }
+
+  #currentFromFailure(key: string, kv: IKeyValue | undefined): ApiObject {
+    if (!kv) throw new StorageError('KeyNotFound', key, `key not found: ${key}`);
+    return decodeObject(key, kv.value, kv.mod_revision);
+  }
+}
+
+function withResourceVersion(obj: ApiObject, revision: string | number): ApiObject {
+  return { ...obj, metadata: { ...obj.metadata, resourceVersion: String(revision) } };
+}

@@ -1,0 +1,56 @@
+// The Storage interface the registry writes to; etcd/ implements it.
+import type { ApiObject } from '../apimachinery/meta/types';
+
+export interface GetOptions {
+  /** Read at this etcd revision (Exact); undefined = linearizable read of the latest state. */
+  revision?: number;
+}
+
+export interface ListOptions {
+  /** Read at this etcd revision; undefined = linearizable read at the latest revision. */
+  revision?: number;
+  /** At most this many matching items (0/undefined = no limit). */
+  limit?: number;
+  /** Continue strictly after this key (full etcd key). */
+  startAfterKey?: string;
+  /** Items not matching are skipped (selectors); paging then keeps reading until `limit` matches. */
+  predicate?: (obj: ApiObject) => boolean;
+}
+
+export interface ListResult {
+  items: ApiObject[];
+  /** The etcd revision the list was read at. */
+  revision: number;
+  /** Key of the last item returned when more remain (the continue position). */
+  lastKey?: string;
+  /** Items after this page at `revision`, when known (no predicate). */
+  remainingItemCount?: number;
+}
+
+/** What an update function returns: the new object, or a request to delete the key. */
+export type UpdateResult = { object: ApiObject; delete?: false } | { object: ApiObject; delete: true };
+
+/**
+ * Called with the current object (resourceVersion set) until the write succeeds without
+ * interference; may throw to abort. Must be pure apart from the returned object.
+ */
+export type UpdateFunc = (current: ApiObject) => UpdateResult | Promise<UpdateResult>;
+
+/** Called with the current object before a delete; may throw to abort (preconditions). */
+export type DeleteCheck = (current: ApiObject) => void;
+
+export interface Storage {
+  get(key: string, options?: GetOptions): Promise<ApiObject>;
+  list(prefix: string, options?: ListOptions): Promise<ListResult>;
+  /** Fails with KeyExists when the key is present. */
+  create(key: string, obj: ApiObject): Promise<ApiObject>;
+  /** Read-modify-write with compare-and-swap on the object's mod revision, retried on interference. */
+  guaranteedUpdate(key: string, update: UpdateFunc): Promise<{ object: ApiObject; deleted: boolean }>;
+  /** Deletes the key, re-running `check` if the object changed under us; returns the last state with the delete revision. */
+  delete(key: string, check?: DeleteCheck): Promise<ApiObject>;
+  /** Number of keys under a prefix (for metrics and namespace cleanup). */
+  count(prefix: string): Promise<number>;
+  /** Round trip to the backing store (health check). */
+  ping(): Promise<void>;
+  close(): Promise<void>;
+}

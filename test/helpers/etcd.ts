@@ -1,0 +1,54 @@
+// Test etcd: a testcontainers etcd container where a Docker engine is reachable, a local etcd process otherwise.
+import { mkdtempSync, rmSync, existsSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { startEmbeddedEtcd } from '../../lib/server/embedded-etcd';
+
+export interface TestEtcd {
+  clientUrl: string;
+  stop(): Promise<void>;
+}
+
+const ETCD_IMAGE = 'quay.io/coreos/etcd:v3.4.23';
+
+function dockerEngineReachable(): boolean {
+  return Boolean(process.env['DOCKER_HOST']) || existsSync('/var/run/docker.sock');
+}
+
+async function startContainer(): Promise<TestEtcd> {
+  const { GenericContainer, Wait } = await import('testcontainers');
+  const container = await new GenericContainer(ETCD_IMAGE)
+    .withCommand(['etcd', '--listen-client-urls', 'http://0.0.0.0:2379', '--advertise-client-urls', 'http://0.0.0.0:2379'])
+    .withExposedPorts(2379)
+    .withWaitStrategy(Wait.forLogMessage(/ready to serve client requests/))
+    .start();
+  return {
+    clientUrl: `http://${container.getHost()}:${container.getMappedPort(2379)}`,
+    stop: async () => {
+      await container.stop();
+    },
+  };
+}
+
+async function startProcess(): Promise<TestEtcd> {
+  const dir = mkdtempSync(join(tmpdir(), 'orch-etcd-'));
+  const etcd = await startEmbeddedEtcd(dir);
+  return {
+    clientUrl: etcd.clientUrl,
+    stop: async () => {
+      await etcd.stop();
+      rmSync(dir, { recursive: true, force: true });
+    },
+  };
+}
+
+export async function startTestEtcd(): Promise<TestEtcd> {
+  if (dockerEngineReachable() && process.env['ORCH_TEST_ETCD'] !== 'process') {
+    try {
+      return await startContainer();
+    } catch {
+      // Docker socket present but no engine answering: fall back to a local process.
+    }
+  }
+  return startProcess();
+}
