@@ -11,8 +11,8 @@ export interface ListOptions {
   revision?: number;
   /** At most this many matching items (0/undefined = no limit). */
   limit?: number;
-  /** Continue strictly after this key (full etcd key). */
-  startAfterKey?: string;
+  /** Start at this key, inclusive (full etcd key); continue tokens point just past the last key returned. */
+  startKey?: string;
   /** Items not matching are skipped (selectors); paging then keeps reading until `limit` matches. */
   predicate?: (obj: ApiObject) => boolean;
 }

@@ -29,6 +29,8 @@ export interface Strategy {
   warningsOnUpdate(obj: ApiObject, old: ApiObject): string[];
   /** Normalizes the object just before storage. */
   canonicalize(obj: ApiObject): void;
+  /** True while kind-specific state still holds a terminating object (a namespace's spec.finalizers). */
+  blocksDeletion?(obj: ApiObject): boolean;
   /** Printer columns; undefined → the default Name / Created At table. */
   table?: TableConvertor;
 }

@@ -31,7 +31,7 @@ export class EtcdStorage implements Storage {
     const rangeEnd = prefixRangeEnd(Buffer.from(prefix));
     const limit = options.limit !== undefined && options.limit > 0 ? options.limit : 0;
     const items: ApiObject[] = [];
-    let start = options.startAfterKey === undefined ? Buffer.from(prefix) : keyAfter(options.startAfterKey);
+    let start: Buffer = Buffer.from(options.startKey ?? prefix);
     let revision = options.revision;
     let pageSize = limit === 0 ? 0 : options.predicate ? Math.max(limit, MIN_PREDICATE_PAGE) : limit;
     let lastKey: string | undefined;

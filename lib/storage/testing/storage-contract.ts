@@ -44,7 +44,7 @@ export function describeStorageContract(name: string, makeStorage: () => Promise
       expect(first.remainingItemCount).toBe(1);
       expect(first.lastKey).toBe(`${prefix}/list/p2`);
       await storage.create(`${prefix}/list/p4`, anObject('p4'));
-      const second = await storage.list(`${prefix}/list/`, { limit: 2, revision: first.revision, startAfterKey: first.lastKey });
+      const second = await storage.list(`${prefix}/list/`, { limit: 2, revision: first.revision, startKey: `${first.lastKey ?? ''}\0` });
       expect(second.items.map((o) => o.metadata.name)).toEqual(['p3']);
       expect(second.lastKey).toBeUndefined();
     });

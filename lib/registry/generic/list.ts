@@ -1,0 +1,90 @@
+// List reads: resourceVersion semantics, paging with continue tokens, selectors as a predicate.
+import { resourceExpired, timeout } from '../../apimachinery/errors';
+import type { ApiObject } from '../../apimachinery/meta/types';
+import { decodeContinueToken, encodeContinueToken } from '../../storage/continue-token';
+import type { ListOptions, Storage } from '../../storage/storage';
+import { isStorageError } from '../../storage/storage-error';
+
+/** How long a list waits for a resourceVersion newer than etcd's head before answering 504. */
+const TOO_LARGE_RV_WAIT_MS = 3000;
+const TOO_LARGE_RV_POLL_MS = 100;
+const TOO_LARGE_RV_RETRY_AFTER_SECONDS = 1;
+
+export const CONTINUE_TOO_OLD_TEXT = 'The provided continue parameter is too old to display a consistent list result. You can start a new list without the continue parameter.';
+export const CONTINUE_TOO_OLD_INCONSISTENT_TEXT = `The provided continue parameter is too old to display a consistent list result. You can start a new list without the continue parameter, or use the continue token in this response to retrieve the remainder of the results. Continuing with the provided token results in an inconsistent list - objects that were created, modified, or deleted between the time the first chunk was returned and now may show up in the list.`;
+
+/** Already-validated list options (see endpoints/handlers/list-options.ts). */
+export interface ListParams {
+  predicate?: (obj: ApiObject) => boolean;
+  /** A label or field selector was given: no remainingItemCount. */
+  hasSelector: boolean;
+  limit: number;
+  continueToken: string;
+  /** Parsed resourceVersion; undefined when unset. */
+  resourceVersion?: number;
+  resourceVersionMatch: '' | 'Exact' | 'NotOlderThan';
+}
+
+export interface ListOutcome {
+  items: ApiObject[];
+  resourceVersion: string;
+  continue?: string;
+  remainingItemCount?: number;
+}
+
+export async function listObjects(storage: Storage, prefix: string, params: ListParams): Promise<ListOutcome> {
+  const options: ListOptions = {};
+  if (params.limit > 0) options.limit = params.limit;
+  if (params.predicate) options.predicate = params.predicate;
+  const rv = params.resourceVersion;
+
+  if (params.continueToken !== '') {
+    const position = decodeContinueToken(params.continueToken, prefix);
+    options.startKey = position.startKey;
+    if (position.revision > 0) options.revision = position.revision;
+    return readPage(storage, prefix, options, params, position.revision > 0);
+  }
+  if (rv !== undefined && rv > 0) {
+    const exact = params.resourceVersionMatch === 'Exact' || (params.resourceVersionMatch === '' && params.limit > 0);
+    if (exact) {
+      options.revision = rv;
+      return readPage(storage, prefix, options, params, false);
+    }
+    return waitForRevision(storage, prefix, options, params, rv);
+  }
+  return readPage(storage, prefix, options, params, false);
+}
+
+async function readPage(storage: Storage, prefix: string, options: ListOptions, params: ListParams, fromToken: boolean): Promise<ListOutcome> {
+  try {
+    const result = await storage.list(prefix, options);
+    const outcome: ListOutcome = { items: result.items, resourceVersion: String(result.revision) };
+    if (result.lastKey !== undefined) {
+      outcome.continue = encodeContinueToken(prefix, result.lastKey, result.revision);
+      if (!params.hasSelector && result.remainingItemCount !== undefined) outcome.remainingItemCount = result.remainingItemCount;
+    }
+    return outcome;
+  } catch (err) {
+    if (fromToken && isStorageError(err, 'Compacted') && options.startKey !== undefined) {
+      // Offer to continue from the same key at the latest revision, as Kubernetes does.
+      const inconsistent = encodeContinueToken(prefix, options.startKey.replace(/\u0000$/, ''), -1);
+      throw resourceExpired(CONTINUE_TOO_OLD_INCONSISTENT_TEXT, inconsistent);
+    }
+    throw err;
+  }
+}
+
+async function waitForRevision(storage: Storage, prefix: string, options: ListOptions, params: ListParams, rv: number): Promise<ListOutcome> {
+  const deadline = Date.now() + TOO_LARGE_RV_WAIT_MS;
+  for (;;) {
+    const outcome = await readPage(storage, prefix, options, params, false);
+    const current = Number(outcome.resourceVersion);
+    if (current >= rv) return outcome;
+    if (Date.now() >= deadline) {
+      throw timeout(`Too large resource version: ${rv}, current: ${current}`, TOO_LARGE_RV_RETRY_AFTER_SECONDS, [
+        { reason: 'ResourceVersionTooLarge', message: 'Too large resource version' },
+      ]);
+    }
+    await new Promise((r) => setTimeout(r, TOO_LARGE_RV_POLL_MS));
+  }
+}

@@ -1,0 +1,237 @@
+// GenericStore: the one implementation of the verbs; a ResourceDefinition's strategy supplies what differs per kind.
+import type { StatusError } from '../../apimachinery/errors';
+import { alreadyExists, badRequest, conflict, generateNameConflict, invalid, notFound, OBJECT_MODIFIED_TEXT } from '../../apimachinery/errors';
+import type { DeleteOptions } from '../../apimachinery/meta/delete-options';
+import type { ApiObject } from '../../apimachinery/meta/types';
+import { validateObjectMeta, validateObjectMetaUpdate } from '../../apimachinery/validation/object-meta';
+import type { Storage } from '../../storage/storage';
+import { isStorageError } from '../../storage/storage-error';
+import type { ResourceDefinition } from '../rest/resource';
+import { groupKind, groupResource } from '../rest/resource';
+import type { Strategy } from '../rest/strategy';
+import { checkDeletePreconditions, finalizersForDeletion } from './deletion';
+import { DryRunStorage } from './dry-run-storage';
+import { generateName } from './generate-name';
+import { toStatusError } from './storage-errors';
+import { carrySystemMetadataOnUpdate, fillSystemMetadataOnCreate, nowTimestamp } from './system-metadata';
+import type { Admission } from './admission';
+import { listObjects, type ListParams, type ListOutcome } from './list';
+
+/** generateName collisions are retried this many times before 409 (Kubernetes itself does not retry). */
+const GENERATE_NAME_ATTEMPTS = 8;
+const GENERATE_NAME_RETRY_AFTER_SECONDS = 1;
+const NAMESPACE_MISMATCH_TEXT = 'the namespace of the provided object does not match the namespace sent on the request';
+
+export interface WriteOptions {
+  dryRun: boolean;
+}
+
+export interface WriteResult {
+  object: ApiObject;
+  warnings: string[];
+  /** True when an update created the object (201). */
+  created: boolean;
+}
+
+export type DeleteOutcome =
+  | { kind: 'deleted'; object: ApiObject }
+  /** Finalizers hold the object: it is now (or already was) terminating. */
+  | { kind: 'terminating'; object: ApiObject; accepted: boolean };
+
+export interface GenericStoreOptions {
+  definition: ResourceDefinition;
+  /** Strategy for writes through this store (main or status). */
+  strategy: Strategy;
+  storage: Storage;
+  /** Storage key prefix of this resource, ending in `/`. */
+  keyPrefix: string;
+  admission?: Admission;
+}
+
+export class GenericStore {
+  readonly definition: ResourceDefinition;
+  readonly strategy: Strategy;
+  readonly keyPrefix: string;
+  readonly #storage: Storage;
+  readonly #dryRunStorage: Storage;
+  readonly #admission: Admission | undefined;
+
+  constructor(options: GenericStoreOptions) {
+    this.definition = options.definition;
+    this.strategy = options.strategy;
+    this.keyPrefix = options.keyPrefix;
+    this.#storage = options.storage;
+    this.#dryRunStorage = new DryRunStorage(options.storage);
+    this.#admission = options.admission;
+  }
+
+  /** The same resource and storage with another strategy (the status subresource). */
+  withStrategy(strategy: Strategy): GenericStore {
+    return new GenericStore({ definition: this.definition, strategy, storage: this.#storage, keyPrefix: this.keyPrefix, admission: this.#admission });
+  }
+
+  get namespaced(): boolean {
+    return this.strategy.namespaced;
+  }
+
+  keyFor(namespace: string, name: string): string {
+    return this.strategy.namespaced ? `${this.keyPrefix}${namespace}/${name}` : `${this.keyPrefix}${name}`;
+  }
+
+  /** Prefix of a collection: one namespace, or every object when `namespace` is empty. */
+  collectionPrefix(namespace: string): string {
+    return this.strategy.namespaced && namespace !== '' ? `${this.keyPrefix}${namespace}/` : this.keyPrefix;
+  }
+
+  async get(namespace: string, name: string, revision?: number): Promise<ApiObject> {
+    try {
+      return await this.#storage.get(this.keyFor(namespace, name), revision === undefined ? {} : { revision });
+    } catch (err) {
+      throw this.#statusError(err, name, 'get');
+    }
+  }
+
+  async list(namespace: string, params: ListParams): Promise<ListOutcome> {
+    try {
+      return await listObjects(this.#storage, this.collectionPrefix(namespace), params);
+    } catch (err) {
+      throw this.#statusError(err, '', 'list');
+    }
+  }
+
+  async create(namespace: string, obj: ApiObject, options: WriteOptions): Promise<WriteResult> {
+    const storage = options.dryRun ? this.#dryRunStorage : this.#storage;
+    await this.#admission?.admitCreate(this.definition, namespace, obj);
+    fillSystemMetadataOnCreate(obj);
+    this.#setNamespace(obj, namespace);
+    this.strategy.prepareForCreate(obj);
+    const generate = !obj.metadata.name && Boolean(obj.metadata.generateName);
+    if (generate) obj.metadata.name = generateName(obj.metadata.generateName ?? '');
+    this.#throwIfInvalid(obj, [...validateObjectMeta(obj.metadata, this.strategy.namespaced, this.strategy.validateName), ...this.strategy.validate(obj)]);
+    const warnings = this.strategy.warningsOnCreate(obj);
+    this.strategy.canonicalize(obj);
+
+    for (let attempt = 1; ; attempt++) {
+      const name = obj.metadata.name ?? '';
+      try {
+        const created = await storage.create(this.keyFor(namespace, name), obj);
+        return { object: created, warnings, created: true };
+      } catch (err) {
+        if (!isStorageError(err, 'KeyExists')) throw this.#statusError(err, name, 'create');
+        if (!generate) throw await this.#alreadyExists(namespace, name);
+        if (attempt >= GENERATE_NAME_ATTEMPTS) throw generateNameConflict(groupResource(this.definition), name, GENERATE_NAME_RETRY_AFTER_SECONDS);
+        obj.metadata.name = generateName(obj.metadata.generateName ?? '');
+      }
+    }
+  }
+
+  /** PUT: compare-and-swap update, or create when the strategy allows create-on-update. */
+  async update(namespace: string, name: string, body: ApiObject, options: WriteOptions): Promise<WriteResult> {
+    const storage = options.dryRun ? this.#dryRunStorage : this.#storage;
+    this.#setNamespace(body, namespace);
+    let warnings: string[] = [];
+    try {
+      const { object } = await storage.guaranteedUpdate(this.keyFor(namespace, name), (current) => {
+        const obj = structuredClone(body);
+        const requested = obj.metadata.resourceVersion;
+        if (requested && requested !== current.metadata.resourceVersion) throw conflict(groupResource(this.definition), name, OBJECT_MODIFIED_TEXT);
+        if (!requested && this.strategy.allowUnconditionalUpdate) obj.metadata.resourceVersion = current.metadata.resourceVersion;
+        carrySystemMetadataOnUpdate(obj, current);
+        this.strategy.prepareForUpdate(obj, current);
+        this.#throwIfInvalid(obj, [...validateObjectMetaUpdate(obj.metadata, current.metadata), ...this.strategy.validateUpdate(obj, current)]);
+        warnings = this.strategy.warningsOnUpdate(obj, current);
+        this.strategy.canonicalize(obj);
+        return { object: obj, delete: this.#shouldDeleteDuringUpdate(obj) };
+      });
+      return { object, warnings, created: false };
+    } catch (err) {
+      if (isStorageError(err, 'KeyNotFound')) {
+        if (!this.strategy.allowCreateOnUpdate) throw notFound(groupResource(this.definition), name);
+        return { ...(await this.create(namespace, body, options)), created: true };
+      }
+      throw this.#statusError(err, name, 'update');
+    }
+  }
+
+  async delete(namespace: string, name: string, options: DeleteOptions, writeOptions: WriteOptions): Promise<DeleteOutcome> {
+    const storage = writeOptions.dryRun ? this.#dryRunStorage : this.#storage;
+    const key = this.keyFor(namespace, name);
+    const gk = groupKind(this.definition);
+    try {
+      const current = await storage.get(key);
+      await this.#admission?.admitDelete(this.definition, namespace, name);
+      checkDeletePreconditions(gk, current, options);
+      const accepted = options.orphanDependents === false;
+      const finalizers = finalizersForDeletion(current, options);
+      if (current.metadata.deletionTimestamp) return { kind: 'terminating', object: current, accepted };
+      if (finalizers !== undefined || (current.metadata.finalizers ?? []).length > 0) {
+        const { object } = await storage.guaranteedUpdate(key, (latest) => {
+          checkDeletePreconditions(gk, latest, options);
+          markTerminating(latest, finalizers);
+          return { object: latest };
+        });
+        return { kind: 'terminating', object, accepted };
+      }
+      const deleted = await storage.delete(key, (latest) => checkDeletePreconditions(gk, latest, options));
+      return { kind: 'deleted', object: deleted };
+    } catch (err) {
+      throw this.#statusError(err, name, 'delete');
+    }
+  }
+
+  /** Lists what matches, deletes each (NotFound ignored), and returns the list as read. */
+  async deleteCollection(namespace: string, params: ListParams, options: DeleteOptions, writeOptions: WriteOptions): Promise<ListOutcome> {
+    const listed = await this.list(namespace, params);
+    const queue = [...listed.items];
+    const worker = async (): Promise<void> => {
+      for (let item = queue.shift(); item; item = queue.shift()) {
+        try {
+          await this.delete(item.metadata.namespace ?? '', item.metadata.name ?? '', options, writeOptions);
+        } catch (err) {
+          if ((err as StatusError).status?.code !== 404) throw err;
+        }
+      }
+    };
+    await Promise.all(Array.from({ length: Math.min(DELETE_COLLECTION_WORKERS, queue.length) }, worker));
+    return listed;
+  }
+
+  #setNamespace(obj: ApiObject, namespace: string): void {
+    if (!this.strategy.namespaced) {
+      delete obj.metadata.namespace;
+      return;
+    }
+    if (obj.metadata.namespace && obj.metadata.namespace !== namespace) throw badRequest(NAMESPACE_MISMATCH_TEXT);
+    obj.metadata.namespace = namespace;
+  }
+
+  #throwIfInvalid(obj: ApiObject, errors: ReturnType<Strategy['validate']>): void {
+    if (errors.length > 0) throw invalid(groupKind(this.definition), obj.metadata.name ?? '', errors);
+  }
+
+  /** A terminating object whose last finalizer is gone is removed by the update itself. */
+  #shouldDeleteDuringUpdate(obj: ApiObject): boolean {
+    if (!obj.metadata.deletionTimestamp || (obj.metadata.finalizers ?? []).length > 0) return false;
+    return this.strategy.blocksDeletion?.(obj) !== true;
+  }
+
+  async #alreadyExists(namespace: string, name: string): Promise<Error> {
+    const existing = await this.#storage.get(this.keyFor(namespace, name)).catch(() => undefined);
+    return alreadyExists(groupResource(this.definition), name, existing?.metadata.deletionTimestamp ? 'object is being deleted: ' : '');
+  }
+
+  #statusError(err: unknown, name: string, operation: Parameters<typeof toStatusError>[3]): Error {
+    return toStatusError(err, groupResource(this.definition), name, operation);
+  }
+}
+
+const DELETE_COLLECTION_WORKERS = 16;
+
+/** markAsDeleting: deletionTimestamp now, grace period 0, generation bumped once. */
+function markTerminating(obj: ApiObject, finalizers: string[] | undefined): void {
+  if (finalizers !== undefined) obj.metadata.finalizers = finalizers;
+  if (obj.metadata.deletionTimestamp) return;
+  if ((obj.metadata.generation ?? 0) > 0) obj.metadata.generation = (obj.metadata.generation ?? 0) + 1;
+  obj.metadata.deletionTimestamp = nowTimestamp();
+  obj.metadata.deletionGracePeriodSeconds = 0;
+}
