@@ -127,23 +127,9 @@ export class GenericStore {
 
   /** PUT: compare-and-swap update, or create when the strategy allows create-on-update. */
   async update(namespace: string, name: string, body: ApiObject, options: WriteOptions): Promise<WriteResult> {
-    const storage = options.dryRun ? this.#dryRunStorage : this.#storage;
     this.#setNamespace(body, namespace);
-    let warnings: string[] = [];
     try {
-      const { object } = await storage.guaranteedUpdate(this.keyFor(namespace, name), (current) => {
-        const obj = structuredClone(body);
-        const requested = obj.metadata.resourceVersion;
-        if (requested && requested !== current.metadata.resourceVersion) throw conflict(groupResource(this.definition), name, OBJECT_MODIFIED_TEXT);
-        if (!requested && this.strategy.allowUnconditionalUpdate) obj.metadata.resourceVersion = current.metadata.resourceVersion;
-        carrySystemMetadataOnUpdate(obj, current);
-        this.strategy.prepareForUpdate(obj, current);
-        this.#throwIfInvalid(obj, [...validateObjectMetaUpdate(obj.metadata, current.metadata), ...this.strategy.validateUpdate(obj, current)]);
-        warnings = this.strategy.warningsOnUpdate(obj, current);
-        this.strategy.canonicalize(obj);
-        return { object: obj, delete: this.#shouldDeleteDuringUpdate(obj) };
-      });
-      return { object, warnings, created: false };
+      return await this.#guaranteedUpdate(namespace, name, () => structuredClone(body), options);
     } catch (err) {
       if (isStorageError(err, 'KeyNotFound')) {
         if (!this.strategy.allowCreateOnUpdate) throw notFound(groupResource(this.definition), name);
@@ -151,6 +137,37 @@ export class GenericStore {
       }
       throw this.#statusError(err, name, 'update');
     }
+  }
+
+  /** PATCH: `patch` turns the current object into the desired one; retried on interference like any update. */
+  async patch(namespace: string, name: string, patch: (current: ApiObject) => ApiObject, options: WriteOptions): Promise<WriteResult> {
+    try {
+      return await this.#guaranteedUpdate(namespace, name, (current) => {
+        const obj = patch(current);
+        this.#setNamespace(obj, namespace);
+        return obj;
+      }, options);
+    } catch (err) {
+      throw this.#statusError(err, name, 'update');
+    }
+  }
+
+  async #guaranteedUpdate(namespace: string, name: string, desired: (current: ApiObject) => ApiObject, options: WriteOptions): Promise<WriteResult> {
+    const storage = options.dryRun ? this.#dryRunStorage : this.#storage;
+    let warnings: string[] = [];
+    const { object } = await storage.guaranteedUpdate(this.keyFor(namespace, name), (current) => {
+      const obj = desired(structuredClone(current));
+      const requested = obj.metadata.resourceVersion;
+      if (requested && requested !== current.metadata.resourceVersion) throw conflict(groupResource(this.definition), name, OBJECT_MODIFIED_TEXT);
+      if (!requested && this.strategy.allowUnconditionalUpdate) obj.metadata.resourceVersion = current.metadata.resourceVersion;
+      carrySystemMetadataOnUpdate(obj, current);
+      this.strategy.prepareForUpdate(obj, current);
+      this.#throwIfInvalid(obj, [...validateObjectMetaUpdate(obj.metadata, current.metadata), ...this.strategy.validateUpdate(obj, current)]);
+      warnings = this.strategy.warningsOnUpdate(obj, current);
+      this.strategy.canonicalize(obj);
+      return { object: obj, delete: this.#shouldDeleteDuringUpdate(obj) };
+    });
+    return { object, warnings, created: false };
   }
 
   async delete(namespace: string, name: string, options: DeleteOptions, writeOptions: WriteOptions): Promise<DeleteOutcome> {

@@ -1,0 +1,41 @@
+// What every verb handler receives: the parsed request, the resource it addresses and the server's switches.
+import type { IncomingMessage, ServerResponse } from 'node:http';
+import type { Logger } from 'pino';
+import type { ApiObject } from '../../apimachinery/meta/types';
+import type { ServedResource } from '../../registry/resource-registry';
+import type { ResourceRegistry } from '../../registry/resource-registry';
+import type { GenericStore } from '../../registry/generic/store';
+import type { ResourceRequestInfo } from '../request-info';
+import type { Negotiated } from '../negotiation';
+
+export interface Features {
+  /** Feature gate APIListChunking. */
+  listChunking: boolean;
+}
+
+export interface ApiRequest {
+  req: IncomingMessage;
+  res: ServerResponse;
+  info: ResourceRequestInfo;
+  query: URLSearchParams;
+  served: ServedResource;
+  /** The store this path writes through (main, status or finalize). */
+  store: GenericStore;
+  registry: ResourceRegistry;
+  log: Logger;
+  features: Features;
+  pretty: boolean;
+  /** Set once the response representation is chosen, so errors use it too. */
+  negotiated?: Negotiated;
+}
+
+/** An object as served: kind and apiVersion of the resource's version. */
+export function asServed(r: ApiRequest, obj: ApiObject): ApiObject {
+  const def = r.served.definition;
+  return { ...obj, apiVersion: def.group === '' ? def.version : `${def.group}/${def.version}`, kind: def.kind };
+}
+
+/** The namespace the store should use (cluster-scoped resources have none). */
+export function requestNamespace(r: ApiRequest): string {
+  return r.store.namespaced ? r.info.namespace : '';
+}

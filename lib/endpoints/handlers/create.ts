@@ -1,0 +1,20 @@
+// POST on a collection: decode, default, and create through the store (201, dry-run included).
+import type { ApiRequest } from './api-request';
+import { asServed, requestNamespace } from './api-request';
+import { bodyFormatOf, negotiateResponse } from '../negotiation';
+import { readBody } from '../request-body';
+import { decodeObject } from '../decode-body';
+import { parseWriteQuery } from './write-options';
+import { writeResponse } from './write-response';
+
+export async function handleCreate(r: ApiRequest): Promise<void> {
+  r.negotiated = negotiateResponse(r.req.headers.accept, false);
+  const options = parseWriteQuery(r.query, 'CreateOptions');
+  const format = bodyFormatOf(r.req.headers['content-type']);
+  const body = await readBody(r.req);
+  const def = r.served.definition;
+  const obj = decodeObject(body, format, def, (v, k) => r.registry.isKnownKind(v, k));
+  def.strategy.applyDefaults(obj);
+  const result = await r.store.create(requestNamespace(r), obj, { dryRun: options.dryRun });
+  writeResponse(r.res, 201, asServed(r, result.object), r.negotiated, { pretty: r.pretty, warnings: result.warnings });
+}

@@ -1,0 +1,46 @@
+// GET on a collection: a list (chunked with limit/continue), or a Table of it.
+import type { ApiObject, ListMeta } from '../../apimachinery/meta/types';
+import type { ListOutcome } from '../../registry/generic/list';
+import type { ApiRequest } from './api-request';
+import { requestNamespace } from './api-request';
+import { negotiateResponse } from '../negotiation';
+import { parseListParams } from './list-options';
+import { writeResponse } from './write-response';
+import { parseIncludeObject, toTable } from '../table';
+
+/** List items are written without kind/apiVersion, as Kubernetes does. */
+function listItem(obj: ApiObject): ApiObject {
+  const { kind: _kind, apiVersion: _apiVersion, ...rest } = obj;
+  return rest as ApiObject; // only TypeMeta removed
+}
+
+export function listMetaOf(outcome: ListOutcome): ListMeta {
+  const meta: ListMeta = { resourceVersion: outcome.resourceVersion };
+  if (outcome.continue !== undefined) meta.continue = outcome.continue;
+  if (outcome.remainingItemCount !== undefined) meta.remainingItemCount = outcome.remainingItemCount;
+  return meta;
+}
+
+export function listBody(r: ApiRequest, outcome: ListOutcome): Record<string, unknown> {
+  const def = r.served.definition;
+  return {
+    kind: def.listKind,
+    apiVersion: def.group === '' ? def.version : `${def.group}/${def.version}`,
+    metadata: listMetaOf(outcome),
+    items: outcome.items.map(listItem),
+  };
+}
+
+export async function handleList(r: ApiRequest): Promise<void> {
+  r.negotiated = negotiateResponse(r.req.headers.accept, true);
+  const includeObject = r.negotiated.table ? parseIncludeObject(r.query.get('includeObject')) : 'Metadata';
+  const params = parseListParams(r.query, { watch: false, listChunking: r.features.listChunking, selectors: r.served.selectors });
+  const outcome = await r.store.list(requestNamespace(r), params);
+  if (r.negotiated.table) {
+    const def = r.served.definition;
+    const items = outcome.items.map((o) => ({ ...o, apiVersion: def.group === '' ? def.version : `${def.group}/${def.version}`, kind: def.kind }));
+    writeResponse(r.res, 200, toTable(items, def.strategy.table, listMetaOf(outcome), { request: r.negotiated.table, includeObject }), r.negotiated, { pretty: r.pretty });
+    return;
+  }
+  writeResponse(r.res, 200, listBody(r, outcome), r.negotiated, { pretty: r.pretty });
+}

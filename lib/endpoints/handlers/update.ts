@@ -1,0 +1,34 @@
+// PUT on an object or its status: decode, check name/namespace against the URL, compare-and-swap update.
+import { badRequest } from '../../apimachinery/errors';
+import type { ApiRequest } from './api-request';
+import { asServed, requestNamespace } from './api-request';
+import { bodyFormatOf, negotiateResponse } from '../negotiation';
+import { readBody } from '../request-body';
+import { decodeObject } from '../decode-body';
+import { parseWriteQuery } from './write-options';
+import { writeResponse } from './write-response';
+import type { ApiObject } from '../../apimachinery/meta/types';
+
+/** checkName of the update and patch handlers. */
+export function checkNameAndNamespace(r: ApiRequest, obj: ApiObject): void {
+  const name = obj.metadata.name ?? '';
+  if (name !== r.info.name) throw badRequest(`the name of the object (${name}) does not match the name on the URL (${r.info.name})`);
+  const namespace = requestNamespace(r);
+  const objNamespace = obj.metadata.namespace ?? '';
+  if (namespace !== '' && objNamespace !== '' && objNamespace !== namespace) {
+    throw badRequest(`the namespace of the object (${objNamespace}) does not match the namespace on the request (${namespace})`);
+  }
+}
+
+export async function handleUpdate(r: ApiRequest): Promise<void> {
+  r.negotiated = negotiateResponse(r.req.headers.accept, false);
+  const options = parseWriteQuery(r.query, 'UpdateOptions');
+  const format = bodyFormatOf(r.req.headers['content-type']);
+  const body = await readBody(r.req);
+  const def = r.served.definition;
+  const obj = decodeObject(body, format, def, (v, k) => r.registry.isKnownKind(v, k));
+  checkNameAndNamespace(r, obj);
+  def.strategy.applyDefaults(obj);
+  const result = await r.store.update(requestNamespace(r), r.info.name, obj, { dryRun: options.dryRun });
+  writeResponse(r.res, result.created ? 201 : 200, asServed(r, result.object), r.negotiated, { pretty: r.pretty, warnings: result.warnings });
+}

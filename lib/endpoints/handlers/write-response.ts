@@ -1,0 +1,27 @@
+// Writes a response body once, in the negotiated representation, with Warning headers.
+import type { ServerResponse } from 'node:http';
+import { stringify as stringifyYaml } from 'yaml';
+import type { Negotiated } from '../negotiation';
+
+export interface ResponseOptions {
+  pretty: boolean;
+  warnings?: readonly string[];
+}
+
+/** `299 - "<text>"` as Kubernetes formats warning header values. */
+export function warningHeaderValue(text: string): string {
+  return `299 - "${text.replace(/\\/g, '\\\\').replace(/"/g, '\\"')}"`;
+}
+
+export function encodeBody(value: unknown, negotiated: Negotiated, pretty: boolean): { body: string; contentType: string } {
+  if (negotiated.mediaType === 'application/yaml') return { body: stringifyYaml(value), contentType: 'application/yaml' };
+  return { body: pretty ? `${JSON.stringify(value, null, 2)}\n` : `${JSON.stringify(value)}\n`, contentType: 'application/json' };
+}
+
+export function writeResponse(res: ServerResponse, code: number, value: unknown, negotiated: Negotiated, options: ResponseOptions): void {
+  const { body, contentType } = encodeBody(value, negotiated, options.pretty);
+  const headers: Record<string, string | string[] | number> = { 'Content-Type': contentType, 'Content-Length': Buffer.byteLength(body) };
+  if (options.warnings && options.warnings.length > 0) headers['Warning'] = options.warnings.map(warningHeaderValue);
+  res.writeHead(code, headers);
+  res.end(body);
+}

@@ -1,0 +1,98 @@
+// Routes a resource request to its verb handler, with Kubernetes' 404/405 answers for paths and methods it lacks.
+import type { IncomingMessage, ServerResponse } from 'node:http';
+import type { Logger } from 'pino';
+import { methodNotAllowed, resourceNotFound } from '../apimachinery/errors';
+import type { ResourceRegistry, ServedResource } from '../registry/resource-registry';
+import type { GenericStore } from '../registry/generic/store';
+import type { ResourceRequestInfo } from './request-info';
+import type { ApiRequest, Features } from './handlers/api-request';
+import { handleGet } from './handlers/get';
+import { handleList } from './handlers/list';
+import { handleCreate } from './handlers/create';
+import { handleUpdate } from './handlers/update';
+import { handlePatch } from './handlers/patch';
+import { handleDelete } from './handlers/delete';
+import { handleDeleteCollection } from './handlers/delete-collection';
+
+type Handler = (r: ApiRequest) => Promise<void>;
+
+/** Methods and handlers of one path shape. */
+interface Route {
+  store: GenericStore;
+  methods: Partial<Record<string, Handler>>;
+}
+
+export interface WatchHandler {
+  (r: ApiRequest): Promise<void>;
+}
+
+function collectionRoute(served: ServedResource, allNamespaces: boolean, watch: WatchHandler): Route {
+  const listOrWatch: Handler = (r) => (r.info.verb === 'watch' ? watch(r) : handleList(r));
+  if (allNamespaces) return { store: served.store, methods: { GET: listOrWatch } };
+  return { store: served.store, methods: { GET: listOrWatch, POST: handleCreate, DELETE: handleDeleteCollection } };
+}
+
+/** The route of a path, or undefined when no route exists (404). */
+function routeOf(served: ServedResource, info: ResourceRequestInfo, watch: WatchHandler): Route | undefined {
+  const namespaced = served.definition.strategy.namespaced;
+  const isNamespaceObject = served.definition.group === '' && served.definition.resource === 'namespaces';
+  if (info.extraParts.length > 0) return undefined;
+  // A cluster-scoped resource has no /namespaces/{ns}/ form (a namespace's own path sets namespace = name).
+  if (!namespaced && info.namespace !== '' && !(isNamespaceObject && info.namespace === info.name)) return undefined;
+  if (namespaced && info.namespace === '' && info.name !== '') return undefined;
+  if (info.watchPath) return { store: served.store, methods: { GET: watch } };
+  if (info.name === '') return collectionRoute(served, namespaced && info.namespace === '', watch);
+  if (info.subresource === '') return { store: served.store, methods: { GET: handleGet, PUT: handleUpdate, PATCH: handlePatch, DELETE: handleDelete } };
+  if (info.subresource === 'status' && served.statusStore) return { store: served.statusStore, methods: { GET: handleGet, PUT: handleUpdate, PATCH: handlePatch } };
+  const putOnly = served.putSubresources.get(info.subresource);
+  if (putOnly) return { store: putOnly, methods: { PUT: handleUpdate } };
+  return undefined;
+}
+
+export interface ResourceHandlerDeps {
+  registry: ResourceRegistry;
+  features: Features;
+  watch: WatchHandler;
+}
+
+export async function serveResource(
+  deps: ResourceHandlerDeps,
+  req: IncomingMessage,
+  res: ServerResponse,
+  info: ResourceRequestInfo,
+  query: URLSearchParams,
+  log: Logger,
+  holder: { request?: ApiRequest },
+): Promise<void> {
+  const served = deps.registry.lookup(info.apiGroup, info.apiVersion, info.resource);
+  if (!served) throw resourceNotFound();
+  const route = routeOf(served, info, deps.watch);
+  if (!route) throw resourceNotFound();
+  const method = req.method === 'HEAD' ? 'GET' : (req.method ?? 'GET');
+  const handler = route.methods[method];
+  if (!handler) {
+    res.setHeader('Allow', Object.keys(route.methods).join(', '));
+    throw methodNotAllowed();
+  }
+  const request: ApiRequest = {
+    req,
+    res,
+    info,
+    query,
+    served,
+    store: route.store,
+    registry: deps.registry,
+    log,
+    features: deps.features,
+    pretty: isPretty(req, query),
+  };
+  holder.request = request;
+  await handler(request);
+}
+
+/** `pretty` set to anything but false/0, or a browser-looking User-Agent without it (as Kubernetes does). */
+export function isPretty(req: IncomingMessage, query: URLSearchParams): boolean {
+  const pretty = query.get('pretty');
+  if (pretty !== null) return pretty !== '0' && pretty.toLowerCase() !== 'false';
+  return /curl|Wget|Mozilla\//.test(req.headers['user-agent'] ?? '');
+}

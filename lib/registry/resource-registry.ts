@@ -1,0 +1,65 @@
+// The served resources by group/version/resource: what the API handler routes to and discovery lists.
+import type { GenericStore } from './generic/store';
+import type { ResourceDefinition } from './rest/resource';
+import { apiVersionOfDefinition } from './rest/resource';
+import type { SelectorSupport } from '../endpoints/handlers/list-options';
+
+export interface ServedResource {
+  definition: ResourceDefinition;
+  store: GenericStore;
+  /** The `status` subresource, when the resource has one. */
+  statusStore?: GenericStore;
+  /** Extra subresources updated with PUT only (namespaces' `finalize`). */
+  putSubresources: Map<string, GenericStore>;
+  selectors: SelectorSupport;
+  /** Delete answers with the deleted object instead of a Status (namespaces). */
+  returnDeletedObject: boolean;
+}
+
+export interface GroupVersions {
+  group: string;
+  versions: string[];
+}
+
+export class ResourceRegistry {
+  readonly #byPath = new Map<string, ServedResource>();
+  readonly #groups: GroupVersions[] = [];
+  readonly #kinds = new Set<string>();
+
+  add(served: ServedResource): void {
+    const { group, version, resource, kind } = served.definition;
+    this.#byPath.set(`${group}/${version}/${resource}`, served);
+    this.#kinds.add(`${apiVersionOfDefinition(served.definition)}/${kind}`);
+    let entry = this.#groups.find((g) => g.group === group);
+    if (!entry) {
+      entry = { group, versions: [] };
+      this.#groups.push(entry);
+    }
+    if (!entry.versions.includes(version)) entry.versions.push(version);
+  }
+
+  lookup(group: string, version: string, resource: string): ServedResource | undefined {
+    return this.#byPath.get(`${group}/${version}/${resource}`);
+  }
+
+  servesGroupVersion(group: string, version: string): boolean {
+    return this.#groups.some((g) => g.group === group && g.versions.includes(version));
+  }
+
+  /** Groups in registration order, versions in preference order. */
+  groups(): readonly GroupVersions[] {
+    return this.#groups;
+  }
+
+  resourcesOf(group: string, version: string): ServedResource[] {
+    return [...this.#byPath.values()].filter((s) => s.definition.group === group && s.definition.version === version);
+  }
+
+  all(): ServedResource[] {
+    return [...this.#byPath.values()];
+  }
+
+  isKnownKind(apiVersion: string, kind: string): boolean {
+    return this.#kinds.has(`${apiVersion}/${kind}`);
+  }
+}
