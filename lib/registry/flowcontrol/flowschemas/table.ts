@@ -1,0 +1,58 @@
+// FlowSchema printer columns, as kube-apiserver 1.26 prints them (pkg/printers/internalversion).
+import type { ApiObject } from '../../../apimachinery/meta/types';
+import { isPlainObject } from '../../../apimachinery/meta/types';
+import { ageColumn, formatAge } from '../../rest/age';
+import type { TableConvertor } from '../../rest/table';
+
+// Descriptions are the SwaggerDoc texts of k8s.io/api v0.26 flowcontrol/v1beta3 and apimachinery ObjectMeta.
+const NAME_DOC =
+  'Name must be unique within a namespace. Is required when creating resources, although some resources may allow a client to request the generation of an appropriate name automatically. Name is primarily intended for creation idempotence and configuration definition. Cannot be updated. More info: http://kubernetes.io/docs/user-guide/identifiers#names';
+const PRIORITY_LEVEL_REFERENCE_NAME_DOC = '`name` is the name of the priority level configuration being referenced Required.';
+const MATCHING_PRECEDENCE_DOC =
+  '`matchingPrecedence` is used to choose among the FlowSchemas that match a given request. The chosen FlowSchema is among those with the numerically lowest (which we take to be logically highest) MatchingPrecedence.  Each MatchingPrecedence value must be ranged in [1,10000]. Note that if the precedence is not specified, it will be set to 1000 as default.';
+const DISTINGUISHER_METHOD_DOC =
+  '`distinguisherMethod` defines how to compute the flow distinguisher for requests that match this schema. `nil` specifies that the distinguisher is disabled and thus will always be the empty string.';
+const MISSING_PL_DOC = 'references a broken or non-existent PriorityLevelConfiguration';
+
+const DANGLING_CONDITION = 'Dangling';
+
+function field(value: unknown, key: string): unknown {
+  return isPlainObject(value) ? value[key] : undefined;
+}
+
+function text(value: unknown): string {
+  return typeof value === 'string' ? value : '';
+}
+
+/** MissingPL: the Dangling condition's status, `?` until the server has written one. */
+function missingPriorityLevel(status: unknown): string {
+  const conditions = field(status, 'conditions');
+  if (!Array.isArray(conditions)) return '?';
+  const dangling = conditions.find((c) => field(c, 'type') === DANGLING_CONDITION);
+  return dangling === undefined ? '?' : text(field(dangling, 'status'));
+}
+
+export const flowSchemaTable: TableConvertor = {
+  columns: [
+    { name: 'Name', type: 'string', format: 'name', description: NAME_DOC, priority: 0 },
+    { name: 'PriorityLevel', type: 'string', format: '', description: PRIORITY_LEVEL_REFERENCE_NAME_DOC, priority: 0 },
+    // Declared as a string column while the cell is an integer, as upstream does.
+    { name: 'MatchingPrecedence', type: 'string', format: '', description: MATCHING_PRECEDENCE_DOC, priority: 0 },
+    { name: 'DistinguisherMethod', type: 'string', format: '', description: DISTINGUISHER_METHOD_DOC, priority: 0 },
+    ageColumn,
+    { name: 'MissingPL', type: 'string', format: '', description: MISSING_PL_DOC, priority: 0 },
+  ],
+  cells(obj: ApiObject, now: Date): unknown[] {
+    const spec = obj.spec;
+    const precedence = field(spec, 'matchingPrecedence');
+    const method = field(spec, 'distinguisherMethod');
+    return [
+      text(obj.metadata.name),
+      text(field(field(spec, 'priorityLevelConfiguration'), 'name')),
+      typeof precedence === 'number' ? precedence : 0,
+      isPlainObject(method) ? text(method.type) : '<none>',
+      formatAge(obj.metadata.creationTimestamp, now),
+      missingPriorityLevel(obj.status),
+    ];
+  },
+};
