@@ -39,6 +39,21 @@ export type UpdateFunc = (current: ApiObject) => UpdateResult | Promise<UpdateRe
 /** Called with the current object before a delete; may throw to abort (preconditions). */
 export type DeleteCheck = (current: ApiObject) => void;
 
+/** A change seen on a watched prefix. DELETED carries the last state with the delete's revision. */
+export type StorageEvent =
+  | { type: 'ADDED' | 'MODIFIED'; object: ApiObject; previous?: ApiObject; revision: number }
+  | { type: 'DELETED'; object: ApiObject; revision: number };
+
+export interface WatchSink {
+  event(event: StorageEvent): void;
+  /** The watch cannot continue (compacted revision, etcd gone); no further events follow. */
+  error(err: Error): void;
+}
+
+export interface WatchHandle {
+  cancel(): Promise<void>;
+}
+
 export interface Storage {
   get(key: string, options?: GetOptions): Promise<ApiObject>;
   list(prefix: string, options?: ListOptions): Promise<ListResult>;
@@ -48,6 +63,8 @@ export interface Storage {
   guaranteedUpdate(key: string, update: UpdateFunc): Promise<{ object: ApiObject; deleted: boolean }>;
   /** Deletes the key, re-running `check` if the object changed under us; returns the last state with the delete revision. */
   delete(key: string, check?: DeleteCheck): Promise<ApiObject>;
+  /** Streams changes under `prefix` strictly after `afterRevision`. */
+  watch(prefix: string, afterRevision: number, sink: WatchSink): Promise<WatchHandle>;
   /** Number of keys under a prefix (for metrics and namespace cleanup). */
   count(prefix: string): Promise<number>;
   /** Round trip to the backing store (health check). */

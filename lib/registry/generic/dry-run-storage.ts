@@ -1,6 +1,6 @@
 // DryRunStorage: runs every check a write would, against the real state, and persists nothing.
 import type { ApiObject } from '../../apimachinery/meta/types';
-import type { DeleteCheck, GetOptions, ListOptions, ListResult, Storage, UpdateFunc } from '../../storage/storage';
+import type { DeleteCheck, GetOptions, ListOptions, ListResult, Storage, UpdateFunc, WatchHandle, WatchSink } from '../../storage/storage';
 import { StorageError, isStorageError } from '../../storage/storage-error';
 
 export class DryRunStorage implements Storage {
@@ -39,6 +39,10 @@ export class DryRunStorage implements Storage {
     const current = await this.#storage.get(key);
     check?.(current);
     return current;
+  }
+
+  watch(prefix: string, afterRevision: number, sink: WatchSink): Promise<WatchHandle> {
+    return this.#storage.watch(prefix, afterRevision, sink);
   }
 
   count(prefix: string): Promise<number> {

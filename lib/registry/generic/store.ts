@@ -4,7 +4,7 @@ import { alreadyExists, badRequest, conflict, generateNameConflict, invalid, not
 import type { DeleteOptions } from '../../apimachinery/meta/delete-options';
 import type { ApiObject } from '../../apimachinery/meta/types';
 import { validateObjectMeta, validateObjectMetaUpdate } from '../../apimachinery/validation/object-meta';
-import type { Storage } from '../../storage/storage';
+import type { Storage, WatchHandle, WatchSink } from '../../storage/storage';
 import { isStorageError } from '../../storage/storage-error';
 import type { ResourceDefinition } from '../rest/resource';
 import { groupKind, groupResource } from '../rest/resource';
@@ -99,6 +99,11 @@ export class GenericStore {
     }
   }
 
+  /** Changes in a namespace (or everywhere) after a revision. */
+  watch(namespace: string, afterRevision: number, sink: WatchSink): Promise<WatchHandle> {
+    return this.#storage.watch(this.collectionPrefix(namespace), afterRevision, sink);
+  }
+
   async create(namespace: string, obj: ApiObject, options: WriteOptions): Promise<WriteResult> {
     const storage = options.dryRun ? this.#dryRunStorage : this.#storage;
     await this.#admission?.admitCreate(this.definition, namespace, obj);
@@ -180,11 +185,16 @@ export class GenericStore {
       checkDeletePreconditions(gk, current, options);
       const accepted = options.orphanDependents === false;
       const finalizers = finalizersForDeletion(current, options);
-      if (current.metadata.deletionTimestamp) return { kind: 'terminating', object: current, accepted };
-      if (finalizers !== undefined || (current.metadata.finalizers ?? []).length > 0) {
+      if (current.metadata.deletionTimestamp) {
+        const refusal = this.strategy.deleteWhileTerminatingError?.(current);
+        if (refusal) throw refusal;
+        return { kind: 'terminating', object: current, accepted };
+      }
+      if (finalizers !== undefined || (current.metadata.finalizers ?? []).length > 0 || this.strategy.blocksDeletion?.(current) === true) {
         const { object } = await storage.guaranteedUpdate(key, (latest) => {
           checkDeletePreconditions(gk, latest, options);
           markTerminating(latest, finalizers);
+          this.strategy.prepareForTerminating?.(latest);
           return { object: latest };
         });
         return { kind: 'terminating', object, accepted };

@@ -31,6 +31,10 @@ export interface Strategy {
   canonicalize(obj: ApiObject): void;
   /** True while kind-specific state still holds a terminating object (a namespace's spec.finalizers). */
   blocksDeletion?(obj: ApiObject): boolean;
+  /** Called when a delete starts terminating the object (a namespace's phase becomes Terminating). */
+  prepareForTerminating?(obj: ApiObject): void;
+  /** An error for a repeated delete of a terminating object, when the kind refuses it (namespaces: 409). */
+  deleteWhileTerminatingError?(obj: ApiObject): Error | undefined;
   /** Printer columns; undefined → the default Name / Created At table. */
   table?: TableConvertor;
 }

@@ -1,7 +1,8 @@
 // EtcdStorage: Storage on etcd v3. Revisions are resourceVersions; transactions give optimistic concurrency.
 import type { Etcd3, IKeyValue, IRangeRequest } from 'etcd3';
 import type { ApiObject } from '../../apimachinery/meta/types';
-import type { DeleteCheck, GetOptions, ListOptions, ListResult, Storage, UpdateFunc } from '../storage';
+import type { DeleteCheck, GetOptions, ListOptions, ListResult, Storage, UpdateFunc, WatchHandle, WatchSink } from '../storage';
+import { watchPrefix } from './watcher';
 import { StorageError } from '../storage-error';
 import { decodeObject, encodeObject } from './codec';
 import { etcdCall } from './etcd-errors';
@@ -121,6 +122,10 @@ export class EtcdStorage implements Storage {
       if (res.succeeded) return withResourceVersion(current, res.header.revision);
       current = this.#currentFromFailure(key, res.responses[0]?.response_range.kvs[0]);
     }
+  }
+
+  watch(prefix: string, afterRevision: number, sink: WatchSink): Promise<WatchHandle> {
+    return watchPrefix(this.#client, prefix, afterRevision, sink);
   }
 
   async count(prefix: string): Promise<number> {

@@ -1,0 +1,42 @@
+# orch-apiserver: `make run` and `make test` work on a fresh Debian machine with Node 20.
+SHELL := /bin/bash
+NODE_MODULES_STAMP := node_modules/.package-lock.json
+PORT ?= 8080
+APT_GET := $(if $(filter 0,$(shell id -u)),apt-get,sudo apt-get)
+
+.PHONY: all deps etcd build run test test-unit test-e2e bench lint clean
+
+all: build
+
+# etcd (server + etcdctl) from Debian when missing.
+etcd:
+	@command -v etcd >/dev/null && command -v etcdctl >/dev/null || { \
+	  echo "installing etcd-server and etcd-client from Debian"; \
+	  $(APT_GET) update -qq && DEBIAN_FRONTEND=noninteractive $(APT_GET) install -y -qq etcd-server etcd-client >/dev/null; }
+
+$(NODE_MODULES_STAMP): package.json package-lock.json
+	npm ci --no-audit --no-fund
+	@touch $@
+
+deps: etcd $(NODE_MODULES_STAMP)
+
+build: $(NODE_MODULES_STAMP)
+	npx tsc -p tsconfig.json
+
+run: deps build
+	node dist/cmd/apiserver.js --port $(PORT) --data-dir ./data
+
+test: deps build
+	npx jest --ci
+
+test-unit: $(NODE_MODULES_STAMP)
+	npx jest lib
+
+test-e2e: deps build
+	npx jest test/e2e
+
+bench: deps build
+	node dist/test/bench/run.js
+
+clean:
+	rm -rf dist

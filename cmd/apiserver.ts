@@ -1,0 +1,52 @@
+#!/usr/bin/env node
+// orch-apiserver: flags → options → server → wait for SIGINT/SIGTERM → graceful shutdown.
+import pino from 'pino';
+import { FLAG_DEFINITIONS, parseCommandLine } from '../lib/server/options/options';
+import { FlagError, usage } from '../lib/server/options/flag-set';
+import { ApiServer } from '../lib/server/server';
+
+async function main(): Promise<number> {
+  let parsed;
+  try {
+    parsed = parseCommandLine(process.argv.slice(2));
+  } catch (err) {
+    if (err instanceof FlagError) {
+      process.stderr.write(`Error: ${err.message}\nRun 'orch-apiserver --help' for usage.\n`);
+      return 1;
+    }
+    throw err;
+  }
+  if (parsed.help) {
+    process.stdout.write(usage('orch-apiserver', FLAG_DEFINITIONS));
+    return 0;
+  }
+  const log = pino({ level: parsed.options.logLevel, base: { component: 'apiserver' }, redact: ['req.headers.authorization'] });
+  let server: ApiServer;
+  try {
+    server = await ApiServer.start(parsed.options, log);
+  } catch (err) {
+    log.error({ err }, 'failed to start');
+    process.stderr.write(`Error: ${err instanceof Error ? err.message : String(err)}\n`);
+    return 1;
+  }
+  await new Promise<void>((resolve) => {
+    const stop = (signal: string): void => {
+      log.info({ signal }, 'signal received');
+      server.shutdown().then(resolve, (err: unknown) => {
+        log.error({ err }, 'shutdown failed');
+        resolve();
+      });
+    };
+    process.once('SIGINT', () => stop('SIGINT'));
+    process.once('SIGTERM', () => stop('SIGTERM'));
+  });
+  return 0;
+}
+
+main().then(
+  (code) => process.exit(code),
+  (err: unknown) => {
+    process.stderr.write(`${err instanceof Error ? err.stack : String(err)}\n`);
+    process.exit(1);
+  },
+);

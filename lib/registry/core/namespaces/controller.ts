@@ -1,0 +1,107 @@
+// The namespace controller, in-process: empties terminating namespaces, then drops the `orch` finalizer.
+import type { Logger } from 'pino';
+import type { ApiObject } from '../../../apimachinery/meta/types';
+import { StatusError } from '../../../apimachinery/errors';
+import type { GenericStore } from '../../generic/store';
+import type { ListParams } from '../../generic/list';
+
+/** The spec finalizer this controller owns (Kubernetes' `kubernetes`, orch-branded). */
+export const NAMESPACE_FINALIZER = 'orch';
+/** Terminating namespaces are re-examined this often, so work left by a crashed replica is finished. */
+const RESYNC_INTERVAL_MS = 5000;
+const EVERYTHING: ListParams = { hasSelector: false, limit: 0, continueToken: '', resourceVersionMatch: '' };
+
+export interface NamespaceControllerDeps {
+  namespaces: GenericStore;
+  /** The `finalize` view of the namespace store (only spec.finalizers change). */
+  finalize: GenericStore;
+  /** Every namespaced resource store whose objects live in namespaces. */
+  namespacedStores: () => GenericStore[];
+  log: Logger;
+}
+
+function specFinalizers(ns: ApiObject): string[] {
+  const spec = ns['spec'] as { finalizers?: unknown } | undefined;
+  return Array.isArray(spec?.finalizers) ? spec.finalizers.filter((f): f is string => typeof f === 'string') : [];
+}
+
+export class NamespaceController {
+  readonly #deps: NamespaceControllerDeps;
+  readonly #queued = new Set<string>();
+  #running = false;
+  #timer: NodeJS.Timeout | undefined;
+  #stopped = false;
+
+  constructor(deps: NamespaceControllerDeps) {
+    this.#deps = deps;
+  }
+
+  start(): void {
+    this.#timer = setInterval(() => void this.#resync(), RESYNC_INTERVAL_MS);
+    this.#timer.unref();
+    void this.#resync();
+  }
+
+  stop(): void {
+    this.#stopped = true;
+    if (this.#timer) clearInterval(this.#timer);
+  }
+
+  /** Asks for `name` to be processed soon (called right after a namespace starts terminating). */
+  enqueue(name: string): void {
+    this.#queued.add(name);
+    void this.#drain();
+  }
+
+  async #resync(): Promise<void> {
+    try {
+      const { items } = await this.#deps.namespaces.list('', EVERYTHING);
+      for (const ns of items) if (ns.metadata.deletionTimestamp) this.#queued.add(ns.metadata.name ?? '');
+      await this.#drain();
+    } catch (err) {
+      this.#deps.log.warn({ err }, 'namespace resync failed');
+    }
+  }
+
+  async #drain(): Promise<void> {
+    if (this.#running) return;
+    this.#running = true;
+    try {
+      while (!this.#stopped && this.#queued.size > 0) {
+        const [name] = this.#queued;
+        if (name === undefined) break;
+        this.#queued.delete(name);
+        try {
+          await this.#sync(name);
+        } catch (err) {
+          this.#deps.log.warn({ err, namespace: name }, 'namespace cleanup failed; will retry');
+        }
+      }
+    } finally {
+      this.#running = false;
+    }
+  }
+
+  async #sync(name: string): Promise<void> {
+    let ns: ApiObject;
+    try {
+      ns = await this.#deps.namespaces.get('', name);
+    } catch (err) {
+      if (err instanceof StatusError && err.code === 404) return;
+      throw err;
+    }
+    if (!ns.metadata.deletionTimestamp || !specFinalizers(ns).includes(NAMESPACE_FINALIZER)) return;
+    let remaining = 0;
+    for (const store of this.#deps.namespacedStores()) {
+      await store.deleteCollection(name, EVERYTHING, {}, { dryRun: false });
+      remaining += (await store.list(name, EVERYTHING)).items.length;
+    }
+    // Objects held by finalizers keep the namespace; the resync comes back for it.
+    if (remaining > 0) return;
+    await this.#deps.finalize.patch('', name, (current) => {
+      const spec = (current['spec'] ?? {}) as Record<string, unknown>;
+      return { ...current, spec: { ...spec, finalizers: specFinalizers(current).filter((f) => f !== NAMESPACE_FINALIZER) } };
+    }, { dryRun: false });
+    this.#deps.log.info({ namespace: name }, 'namespace finalized');
+  }
+}

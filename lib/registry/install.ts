@@ -1,0 +1,58 @@
+// Builds the served resources: each ResourceDefinition with its strategies, on one storage, behind admission.
+import type { Storage } from '../storage/storage';
+import type { FeatureGates } from '../server/options/feature-gates';
+import { GenericStore } from './generic/store';
+import type { Admission } from './generic/admission';
+import type { ResourceDefinition } from './rest/resource';
+import { ResourceRegistry, type ServedResource } from './resource-registry';
+import { DEFAULT_SELECTOR_SUPPORT, type SelectorSupport } from '../endpoints/handlers/list-options';
+import { namespaceFinalizeStrategy, namespaceStatusStrategy, namespaceStrategy } from './core/namespaces/strategy';
+import { deploymentStatusStrategy, deploymentStrategy } from './apps/deployments/strategy';
+import { horizontalPodAutoscalerStrategies } from './autoscaling/horizontalpodautoscalers/strategy';
+import { flowSchemaStatusStrategy, flowSchemaStrategy } from './flowcontrol/flowschemas/strategy';
+import { priorityLevelConfigurationStatusStrategy, priorityLevelConfigurationStrategy } from './flowcontrol/prioritylevelconfigurations/strategy';
+
+export const FLOWCONTROL_GROUP = 'flowcontrol.apiserver.orch.io';
+
+/** Namespaces select on metadata.name and status.phase (no metadata.namespace), as in Kubernetes. */
+const NAMESPACE_SELECTORS: SelectorSupport = {
+  fields: ['metadata.name', 'status.phase'],
+  fieldSet: (obj) => {
+    const status = obj['status'] as { phase?: unknown } | undefined;
+    return { 'metadata.name': obj.metadata.name ?? '', 'status.phase': typeof status?.phase === 'string' ? status.phase : '' };
+  },
+};
+
+export function resourceDefinitions(features: FeatureGates): ResourceDefinition[] {
+  const hpa = horizontalPodAutoscalerStrategies({ hpaScaleToZero: features['HPAScaleToZero'] === true });
+  return [
+    { group: '', version: 'v1', resource: 'namespaces', kind: 'Namespace', listKind: 'NamespaceList', shortNames: ['ns'], categories: [], strategy: namespaceStrategy, statusStrategy: namespaceStatusStrategy },
+    { group: 'apps', version: 'v1', resource: 'deployments', kind: 'Deployment', listKind: 'DeploymentList', shortNames: ['deploy'], categories: ['all'], strategy: deploymentStrategy, statusStrategy: deploymentStatusStrategy },
+    { group: 'autoscaling', version: 'v1', resource: 'horizontalpodautoscalers', kind: 'HorizontalPodAutoscaler', listKind: 'HorizontalPodAutoscalerList', shortNames: ['hpa'], categories: ['all'], strategy: hpa.main, statusStrategy: hpa.status },
+    { group: FLOWCONTROL_GROUP, version: 'v1beta3', resource: 'flowschemas', kind: 'FlowSchema', listKind: 'FlowSchemaList', shortNames: [], categories: [], strategy: flowSchemaStrategy, statusStrategy: flowSchemaStatusStrategy },
+    { group: FLOWCONTROL_GROUP, version: 'v1beta3', resource: 'prioritylevelconfigurations', kind: 'PriorityLevelConfiguration', listKind: 'PriorityLevelConfigurationList', shortNames: [], categories: [], strategy: priorityLevelConfigurationStrategy, statusStrategy: priorityLevelConfigurationStatusStrategy },
+  ];
+}
+
+/** `{prefix}/{group}/{resource}/` (the core group has no group segment). */
+export function keyPrefixOf(etcdPrefix: string, def: ResourceDefinition): string {
+  return def.group === '' ? `${etcdPrefix}/${def.resource}/` : `${etcdPrefix}/${def.group}/${def.resource}/`;
+}
+
+export function buildRegistry(storage: Storage, etcdPrefix: string, features: FeatureGates, admission: Admission): ResourceRegistry {
+  const registry = new ResourceRegistry();
+  for (const definition of resourceDefinitions(features)) {
+    const store = new GenericStore({ definition, strategy: definition.strategy, storage, keyPrefix: keyPrefixOf(etcdPrefix, definition), admission });
+    const isNamespaces = definition.group === '' && definition.resource === 'namespaces';
+    const served: ServedResource = {
+      definition,
+      store,
+      putSubresources: new Map(isNamespaces ? [['finalize', store.withStrategy(namespaceFinalizeStrategy)]] : []),
+      selectors: isNamespaces ? NAMESPACE_SELECTORS : DEFAULT_SELECTOR_SUPPORT,
+      returnDeletedObject: isNamespaces,
+    };
+    if (definition.statusStrategy) served.statusStore = store.withStrategy(definition.statusStrategy);
+    registry.add(served);
+  }
+  return registry;
+}

@@ -1,0 +1,76 @@
+// One log line and one metrics sample per finished request, with Kubernetes' metric label values.
+import type { IncomingMessage, ServerResponse } from 'node:http';
+import type { Logger } from 'pino';
+import type { RequestInfo } from '../../endpoints/request-info';
+import type { ApiServerMetrics, RequestLabels } from '../metrics/metrics';
+
+const APPLY_CONTENT_TYPE = 'application/apply-patch+yaml';
+
+function metricVerb(info: RequestInfo, req: IncomingMessage): string {
+  if (!info.isResourceRequest) return (req.method ?? 'other').toUpperCase();
+  switch (info.verb) {
+    case 'get':
+      return 'GET';
+    case 'list':
+      return 'LIST';
+    case 'watch':
+      return 'WATCH';
+    case 'create':
+      return 'POST';
+    case 'update':
+      return 'PUT';
+    case 'patch':
+      return (req.headers['content-type'] ?? '').startsWith(APPLY_CONTENT_TYPE) ? 'APPLY' : 'PATCH';
+    case 'delete':
+      return 'DELETE';
+    case 'deletecollection':
+      return 'DELETECOLLECTION';
+    case 'proxy':
+      return 'PROXY';
+  }
+}
+
+function scopeOf(info: RequestInfo): string {
+  if (!info.isResourceRequest) return '';
+  if (info.name !== '' || info.verb === 'create') return 'resource';
+  return info.namespace !== '' ? 'namespace' : 'cluster';
+}
+
+export function requestLabels(info: RequestInfo, req: IncomingMessage, query: URLSearchParams): RequestLabels {
+  const dryRun = [...new Set(query.getAll('dryRun').filter(Boolean))].sort().join(',');
+  if (!info.isResourceRequest) {
+    return { verb: metricVerb(info, req), dry_run: dryRun, group: '', version: '', resource: '', subresource: info.path, scope: '', component: 'apiserver' };
+  }
+  return { verb: metricVerb(info, req), dry_run: dryRun, group: info.apiGroup, version: info.apiVersion, resource: info.resource, subresource: info.subresource, scope: scopeOf(info), component: 'apiserver' };
+}
+
+/** Call when a request arrives; logs and records when its response finishes or its connection closes. */
+export function trackRequest(req: IncomingMessage, res: ServerResponse, info: RequestInfo, query: URLSearchParams, log: Logger, metrics: ApiServerMetrics): void {
+  const started = process.hrtime.bigint();
+  const labels = requestLabels(info, req, query);
+  const longRunning = labels.verb === 'WATCH';
+  const { code: _code, dry_run: _dryRun, ...gaugeLabels } = { ...labels, code: '' };
+  if (longRunning) metrics.longRunning.inc(gaugeLabels);
+  let done = false;
+  const finish = (): void => {
+    if (done) return;
+    done = true;
+    if (longRunning) metrics.longRunning.dec(gaugeLabels);
+    const seconds = Number(process.hrtime.bigint() - started) / 1e9;
+    metrics.observe(labels, res.statusCode, seconds);
+    const entry = {
+      verb: labels.verb,
+      path: info.path,
+      resource: info.isResourceRequest ? info.resource : undefined,
+      namespace: info.isResourceRequest && info.namespace !== '' ? info.namespace : undefined,
+      name: info.isResourceRequest && info.name !== '' ? info.name : undefined,
+      code: res.statusCode,
+      latencyMs: Math.round(seconds * 1e6) / 1e3,
+      userAgent: req.headers['user-agent'],
+    };
+    if (res.statusCode >= 500) log.error(entry, 'request completed');
+    else log.info(entry, 'request completed');
+  };
+  res.once('finish', finish);
+  res.once('close', finish);
+}

@@ -1,0 +1,87 @@
+// Non-resource paths: health, /version, discovery documents, /metrics and the root path list.
+import type { IncomingMessage, ServerResponse } from 'node:http';
+import type { ResourceRegistry } from '../registry/resource-registry';
+import { apiGroup, apiGroupList, apiResourceList, apiVersions } from '../endpoints/discovery/documents';
+import { groupVersionDocument, openApiV3Root } from '../endpoints/openapi/v3';
+import { negotiateResponse } from '../endpoints/negotiation';
+import { writeResponse } from '../endpoints/handlers/write-response';
+import { isPretty } from '../endpoints/resource-handler';
+import type { HealthCheck, HealthEndpoint } from './healthz/healthz';
+import { serveHealth, writeNotFound } from './healthz/healthz';
+import type { ApiServerMetrics } from './metrics/metrics';
+
+/** The Kubernetes release whose API machinery this server follows (kubectl reads gitVersion). */
+export const VERSION_INFO = {
+  major: '1',
+  minor: '26',
+  gitVersion: 'v1.26.15-orch.0',
+  gitCommit: '0000000000000000000000000000000000000000',
+  gitTreeState: 'clean',
+  buildDate: '2026-11-22T00:00:00Z',
+  goVersion: `node${process.versions.node}`,
+  compiler: 'tsc',
+  platform: `${process.platform}/${process.arch === 'x64' ? 'amd64' : process.arch}`,
+};
+
+export interface NonResourceDeps {
+  registry: ResourceRegistry;
+  health: Record<HealthEndpoint, readonly HealthCheck[]>;
+  metrics: ApiServerMetrics;
+  /** `host:port` clients should use, for /api's serverAddressByClientCIDRs. */
+  serverAddress: () => string;
+}
+
+const HEALTH_ENDPOINTS: readonly HealthEndpoint[] = ['healthz', 'livez', 'readyz'];
+
+function rootPaths(registry: ResourceRegistry): string[] {
+  const paths = ['/api', '/api/v1', '/apis', '/healthz', '/livez', '/metrics', '/openapi/v3', '/readyz', '/version'];
+  for (const g of registry.groups()) {
+    if (g.group === '') continue;
+    paths.push(`/apis/${g.group}`, ...g.versions.map((v) => `/apis/${g.group}/${v}`));
+  }
+  return paths.sort();
+}
+
+/** Serves a non-resource path; answers the Go mux's plain 404 for anything unknown. */
+export async function serveNonResource(deps: NonResourceDeps, req: IncomingMessage, res: ServerResponse, path: string, query: URLSearchParams): Promise<void> {
+  const parts = path.split('/').filter(Boolean);
+  const head = parts[0] ?? '';
+  if (HEALTH_ENDPOINTS.includes(head as HealthEndpoint) && parts.length <= 2 && req.method === 'GET') {
+    return serveHealth(head as HealthEndpoint, deps.health[head as HealthEndpoint], parts[1] ?? '', query, res);
+  }
+  if (path === '/metrics' && req.method === 'GET') {
+    const body = await deps.metrics.registry.metrics();
+    res.writeHead(200, { 'Content-Type': deps.metrics.registry.contentType });
+    res.end(body);
+    return;
+  }
+  const document = req.method === 'GET' ? discoveryDocument(deps, parts) : undefined;
+  if (document === undefined) return writeNotFound(res);
+  const negotiated = negotiateResponse(req.headers.accept, false);
+  writeResponse(res, 200, document, negotiated, { pretty: isPretty(req, query) });
+}
+
+function discoveryDocument(deps: NonResourceDeps, parts: string[]): unknown {
+  const { registry } = deps;
+  const [head, second, third] = parts;
+  if (parts.length === 0) return { paths: rootPaths(registry) };
+  if (head === 'version' && parts.length === 1) return VERSION_INFO;
+  if (head === 'openapi' && second === 'v3') {
+    if (parts.length === 2) return openApiV3Root(registry);
+    const [, , prefix, group, version] = parts;
+    if (prefix === 'api' && parts.length === 4 && registry.servesGroupVersion('', group ?? '')) return groupVersionDocument(registry, '', group ?? '');
+    if (prefix === 'apis' && parts.length === 5 && registry.servesGroupVersion(group ?? '', version ?? '')) return groupVersionDocument(registry, group ?? '', version ?? '');
+    return undefined;
+  }
+  if (head === 'api') {
+    if (parts.length === 1) return apiVersions({ clientCIDR: '0.0.0.0/0', serverAddress: deps.serverAddress() });
+    if (parts.length === 2 && registry.servesGroupVersion('', second ?? '')) return apiResourceList(registry, '', second ?? '');
+    return undefined;
+  }
+  if (head === 'apis') {
+    if (parts.length === 1) return apiGroupList(registry);
+    if (parts.length === 2) return apiGroup(registry, second ?? '');
+    if (parts.length === 3 && registry.servesGroupVersion(second ?? '', third ?? '')) return apiResourceList(registry, second ?? '', third ?? '');
+  }
+  return undefined;
+}

@@ -1,0 +1,20 @@
+import { parseFeatureGates } from './feature-gates';
+
+describe('parseFeatureGates', () => {
+  it('starts from the 1.26 defaults', () => {
+    expect(parseFeatureGates('')).toMatchObject({ APIListChunking: true, HPAScaleToZero: false, ServerSideFieldValidation: true });
+  });
+
+  it('applies explicit settings', () => {
+    expect(parseFeatureGates('APIListChunking=false, HPAScaleToZero=true')).toMatchObject({ APIListChunking: false, HPAScaleToZero: true });
+  });
+
+  it.each([
+    ['Nope=true', 'unrecognized feature gate: Nope'],
+    ['APIListChunking', 'missing bool value for APIListChunking'],
+    ['APIListChunking=maybe', 'invalid value of APIListChunking=maybe'],
+    ['ServerSideApply=false', 'cannot set feature gate ServerSideApply to false, feature is locked to true'],
+  ])('refuses %s', (text, message) => {
+    expect(() => parseFeatureGates(text)).toThrow(message);
+  });
+});

@@ -1,0 +1,46 @@
+import { parseCommandLine } from './options';
+import { parseDuration } from './duration';
+
+describe('parseCommandLine', () => {
+  it('uses kube-apiserver style defaults', () => {
+    const parsed = parseCommandLine([]);
+    expect(parsed).toMatchObject({ help: false, options: { bindAddress: '127.0.0.1', port: 8080, etcdPrefix: '/registry', dataDir: './data', etcdServers: [] } });
+  });
+
+  it('reads --flag=value and --flag value forms', () => {
+    const parsed = parseCommandLine(['--port=0', '--etcd-servers', 'http://127.0.0.1:2379,http://127.0.0.1:3379', '--shutdown-delay-duration=1m30s']);
+    expect(parsed).toMatchObject({ options: { port: 0, etcdServers: ['http://127.0.0.1:2379', 'http://127.0.0.1:3379'], shutdownDelayMs: 90_000 } });
+  });
+
+  it.each([
+    [['--nope'], 'unknown flag: --nope'],
+    [['--port=http'], 'invalid argument "http" for "--port" flag'],
+    [['--port'], 'flag needs an argument: --port'],
+    [['--livez-grace-period=soon'], 'invalid argument "soon" for "--livez-grace-period" flag: time: invalid duration "soon"'],
+    [['--tls-cert-file=a.pem'], '--tls-cert-file and --tls-private-key-file must be given together'],
+    [['--etcd-servers=localhost:2379'], 'invalid argument "localhost:2379" for "--etcd-servers" flag'],
+    [['--feature-gates=Bogus=true'], 'unrecognized feature gate: Bogus'],
+  ])('refuses %j', (args, message) => {
+    expect(() => parseCommandLine(args)).toThrow(message);
+  });
+
+  it('recognises --help', () => {
+    expect(parseCommandLine(['--help'])).toEqual({ help: true });
+  });
+});
+
+describe('parseDuration', () => {
+  it.each([
+    ['0', 0],
+    ['10s', 10_000],
+    ['1.5s', 1500],
+    ['1h2m', 3_720_000],
+    ['250ms', 250],
+  ])('%s = %d ms', (text, ms) => {
+    expect(parseDuration(text)).toBe(ms);
+  });
+
+  it('needs a unit', () => {
+    expect(() => parseDuration('10')).toThrow('time: missing unit in duration "10"');
+  });
+});

@@ -1,0 +1,90 @@
+// The server's command line: kube-apiserver flag names, defaults, and validation into ServerOptions.
+import type { FeatureGates } from './feature-gates';
+import { parseFeatureGates } from './feature-gates';
+import type { FlagDefinition } from './flag-set';
+import { FlagError, parseFlags } from './flag-set';
+import { parseDuration } from './duration';
+
+export const FLAG_DEFINITIONS: readonly FlagDefinition[] = [
+  { name: 'bind-address', kind: 'string', default: '127.0.0.1', usage: 'IP address to listen on' },
+  { name: 'port', kind: 'int', default: '8080', usage: 'port to serve HTTP (or HTTPS with the TLS flags) on; 0 picks a free port and logs it' },
+  { name: 'tls-cert-file', kind: 'string', default: '', usage: 'PEM certificate; with --tls-private-key-file the port serves HTTPS' },
+  { name: 'tls-private-key-file', kind: 'string', default: '', usage: 'PEM private key matching --tls-cert-file' },
+  { name: 'etcd-servers', kind: 'string', default: '', usage: 'comma-separated etcd URLs; when empty an embedded etcd is started with its data under --data-dir' },
+  { name: 'etcd-prefix', kind: 'string', default: '/registry', usage: 'prefix of every key the server writes in etcd' },
+  { name: 'data-dir', kind: 'string', default: './data', usage: 'directory of the embedded etcd data' },
+  { name: 'livez-grace-period', kind: 'duration', default: '0s', usage: 'time after start during which /livez checks other than ping and log pass' },
+  { name: 'shutdown-delay-duration', kind: 'duration', default: '0s', usage: 'time to keep serving after a shutdown signal while /readyz fails' },
+  { name: 'feature-gates', kind: 'string', default: '', usage: 'comma-separated Name=true|false pairs (APIListChunking, ServerSideFieldValidation, HPAScaleToZero, APIPriorityAndFairness, …)' },
+  { name: 'log-level', kind: 'string', default: 'info', usage: 'one of trace, debug, info, warn, error, fatal, silent' },
+];
+
+const LOG_LEVELS = ['trace', 'debug', 'info', 'warn', 'error', 'fatal', 'silent'];
+
+export interface ServerOptions {
+  bindAddress: string;
+  port: number;
+  tls?: { certFile: string; keyFile: string };
+  etcdServers: string[];
+  etcdPrefix: string;
+  dataDir: string;
+  livezGracePeriodMs: number;
+  shutdownDelayMs: number;
+  featureGates: FeatureGates;
+  logLevel: string;
+}
+
+export type ParsedCommandLine = { help: true } | { help: false; options: ServerOptions };
+
+function flagValue(values: Map<string, string>, name: string): string {
+  return values.get(name) ?? '';
+}
+
+function durationFlag(values: Map<string, string>, name: string): number {
+  try {
+    const ms = parseDuration(flagValue(values, name));
+    if (ms < 0) throw new Error('must not be negative');
+    return ms;
+  } catch (err) {
+    throw new FlagError(`invalid argument ${JSON.stringify(flagValue(values, name))} for "--${name}" flag: ${(err as Error).message}`);
+  }
+}
+
+/** Parses and validates the command line; throws FlagError with a message fit for the terminal. */
+export function parseCommandLine(args: readonly string[]): ParsedCommandLine {
+  const { values, help } = parseFlags(args, FLAG_DEFINITIONS);
+  if (help) return { help: true };
+  const portText = flagValue(values, 'port');
+  const port = Number(portText);
+  if (!/^\d+$/.test(portText) || port > 65535) throw new FlagError(`invalid argument ${JSON.stringify(portText)} for "--port" flag: must be an integer between 0 and 65535`);
+  const certFile = flagValue(values, 'tls-cert-file');
+  const keyFile = flagValue(values, 'tls-private-key-file');
+  if ((certFile === '') !== (keyFile === '')) throw new FlagError('--tls-cert-file and --tls-private-key-file must be given together');
+  const etcdServers = flagValue(values, 'etcd-servers').split(',').map((s) => s.trim()).filter(Boolean);
+  for (const url of etcdServers) {
+    if (!/^https?:\/\/[^/]+\/?$/.test(url)) throw new FlagError(`invalid argument ${JSON.stringify(url)} for "--etcd-servers" flag: expected URLs such as http://127.0.0.1:2379`);
+  }
+  const etcdPrefix = flagValue(values, 'etcd-prefix');
+  if (!etcdPrefix.startsWith('/')) throw new FlagError(`invalid argument ${JSON.stringify(etcdPrefix)} for "--etcd-prefix" flag: must start with /`);
+  const logLevel = flagValue(values, 'log-level');
+  if (!LOG_LEVELS.includes(logLevel)) throw new FlagError(`invalid argument ${JSON.stringify(logLevel)} for "--log-level" flag: must be one of ${LOG_LEVELS.join(', ')}`);
+  let featureGates: FeatureGates;
+  try {
+    featureGates = parseFeatureGates(flagValue(values, 'feature-gates'));
+  } catch (err) {
+    throw new FlagError(`invalid argument ${JSON.stringify(flagValue(values, 'feature-gates'))} for "--feature-gates" flag: ${(err as Error).message}`);
+  }
+  const options: ServerOptions = {
+    bindAddress: flagValue(values, 'bind-address'),
+    port,
+    etcdServers,
+    etcdPrefix: etcdPrefix.replace(/\/+$/, ''),
+    dataDir: flagValue(values, 'data-dir'),
+    livezGracePeriodMs: durationFlag(values, 'livez-grace-period'),
+    shutdownDelayMs: durationFlag(values, 'shutdown-delay-duration'),
+    featureGates,
+    logLevel,
+  };
+  if (certFile !== '') options.tls = { certFile, keyFile };
+  return { help: false, options };
+}

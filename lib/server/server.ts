@@ -1,0 +1,200 @@
+// ApiServer: connects etcd (embedded or given), assembles storage, registry, controllers and HTTP, and shuts down gracefully.
+import { createServer as createHttpServer, type Server, type ServerResponse } from 'node:http';
+import { createServer as createHttpsServer } from 'node:https';
+import { readFileSync } from 'node:fs';
+import { join } from 'node:path';
+import type { AddressInfo } from 'node:net';
+import { Etcd3 } from 'etcd3';
+import type { Logger } from 'pino';
+import { EtcdStorage } from '../storage/etcd/store';
+import type { Storage } from '../storage/storage';
+import { buildRegistry } from '../registry/install';
+import type { ResourceRegistry } from '../registry/resource-registry';
+import type { GenericStore } from '../registry/generic/store';
+import { NamespaceLifecycle } from '../registry/core/namespaces/lifecycle-admission';
+import { NamespaceController } from '../registry/core/namespaces/controller';
+import { bootstrapNamespaces } from '../registry/core/namespaces/bootstrap';
+import { applyNamespaceDefaults } from '../apis/core/v1/defaults';
+import { handleWatch } from '../endpoints/handlers/watch';
+import type { ServerOptions } from './options/options';
+import { startEmbeddedEtcd, type EmbeddedEtcd } from './embedded-etcd';
+import { buildApp } from './handler-chain';
+import { ApiServerMetrics } from './metrics/metrics';
+import { flagCheck, pingCheck, withGracePeriod, withTimeout, type HealthCheck } from './healthz/healthz';
+
+const ETCD_CHECK_TIMEOUT_MS = 2000;
+const ETCD_CONNECT_TIMEOUT_MS = 30_000;
+const IN_FLIGHT_DRAIN_TIMEOUT_MS = 60_000;
+
+export class ApiServer {
+  readonly registry: ResourceRegistry;
+  readonly storage: Storage;
+  readonly metrics: ApiServerMetrics;
+  readonly #http: Server;
+  readonly #log: Logger;
+  readonly #client: Etcd3;
+  readonly #embedded: EmbeddedEtcd | undefined;
+  readonly #stopBackground: (() => void)[];
+  readonly #longRunning: Set<ServerResponse>;
+  readonly #options: ServerOptions;
+  #shuttingDown = false;
+
+  private constructor(parts: {
+    registry: ResourceRegistry;
+    storage: Storage;
+    metrics: ApiServerMetrics;
+    http: Server;
+    log: Logger;
+    client: Etcd3;
+    embedded: EmbeddedEtcd | undefined;
+    stopBackground: (() => void)[];
+    longRunning: Set<ServerResponse>;
+    options: ServerOptions;
+  }) {
+    this.registry = parts.registry;
+    this.storage = parts.storage;
+    this.metrics = parts.metrics;
+    this.#http = parts.http;
+    this.#log = parts.log;
+    this.#client = parts.client;
+    this.#embedded = parts.embedded;
+    this.#stopBackground = parts.stopBackground;
+    this.#longRunning = parts.longRunning;
+    this.#options = parts.options;
+  }
+
+  /** Starts etcd if embedded, waits for it, and listens. Resolves once the server accepts requests. */
+  static async start(options: ServerOptions, log: Logger): Promise<ApiServer> {
+    const startedAt = Date.now();
+    let embedded: EmbeddedEtcd | undefined;
+    let etcdServers = options.etcdServers;
+    if (etcdServers.length === 0) {
+      embedded = await startEmbeddedEtcd(join(options.dataDir, 'etcd'), (line) => log.debug({ etcd: line }, 'embedded etcd output'));
+      etcdServers = [embedded.clientUrl];
+      log.info({ clientUrl: embedded.clientUrl, dataDir: options.dataDir }, 'embedded etcd started');
+    }
+    const client = new Etcd3({ hosts: etcdServers, dialTimeout: 5000 });
+    const storage = new EtcdStorage(client);
+    try {
+      await waitForEtcd(storage, log);
+    } catch (err) {
+      client.close();
+      await embedded?.stop();
+      throw err;
+    }
+
+    let namespacesStore: () => GenericStore = () => {
+      throw new Error('registry not built yet');
+    };
+    const admission = new NamespaceLifecycle(() => namespacesStore());
+    const registry = buildRegistry(storage, options.etcdPrefix, options.featureGates, admission);
+    const namespaces = registry.lookup('', 'v1', 'namespaces');
+    if (!namespaces) throw new Error('namespaces are not served');
+    namespacesStore = () => namespaces.store;
+
+    const controller = new NamespaceController({
+      namespaces: namespaces.store,
+      finalize: namespaces.putSubresources.get('finalize') ?? namespaces.store,
+      namespacedStores: () => registry.all().filter((s) => s.definition.strategy.namespaced).map((s) => s.store),
+      log: log.child({ controller: 'namespace' }),
+    });
+    let bootstrapped = false;
+    const stopBootstrap = bootstrapNamespaces(namespaces.store, applyNamespaceDefaults, log).then((stop) => {
+      bootstrapped = true;
+      return stop;
+    });
+    controller.start();
+
+    const metrics = new ApiServerMetrics();
+    const longRunning = new Set<ServerResponse>();
+    let server: ApiServer | undefined;
+    const etcdCheck = withTimeout({ name: 'etcd', check: () => storage.ping() }, ETCD_CHECK_TIMEOUT_MS);
+    const logCheck: HealthCheck = { name: 'log', check: async () => {} };
+    const bootstrapCheck = flagCheck('poststarthook/bootstrap-controller', () => !bootstrapped, 'not finished');
+    const shutdownCheck = flagCheck('shutdown', () => server?.shuttingDown === true, 'process is shutting down');
+    const health = {
+      healthz: [pingCheck, logCheck, etcdCheck, bootstrapCheck],
+      livez: [pingCheck, logCheck, withGracePeriod(etcdCheck, startedAt, options.livezGracePeriodMs), withGracePeriod(bootstrapCheck, startedAt, options.livezGracePeriodMs)],
+      readyz: [pingCheck, logCheck, etcdCheck, bootstrapCheck, shutdownCheck],
+    };
+
+    const app = buildApp({
+      resources: { registry, features: { listChunking: options.featureGates['APIListChunking'] !== false }, watch: handleWatch },
+      nonResource: { registry, health, metrics, serverAddress: () => `${options.bindAddress}:${server?.port ?? options.port}` },
+      metrics,
+      log,
+      longRunning,
+    });
+    const http = options.tls
+      ? createHttpsServer({ cert: readFileSync(options.tls.certFile), key: readFileSync(options.tls.keyFile) }, app)
+      : createHttpServer(app);
+    http.keepAliveTimeout = 65_000;
+    await new Promise<void>((resolve, reject) => {
+      http.once('error', reject);
+      http.listen(options.port, options.bindAddress, () => {
+        http.off('error', reject);
+        resolve();
+      });
+    });
+    server = new ApiServer({
+      registry,
+      storage,
+      metrics,
+      http,
+      log,
+      client,
+      embedded,
+      stopBackground: [() => controller.stop(), () => void stopBootstrap.then((stop) => stop())],
+      longRunning,
+      options,
+    });
+    log.info({ address: options.bindAddress, port: server.port, tls: Boolean(options.tls) }, 'serving');
+    await stopBootstrap;
+    return server;
+  }
+
+  get shuttingDown(): boolean {
+    return this.#shuttingDown;
+  }
+
+  get port(): number {
+    return (this.#http.address() as AddressInfo).port;
+  }
+
+  get url(): string {
+    const host = this.#options.bindAddress.includes(':') ? `[${this.#options.bindAddress}]` : this.#options.bindAddress;
+    return `${this.#options.tls ? 'https' : 'http'}://${host}:${this.port}`;
+  }
+
+  /** Graceful shutdown: readyz fails, wait the delay, stop accepting, finish in-flight requests, stop etcd if embedded. */
+  async shutdown(): Promise<void> {
+    if (this.#shuttingDown) return;
+    this.#shuttingDown = true;
+    this.#log.info({ delayMs: this.#options.shutdownDelayMs }, 'shutting down');
+    if (this.#options.shutdownDelayMs > 0) await new Promise((r) => setTimeout(r, this.#options.shutdownDelayMs));
+    const closed = new Promise<void>((resolve) => this.#http.close(() => resolve()));
+    this.#http.closeIdleConnections();
+    for (const res of this.#longRunning) res.end();
+    const drainTimer = setTimeout(() => this.#http.closeAllConnections(), IN_FLIGHT_DRAIN_TIMEOUT_MS);
+    await closed;
+    clearTimeout(drainTimer);
+    for (const stop of this.#stopBackground) stop();
+    this.#client.close();
+    await this.#embedded?.stop();
+    this.#log.info('shutdown complete');
+  }
+}
+
+async function waitForEtcd(storage: Storage, log: Logger): Promise<void> {
+  const deadline = Date.now() + ETCD_CONNECT_TIMEOUT_MS;
+  for (let attempt = 1; ; attempt++) {
+    try {
+      await storage.ping();
+      return;
+    } catch (err) {
+      if (Date.now() > deadline) throw new Error(`etcd is not reachable: ${err instanceof Error ? err.message : String(err)}`);
+      if (attempt === 1) log.warn({ err }, 'waiting for etcd');
+      await new Promise((r) => setTimeout(r, 500));
+    }
+  }
+}

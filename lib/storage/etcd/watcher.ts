@@ -1,0 +1,52 @@
+// etcd watches → storage events (ADDED/MODIFIED/DELETED with previous state), for the watch endpoints.
+import type { Etcd3, IKeyValue } from 'etcd3';
+import type { StorageEvent, WatchHandle, WatchSink } from '../storage';
+import { StorageError } from '../storage-error';
+import { decodeObject } from './codec';
+
+const COMPACTED_TEXT = 'compacted';
+
+export async function watchPrefix(client: Etcd3, prefix: string, afterRevision: number, sink: WatchSink): Promise<WatchHandle> {
+  const watcher = await client.watch().prefix(prefix).withPreviousKV().startRevision(String(afterRevision + 1)).create();
+  let done = false;
+  const fail = (err: Error): void => {
+    if (done) return;
+    done = true;
+    void watcher.cancel();
+    sink.error(err);
+  };
+  const emit = (event: () => StorageEvent): void => {
+    if (done) return;
+    try {
+      sink.event(event());
+    } catch (err) {
+      fail(err instanceof Error ? err : new Error(String(err)));
+    }
+  };
+  watcher.on('put', (kv: IKeyValue, previous?: IKeyValue) =>
+    emit(() => {
+      const key = kv.key.toString('utf8');
+      const object = decodeObject(key, kv.value, kv.mod_revision);
+      const revision = Number(kv.mod_revision);
+      return previous ? { type: 'MODIFIED', object, previous: decodeObject(key, previous.value, previous.mod_revision), revision } : { type: 'ADDED', object, revision };
+    }),
+  );
+  watcher.on('delete', (kv: IKeyValue, previous?: IKeyValue) =>
+    emit(() => {
+      const key = kv.key.toString('utf8');
+      const revision = Number(kv.mod_revision);
+      const last = previous ? decodeObject(key, previous.value, revision) : { metadata: { resourceVersion: String(revision) } };
+      return { type: 'DELETED', object: last, revision };
+    }),
+  );
+  watcher.on('error', (err: Error) => {
+    const compacted = err.message.includes(COMPACTED_TEXT);
+    fail(new StorageError(compacted ? 'Compacted' : 'Unreachable', prefix, err.message, { cause: err }));
+  });
+  return {
+    cancel: async () => {
+      done = true;
+      await watcher.cancel();
+    },
+  };
+}
