@@ -20,11 +20,13 @@ function summarize(body: Buffer): string {
   return `${body.subarray(0, SUMMARY_BYTES).toString('hex')}${body.length > SUMMARY_BYTES ? ' ...' : ''}`;
 }
 
-function goJsonError(err: unknown): string {
+/** Go's encoding/json wording for a syntax error, from V8's message and the body. */
+function goJsonError(err: unknown, text: string): string {
   const message = err instanceof Error ? err.message : String(err);
-  if (/end of (JSON )?input|Unterminated/i.test(message)) return 'unexpected end of JSON input';
   const position = /position (\d+)/.exec(message);
-  return position ? `invalid character at offset ${Number(position[1]) + 1}` : message;
+  const at = position ? Number(position[1]) : text.length;
+  if (/end of (JSON )?input|Unterminated/i.test(message) || at >= text.trimEnd().length) return 'unexpected end of JSON input';
+  return `invalid character '${text[at] ?? ''}' looking for beginning of value`;
 }
 
 function unrecognized(def: ResourceDefinition, detail: string, body: Buffer): Error {
@@ -48,7 +50,7 @@ export function parseBody(body: Buffer, format: BodyFormat, def: ResourceDefinit
   try {
     return JSON.parse(body.toString('utf8'));
   } catch (err) {
-    throw unrecognized(def, goJsonError(err), body);
+    throw unrecognized(def, goJsonError(err, body.toString('utf8')), body);
   }
 }
 
