@@ -6,11 +6,16 @@ import type { Admission } from './generic/admission';
 import type { ResourceDefinition } from './rest/resource';
 import { ResourceRegistry, type ServedResource } from './resource-registry';
 import { DEFAULT_SELECTOR_SUPPORT, type SelectorSupport } from '../endpoints/handlers/list-options';
-import { namespaceFinalizeStrategy, namespaceStatusStrategy, namespaceStrategy } from './core/namespaces/strategy';
+import { namespaceFinalizeStrategy as finalizeStrategy, namespaceStatusStrategy as statusStrategy, namespaceStrategy as mainStrategy } from './core/namespaces/strategy';
+import { namespaceDeletionHooks } from './core/namespaces/deletion';
 import { deploymentStatusStrategy, deploymentStrategy } from './apps/deployments/strategy';
 import { horizontalPodAutoscalerStrategies } from './autoscaling/horizontalpodautoscalers/strategy';
 import { flowSchemaStatusStrategy, flowSchemaStrategy } from './flowcontrol/flowschemas/strategy';
 import { priorityLevelConfigurationStatusStrategy, priorityLevelConfigurationStrategy } from './flowcontrol/prioritylevelconfigurations/strategy';
+
+const namespaceStrategy = { ...mainStrategy, ...namespaceDeletionHooks };
+const namespaceStatusStrategy = { ...statusStrategy, ...namespaceDeletionHooks };
+const namespaceFinalizeStrategy = { ...finalizeStrategy, ...namespaceDeletionHooks };
 
 export const FLOWCONTROL_GROUP = 'flowcontrol.apiserver.orch.io';
 

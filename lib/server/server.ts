@@ -97,6 +97,7 @@ export class ApiServer {
       finalize: namespaces.putSubresources.get('finalize') ?? namespaces.store,
       namespacedStores: () => registry.all().filter((s) => s.definition.strategy.namespaced).map((s) => s.store),
       log: log.child({ controller: 'namespace' }),
+      onNamespaceChange: (name) => admission.invalidate(name),
     });
     let bootstrapped = false;
     const stopBootstrap = bootstrapNamespaces(namespaces.store, applyNamespaceDefaults, log).then((stop) => {

@@ -7,4 +7,6 @@ export interface Admission {
   admitCreate(definition: ResourceDefinition, namespace: string, obj: ApiObject): Promise<void>;
   /** Before a delete; may throw (protected namespaces). */
   admitDelete(definition: ResourceDefinition, namespace: string, name: string): Promise<void>;
+  /** After a write through this replica was persisted (caches of admission state are refreshed). */
+  afterWrite?(definition: ResourceDefinition, obj: ApiObject): void;
 }

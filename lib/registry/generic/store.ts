@@ -120,6 +120,7 @@ export class GenericStore {
       const name = obj.metadata.name ?? '';
       try {
         const created = await storage.create(this.keyFor(namespace, name), obj);
+        if (!options.dryRun) this.#admission?.afterWrite?.(this.definition, created);
         return { object: created, warnings, created: true };
       } catch (err) {
         if (!isStorageError(err, 'KeyExists')) throw this.#statusError(err, name, 'create');
@@ -172,6 +173,7 @@ export class GenericStore {
       this.strategy.canonicalize(obj);
       return { object: obj, delete: this.#shouldDeleteDuringUpdate(obj) };
     });
+    if (!options.dryRun) this.#admission?.afterWrite?.(this.definition, object);
     return { object, warnings, created: false };
   }
 
@@ -197,9 +199,11 @@ export class GenericStore {
           this.strategy.prepareForTerminating?.(latest);
           return { object: latest };
         });
+          if (!writeOptions.dryRun) this.#admission?.afterWrite?.(this.definition, object);
         return { kind: 'terminating', object, accepted };
       }
       const deleted = await storage.delete(key, (latest) => checkDeletePreconditions(gk, latest, options));
+      if (!writeOptions.dryRun) this.#admission?.afterWrite?.(this.definition, deleted);
       return { kind: 'deleted', object: deleted };
     } catch (err) {
       throw this.#statusError(err, name, 'delete');

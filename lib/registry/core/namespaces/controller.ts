@@ -2,11 +2,11 @@
 import type { Logger } from 'pino';
 import type { ApiObject } from '../../../apimachinery/meta/types';
 import { StatusError } from '../../../apimachinery/errors';
+import { NAMESPACE_FINALIZER } from '../../../apis/core/well-known-names';
 import type { GenericStore } from '../../generic/store';
 import type { ListParams } from '../../generic/list';
+import type { WatchHandle } from '../../../storage/storage';
 
-/** The spec finalizer this controller owns (Kubernetes' `kubernetes`, orch-branded). */
-export const NAMESPACE_FINALIZER = 'orch';
 /** Terminating namespaces are re-examined this often, so work left by a crashed replica is finished. */
 const RESYNC_INTERVAL_MS = 5000;
 const EVERYTHING: ListParams = { hasSelector: false, limit: 0, continueToken: '', resourceVersionMatch: '' };
@@ -18,6 +18,8 @@ export interface NamespaceControllerDeps {
   /** Every namespaced resource store whose objects live in namespaces. */
   namespacedStores: () => GenericStore[];
   log: Logger;
+  /** Told about every namespace change seen on the watch (other replicas' writes included). */
+  onNamespaceChange?(name: string): void;
 }
 
 function specFinalizers(ns: ApiObject): string[] {
@@ -36,6 +38,7 @@ export class NamespaceController {
     this.#deps = deps;
   }
 
+  /** Reacts to namespaces starting to terminate (etcd watch), and re-lists periodically to recover missed work. */
   start(): void {
     this.#timer = setInterval(() => void this.#resync(), RESYNC_INTERVAL_MS);
     this.#timer.unref();
@@ -45,6 +48,23 @@ export class NamespaceController {
   stop(): void {
     this.#stopped = true;
     if (this.#timer) clearInterval(this.#timer);
+    void this.#watch?.cancel();
+  }
+
+  #watch: WatchHandle | undefined;
+
+  async #startWatch(afterRevision: number): Promise<void> {
+    if (this.#watch || this.#stopped) return;
+    this.#watch = await this.#deps.namespaces.watch('', afterRevision, {
+      event: (event) => {
+        this.#deps.onNamespaceChange?.(event.object.metadata.name ?? '');
+        if (event.type !== 'DELETED' && event.object.metadata.deletionTimestamp) this.enqueue(event.object.metadata.name ?? '');
+      },
+      error: (err) => {
+        this.#deps.log.warn({ err }, 'namespace watch ended; resync will restart it');
+        this.#watch = undefined;
+      },
+    });
   }
 
   /** Asks for `name` to be processed soon (called right after a namespace starts terminating). */
@@ -55,7 +75,8 @@ export class NamespaceController {
 
   async #resync(): Promise<void> {
     try {
-      const { items } = await this.#deps.namespaces.list('', EVERYTHING);
+      const { items, resourceVersion } = await this.#deps.namespaces.list('', EVERYTHING);
+      await this.#startWatch(Number(resourceVersion));
       for (const ns of items) if (ns.metadata.deletionTimestamp) this.#queued.add(ns.metadata.name ?? '');
       await this.#drain();
     } catch (err) {

@@ -39,7 +39,11 @@ export class NamespaceLifecycle implements Admission {
     }
   }
 
-  /** Forget what is cached about a namespace (it was just deleted or changed here). */
+  afterWrite(definition: ResourceDefinition, obj: ApiObject): void {
+    if (definition.group === '' && definition.resource === 'namespaces') this.invalidate(obj.metadata.name ?? '');
+  }
+
+  /** Forget what is cached about a namespace (it was just deleted or changed). */
   invalidate(namespace: string): void {
     this.#seen.delete(namespace);
   }

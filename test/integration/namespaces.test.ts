@@ -1,0 +1,72 @@
+import { startTestServer, createNamespace, eventually, type TestServer } from '../helpers/test-server';
+import { aDeployment, anHpa } from '../helpers/fixtures';
+
+let ts: TestServer;
+beforeAll(async () => {
+  ts = await startTestServer();
+});
+afterAll(() => ts.stop());
+
+describe('namespaces', () => {
+  it('exist at start-up for default, kube-system, kube-public and kube-node-lease', async () => {
+    const list = await ts.api.get('/api/v1/namespaces');
+    expect(list.body.items.map((n: any) => n.metadata.name)).toEqual(expect.arrayContaining(['default', 'kube-system', 'kube-public', 'kube-node-lease']));
+    const ns = (await ts.api.get('/api/v1/namespaces/default')).body;
+    expect(ns).toMatchObject({ spec: { finalizers: ['orch'] }, status: { phase: 'Active' }, metadata: { labels: { 'orch.io/metadata.name': 'default' } } });
+  });
+
+  it('refuses content in a namespace that does not exist with 404', async () => {
+    const res = await ts.api.post('/apis/apps/v1/namespaces/nowhere/deployments', aDeployment('x'));
+    expect(res.status).toBe(404);
+    expect(res.body).toMatchObject({ reason: 'NotFound', message: 'namespaces "nowhere" not found', details: { name: 'nowhere', kind: 'namespaces' } });
+  });
+
+  it('refuses to delete the default namespace with 403', async () => {
+    const res = await ts.api.delete('/api/v1/namespaces/default');
+    expect(res.status).toBe(403);
+    expect(res.body).toMatchObject({ reason: 'Forbidden', message: 'namespaces "default" is forbidden: this namespace may not be deleted' });
+  });
+
+  it('validates namespace names as DNS labels', async () => {
+    const res = await ts.api.post('/api/v1/namespaces', { apiVersion: 'v1', kind: 'Namespace', metadata: { name: 'a.b' } });
+    expect(res.status).toBe(422);
+    expect(res.body.message).toMatch(/^Namespace "a\.b" is invalid: metadata\.name: Invalid value: "a\.b": a lowercase RFC 1123 label/);
+  });
+
+  it('terminates: refuses new content with 403, removes everything in it, then itself', async () => {
+    await createNamespace(ts.api, 'doomed');
+    await ts.api.post('/apis/apps/v1/namespaces/doomed/deployments', aDeployment('web'));
+    await ts.api.post('/apis/autoscaling/v1/namespaces/doomed/horizontalpodautoscalers', anHpa('web'));
+    const held = aDeployment('held', {});
+    held['metadata'].finalizers = ['example.com/hold'];
+    await ts.api.post('/apis/apps/v1/namespaces/doomed/deployments', held);
+
+    const del = await ts.api.delete('/api/v1/namespaces/doomed');
+    expect(del.status).toBe(200);
+    expect(del.body).toMatchObject({ kind: 'Namespace', status: { phase: 'Terminating' } });
+    expect(del.body.metadata.deletionTimestamp).toBeDefined();
+
+    const late = await ts.api.post('/apis/apps/v1/namespaces/doomed/deployments', aDeployment('late'));
+    expect(late.status).toBe(403);
+    expect(late.body).toMatchObject({
+      reason: 'Forbidden',
+      message: 'deployments.apps "late" is forbidden: unable to create new content in namespace doomed because it is being terminated',
+      details: { causes: [{ reason: 'NamespaceTerminating', message: 'namespace doomed is being terminated', field: 'metadata.namespace' }] },
+    });
+
+    const again = await ts.api.delete('/api/v1/namespaces/doomed');
+    expect(again.status).toBe(409);
+    expect(again.body.message).toBe(
+      'Operation cannot be fulfilled on namespaces "doomed": The system is ensuring all content is removed from this namespace.  Upon completion, this namespace will automatically be purged by the system.',
+    );
+
+    await eventually(async () => (await ts.api.get('/apis/apps/v1/namespaces/doomed/deployments/web')).status === 404, 10_000, 'deployment removal');
+    expect((await ts.api.get('/apis/autoscaling/v1/namespaces/doomed/horizontalpodautoscalers/web')).status).toBe(404);
+    // The finalizer-held object keeps the namespace until it is released.
+    const heldNow = await ts.api.get('/apis/apps/v1/namespaces/doomed/deployments/held');
+    expect(heldNow.body.metadata.deletionTimestamp).toBeDefined();
+    expect((await ts.api.get('/api/v1/namespaces/doomed')).status).toBe(200);
+    await ts.api.patch('/apis/apps/v1/namespaces/doomed/deployments/held', { metadata: { finalizers: null } });
+    await eventually(async () => (await ts.api.get('/api/v1/namespaces/doomed')).status === 404, 15_000, 'namespace removal');
+  });
+});
