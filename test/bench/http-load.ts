@@ -1,0 +1,54 @@
+// Closed-loop HTTP load generator on node:http keep-alive agents (maxSockets = concurrency).
+import { Agent, request } from 'node:http';
+import { closedLoop, type PhaseResult } from './stats';
+
+export interface HttpResponse {
+  status: number;
+  body: string;
+}
+
+/** One request on `agent`; resolves with the status and the whole body (transport errors reject). */
+export function httpRequest(agent: Agent, baseUrl: string, method: string, path: string, body?: string): Promise<HttpResponse> {
+  return new Promise((resolve, reject) => {
+    const headers: Record<string, string | number> = { Accept: 'application/json', 'User-Agent': 'orch-bench' };
+    if (body !== undefined) {
+      headers['Content-Type'] = 'application/json';
+      headers['Content-Length'] = Buffer.byteLength(body);
+    }
+    const req = request(baseUrl + path, { method, agent, headers }, (res) => {
+      const chunks: Buffer[] = [];
+      res.on('data', (c: Buffer) => chunks.push(c));
+      res.on('end', () => resolve({ status: res.statusCode ?? 0, body: Buffer.concat(chunks).toString('utf8') }));
+      res.on('error', reject);
+    });
+    req.on('error', reject);
+    req.end(body);
+  });
+}
+
+export interface LoadSpec {
+  workload: string;
+  concurrency: number;
+  seconds: number;
+  /** Builds the request for one iteration; `method` and `path` and optional JSON body. */
+  next(worker: number): { method: string; path: string; body?: string };
+  /** Called for each 2xx response (e.g. to remember created names). */
+  onSuccess?(req: { method: string; path: string; body?: string }, res: HttpResponse): void;
+}
+
+/** Runs one fixed-duration closed-loop phase; non-2xx responses and transport errors are counted as errors. */
+export async function runLoad(baseUrl: string, spec: LoadSpec): Promise<PhaseResult> {
+  const agent = new Agent({ keepAlive: true, maxSockets: spec.concurrency, maxFreeSockets: spec.concurrency });
+  try {
+    const { recorder, elapsedSeconds } = await closedLoop(spec.concurrency, spec.seconds, async (worker) => {
+      const req = spec.next(worker);
+      const res = await httpRequest(agent, baseUrl, req.method, req.path, req.body);
+      if (res.status < 200 || res.status > 299) return String(res.status);
+      spec.onSuccess?.(req, res);
+      return undefined;
+    });
+    return recorder.summarize(spec.workload, spec.concurrency, elapsedSeconds);
+  } finally {
+    agent.destroy();
+  }
+}

@@ -1,0 +1,62 @@
+// Starts dist/cmd/apiserver.js as a child process on a free port and waits for /readyz; stops it with SIGTERM.
+import { spawn, type ChildProcess } from 'node:child_process';
+import { join } from 'node:path';
+import { Agent } from 'node:http';
+import { freePort } from '../../lib/server/free-port';
+import { httpRequest } from './http-load';
+
+export interface ServerProcess {
+  url: string;
+  pid: number;
+  stop(): Promise<void>;
+  /** SIGKILL without waiting (for process 'exit' handlers). */
+  killNow(): void;
+}
+
+const READY_TIMEOUT_MS = 30_000;
+
+/** `extraNodeArgs` go before the script (e.g. `--cpu-prof`); the server logs at warn so request logging costs nothing. */
+export async function startServerProcess(etcdUrl: string, extraNodeArgs: string[] = []): Promise<ServerProcess> {
+  const port = await freePort();
+  const script = join(__dirname, '..', '..', 'cmd', 'apiserver.js');
+  const child = spawn(process.execPath, [...extraNodeArgs, script, '--port', String(port), '--etcd-servers', etcdUrl, '--log-level', 'warn'], {
+    stdio: ['ignore', 'pipe', 'pipe'],
+  });
+  const tail: string[] = [];
+  const keep = (chunk: Buffer): void => {
+    tail.push(...chunk.toString('utf8').split('\n').filter(Boolean));
+    tail.splice(0, Math.max(0, tail.length - 30));
+  };
+  child.stdout?.on('data', keep);
+  child.stderr?.on('data', keep);
+  const url = `http://127.0.0.1:${port}`;
+  const server: ServerProcess = { url, pid: child.pid ?? -1, stop: () => stopChild(child), killNow: () => void child.kill('SIGKILL') };
+  const agent = new Agent({ keepAlive: false });
+  const deadline = Date.now() + READY_TIMEOUT_MS;
+  try {
+    for (;;) {
+      if (child.exitCode !== null || child.signalCode !== null) throw new Error(`apiserver exited (${child.exitCode ?? child.signalCode}) before ready:\n${tail.join('\n')}`);
+      const status = await httpRequest(agent, url, 'GET', '/readyz').then((r) => r.status, () => 0);
+      if (status === 200) return server;
+      if (Date.now() > deadline) throw new Error(`apiserver not ready on ${url} after ${READY_TIMEOUT_MS} ms:\n${tail.join('\n')}`);
+      await new Promise((r) => setTimeout(r, 100));
+    }
+  } catch (err) {
+    await stopChild(child);
+    throw err;
+  } finally {
+    agent.destroy();
+  }
+}
+
+function stopChild(child: ChildProcess): Promise<void> {
+  if (child.exitCode !== null || child.signalCode !== null) return Promise.resolve();
+  return new Promise((resolve) => {
+    const timer = setTimeout(() => child.kill('SIGKILL'), 15_000);
+    child.once('exit', () => {
+      clearTimeout(timer);
+      resolve();
+    });
+    child.kill('SIGTERM');
+  });
+}
