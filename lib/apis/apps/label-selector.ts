@@ -100,7 +100,7 @@ export interface Selector {
 
 const NOTHING: Selector = { matches: () => false, isEmpty: () => false, toString: () => '' };
 
-const OPERATORS: Record<string, SelectionOperator> = { In: 'in', NotIn: 'notin', Exists: 'exists', DoesNotExist: '!' };
+const OPERATORS = new Map<string, SelectionOperator>([['In', 'in'], ['NotIn', 'notin'], ['Exists', 'exists'], ['DoesNotExist', '!']]);
 
 function matchesRequirement(r: Requirement, labels: Readonly<Record<string, string>>): boolean {
   const has = Object.hasOwn(labels, r.key);
@@ -154,7 +154,7 @@ export function labelSelectorAsSelector(s: LabelSelector | undefined): Selector 
     requirements.push(r);
   }
   for (const expr of s.matchExpressions ?? []) {
-    const operator = OPERATORS[expr.operator];
+    const operator = OPERATORS.get(expr.operator);
     const r = operator === undefined ? undefined : newRequirement(expr.key, operator, expr.values ?? []);
     if (r === undefined) return undefined;
     requirements.push(r);

@@ -38,6 +38,43 @@ describe('validateDeployment', () => {
     expect(texts(aDeployment())).toEqual([]);
   });
 
+  it('accepts a realistic defaulted deployment', () => {
+    const d: ApiObject = {
+      metadata: { name: 'shop', namespace: 'default', labels: { app: 'shop' }, annotations: { 'example.com/owner': 'team-a' } },
+      spec: {
+        replicas: 3,
+        selector: { matchLabels: { app: 'shop' }, matchExpressions: [{ key: 'tier', operator: 'In', values: ['web', 'api'] }] },
+        strategy: { type: 'RollingUpdate', rollingUpdate: { maxSurge: 1, maxUnavailable: 0 } },
+        template: {
+          metadata: { labels: { app: 'shop', tier: 'web' }, annotations: { 'prometheus.io/scrape': 'true' } },
+          spec: {
+            volumes: [{ name: 'config', configMap: { name: 'shop-config' } }, { name: 'cache', emptyDir: { sizeLimit: '1Gi' } }, { name: 'token', projected: { sources: [{ serviceAccountToken: { path: 'token' } }] } }],
+            initContainers: [{ name: 'migrate', image: 'shop/migrate:2.1', command: ['./migrate'] }],
+            containers: [
+              {
+                name: 'shop',
+                image: 'registry.example.com:5000/shop/web@sha256:' + 'ab'.repeat(32),
+                ports: [{ name: 'http', containerPort: 8080 }, { name: 'metrics', containerPort: 9090, protocol: 'TCP' }],
+                env: [{ name: 'MODE', value: 'prod' }, { name: 'POD_IP', valueFrom: { fieldRef: { fieldPath: 'status.podIP' } } }],
+                resources: { limits: { cpu: '500m', memory: '256Mi' }, requests: { cpu: 0.25, memory: '128Mi' } },
+                volumeMounts: [{ name: 'config', mountPath: '/etc/shop', readOnly: true }, { name: 'cache', mountPath: '/cache', subPath: 'web' }],
+                readinessProbe: { httpGet: { path: '/healthz', port: 'http' }, initialDelaySeconds: 5 },
+                livenessProbe: { tcpSocket: { port: 8080 } },
+                startupProbe: { exec: { command: ['cat', '/tmp/ready'] }, failureThreshold: 30 },
+                lifecycle: { preStop: { exec: { command: ['sleep', '5'] } } },
+              },
+            ],
+            nodeSelector: { 'kubernetes.io/os': 'linux' },
+            serviceAccountName: 'shop',
+            priorityClassName: 'high',
+          },
+        },
+      },
+    };
+    applyDeploymentDefaults(d);
+    expect(texts(d)).toEqual([]);
+  });
+
   it.each<[string, Mutation, string[]]>([
     ['negative replicas', set('spec.replicas', -1), ['spec.replicas: Invalid value: -1: must be greater than or equal to 0']],
     [

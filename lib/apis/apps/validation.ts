@@ -10,12 +10,12 @@ import {
   GO_NIL_VALUE, WRONG_TYPE, goPointerText, goStringMapText, intOrStringLiteral, isAbsent, readBoolean, readInt32, readInt64,
   readIntOrString, readObject, readString, readStringMap,
 } from '../core/untrusted-json';
+import { semanticEqual } from '../core/semantic-equal';
 import { validateKubeFinalizerNames } from '../core/validation-object-meta';
 import { validatePodTemplateSpec } from '../core/validation-pod-template';
 import { validateReadOnlyPersistentDisks } from '../core/validation-volume';
 import type { LabelSelector } from './label-selector';
 import { labelSelectorAsSelector, labelSelectorLiteral, readLabelSelector, validateLabelSelector } from './label-selector';
-import { semanticEqual } from '../core/semantic-equal';
 
 const NON_NEGATIVE = 'must be greater than or equal to 0';
 export const STRATEGY_TYPES = ['Recreate', 'RollingUpdate'];

@@ -3,9 +3,8 @@ import { fieldErrorText } from '../../apimachinery/field/errors';
 import type { ApiObject } from '../../apimachinery/meta/types';
 import { setPath } from '../core/testing/json-path';
 import { applyHorizontalPodAutoscalerDefaults } from './v1/defaults';
-import {
-  METRICS_ANNOTATION, validateHorizontalPodAutoscaler, validateHorizontalPodAutoscalerStatus, validateHorizontalPodAutoscalerUpdate,
-} from './validation';
+import { METRICS_ANNOTATION } from './annotations';
+import { validateHorizontalPodAutoscaler, validateHorizontalPodAutoscalerStatus, validateHorizontalPodAutoscalerUpdate } from './validation';
 
 type Mutation = (h: ApiObject) => void;
 const set = (path: string, value: unknown): Mutation => (h) => setPath(h, path, value);

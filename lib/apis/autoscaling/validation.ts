@@ -8,6 +8,7 @@ import { isValidPathSegmentName } from '../../apimachinery/validation/names';
 import type { JsonObject } from '../core/untrusted-json';
 import { WRONG_TYPE, readInt32, readObject, readString } from '../core/untrusted-json';
 import { validateKubeFinalizerNames } from '../core/validation-object-meta';
+import { METRICS_ANNOTATION } from './annotations';
 
 export interface HorizontalPodAutoscalerValidationOptions {
   /** Feature gate HPAScaleToZero (alpha, off in 1.26): minReplicas may be 0. */
@@ -16,18 +17,16 @@ export interface HorizontalPodAutoscalerValidationOptions {
 
 const DEFAULT_OPTIONS: HorizontalPodAutoscalerValidationOptions = { hpaScaleToZero: false };
 
-/**
- * autoscaling.alpha.kubernetes.io/metrics under the orch domain rule: the v1 round-trip annotation carrying
- * the metrics v1 cannot express. They come first in the stored metric list, before the cpu target.
- */
-export const METRICS_ANNOTATION = 'autoscaling.alpha.orch.io/metrics';
 const OBJECT_OR_EXTERNAL = new Set(['Object', 'External']);
 const SCALE_TO_ZERO_NEEDS_METRIC = 'must specify at least one Object or External metric to support scaling to zero replicas';
 
 const specPath = FieldPath.root('spec');
 const metricsPath = specPath.child('metrics');
 
-/** The legacy metrics of the round-trip annotation, or [] when it is absent or does not parse (ignored upstream too). */
+/**
+ * The legacy metrics of the round-trip annotation, or [] when it is absent or does not parse (ignored upstream
+ * too). The conversion puts them first in the stored metric list, before the cpu target.
+ */
 function annotationMetrics(obj: ApiObject): unknown[] {
   const raw = obj.metadata.annotations?.[METRICS_ANNOTATION];
   if (typeof raw !== 'string') return [];

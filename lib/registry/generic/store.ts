@@ -199,7 +199,7 @@ export class GenericStore {
           this.strategy.prepareForTerminating?.(latest);
           return { object: latest };
         });
-          if (!writeOptions.dryRun) this.#admission?.afterWrite?.(this.definition, object);
+        if (!writeOptions.dryRun) this.#admission?.afterWrite?.(this.definition, object);
         return { kind: 'terminating', object, accepted };
       }
       const deleted = await storage.delete(key, (latest) => checkDeletePreconditions(gk, latest, options));

@@ -1,5 +1,4 @@
 // core/v1 defaults a PodTemplateSpec gets through its owner's defaulter (SetDefaults_PodSpec, _Container, _Volume, …), 1.26.
-import { isPlainObject } from '../../../apimachinery/meta/types';
 import type { JsonObject } from '../untrusted-json';
 import { ensureObject, isAbsent, objectAt, objectsAt } from '../untrusted-json';
 import { VOLUME_SOURCE_TYPES } from '../validation-volume';
@@ -120,5 +119,5 @@ export function applyPodSpecDefaults(spec: JsonObject): void {
 /** Defaults of a PodTemplateSpec embedded in a workload: its `spec` is created when absent (a Go struct). */
 export function applyPodTemplateSpecDefaults(template: JsonObject): void {
   const spec = ensureObject(template, 'spec');
-  if (spec !== undefined && isPlainObject(spec)) applyPodSpecDefaults(spec);
+  if (spec !== undefined) applyPodSpecDefaults(spec);
 }

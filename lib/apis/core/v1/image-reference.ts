@@ -15,7 +15,7 @@ const NAME_TOTAL_LENGTH_MAX = 255;
 const DEFAULT_DOMAIN = 'docker.io';
 const LEGACY_DEFAULT_DOMAIN = 'index.docker.io';
 const OFFICIAL_REPO = 'library';
-const DIGEST_HEX_LENGTH: Record<string, number> = { sha256: 64, sha384: 96, sha512: 128 };
+const DIGEST_HEX_LENGTH = new Map([['sha256', 64], ['sha384', 96], ['sha512', 128]]);
 
 /** DefaultImageTag: what an image without tag or digest means. */
 export const DEFAULT_IMAGE_TAG = 'latest';
@@ -39,7 +39,7 @@ function splitDockerDomain(name: string): [string, string] {
 
 function isValidDigest(digest: string): boolean {
   const [algorithm = '', hex = ''] = digest.split(':');
-  const length = DIGEST_HEX_LENGTH[algorithm];
+  const length = DIGEST_HEX_LENGTH.get(algorithm);
   return length !== undefined && hex.length === length && /^[0-9a-f]+$/.test(hex);
 }
 

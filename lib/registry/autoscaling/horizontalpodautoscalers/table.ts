@@ -1,6 +1,7 @@
 // HorizontalPodAutoscaler printer columns as kube-apiserver 1.26 prints them (printHorizontalPodAutoscaler, formatHPAMetrics).
 import type { ApiObject } from '../../../apimachinery/meta/types';
 import { isPlainObject } from '../../../apimachinery/meta/types';
+import { CURRENT_METRICS_ANNOTATION, METRICS_ANNOTATION } from '../../../apis/autoscaling/annotations';
 import type { JsonObject } from '../../../apis/core/untrusted-json';
 import { isAbsent, objectAt, stringAt } from '../../../apis/core/untrusted-json';
 import { ageColumn, formatAge } from '../../rest/age';
@@ -17,9 +18,6 @@ const MIN_PODS_DOC =
 const MAX_PODS_DOC = 'maxReplicas is the upper limit for the number of replicas to which the autoscaler can scale up. It cannot be less that minReplicas.';
 const REPLICAS_DOC = 'currentReplicas is current number of replicas of pods managed by this autoscaler, as last seen by the autoscaler.';
 
-/** v1 round-trip annotations (autoscaling.alpha.kubernetes.io/…) under the orch domain rule. */
-const METRICS_ANNOTATION = 'autoscaling.alpha.orch.io/metrics';
-const CURRENT_METRICS_ANNOTATION = 'autoscaling.alpha.orch.io/current-metrics';
 /** DefaultCPUUtilization: what a v1 object without any target converts to. */
 const DEFAULT_CPU_UTILIZATION = 80;
 const MAX_SHOWN_METRICS = 2;
@@ -37,13 +35,19 @@ interface Metric {
   values: Values | undefined;
 }
 
-const MEMBER: Record<string, string> = { Resource: 'resource', ContainerResource: 'containerResource', Pods: 'pods', Object: 'object', External: 'external' };
+const MEMBER = new Map([
+  ['Resource', 'resource'],
+  ['ContainerResource', 'containerResource'],
+  ['Pods', 'pods'],
+  ['Object', 'object'],
+  ['External', 'external'],
+]);
 
 function v2Metrics(list: unknown, valuesKey: 'target' | 'current'): (Metric | undefined)[] {
   if (!Array.isArray(list)) return [];
   return list.map((m: unknown) => {
     const type = stringAt(m, 'type');
-    const member = objectAt(m, MEMBER[type] ?? '');
+    const member = objectAt(m, MEMBER.get(type) ?? '');
     return isPlainObject(m) ? { type, values: member === undefined ? undefined : (objectAt(member, valuesKey) ?? {}) } : undefined;
   });
 }
@@ -52,7 +56,7 @@ function v2Metrics(list: unknown, valuesKey: 'target' | 'current'): (Metric | un
 function legacyMetric(m: unknown, current: boolean): Metric | undefined {
   if (!isPlainObject(m)) return undefined;
   const type = stringAt(m, 'type');
-  const src = objectAt(m, MEMBER[type] ?? '');
+  const src = objectAt(m, MEMBER.get(type) ?? '');
   if (src === undefined) return { type, values: undefined };
   if (current) {
     switch (type) {
