@@ -21,6 +21,11 @@ async function main(): Promise<number> {
     return 0;
   }
   const log = pino({ level: parsed.options.logLevel, base: { component: 'apiserver' }, redact: ['req.headers.authorization'] });
+  // Signals are caught from the start, so one that arrives while the server starts still shuts it down cleanly.
+  const signalled = new Promise<string>((resolve) => {
+    process.once('SIGINT', () => resolve('SIGINT'));
+    process.once('SIGTERM', () => resolve('SIGTERM'));
+  });
   let server: ApiServer;
   try {
     server = await ApiServer.start(parsed.options, log);
@@ -29,17 +34,14 @@ async function main(): Promise<number> {
     process.stderr.write(`Error: ${err instanceof Error ? err.message : String(err)}\n`);
     return 1;
   }
-  await new Promise<void>((resolve) => {
-    const stop = (signal: string): void => {
-      log.info({ signal }, 'signal received');
-      server.shutdown().then(resolve, (err: unknown) => {
-        log.error({ err }, 'shutdown failed');
-        resolve();
-      });
-    };
-    process.once('SIGINT', () => stop('SIGINT'));
-    process.once('SIGTERM', () => stop('SIGTERM'));
-  });
+  const signal = await signalled;
+  log.info({ signal }, 'signal received');
+  try {
+    await server.shutdown();
+  } catch (err) {
+    log.error({ err }, 'shutdown failed');
+    return 1;
+  }
   return 0;
 }
 

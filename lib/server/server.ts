@@ -149,8 +149,8 @@ export class ApiServer {
       longRunning,
       options,
     });
-    log.info({ address: options.bindAddress, port: server.port, tls: Boolean(options.tls) }, 'serving');
     await stopBootstrap;
+    log.info({ address: options.bindAddress, port: server.port, tls: Boolean(options.tls) }, 'serving');
     return server;
   }
 

@@ -1,0 +1,106 @@
+// The built binary on its own: command line errors, embedded etcd that keeps data across restarts, clean shutdown.
+import { execFileSync, spawn, type ChildProcess } from 'node:child_process';
+import { existsSync, mkdtempSync, rmSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+
+const BINARY = join(__dirname, '..', '..', 'dist', 'cmd', 'apiserver.js');
+
+function run(args: string[], env: NodeJS.ProcessEnv = process.env): { code: number; stdout: string; stderr: string } {
+  try {
+    const stdout = execFileSync(process.execPath, [BINARY, ...args], { env, encoding: 'utf8', stdio: ['ignore', 'pipe', 'pipe'] });
+    return { code: 0, stdout, stderr: '' };
+  } catch (err) {
+    const e = err as { status: number; stdout: string; stderr: string };
+    return { code: e.status, stdout: e.stdout, stderr: e.stderr };
+  }
+}
+
+/** Starts the binary with embedded etcd; resolves with the process and its port once it serves. */
+function startEmbedded(dataDir: string): Promise<{ child: ChildProcess; port: number }> {
+  return new Promise((resolve, reject) => {
+    const child = spawn(process.execPath, [BINARY, '--port=0', `--data-dir=${dataDir}`], { stdio: ['ignore', 'pipe', 'pipe'] });
+    let out = '';
+    const timer = setTimeout(() => reject(new Error(`server did not start: ${out}`)), 30_000);
+    child.stdout?.on('data', (chunk: Buffer) => {
+      out += chunk.toString();
+      const m = /"port":(\d+)[^\n]*"msg":"serving"/.exec(out);
+      if (m) {
+        clearTimeout(timer);
+        resolve({ child, port: Number(m[1]) });
+      }
+    });
+    child.once('exit', (code) => reject(new Error(`server exited with ${code}: ${out}`)));
+  });
+}
+
+function exited(child: ChildProcess): Promise<number | null> {
+  return new Promise((resolve) => child.once('exit', (code) => resolve(code)));
+}
+
+beforeAll(() => {
+  if (!existsSync(BINARY)) throw new Error('dist/cmd/apiserver.js is missing: run `make build` first');
+});
+
+describe('command line', () => {
+  it('lists every flag with --help', () => {
+    const res = run(['--help']);
+    expect(res.code).toBe(0);
+    for (const flag of ['--bind-address', '--port', '--tls-cert-file', '--tls-private-key-file', '--etcd-servers', '--etcd-prefix', '--data-dir', '--livez-grace-period', '--shutdown-delay-duration', '--log-level']) {
+      expect(res.stdout).toContain(flag);
+    }
+  });
+
+  it.each([
+    [['--bogus'], 'unknown flag: --bogus'],
+    [['--port=eighty'], 'invalid argument "eighty" for "--port" flag'],
+    [['--shutdown-delay-duration=5'], 'time: missing unit in duration "5"'],
+  ])('exits 1 with a clear error for %j', (args, message) => {
+    const res = run(args);
+    expect(res.code).toBe(1);
+    expect(res.stderr).toContain(message);
+  });
+
+  it('says how to install etcd when no etcd binary is on PATH', () => {
+    const dir = mkdtempSync(join(tmpdir(), 'orch-noetcd-'));
+    try {
+      const res = run([`--data-dir=${dir}`, '--port=0'], { ...process.env, PATH: '/nonexistent' });
+      expect(res.code).toBe(1);
+      expect(res.stderr).toContain('apt-get install etcd-server');
+    } finally {
+      rmSync(dir, { recursive: true, force: true });
+    }
+  });
+});
+
+describe('embedded etcd', () => {
+  it('keeps data across a restart and stops etcd on SIGTERM', async () => {
+    const dataDir = mkdtempSync(join(tmpdir(), 'orch-embedded-'));
+    try {
+      const first = await startEmbedded(dataDir);
+      const created = await fetch(`http://127.0.0.1:${first.port}/api/v1/namespaces`, {
+        method: 'POST',
+        headers: { 'Content-Type': 'application/json' },
+        body: JSON.stringify({ apiVersion: 'v1', kind: 'Namespace', metadata: { name: 'survivor' } }),
+      });
+      expect(created.status).toBe(201);
+      const firstExit = exited(first.child);
+      first.child.kill('SIGTERM');
+      expect(await firstExit).toBe(0);
+      // No etcd process may be left holding the data directory.
+      expect(() => execFileSync('pgrep', ['-f', `--data-dir ${join(dataDir, 'etcd')}`])).toThrow();
+
+      const second = await startEmbedded(dataDir);
+      try {
+        const read = await fetch(`http://127.0.0.1:${second.port}/api/v1/namespaces/survivor`);
+        expect(read.status).toBe(200);
+      } finally {
+        const secondExit = exited(second.child);
+        second.child.kill('SIGINT');
+        expect(await secondExit).toBe(0);
+      }
+    } finally {
+      rmSync(dataDir, { recursive: true, force: true });
+    }
+  }, 60_000);
+});
