@@ -8,9 +8,12 @@ export class StatusError extends Error {
     super(message, options?.cause === undefined ? undefined : { cause: options.cause });
     this.name = 'StatusError';
     const metadata: Status['metadata'] = options?.continueToken === undefined ? {} : { continue: options.continueToken };
-    this.status = { kind: 'Status', apiVersion: 'v1', metadata, status: 'Failure', message, code };
-    if (reason !== undefined) this.status.reason = reason;
-    if (details !== undefined) this.status.details = details;
+    // Field order as Kubernetes writes a Status, so bodies compare byte for byte.
+    const status: Omit<Status, 'code'> & { code?: number } = { kind: 'Status', apiVersion: 'v1', metadata, status: 'Failure', message };
+    if (reason !== undefined) status.reason = reason;
+    if (details !== undefined) status.details = details;
+    status.code = code;
+    this.status = status as Status; // code was set on the line above
   }
 
   get code(): number {

@@ -1,0 +1,141 @@
+// Drives a running orch-apiserver with @kubernetes/client-node (ESM-only, hence a plain .mjs run by `node`).
+// Usage: node client-node-script.mjs <server-url> <namespace>
+// Prints one JSON document on stdout: { steps: { <step>: <result> } }; a step that throws records { error }.
+// @kubernetes/client-node is pinned to 1.4.0: 2.x needs undici 8, which requires Node >= 22.19.
+import { KubeConfig, CoreV1Api, AppsV1Api, AutoscalingV1Api, ApiException } from '@kubernetes/client-node';
+
+const [serverUrl, namespace] = process.argv.slice(2);
+if (!serverUrl || !namespace) {
+  process.stderr.write('usage: client-node-script.mjs <server-url> <namespace>\n');
+  process.exit(2);
+}
+
+const kc = new KubeConfig();
+kc.loadFromOptions({
+  clusters: [{ name: 'e2e', server: serverUrl, skipTLSVerify: true }],
+  users: [{ name: 'anonymous' }],
+  contexts: [{ name: 'e2e', cluster: 'e2e', user: 'anonymous', namespace }],
+  currentContext: 'e2e',
+});
+const core = kc.makeApiClient(CoreV1Api);
+const apps = kc.makeApiClient(AppsV1Api);
+const autoscaling = kc.makeApiClient(AutoscalingV1Api);
+
+/** An ApiException (or any error) as plain JSON; the Status body is parsed when it arrives as text. */
+function describeError(err) {
+  if (err instanceof ApiException) {
+    let body = err.body;
+    if (typeof body === 'string') {
+      try {
+        body = JSON.parse(body);
+      } catch {
+        // keep the text
+      }
+    }
+    return { apiException: true, code: err.code, body };
+  }
+  return { apiException: false, message: err instanceof Error ? err.message : String(err) };
+}
+
+const steps = {};
+async function step(name, fn) {
+  try {
+    steps[name] = { ok: true, value: await fn() };
+  } catch (err) {
+    steps[name] = { ok: false, error: describeError(err) };
+  }
+}
+
+const deployment = (replicas) => ({
+  apiVersion: 'apps/v1',
+  kind: 'Deployment',
+  metadata: { name: 'web', labels: { app: 'web' } },
+  spec: {
+    replicas,
+    selector: { matchLabels: { app: 'web' } },
+    template: { metadata: { labels: { app: 'web' } }, spec: { containers: [{ name: 'main', image: 'nginx:1.25' }] } },
+  },
+});
+
+await step('listNamespace', async () => {
+  const list = await core.listNamespace();
+  return { names: list.items.map((n) => n.metadata?.name) };
+});
+
+await step('createNamespace', async () => {
+  const ns = await core.createNamespace({ body: { apiVersion: 'v1', kind: 'Namespace', metadata: { name: namespace } } });
+  return { name: ns.metadata?.name, phase: ns.status?.phase };
+});
+
+await step('createNamespacedDeployment', async () => {
+  const d = await apps.createNamespacedDeployment({ namespace, body: deployment(1) });
+  return { name: d.metadata?.name, namespace: d.metadata?.namespace, replicas: d.spec?.replicas, uid: d.metadata?.uid };
+});
+
+let current;
+await step('readNamespacedDeployment', async () => {
+  current = await apps.readNamespacedDeployment({ name: 'web', namespace });
+  return {
+    name: current.metadata?.name,
+    replicas: current.spec?.replicas,
+    revisionHistoryLimit: current.spec?.revisionHistoryLimit,
+    progressDeadlineSeconds: current.spec?.progressDeadlineSeconds,
+    strategy: current.spec?.strategy,
+    resourceVersion: current.metadata?.resourceVersion,
+    generation: current.metadata?.generation,
+  };
+});
+
+await step('replaceNamespacedDeployment', async () => {
+  if (!current) throw new Error('no deployment read');
+  current.spec.replicas = 3;
+  const d = await apps.replaceNamespacedDeployment({ name: 'web', namespace, body: current });
+  const again = await apps.readNamespacedDeployment({ name: 'web', namespace });
+  return {
+    replicas: d.spec?.replicas,
+    generation: d.metadata?.generation,
+    resourceVersionChanged: d.metadata?.resourceVersion !== current.metadata?.resourceVersion,
+    readBackReplicas: again.spec?.replicas,
+  };
+});
+
+await step('listDeploymentForAllNamespaces', async () => {
+  const list = await apps.listDeploymentForAllNamespaces();
+  return { items: list.items.map((d) => `${d.metadata?.namespace}/${d.metadata?.name}`), resourceVersion: list.metadata?.resourceVersion };
+});
+
+await step('createNamespacedHorizontalPodAutoscaler', async () => {
+  const hpa = await autoscaling.createNamespacedHorizontalPodAutoscaler({
+    namespace,
+    body: {
+      apiVersion: 'autoscaling/v1',
+      kind: 'HorizontalPodAutoscaler',
+      metadata: { name: 'web' },
+      spec: { scaleTargetRef: { apiVersion: 'apps/v1', kind: 'Deployment', name: 'web' }, maxReplicas: 5, targetCPUUtilizationPercentage: 70 },
+    },
+  });
+  return { name: hpa.metadata?.name, minReplicas: hpa.spec?.minReplicas, maxReplicas: hpa.spec?.maxReplicas };
+});
+
+await step('readNamespacedHorizontalPodAutoscaler', async () => {
+  const hpa = await autoscaling.readNamespacedHorizontalPodAutoscaler({ name: 'web', namespace });
+  return {
+    name: hpa.metadata?.name,
+    minReplicas: hpa.spec?.minReplicas,
+    maxReplicas: hpa.spec?.maxReplicas,
+    targetCPUUtilizationPercentage: hpa.spec?.targetCPUUtilizationPercentage,
+    scaleTargetRef: hpa.spec?.scaleTargetRef,
+  };
+});
+
+await step('deleteNamespacedDeployment', async () => {
+  const res = await apps.deleteNamespacedDeployment({ name: 'web', namespace });
+  return { kind: res.kind, status: res.status };
+});
+
+await step('readDeletedDeployment', async () => {
+  const d = await apps.readNamespacedDeployment({ name: 'web', namespace });
+  return { unexpectedlyFound: d.metadata?.name, deletionTimestamp: d.metadata?.deletionTimestamp };
+});
+
+process.stdout.write(`${JSON.stringify({ steps })}\n`);

@@ -1,0 +1,311 @@
+// End-to-end: the built server binary driven by a real `kubectl` (and one older kubectl release when installed).
+import { execFile } from 'node:child_process';
+import { accessSync, constants, mkdtempSync, realpathSync, rmSync, writeFileSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { delimiter, dirname, join } from 'node:path';
+import { stringify } from 'yaml';
+import { startBinaryServer, type BinaryServer } from '../helpers/binary-server';
+
+interface KubectlResult {
+  code: number;
+  stdout: string;
+  stderr: string;
+}
+
+function findOnPath(name: string): string | undefined {
+  for (const dir of (process.env['PATH'] ?? '').split(delimiter)) {
+    const candidate = join(dir, name);
+    try {
+      accessSync(candidate, constants.X_OK);
+      return candidate;
+    } catch {
+      // not here
+    }
+  }
+  return undefined;
+}
+
+const KUBECTL = findOnPath('kubectl');
+/** kubectl.1.27 sits beside the real kubectl binary (the one on PATH may be a symlink or dispatcher). */
+const KUBECTL_127 = ((): string | undefined => {
+  if (!KUBECTL) return undefined;
+  const candidate = join(dirname(realpathSync(KUBECTL)), 'kubectl.1.27');
+  try {
+    accessSync(candidate, constants.X_OK);
+    return candidate;
+  } catch {
+    return undefined;
+  }
+})();
+
+let server: BinaryServer;
+let work: string;
+let kubeconfig: string;
+let counter = 0;
+
+/** A name unique to this run (namespaces outlive nothing here, but keep runs from colliding on a shared etcd). */
+function unique(prefix: string): string {
+  counter += 1;
+  return `${prefix}-${process.pid}-${counter}`;
+}
+
+function run(binary: string, args: string[], timeoutMs = 25_000): Promise<KubectlResult> {
+  return new Promise((resolve, reject) => {
+    execFile(
+      binary,
+      ['--server', server.url, '--cache-dir', join(work, 'cache'), ...args],
+      // An empty KUBECONFIG file: no user configuration, credentials or context leak into the run.
+      { env: { ...process.env, KUBECONFIG: kubeconfig }, timeout: timeoutMs, maxBuffer: 16 * 1024 * 1024 },
+      (error, stdout, stderr) => {
+        if (error && typeof error.code !== 'number') {
+          reject(new Error(`kubectl ${args.join(' ')} did not run to completion: ${error.message}\nstderr: ${stderr}`));
+          return;
+        }
+        resolve({ code: error ? (error.code as number) : 0, stdout: String(stdout), stderr: String(stderr) });
+      },
+    );
+  });
+}
+
+function kubectl(...args: string[]): Promise<KubectlResult> {
+  if (!KUBECTL) throw new Error('kubectl is not on PATH');
+  return run(KUBECTL, args);
+}
+
+/** Runs kubectl and fails with its output unless it exits 0. */
+async function kubectlOk(...args: string[]): Promise<string> {
+  const res = await kubectl(...args);
+  if (res.code !== 0) throw new Error(`kubectl ${args.join(' ')} exited ${res.code}\nstdout: ${res.stdout}\nstderr: ${res.stderr}`);
+  return res.stdout;
+}
+
+async function getJson(...args: string[]): Promise<any> {
+  return JSON.parse(await kubectlOk('get', ...args, '-o', 'json'));
+}
+
+function writeManifest(name: string, ...objects: Record<string, unknown>[]): string {
+  const file = join(work, name);
+  writeFileSync(file, objects.map((o) => stringify(o)).join('---\n'));
+  return file;
+}
+
+/** Polls `probe` until it returns true or the deadline passes. */
+async function eventually(probe: () => Promise<boolean>, timeoutMs: number, what: string): Promise<void> {
+  const deadline = Date.now() + timeoutMs;
+  for (;;) {
+    if (await probe()) return;
+    if (Date.now() > deadline) throw new Error(`timed out waiting for ${what}`);
+    await new Promise((r) => setTimeout(r, 100));
+  }
+}
+
+function deployment(name: string, namespace: string, spec: Record<string, unknown> = {}): Record<string, unknown> {
+  return {
+    apiVersion: 'apps/v1',
+    kind: 'Deployment',
+    metadata: { name, namespace, labels: { app: name } },
+    spec: {
+      selector: { matchLabels: { app: name } },
+      template: { metadata: { labels: { app: name } }, spec: { containers: [{ name: 'main', image: 'nginx:1.25' }] } },
+      ...spec,
+    },
+  };
+}
+
+beforeAll(async () => {
+  if (!KUBECTL) throw new Error('kubectl is not on PATH; the kubectl end-to-end tests need it');
+  work = mkdtempSync(join(tmpdir(), 'orch-e2e-kubectl-'));
+  kubeconfig = join(work, 'kubeconfig');
+  writeFileSync(kubeconfig, '');
+  server = await startBinaryServer();
+}, 90_000);
+
+afterAll(async () => {
+  await server?.stop();
+  if (work) rmSync(work, { recursive: true, force: true });
+}, 60_000);
+
+describe('kubectl against the built server', () => {
+  const ns = unique('e2e-kubectl');
+  const fsName = unique('e2e-fs');
+  const plName = unique('e2e-pl');
+
+  it('api-resources lists the served kinds with their short names', async () => {
+    const out = await kubectlOk('api-resources');
+    const rows = out
+      .trim()
+      .split('\n')
+      .map((l) => l.trim().split(/\s+/));
+    expect(rows[0]).toEqual(['NAME', 'SHORTNAMES', 'APIVERSION', 'NAMESPACED', 'KIND']);
+    const byName = new Map(rows.slice(1).map((r) => [r[0], r]));
+    expect(byName.get('namespaces')).toEqual(['namespaces', 'ns', 'v1', 'false', 'Namespace']);
+    expect(byName.get('deployments')).toEqual(['deployments', 'deploy', 'apps/v1', 'true', 'Deployment']);
+    expect(byName.get('horizontalpodautoscalers')).toEqual(['horizontalpodautoscalers', 'hpa', 'autoscaling/v1', 'true', 'HorizontalPodAutoscaler']);
+    expect(byName.get('flowschemas')).toEqual(['flowschemas', 'flowcontrol.apiserver.orch.io/v1beta3', 'false', 'FlowSchema']);
+    expect(byName.get('prioritylevelconfigurations')).toEqual(['prioritylevelconfigurations', 'flowcontrol.apiserver.orch.io/v1beta3', 'false', 'PriorityLevelConfiguration']);
+  });
+
+  it('get --raw /readyz?verbose reports every check', async () => {
+    const out = await kubectlOk('get', '--raw', '/readyz?verbose');
+    const lines = out.split('\n');
+    expect(lines).toEqual(expect.arrayContaining(['[+]ping ok', '[+]etcd ok', '[+]shutdown ok', 'readyz check passed']));
+  });
+
+  it('create -f makes a Namespace, Deployment, HPA, PriorityLevelConfiguration and FlowSchema', async () => {
+    const nsFile = writeManifest('ns.yaml', { apiVersion: 'v1', kind: 'Namespace', metadata: { name: ns } });
+    expect(await kubectlOk('create', '-f', nsFile)).toBe(`namespace/${ns} created\n`);
+
+    const deployFile = writeManifest('deploy.yaml', deployment('web', ns));
+    expect(await kubectlOk('create', '-f', deployFile)).toBe('deployment.apps/web created\n');
+
+    const hpaFile = writeManifest('hpa.yaml', {
+      apiVersion: 'autoscaling/v1',
+      kind: 'HorizontalPodAutoscaler',
+      metadata: { name: 'web', namespace: ns },
+      spec: { scaleTargetRef: { apiVersion: 'apps/v1', kind: 'Deployment', name: 'web' }, maxReplicas: 4, targetCPUUtilizationPercentage: 75 },
+    });
+    expect(await kubectlOk('create', '-f', hpaFile)).toBe('horizontalpodautoscaler.autoscaling/web created\n');
+
+    // Two documents in one file, the second (no matchingPrecedence) referring to the first.
+    const flowFile = writeManifest(
+      'flowcontrol.yaml',
+      {
+        apiVersion: 'flowcontrol.apiserver.orch.io/v1beta3',
+        kind: 'PriorityLevelConfiguration',
+        metadata: { name: plName },
+        spec: { type: 'Limited', limited: { nominalConcurrencyShares: 10, limitResponse: { type: 'Reject' } } },
+      },
+      {
+        apiVersion: 'flowcontrol.apiserver.orch.io/v1beta3',
+        kind: 'FlowSchema',
+        metadata: { name: fsName },
+        spec: {
+          priorityLevelConfiguration: { name: plName },
+          distinguisherMethod: { type: 'ByUser' },
+          rules: [{ subjects: [{ kind: 'User', user: { name: 'alice' } }], resourceRules: [{ verbs: ['get'], apiGroups: ['apps'], resources: ['deployments'], namespaces: ['*'] }] }],
+        },
+      },
+    );
+    expect(await kubectlOk('create', '-f', flowFile)).toBe(
+      `prioritylevelconfiguration.flowcontrol.apiserver.orch.io/${plName} created\nflowschema.flowcontrol.apiserver.orch.io/${fsName} created\n`,
+    );
+  });
+
+  it('get -o json returns the Deployment with its defaults', async () => {
+    const d = await getJson('deploy', 'web', '-n', ns);
+    expect(d).toMatchObject({ apiVersion: 'apps/v1', kind: 'Deployment', metadata: { name: 'web', namespace: ns, generation: 1 } });
+    expect(d.metadata.uid).toEqual(expect.any(String));
+    expect(d.metadata.resourceVersion).toEqual(expect.any(String));
+    expect(d.spec).toMatchObject({
+      replicas: 1,
+      strategy: { type: 'RollingUpdate', rollingUpdate: { maxSurge: '25%', maxUnavailable: '25%' } },
+      revisionHistoryLimit: 10,
+      progressDeadlineSeconds: 600,
+    });
+    expect(d.spec.template.spec).toMatchObject({ restartPolicy: 'Always', dnsPolicy: 'ClusterFirst', terminationGracePeriodSeconds: 30 });
+    expect(d.spec.template.spec.containers[0]).toMatchObject({ imagePullPolicy: 'IfNotPresent', terminationMessagePath: '/dev/termination-log' });
+  });
+
+  it('get -o json returns the HPA, PriorityLevelConfiguration and FlowSchema (matchingPrecedence defaulted to 1000)', async () => {
+    const hpa = await getJson('hpa', 'web', '-n', ns);
+    expect(hpa).toMatchObject({
+      apiVersion: 'autoscaling/v1',
+      kind: 'HorizontalPodAutoscaler',
+      spec: { minReplicas: 1, maxReplicas: 4, targetCPUUtilizationPercentage: 75, scaleTargetRef: { kind: 'Deployment', name: 'web' } },
+    });
+
+    const pl = await getJson('prioritylevelconfigurations', plName);
+    expect(pl).toMatchObject({
+      apiVersion: 'flowcontrol.apiserver.orch.io/v1beta3',
+      kind: 'PriorityLevelConfiguration',
+      spec: { type: 'Limited', limited: { nominalConcurrencyShares: 10, limitResponse: { type: 'Reject' } } },
+    });
+
+    const fs = await getJson('flowschemas', fsName);
+    expect(fs).toMatchObject({
+      apiVersion: 'flowcontrol.apiserver.orch.io/v1beta3',
+      kind: 'FlowSchema',
+      metadata: { name: fsName },
+      spec: { matchingPrecedence: 1000, priorityLevelConfiguration: { name: plName }, distinguisherMethod: { type: 'ByUser' } },
+    });
+  });
+
+  it('get deploy prints the server-side table', async () => {
+    const out = await kubectlOk('get', 'deploy', '-n', ns);
+    const [header, ...rows] = out.trim().split('\n');
+    expect(header?.trim().split(/\s+/)).toEqual(['NAME', 'READY', 'UP-TO-DATE', 'AVAILABLE', 'AGE']);
+    expect(rows).toHaveLength(1);
+    expect(rows[0]?.trim().split(/\s+/).slice(0, 4)).toEqual(['web', '0/1', '0', '0']);
+  });
+
+  it('label adds a label that get then shows', async () => {
+    expect(await kubectlOk('label', 'deploy', 'web', 'tier=front', '-n', ns)).toBe('deployment.apps/web labeled\n');
+    const d = await getJson('deploy', 'web', '-n', ns);
+    expect(d.metadata.labels).toEqual({ app: 'web', tier: 'front' });
+    expect(d.metadata.generation).toBe(1); // metadata-only change
+    const selected = await kubectlOk('get', 'deploy', '-n', ns, '-l', 'tier=front', '-o', 'name');
+    expect(selected).toBe('deployment.apps/web\n');
+  });
+
+  it('refuses an invalid Deployment with exit code 1 and the field error', async () => {
+    const file = writeManifest('bad.yaml', deployment('x', ns, { replicas: -1 }));
+    const res = await kubectl('create', '-f', file);
+    expect(res.code).toBe(1);
+    expect(res.stdout).toBe('');
+    expect(res.stderr).toContain('The Deployment "x" is invalid:');
+    expect(res.stderr).toContain('spec.replicas: Invalid value: -1: must be greater than or equal to 0');
+    const after = await kubectl('get', 'deploy', 'x', '-n', ns);
+    expect(after.code).toBe(1);
+    expect(after.stderr).toContain('Error from server (NotFound): deployments.apps "x" not found');
+  });
+
+  it('delete deploy succeeds and a later get says NotFound', async () => {
+    const del = await kubectl('delete', 'deploy', 'web', '-n', ns);
+    expect(del).toMatchObject({ code: 0, stdout: 'deployment.apps "web" deleted\n' });
+    const get = await kubectl('get', 'deploy', 'web', '-n', ns);
+    expect(get.code).toBe(1);
+    expect(get.stdout).toBe('');
+    expect(get.stderr.trim()).toBe('Error from server (NotFound): deployments.apps "web" not found');
+  });
+
+  it('delete ns waits until the namespace and its content are gone', async () => {
+    // Still holds the HPA; add another Deployment so the namespace controller has content to remove.
+    await kubectlOk('create', '-f', writeManifest('more.yaml', deployment('api', ns)));
+    const del = await kubectl('delete', 'ns', ns, '--timeout=25s');
+    expect(del).toMatchObject({ code: 0, stdout: `namespace "${ns}" deleted\n` });
+    // kubectl waited for the deletion, so the namespace is already gone.
+    const get = await kubectl('get', 'ns', ns);
+    expect(get.code).toBe(1);
+    expect(get.stderr.trim()).toBe(`Error from server (NotFound): namespaces "${ns}" not found`);
+    const hpa = await kubectl('get', 'hpa', 'web', '-n', ns);
+    expect(hpa.code).toBe(1);
+    expect(hpa.stderr).toContain('Error from server (NotFound)');
+  }, 40_000);
+
+  it('delete of the flowcontrol objects succeeds', async () => {
+    await kubectlOk('delete', 'flowschema', fsName);
+    await kubectlOk('delete', 'prioritylevelconfiguration', plName);
+    await eventually(async () => (await kubectl('get', 'flowschema', fsName)).code === 1, 10_000, 'FlowSchema removal');
+  });
+
+  // SERVER BUG: kubectl's typed clients send protobuf bodies. `kubectl create namespace NAME` POSTs
+  // /api/v1/namespaces with `Content-Type: application/vnd.kubernetes.protobuf` (body starting with the
+  // `k8s\0` magic); Kubernetes decodes it and answers 201, this server answers 415 UnsupportedMediaType
+  // ("accepted media types include: application/json, application/yaml, application/vnd.orch.protobuf").
+  // Remove `.failing` once request bodies in protobuf are accepted.
+  it.failing('create namespace NAME (protobuf request body) creates the namespace', async () => {
+    const name = unique('e2e-imperative');
+    const res = await kubectl('create', 'namespace', name);
+    expect(res).toMatchObject({ code: 0, stdout: `namespace/${name} created\n` });
+    await kubectlOk('delete', 'ns', name, '--timeout=20s');
+  });
+
+  (KUBECTL_127 ? it : it.skip)('kubectl 1.27 lists namespaces', async () => {
+    const res = await run(KUBECTL_127 as string, ['get', 'ns']);
+    expect(res.code).toBe(0);
+    const [header, ...rows] = res.stdout.trim().split('\n');
+    expect(header?.trim().split(/\s+/)).toEqual(['NAME', 'STATUS', 'AGE']);
+    const names = rows.map((r) => r.trim().split(/\s+/));
+    expect(names).toEqual(expect.arrayContaining([expect.arrayContaining(['default', 'Active'])]));
+  });
+});
