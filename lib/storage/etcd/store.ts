@@ -1,4 +1,5 @@
 // EtcdStorage: Storage on etcd v3. Revisions are resourceVersions; transactions give optimistic concurrency.
+import { isDeepStrictEqual } from 'node:util';
 import type { Etcd3, IKeyValue, IRangeRequest } from 'etcd3';
 import type { ApiObject } from '../../apimachinery/meta/types';
 import type { DeleteCheck, GetOptions, ListOptions, ListResult, Storage, UpdateFunc, WatchHandle, WatchSink } from '../storage';
@@ -93,6 +94,8 @@ export class EtcdStorage implements Storage {
     let current = await this.get(key);
     for (;;) {
       const result = await update(structuredClone(current));
+      // An update that changes nothing is not written (no new revision, no watch event), as in Kubernetes.
+      if (!result.delete && sameStoredState(result.object, current)) return { object: current, deleted: false };
       const modRevision = current.metadata.resourceVersion ?? '0';
       const success = result.delete ? [{ request_delete_range: { key: keyBuf } }] : [{ request_put: { key: keyBuf, value: encodeObject(result.object) } }];
       const res = await etcdCall(key, () =>
@@ -147,6 +150,13 @@ export class EtcdStorage implements Storage {
     if (!kv) throw new StorageError('KeyNotFound', key, `key not found: ${key}`);
     return decodeObject(key, kv.value, kv.mod_revision);
   }
+}
+
+/** Equal as stored JSON: key order and undefined-valued keys (which JSON drops) do not count. */
+function sameStoredState(a: ApiObject, b: ApiObject): boolean {
+  const { resourceVersion: _a, ...metaA } = a.metadata;
+  const { resourceVersion: _b, ...metaB } = b.metadata;
+  return isDeepStrictEqual(JSON.parse(JSON.stringify({ ...a, metadata: metaA })), JSON.parse(JSON.stringify({ ...b, metadata: metaB })));
 }
 
 function withResourceVersion(obj: ApiObject, revision: string | number): ApiObject {
