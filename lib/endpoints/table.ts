@@ -2,19 +2,15 @@
 import { badRequest } from '../apimachinery/errors';
 import type { ApiObject, ListMeta } from '../apimachinery/meta/types';
 import type { TableColumnDefinition, TableConvertor } from '../registry/rest/table';
+import { CREATION_TIMESTAMP_DOC, nameColumn } from '../registry/rest/table';
 import type { TableRequest } from './negotiation';
 
 export type IncludeObject = 'None' | 'Metadata' | 'Object';
 
-const NAME_DESCRIPTION =
-  'Name must be unique within a namespace. Is required when creating resources, although some resources may allow a client to request the generation of an appropriate name automatically. Name is primarily intended for creation idempotence and configuration definition. Cannot be updated. More info: http://kubernetes.io/docs/user-guide/identifiers#names';
-const CREATED_AT_DESCRIPTION =
-  'CreationTimestamp is a timestamp representing the server time when this object was created. It is not guaranteed to be set in happens-before order across separate operations. Clients may not set this value. It is represented in RFC3339 form and is in UTC.\n\nPopulated by the system. Read-only. Null for lists. More info: https://git.k8s.io/community/contributors/devel/sig-architecture/api-conventions.md#metadata';
-
 export const defaultTableConvertor: TableConvertor = {
   columns: [
-    { name: 'Name', type: 'string', format: 'name', description: NAME_DESCRIPTION, priority: 0 },
-    { name: 'Created At', type: 'date', format: '', description: CREATED_AT_DESCRIPTION, priority: 0 },
+    nameColumn,
+    { name: 'Created At', type: 'date', format: '', description: CREATION_TIMESTAMP_DOC, priority: 0 },
   ],
   cells: (obj) => [obj.metadata.name ?? '', obj.metadata.creationTimestamp ?? null],
 };

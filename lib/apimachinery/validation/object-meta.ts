@@ -2,7 +2,8 @@
 import type { ObjectMeta } from '../meta/types';
 import { isPlainObject } from '../meta/types';
 import type { FieldError } from '../field/errors';
-import { forbiddenField, goLiteral, goQuote, invalidValue, required, tooLong } from '../field/errors';
+import { forbiddenField, goLiteral, invalidValue, required, tooLong } from '../field/errors';
+import { goStringSliceText } from './untrusted-json';
 import { FieldPath } from '../field/path';
 import type { NameValidator } from './names';
 import { isDNS1123Label, isQualifiedName, isValidLabelValue } from './names';
@@ -42,10 +43,6 @@ export function validateAnnotations(annotations: unknown, path: FieldPath): Fiel
   return errs;
 }
 
-function goStringSlice(values: readonly string[]): string {
-  return `[]string{${values.map(goQuote).join(', ')}}`;
-}
-
 export function validateFinalizers(finalizers: unknown, path: FieldPath): FieldError[] {
   if (finalizers === undefined || finalizers === null) return [];
   if (!Array.isArray(finalizers)) return [invalidValue(path, goLiteral(JSON.stringify(finalizers)), 'must be a list of strings')];
@@ -55,7 +52,7 @@ export function validateFinalizers(finalizers: unknown, path: FieldPath): FieldE
     else errs.push(...isQualifiedName(f).map((msg) => invalidValue(path, f, msg)));
   });
   if (finalizers.includes(FINALIZER_ORPHAN) && finalizers.includes(FINALIZER_FOREGROUND)) {
-    errs.push(invalidValue(path, goLiteral(goStringSlice(finalizers.filter((f): f is string => typeof f === 'string'))), `finalizer ${FINALIZER_ORPHAN} and ${FINALIZER_FOREGROUND} cannot be both set`));
+    errs.push(invalidValue(path, goLiteral(goStringSliceText(finalizers.filter((f): f is string => typeof f === 'string'))), `finalizer ${FINALIZER_ORPHAN} and ${FINALIZER_FOREGROUND} cannot be both set`));
   }
   return errs;
 }
@@ -94,7 +91,7 @@ export function validateObjectMetaUpdate(meta: ObjectMeta, old: ObjectMeta): Fie
   if (old.deletionTimestamp) {
     const added = (meta.finalizers ?? []).filter((f) => !(old.finalizers ?? []).includes(f));
     if (added.length > 0) {
-      errs.push(forbiddenField(metadataPath.child('finalizers'), `no new finalizers can be added if the object is being deleted, found new finalizers ${goStringSlice([...new Set(added)].sort())}`));
+      errs.push(forbiddenField(metadataPath.child('finalizers'), `no new finalizers can be added if the object is being deleted, found new finalizers ${goStringSliceText([...new Set(added)].sort())}`));
     }
   }
   if (!meta.resourceVersion) errs.push(invalidValue(metadataPath.child('resourceVersion'), goLiteral('0x0'), 'must be specified for an update'));

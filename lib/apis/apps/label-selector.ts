@@ -5,8 +5,9 @@ import type { FieldPath } from '../../apimachinery/field/path';
 import { compareGoStrings } from '../../apimachinery/labels/parser';
 import { validateLabels } from '../../apimachinery/validation/object-meta';
 import { isQualifiedName, isValidLabelValue } from '../../apimachinery/validation/names';
-import type { Read } from '../core/untrusted-json';
-import { WRONG_TYPE, goStringMapText, goStringSliceText, readObject, readObjectList, readString, readStringList, readStringMap } from '../core/untrusted-json';
+import type { Read } from '../../apimachinery/validation/untrusted-json';
+import { WRONG_TYPE, goStringSliceText, readObject, readObjectList, readString, readStringList, readStringMap } from '../../apimachinery/validation/untrusted-json';
+import { goStringMapText } from '../core/go-values';
 
 export interface LabelSelectorRequirement {
   key: string;

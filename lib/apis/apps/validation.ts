@@ -5,12 +5,11 @@ import { FieldPath } from '../../apimachinery/field/path';
 import type { ApiObject } from '../../apimachinery/meta/types';
 import { isPlainObject } from '../../apimachinery/meta/types';
 import { regexError } from '../../apimachinery/validation/names';
-import type { IntOrString, JsonObject, Read } from '../core/untrusted-json';
-import {
-  GO_NIL_VALUE, WRONG_TYPE, goPointerText, goStringMapText, intOrStringLiteral, isAbsent, readBoolean, readInt32, readInt64,
-  readIntOrString, readObject, readString, readStringMap,
-} from '../core/untrusted-json';
-import { semanticEqual } from '../core/semantic-equal';
+import type { JsonObject, Read } from '../../apimachinery/validation/untrusted-json';
+import { WRONG_TYPE, goPointerText, isAbsent, readBoolean, readInt32, readInt64, readObject, readString, readStringMap } from '../../apimachinery/validation/untrusted-json';
+import type { IntOrString } from '../core/go-values';
+import { GO_NIL_VALUE, goStringMapText, intOrStringLiteral, readIntOrString } from '../core/go-values';
+import { semanticEqual } from '../../apimachinery/validation/semantic-equal';
 import { validateKubeFinalizerNames } from '../core/validation-object-meta';
 import { validatePodTemplateSpec } from '../core/validation-pod-template';
 import { validateReadOnlyPersistentDisks } from '../core/validation-volume';

@@ -5,8 +5,8 @@ import { FieldPath } from '../../apimachinery/field/path';
 import type { ApiObject } from '../../apimachinery/meta/types';
 import { isPlainObject } from '../../apimachinery/meta/types';
 import { isValidPathSegmentName } from '../../apimachinery/validation/names';
-import type { JsonObject } from '../core/untrusted-json';
-import { WRONG_TYPE, readInt32, readObject, readString } from '../core/untrusted-json';
+import type { JsonObject } from '../../apimachinery/validation/untrusted-json';
+import { WRONG_TYPE, readInt32, readObject, readString } from '../../apimachinery/validation/untrusted-json';
 import { validateKubeFinalizerNames } from '../core/validation-object-meta';
 import { METRICS_ANNOTATION } from './annotations';
 

@@ -4,8 +4,8 @@ import { duplicate, forbiddenField, invalidValue, notFoundField, notSupported, r
 import type { FieldPath } from '../../apimachinery/field/path';
 import { isPlainObject } from '../../apimachinery/meta/types';
 import { isDNS1123Label, regexError } from '../../apimachinery/validation/names';
-import type { JsonObject, Read } from './untrusted-json';
-import { WRONG_TYPE, isAbsent, readInt32, readList, readObject, readObjectList, readString } from './untrusted-json';
+import type { JsonObject, Read } from '../../apimachinery/validation/untrusted-json';
+import { WRONG_TYPE, isAbsent, readInt32, readList, readObject, readObjectList, readString } from '../../apimachinery/validation/untrusted-json';
 import { isValidPortName, isValidPortNum, requireSuccessThresholdOne, validateLifecycle, validateProbe } from './validation-probe';
 import { validateResourceRequirements } from './validation-resources';
 

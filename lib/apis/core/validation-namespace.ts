@@ -5,7 +5,8 @@ import { FieldPath } from '../../apimachinery/field/path';
 import type { ApiObject } from '../../apimachinery/meta/types';
 import { isPlainObject } from '../../apimachinery/meta/types';
 import { isQualifiedName } from '../../apimachinery/validation/names';
-import { WRONG_TYPE, goStringMapText, readObject, readString, readStringList } from './untrusted-json';
+import { WRONG_TYPE, readObject, readString, readStringList } from '../../apimachinery/validation/untrusted-json';
+import { goStringMapText } from './go-values';
 import { validateKubeFinalizerName, validateKubeFinalizerNames } from './validation-object-meta';
 import { LABEL_METADATA_NAME, NAMESPACE_ACTIVE, NAMESPACE_TERMINATING } from './well-known-names';
 

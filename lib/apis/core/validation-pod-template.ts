@@ -4,8 +4,8 @@ import { forbiddenField, invalidValue, required } from '../../apimachinery/field
 import type { FieldPath } from '../../apimachinery/field/path';
 import { isDNS1123Label, isDNS1123Subdomain } from '../../apimachinery/validation/names';
 import { validateAnnotations, validateLabels } from '../../apimachinery/validation/object-meta';
-import type { JsonObject } from './untrusted-json';
-import { WRONG_TYPE, readBoolean, readInt64, readList, readObject, readString } from './untrusted-json';
+import type { JsonObject } from '../../apimachinery/validation/untrusted-json';
+import { WRONG_TYPE, readBoolean, readInt64, readList, readObject, readString } from '../../apimachinery/validation/untrusted-json';
 import { validateContainers, validateEnum, validateInitContainers } from './validation-container';
 import { validateVolumes } from './validation-volume';
 

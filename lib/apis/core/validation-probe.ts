@@ -3,8 +3,9 @@ import type { FieldError } from '../../apimachinery/field/errors';
 import { forbiddenField, invalidValue, notSupported, required } from '../../apimachinery/field/errors';
 import type { FieldPath } from '../../apimachinery/field/path';
 import { maxLenError, regexError } from '../../apimachinery/validation/names';
-import type { JsonObject } from './untrusted-json';
-import { WRONG_TYPE, isAbsent, readInt32, readInt64, readIntOrString, readObject, readObjectList, readString, readStringList } from './untrusted-json';
+import type { JsonObject } from '../../apimachinery/validation/untrusted-json';
+import { WRONG_TYPE, isAbsent, readInt32, readInt64, readObject, readObjectList, readString, readStringList } from '../../apimachinery/validation/untrusted-json';
+import { readIntOrString } from './go-values';
 
 const HTTP_SCHEMES = ['HTTP', 'HTTPS'];
 const PORT_RANGE_ERROR = 'must be between 1 and 65535, inclusive';

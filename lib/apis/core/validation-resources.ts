@@ -3,7 +3,7 @@ import type { FieldError } from '../../apimachinery/field/errors';
 import { forbiddenField, invalidValue, required } from '../../apimachinery/field/errors';
 import type { FieldPath } from '../../apimachinery/field/path';
 import { isQualifiedName } from '../../apimachinery/validation/names';
-import { WRONG_TYPE, isAbsent, readObject, shownValue } from './untrusted-json';
+import { WRONG_TYPE, isAbsent, readObject, shownValue } from '../../apimachinery/validation/untrusted-json';
 
 /** resource.ErrFormatWrong: Kubernetes fails the decode with this text; we report it as a field error. */
 export const QUANTITY_FORMAT_ERROR = "quantities must match the regular expression '^([+-]?[0-9.]+)([eEinumkKMGTP]*[-+]?[0-9]*)$'";

@@ -3,8 +3,8 @@ import type { FieldError } from '../../apimachinery/field/errors';
 import { duplicate, forbiddenField, invalidValue, notSupported, required } from '../../apimachinery/field/errors';
 import type { FieldPath } from '../../apimachinery/field/path';
 import { isDNS1123Label } from '../../apimachinery/validation/names';
-import type { JsonObject } from './untrusted-json';
-import { WRONG_TYPE, readBoolean, readInt32, readObject, readObjectList, readString } from './untrusted-json';
+import type { JsonObject } from '../../apimachinery/validation/untrusted-json';
+import { WRONG_TYPE, readBoolean, readInt32, readObject, readObjectList, readString } from '../../apimachinery/validation/untrusted-json';
 
 /** Every VolumeSource member, in the order validateVolumeSource looks at them. */
 export const VOLUME_SOURCE_TYPES = [

@@ -3,16 +3,7 @@ import type { FieldError } from '../../apimachinery/field/errors';
 import { forbiddenField, goLiteral, goQuote, invalidValue, notSupported, required } from '../../apimachinery/field/errors';
 import type { FieldPath } from '../../apimachinery/field/path';
 import { validateDNS1123LabelName, validateDNS1123SubdomainName } from '../../apimachinery/validation/names';
-import {
-  WRONG_TYPE,
-  goStringSlice,
-  readBoolean,
-  readInt32,
-  readList,
-  readObject,
-  readString,
-  readStringList,
-} from './validation-values';
+import { WRONG_TYPE, goStringSliceText, readBoolean, readInt32, readList, readObject, readString, readStringList } from '../../apimachinery/validation/untrusted-json';
 
 export const FLOW_SCHEMA_MAX_MATCHING_PRECEDENCE = 10000;
 export const FLOW_SCHEMA_NAME_EXEMPT = 'exempt';
@@ -188,9 +179,9 @@ function validateVerbs(errs: FieldError[], value: unknown, path: FieldPath): voi
   if (verbs === undefined || verbs.length === 0) {
     errs.push(required(path, 'verbs must contain at least one value'));
   } else if (verbs.includes(WILDCARD)) {
-    if (verbs.length > 1) errs.push(invalidValue(path, goLiteral(goStringSlice(verbs)), "if '*' is present, must not specify other verbs"));
+    if (verbs.length > 1) errs.push(invalidValue(path, goLiteral(goStringSliceText(verbs)), "if '*' is present, must not specify other verbs"));
   } else if (!verbs.every((v) => SUPPORTED_VERBS.includes(v))) {
-    errs.push(notSupported(path, goLiteral(goStringSlice(verbs)), SUPPORTED_VERBS));
+    errs.push(notSupported(path, goLiteral(goStringSliceText(verbs)), SUPPORTED_VERBS));
   }
 }
 
@@ -200,7 +191,7 @@ function validateWildcardList(errs: FieldError[], value: unknown, path: FieldPat
   if (list === WRONG_TYPE) return;
   if (list === undefined || list.length === 0) errs.push(required(path, missing));
   else if (list.length > 1 && list.includes(WILDCARD)) {
-    errs.push(invalidValue(path, goLiteral(goStringSlice(list)), `if '*' is present, must not specify other ${what}`));
+    errs.push(invalidValue(path, goLiteral(goStringSliceText(list)), `if '*' is present, must not specify other ${what}`));
   }
 }
 
@@ -222,7 +213,7 @@ function validateResourcePolicyRule(errs: FieldError[], value: unknown, path: Fi
       errs.push(required(nsPath, 'resource rules that are not cluster scoped must supply at least one namespace'));
     }
   } else if (list.includes(WILDCARD)) {
-    if (list.length > 1) errs.push(invalidValue(nsPath, goLiteral(goStringSlice(list)), "if '*' is present, must not specify other namespaces"));
+    if (list.length > 1) errs.push(invalidValue(nsPath, goLiteral(goStringSliceText(list)), "if '*' is present, must not specify other namespaces"));
   } else {
     list.forEach((ns, i) => {
       // Spec deviation: "" means "any specified namespace" (Kubernetes 1.26 rejects it; `*` is its form).
@@ -244,7 +235,7 @@ function validateNonResourcePolicyRule(errs: FieldError[], value: unknown, path:
   if (urls === undefined || urls.length === 0) {
     errs.push(required(urlsPath, 'nonResourceURLs must contain at least one value'));
   } else if (urls.includes(WILDCARD)) {
-    if (urls.length > 1) errs.push(invalidValue(urlsPath, goLiteral(goStringSlice(urls)), "if '*' is present, must not specify other non-resource URLs"));
+    if (urls.length > 1) errs.push(invalidValue(urlsPath, goLiteral(goStringSliceText(urls)), "if '*' is present, must not specify other non-resource URLs"));
   } else {
     urls.forEach((url, i) => {
       const err = validateNonResourceURLPath(url, urlsPath.index(i));

@@ -3,9 +3,10 @@ import type { FieldError } from '../../apimachinery/field/errors';
 import { goLiteral, goQuote, invalidValue } from '../../apimachinery/field/errors';
 import type { FieldPath } from '../../apimachinery/field/path';
 import { isPlainObject } from '../../apimachinery/meta/types';
-import type { JsonObject } from './validation-values';
+import type { JsonObject } from '../../apimachinery/validation/untrusted-json';
+import { goPointerText, goStringSliceText } from '../../apimachinery/validation/untrusted-json';
+import { semanticEqual } from '../../apimachinery/validation/semantic-equal';
 import { FLOW_SCHEMA_MAX_MATCHING_PRECEDENCE } from './validation-flowschema';
-import { goPointer, goStringSlice, semanticEqual } from './validation-values';
 
 // Frozen because callers (the bootstrap maintainer, tests) may build objects from these.
 function deepFreeze<T>(value: T): T {
@@ -155,28 +156,28 @@ function dumpFlowSchemaSpec(spec: GoFlowSchemaSpec): string {
       'flowcontrol.Subject',
       r.subjects,
       (s) =>
-        `flowcontrol.Subject{Kind:${goQuote(s.kind)}, User:${goPointer('flowcontrol.UserSubject', s.user === null)}, ` +
-        `Group:${goPointer('flowcontrol.GroupSubject', s.group === null)}, ` +
-        `ServiceAccount:${goPointer('flowcontrol.ServiceAccountSubject', s.serviceAccount === null)}}`,
+        `flowcontrol.Subject{Kind:${goQuote(s.kind)}, User:${goPointerText('flowcontrol.UserSubject', s.user === null)}, ` +
+        `Group:${goPointerText('flowcontrol.GroupSubject', s.group === null)}, ` +
+        `ServiceAccount:${goPointerText('flowcontrol.ServiceAccountSubject', s.serviceAccount === null)}}`,
     );
     const resourceRules = goSlice(
       'flowcontrol.ResourcePolicyRule',
       r.resourceRules,
       (x) =>
-        `flowcontrol.ResourcePolicyRule{Verbs:${goStringSlice(x.verbs)}, APIGroups:${goStringSlice(x.apiGroups)}, ` +
-        `Resources:${goStringSlice(x.resources)}, ClusterScope:${x.clusterScope}, Namespaces:${goStringSlice(x.namespaces)}}`,
+        `flowcontrol.ResourcePolicyRule{Verbs:${goStringSliceText(x.verbs)}, APIGroups:${goStringSliceText(x.apiGroups)}, ` +
+        `Resources:${goStringSliceText(x.resources)}, ClusterScope:${x.clusterScope}, Namespaces:${goStringSliceText(x.namespaces)}}`,
     );
     const nonResourceRules = goSlice(
       'flowcontrol.NonResourcePolicyRule',
       r.nonResourceRules,
-      (x) => `flowcontrol.NonResourcePolicyRule{Verbs:${goStringSlice(x.verbs)}, NonResourceURLs:${goStringSlice(x.nonResourceURLs)}}`,
+      (x) => `flowcontrol.NonResourcePolicyRule{Verbs:${goStringSliceText(x.verbs)}, NonResourceURLs:${goStringSliceText(x.nonResourceURLs)}}`,
     );
     return `flowcontrol.PolicyRulesWithSubjects{Subjects:${subjects}, ResourceRules:${resourceRules}, NonResourceRules:${nonResourceRules}}`;
   });
   return (
     `flowcontrol.FlowSchemaSpec{PriorityLevelConfiguration:flowcontrol.PriorityLevelConfigurationReference{Name:${goQuote(spec.priorityLevelConfiguration.name)}}, ` +
     `MatchingPrecedence:${spec.matchingPrecedence}, ` +
-    `DistinguisherMethod:${goPointer('flowcontrol.FlowDistinguisherMethod', spec.distinguisherMethod === null)}, Rules:${rules}}`
+    `DistinguisherMethod:${goPointerText('flowcontrol.FlowDistinguisherMethod', spec.distinguisherMethod === null)}, Rules:${rules}}`
   );
 }
 
@@ -199,7 +200,7 @@ export function validateMandatoryPriorityLevelSpec(name: string, value: unknown,
   if (semanticEqual(have, toGoPriorityLevelSpec(MANDATORY_PRIORITY_LEVEL_SPECS[name]))) return [];
   const dump =
     `flowcontrol.PriorityLevelConfigurationSpec{Type:${goQuote(have.type)}, ` +
-    `Limited:${goPointer('flowcontrol.LimitedPriorityLevelConfiguration', have.limited === null)}}`;
+    `Limited:${goPointerText('flowcontrol.LimitedPriorityLevelConfiguration', have.limited === null)}}`;
   return [invalidValue(path, goLiteral(dump), `spec of '${name}' must equal the fixed value`)];
 }
 

@@ -2,8 +2,8 @@
 import type { FieldError } from '../../apimachinery/field/errors';
 import { forbiddenField, invalidValue, notSupported, required } from '../../apimachinery/field/errors';
 import type { FieldPath } from '../../apimachinery/field/path';
-import type { JsonObject } from './validation-values';
-import { WRONG_TYPE, readInt32, readObject, readString } from './validation-values';
+import type { JsonObject } from '../../apimachinery/validation/untrusted-json';
+import { WRONG_TYPE, readInt32, readObject, readString } from '../../apimachinery/validation/untrusted-json';
 
 export const PRIORITY_LEVEL_NAME_EXEMPT = 'exempt';
 

@@ -8,7 +8,8 @@ import { validateFlowSchemaSpec } from './validation-flowschema';
 import { validateMandatoryFlowSchemaSpec, validateMandatoryPriorityLevelSpec } from './validation-mandatory';
 import type { FlowcontrolVersion } from './validation-prioritylevel';
 import { validatePriorityLevelConfigurationSpec } from './validation-prioritylevel';
-import { WRONG_TYPE, readList, readObject, readString, readTimestamp } from './validation-values';
+import { WRONG_TYPE, readList, readObject, readString } from '../../apimachinery/validation/untrusted-json';
+import { readTimestamp } from './validation-values';
 
 export type { FlowcontrolVersion } from './validation-prioritylevel';
 export { URL_PARTIAL_WILDCARD, URL_TRAILING_SLASH_STAR } from './validation-flowschema';

@@ -1,11 +1,4 @@
-// The Age printer column: its definition and kubectl's human-readable duration since creationTimestamp.
-import type { TableColumnDefinition } from './table';
-
-/** ObjectMeta's `creationTimestamp` doc, which Kubernetes uses as the Age column's description. */
-const CREATION_TIMESTAMP_DOC =
-  'CreationTimestamp is a timestamp representing the server time when this object was created. It is not guaranteed to be set in happens-before order across separate operations. Clients may not set this value. It is represented in RFC3339 form and is in UTC.\n\nPopulated by the system. Read-only. Null for lists. More info: https://git.k8s.io/community/contributors/devel/sig-architecture/api-conventions.md#metadata';
-
-export const ageColumn: TableColumnDefinition = { name: 'Age', type: 'string', format: '', description: CREATION_TIMESTAMP_DOC, priority: 0 };
+// The Age printer column's cells: kubectl's human-readable duration since creationTimestamp (the column is in ./table).
 
 const SECOND_MS = 1000;
 const MINUTE_MS = 60 * SECOND_MS;

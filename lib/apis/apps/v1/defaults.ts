@@ -1,6 +1,6 @@
 // apps/v1 Deployment defaults (SetDefaults_Deployment plus the pod template's core/v1 defaults), 1.26.
 import type { ApiObject } from '../../../apimachinery/meta/types';
-import { ensureObject, isAbsent } from '../../core/untrusted-json';
+import { ensureObject, isAbsent } from '../../../apimachinery/validation/untrusted-json';
 import { applyPodTemplateSpecDefaults } from '../../core/v1/defaults-pod';
 
 export const DEFAULT_REPLICAS = 1;

@@ -1,6 +1,6 @@
 // autoscaling/v1 HorizontalPodAutoscaler defaults (SetDefaults_HorizontalPodAutoscaler), 1.26.
 import type { ApiObject } from '../../../apimachinery/meta/types';
-import { ensureObject, isAbsent } from '../../core/untrusted-json';
+import { ensureObject, isAbsent } from '../../../apimachinery/validation/untrusted-json';
 
 export const DEFAULT_MIN_REPLICAS = 1;
 

@@ -1,6 +1,6 @@
 // core/v1 defaults a PodTemplateSpec gets through its owner's defaulter (SetDefaults_PodSpec, _Container, _Volume, …), 1.26.
-import type { JsonObject } from '../untrusted-json';
-import { ensureObject, isAbsent, objectAt, objectsAt } from '../untrusted-json';
+import type { JsonObject } from '../../../apimachinery/validation/untrusted-json';
+import { ensureObject, isAbsent, objectAt, objectsAt } from '../../../apimachinery/validation/untrusted-json';
 import { VOLUME_SOURCE_TYPES } from '../validation-volume';
 import { DEFAULT_IMAGE_TAG, imageTag } from './image-reference';
 

@@ -1,7 +1,7 @@
 // core/v1 Namespace defaults (SetDefaults_Namespace, SetDefaults_NamespaceStatus), 1.26, with the orch label name.
 import type { ApiObject } from '../../../apimachinery/meta/types';
 import { isPlainObject } from '../../../apimachinery/meta/types';
-import { ensureObject, isAbsent } from '../untrusted-json';
+import { ensureObject, isAbsent } from '../../../apimachinery/validation/untrusted-json';
 import { LABEL_METADATA_NAME, NAMESPACE_ACTIVE } from '../well-known-names';
 
 /**

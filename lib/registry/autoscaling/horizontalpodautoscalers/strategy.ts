@@ -7,12 +7,8 @@ import {
 import { applyHorizontalPodAutoscalerDefaults } from '../../../apis/autoscaling/v1/defaults';
 import type { Strategy } from '../../rest/strategy';
 import { defaultStrategy } from '../../rest/strategy';
+import { carryFromStorage } from '../../rest/spec-status';
 import { horizontalPodAutoscalerTable } from './table';
-
-function carry(obj: ApiObject, old: ApiObject, key: 'spec' | 'status'): void {
-  if (old[key] === undefined) delete obj[key];
-  else obj[key] = old[key];
-}
 
 /** The pair of strategies for a feature-gate setting (HPAScaleToZero decides the minReplicas lower bound). */
 export function horizontalPodAutoscalerStrategies(options: HorizontalPodAutoscalerValidationOptions): { main: Strategy; status: Strategy } {
@@ -24,7 +20,7 @@ export function horizontalPodAutoscalerStrategies(options: HorizontalPodAutoscal
       obj.status = { currentReplicas: 0, desiredReplicas: 0 };
     },
     prepareForUpdate(obj: ApiObject, old: ApiObject): void {
-      carry(obj, old, 'status');
+      carryFromStorage(obj, old, 'status');
     },
     validate: (obj) => validateHorizontalPodAutoscaler(obj, options),
     validateUpdate: (obj, old) => validateHorizontalPodAutoscalerUpdate(obj, old, options),
@@ -33,7 +29,7 @@ export function horizontalPodAutoscalerStrategies(options: HorizontalPodAutoscal
   const status: Strategy = {
     ...main,
     prepareForUpdate(obj: ApiObject, old: ApiObject): void {
-      carry(obj, old, 'spec');
+      carryFromStorage(obj, old, 'spec');
     },
     validateUpdate: validateHorizontalPodAutoscalerStatus,
   };

@@ -2,14 +2,13 @@
 import type { ApiObject } from '../../../apimachinery/meta/types';
 import { isPlainObject } from '../../../apimachinery/meta/types';
 import { CURRENT_METRICS_ANNOTATION, METRICS_ANNOTATION } from '../../../apis/autoscaling/annotations';
-import type { JsonObject } from '../../../apis/core/untrusted-json';
-import { isAbsent, objectAt, stringAt } from '../../../apis/core/untrusted-json';
-import { ageColumn, formatAge } from '../../rest/age';
+import type { JsonObject } from '../../../apimachinery/validation/untrusted-json';
+import { isAbsent, numberAt, objectAt, stringAt } from '../../../apimachinery/validation/untrusted-json';
+import { formatAge } from '../../rest/age';
 import type { TableConvertor } from '../../rest/table';
+import { ageColumn, nameColumn, stringColumn } from '../../rest/table';
 
-// Descriptions: SwaggerDoc texts of k8s.io/apimachinery ObjectMeta and k8s.io/api autoscaling/v2beta1 v0.26.
-const NAME_DOC =
-  'Name must be unique within a namespace. Is required when creating resources, although some resources may allow a client to request the generation of an appropriate name automatically. Name is primarily intended for creation idempotence and configuration definition. Cannot be updated. More info: http://kubernetes.io/docs/user-guide/identifiers#names';
+// Descriptions: SwaggerDoc texts of k8s.io/api autoscaling/v2beta1 v0.26 (Name and Age: ../../rest/table).
 const REFERENCE_DOC = 'scaleTargetRef points to the target resource to scale, and is used to the pods for which metrics should be collected, as well as to actually change the replica count.';
 const TARGETS_DOC =
   'metrics contains the specifications for which to use to calculate the desired replica count (the maximum replica count across all metrics will be used).  The desired replica count is calculated multiplying the ratio between the target value and the current value by the current number of pods.  Ergo, metrics used must decrease as the pod count is increased, and vice-versa.  See the individual metric source types for more information about how each type of metric must respond.';
@@ -148,18 +147,14 @@ export function formatHPAMetrics(specs: readonly (Metric | undefined)[], statuse
   return list.length > MAX_SHOWN_METRICS ? `${shown} + ${list.length - MAX_SHOWN_METRICS} more...` : shown;
 }
 
-function int(value: unknown): number {
-  return typeof value === 'number' ? value : 0;
-}
-
 export const horizontalPodAutoscalerTable: TableConvertor = {
   columns: [
-    { name: 'Name', type: 'string', format: 'name', description: NAME_DOC, priority: 0 },
-    { name: 'Reference', type: 'string', format: '', description: REFERENCE_DOC, priority: 0 },
-    { name: 'Targets', type: 'string', format: '', description: TARGETS_DOC, priority: 0 },
-    { name: 'MinPods', type: 'string', format: '', description: MIN_PODS_DOC, priority: 0 },
-    { name: 'MaxPods', type: 'string', format: '', description: MAX_PODS_DOC, priority: 0 },
-    { name: 'Replicas', type: 'string', format: '', description: REPLICAS_DOC, priority: 0 },
+    nameColumn,
+    stringColumn('Reference', REFERENCE_DOC),
+    stringColumn('Targets', TARGETS_DOC),
+    stringColumn('MinPods', MIN_PODS_DOC),
+    stringColumn('MaxPods', MAX_PODS_DOC),
+    stringColumn('Replicas', REPLICAS_DOC),
     ageColumn,
   ],
   cells(obj: ApiObject, now: Date): unknown[] {
@@ -175,8 +170,8 @@ export const horizontalPodAutoscalerTable: TableConvertor = {
       `${stringAt(ref, 'kind')}/${stringAt(ref, 'name')}`,
       formatHPAMetrics(specs, statuses),
       typeof minReplicas === 'number' ? String(minReplicas) : '<unset>',
-      int(spec?.maxReplicas),
-      int(objectAt(obj, 'status')?.currentReplicas),
+      numberAt(spec, 'maxReplicas'),
+      numberAt(obj.status, 'currentReplicas'),
       formatAge(obj.metadata.creationTimestamp, now),
     ];
   },

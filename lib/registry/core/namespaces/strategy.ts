@@ -8,12 +8,8 @@ import { applyNamespaceDefaults, setNamespaceNameLabel } from '../../../apis/cor
 import { NAMESPACE_ACTIVE, NAMESPACE_FINALIZER } from '../../../apis/core/well-known-names';
 import type { Strategy } from '../../rest/strategy';
 import { defaultStrategy } from '../../rest/strategy';
+import { carryFromStorage } from '../../rest/spec-status';
 import { namespaceTable } from './table';
-
-function carry(obj: ApiObject, old: ApiObject, key: 'spec' | 'status'): void {
-  if (old[key] === undefined) delete obj[key];
-  else obj[key] = structuredClone(old[key]);
-}
 
 /** On create the namespace finalizer is required: appended when missing (never a default, see defaults.ts). */
 function addNamespaceFinalizer(obj: ApiObject): void {
@@ -36,8 +32,8 @@ export const namespaceStrategy: Strategy = {
   },
   prepareForUpdate(obj: ApiObject, old: ApiObject): void {
     // Only /finalize changes spec.finalizers (the namespace's only spec field) and only /status the status.
-    carry(obj, old, 'spec');
-    carry(obj, old, 'status');
+    carryFromStorage(obj, old, 'spec');
+    carryFromStorage(obj, old, 'status');
     setNamespaceNameLabel(obj);
   },
   validate: validateNamespace,
@@ -51,7 +47,7 @@ export const namespaceStrategy: Strategy = {
 export const namespaceStatusStrategy: Strategy = {
   ...namespaceStrategy,
   prepareForUpdate(obj: ApiObject, old: ApiObject): void {
-    carry(obj, old, 'spec');
+    carryFromStorage(obj, old, 'spec');
     setNamespaceNameLabel(obj);
   },
   validateUpdate: validateNamespaceStatusUpdate,
@@ -61,7 +57,7 @@ export const namespaceStatusStrategy: Strategy = {
 export const namespaceFinalizeStrategy: Strategy = {
   ...namespaceStrategy,
   prepareForUpdate(obj: ApiObject, old: ApiObject): void {
-    carry(obj, old, 'status');
+    carryFromStorage(obj, old, 'status');
     setNamespaceNameLabel(obj);
   },
   validateUpdate: validateNamespaceFinalizeUpdate,

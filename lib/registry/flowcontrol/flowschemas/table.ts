@@ -1,12 +1,11 @@
 // FlowSchema printer columns, as kube-apiserver 1.26 prints them (pkg/printers/internalversion).
 import type { ApiObject } from '../../../apimachinery/meta/types';
 import { isPlainObject } from '../../../apimachinery/meta/types';
-import { ageColumn, formatAge } from '../../rest/age';
+import { formatAge } from '../../rest/age';
 import type { TableConvertor } from '../../rest/table';
+import { ageColumn, nameColumn, stringColumn } from '../../rest/table';
 
-// Descriptions are the SwaggerDoc texts of k8s.io/api v0.26 flowcontrol/v1beta3 and apimachinery ObjectMeta.
-const NAME_DOC =
-  'Name must be unique within a namespace. Is required when creating resources, although some resources may allow a client to request the generation of an appropriate name automatically. Name is primarily intended for creation idempotence and configuration definition. Cannot be updated. More info: http://kubernetes.io/docs/user-guide/identifiers#names';
+// Descriptions are the SwaggerDoc texts of k8s.io/api v0.26 flowcontrol/v1beta3 (Name and Age: ../../rest/table).
 const PRIORITY_LEVEL_REFERENCE_NAME_DOC = '`name` is the name of the priority level configuration being referenced Required.';
 const MATCHING_PRECEDENCE_DOC =
   '`matchingPrecedence` is used to choose among the FlowSchemas that match a given request. The chosen FlowSchema is among those with the numerically lowest (which we take to be logically highest) MatchingPrecedence.  Each MatchingPrecedence value must be ranged in [1,10000]. Note that if the precedence is not specified, it will be set to 1000 as default.';
@@ -34,13 +33,13 @@ function missingPriorityLevel(status: unknown): string {
 
 export const flowSchemaTable: TableConvertor = {
   columns: [
-    { name: 'Name', type: 'string', format: 'name', description: NAME_DOC, priority: 0 },
-    { name: 'PriorityLevel', type: 'string', format: '', description: PRIORITY_LEVEL_REFERENCE_NAME_DOC, priority: 0 },
+    nameColumn,
+    stringColumn('PriorityLevel', PRIORITY_LEVEL_REFERENCE_NAME_DOC),
     // Declared as a string column while the cell is an integer, as upstream does.
-    { name: 'MatchingPrecedence', type: 'string', format: '', description: MATCHING_PRECEDENCE_DOC, priority: 0 },
-    { name: 'DistinguisherMethod', type: 'string', format: '', description: DISTINGUISHER_METHOD_DOC, priority: 0 },
+    stringColumn('MatchingPrecedence', MATCHING_PRECEDENCE_DOC),
+    stringColumn('DistinguisherMethod', DISTINGUISHER_METHOD_DOC),
     ageColumn,
-    { name: 'MissingPL', type: 'string', format: '', description: MISSING_PL_DOC, priority: 0 },
+    stringColumn('MissingPL', MISSING_PL_DOC),
   ],
   cells(obj: ApiObject, now: Date): unknown[] {
     const spec = obj.spec;

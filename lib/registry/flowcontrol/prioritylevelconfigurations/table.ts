@@ -1,12 +1,12 @@
 // PriorityLevelConfiguration printer columns, as kube-apiserver 1.26 prints them (pkg/printers/internalversion).
 import type { ApiObject } from '../../../apimachinery/meta/types';
 import { isPlainObject } from '../../../apimachinery/meta/types';
-import { ageColumn, formatAge } from '../../rest/age';
+import { numberAt } from '../../../apimachinery/validation/untrusted-json';
+import { formatAge } from '../../rest/age';
 import type { TableConvertor } from '../../rest/table';
+import { ageColumn, nameColumn, stringColumn } from '../../rest/table';
 
-// Descriptions are the SwaggerDoc texts of k8s.io/api v0.26 flowcontrol/v1beta3 and apimachinery ObjectMeta.
-const NAME_DOC =
-  'Name must be unique within a namespace. Is required when creating resources, although some resources may allow a client to request the generation of an appropriate name automatically. Name is primarily intended for creation idempotence and configuration definition. Cannot be updated. More info: http://kubernetes.io/docs/user-guide/identifiers#names';
+// Descriptions are the SwaggerDoc texts of k8s.io/api v0.26 flowcontrol/v1beta3 (Name and Age: ../../rest/table).
 const TYPE_DOC =
   '`type` indicates whether this priority level is subject to limitation on request execution.  A value of `"Exempt"` means that requests of this priority level are not subject to a limit (and thus are never queued) and do not detract from the capacity made available to other priority levels.  A value of `"Limited"` means that (a) requests of this priority level _are_ subject to limits and (b) some of the server\'s limited capacity is made available exclusively to this priority level. Required.';
 const NOMINAL_CONCURRENCY_SHARES_DOC =
@@ -24,19 +24,15 @@ function field(value: unknown, key: string): unknown {
   return isPlainObject(value) ? value[key] : undefined;
 }
 
-function int(value: unknown): number {
-  return typeof value === 'number' ? value : 0;
-}
-
 export const priorityLevelConfigurationTable: TableConvertor = {
   // All declared as string columns, although the numeric cells are integers, as upstream does.
   columns: [
-    { name: 'Name', type: 'string', format: 'name', description: NAME_DOC, priority: 0 },
-    { name: 'Type', type: 'string', format: '', description: TYPE_DOC, priority: 0 },
-    { name: 'NominalConcurrencyShares', type: 'string', format: '', description: NOMINAL_CONCURRENCY_SHARES_DOC, priority: 0 },
-    { name: 'Queues', type: 'string', format: '', description: QUEUES_DOC, priority: 0 },
-    { name: 'HandSize', type: 'string', format: '', description: HAND_SIZE_DOC, priority: 0 },
-    { name: 'QueueLengthLimit', type: 'string', format: '', description: QUEUE_LENGTH_LIMIT_DOC, priority: 0 },
+    nameColumn,
+    stringColumn('Type', TYPE_DOC),
+    stringColumn('NominalConcurrencyShares', NOMINAL_CONCURRENCY_SHARES_DOC),
+    stringColumn('Queues', QUEUES_DOC),
+    stringColumn('HandSize', HAND_SIZE_DOC),
+    stringColumn('QueueLengthLimit', QUEUE_LENGTH_LIMIT_DOC),
     ageColumn,
   ],
   cells(obj: ApiObject, now: Date): unknown[] {
@@ -49,12 +45,12 @@ export const priorityLevelConfigurationTable: TableConvertor = {
     let queueLengthLimit: unknown = NONE;
     // Exempt levels have no limits and Reject levels no queues: those cells stay <none>.
     if (isPlainObject(limited)) {
-      shares = int(limited.nominalConcurrencyShares);
+      shares = numberAt(limited, 'nominalConcurrencyShares');
       const queuing = field(limited.limitResponse, 'queuing');
       if (isPlainObject(queuing)) {
-        queues = int(queuing.queues);
-        handSize = int(queuing.handSize);
-        queueLengthLimit = int(queuing.queueLengthLimit);
+        queues = numberAt(queuing, 'queues');
+        handSize = numberAt(queuing, 'handSize');
+        queueLengthLimit = numberAt(queuing, 'queueLengthLimit');
       }
     }
     const name = obj.metadata.name;

@@ -1,11 +1,13 @@
-// Readers for untrusted JSON in core/apps/autoscaling validation, and Go `%#v` texts of the values they report.
-import type { FieldError, PrintableValue } from '../../apimachinery/field/errors';
-import { goLiteral, goQuote, invalidValue } from '../../apimachinery/field/errors';
-import type { FieldPath } from '../../apimachinery/field/path';
-import { isPlainObject } from '../../apimachinery/meta/types';
-import { compareGoStrings } from '../../apimachinery/labels/parser';
+// Readers for untrusted decoded JSON (wrong types become field errors), zero-value accessors, and Go `%#v` texts they report.
+import type { FieldError, PrintableValue } from '../field/errors';
+import { goLiteral, goQuote, invalidValue } from '../field/errors';
+import type { FieldPath } from '../field/path';
+import { isPlainObject } from '../meta/types';
 
-/** A field whose JSON type was wrong: its error is already reported, so dependent checks are skipped. */
+/**
+ * A field whose JSON type was wrong. Its error is already reported, so checks that depend on the
+ * value are skipped rather than piling guesses on top of it.
+ */
 export const WRONG_TYPE = Symbol('wrong type');
 export type WrongType = typeof WRONG_TYPE;
 
@@ -14,8 +16,8 @@ export type Read<T> = T | undefined | WrongType;
 
 export type JsonObject = Record<string, unknown>;
 
-// Kubernetes rejects these at decode time with a Go unmarshal error; we report them as field errors,
-// so these details are ours (the same words as the flowcontrol readers).
+// Kubernetes rejects these at decode time with a Go unmarshal error; we report them as field
+// errors instead, so these details are ours.
 export const MUST_BE_OBJECT = 'must be an object';
 export const MUST_BE_STRING = 'must be a string';
 export const MUST_BE_INT32 = 'must be a 32-bit integer';
@@ -23,10 +25,14 @@ export const MUST_BE_INT64 = 'must be a 64-bit integer';
 export const MUST_BE_BOOLEAN = 'must be a boolean';
 export const MUST_BE_LIST = 'must be a list';
 export const MUST_BE_STRING_MAP = 'must be a map of string keys to string values';
-export const MUST_BE_INT_OR_STRING = 'must be an integer or a string';
 
 const INT32_MIN = -(2 ** 31);
 const INT32_MAX = 2 ** 31 - 1;
+
+/** A JSON number that fits Go's int32. */
+export function isInt32(value: unknown): value is number {
+  return typeof value === 'number' && Number.isInteger(value) && value >= INT32_MIN && value <= INT32_MAX;
+}
 
 /** How a wrongly typed value appears after `Invalid value: `. */
 export function shownValue(value: unknown): PrintableValue {
@@ -39,7 +45,8 @@ export function isAbsent(value: unknown): value is null | undefined {
   return value === undefined || value === null;
 }
 
-function wrongType(errs: FieldError[], path: FieldPath, value: unknown, detail: string): WrongType {
+/** Reports `value` as not of the type `detail` names, and returns WRONG_TYPE (for readers of other types). */
+export function wrongType(errs: FieldError[], path: FieldPath, value: unknown, detail: string): WrongType {
   errs.push(invalidValue(path, shownValue(value), detail));
   return WRONG_TYPE;
 }
@@ -56,8 +63,7 @@ export function readString(errs: FieldError[], path: FieldPath, value: unknown):
 
 export function readInt32(errs: FieldError[], path: FieldPath, value: unknown): Read<number> {
   if (isAbsent(value)) return undefined;
-  const ok = typeof value === 'number' && Number.isInteger(value) && value >= INT32_MIN && value <= INT32_MAX;
-  return ok ? value : wrongType(errs, path, value, MUST_BE_INT32);
+  return isInt32(value) ? value : wrongType(errs, path, value, MUST_BE_INT32);
 }
 
 export function readInt64(errs: FieldError[], path: FieldPath, value: unknown): Read<number> {
@@ -82,7 +88,7 @@ export function readObjectList(errs: FieldError[], path: FieldPath, value: unkno
   return list.map((member, i) => readObject(errs, path.index(i), member));
 }
 
-/** A list of strings (a null member decodes as ""); any bad member makes the whole list WRONG_TYPE. */
+/** A list of strings (a null member decodes as ""); every non-string member is reported, and then the whole list is WRONG_TYPE. */
 export function readStringList(errs: FieldError[], path: FieldPath, value: unknown): Read<string[]> {
   const list = readList(errs, path, value);
   if (list === undefined || list === WRONG_TYPE) return list;
@@ -109,47 +115,6 @@ export function readStringMap(errs: FieldError[], path: FieldPath, value: unknow
   }
   return bad ? WRONG_TYPE : out;
 }
-
-/** intstr.IntOrString: a JSON number is an int32 (Type 0), a JSON string a string (Type 1). */
-export type IntOrString = { type: 0; intVal: number } | { type: 1; strVal: string };
-
-export function readIntOrString(errs: FieldError[], path: FieldPath, value: unknown): Read<IntOrString> {
-  if (isAbsent(value)) return undefined;
-  if (typeof value === 'string') return { type: 1, strVal: value };
-  if (typeof value === 'number' && Number.isInteger(value) && value >= INT32_MIN && value <= INT32_MAX) return { type: 0, intVal: value };
-  return wrongType(errs, path, value, MUST_BE_INT_OR_STRING);
-}
-
-/** Go's `%#v` of an intstr.IntOrString value (its String() has a pointer receiver, so the struct is dumped). */
-export function intOrStringLiteral(v: IntOrString): PrintableValue {
-  return v.type === 0 ? goLiteral(`intstr.IntOrString{Type:0, IntVal:${v.intVal}, StrVal:""}`) : goLiteral(`intstr.IntOrString{Type:1, IntVal:0, StrVal:${goQuote(v.strVal)}}`);
-}
-
-/** Go's `%#v` of a map[string]string: keys in Go order; `undefined` is the nil map. */
-export function goStringMapText(map: Readonly<Record<string, string>> | undefined): string {
-  if (map === undefined) return 'map[string]string(nil)';
-  const keys = Object.keys(map).sort(compareGoStrings);
-  return `map[string]string{${keys.map((k) => `${goQuote(k)}:${goQuote(map[k] ?? '')}`).join(', ')}}`;
-}
-
-/** Go's `%#v` of a []string; `undefined` is the nil slice. */
-export function goStringSliceText(list: readonly string[] | undefined): string {
-  return list === undefined ? '[]string(nil)' : `[]string{${list.map(goQuote).join(', ')}}`;
-}
-
-// A non-nil pointer nested in a `%#v` dump prints as a heap address, which cannot be reproduced.
-const POINTER_ADDRESS = '0xc000000000';
-
-/** Go's `%#v` of a nested pointer field: `(*T)(nil)` or `(*T)(0x…)`. */
-export function goPointerText(typeName: string, isNil: boolean): string {
-  return `(*${typeName})(${isNil ? 'nil' : POINTER_ADDRESS})`;
-}
-
-/**
- * A nil pointer as field.Error printed it in 1.26: the value was replaced by the string "null" and then
- * quoted (apimachinery ≥ 0.29 prints a bare `null`).
- */
-export const GO_NIL_VALUE: PrintableValue = goLiteral('"null"');
 
 /** The object under `key`, created when absent or null (Go's zero struct); undefined when wrongly typed. */
 export function ensureObject(parent: JsonObject, key: string): JsonObject | undefined {
@@ -181,4 +146,25 @@ export function stringAt(parent: unknown, key: string): string {
   if (!isPlainObject(parent)) return '';
   const value = parent[key];
   return typeof value === 'string' ? value : '';
+}
+
+/** Go's zero-value reading of a decoded number field (absent, null or wrongly typed → 0). */
+export function numberAt(parent: unknown, key: string): number {
+  if (!isPlainObject(parent)) return 0;
+  const value = parent[key];
+  return typeof value === 'number' ? value : 0;
+}
+
+/** Go's `%#v` of a []string; `undefined` or `null` is the nil slice. */
+export function goStringSliceText(list: readonly string[] | null | undefined): string {
+  return list === undefined || list === null ? '[]string(nil)' : `[]string{${list.map(goQuote).join(', ')}}`;
+}
+
+// A nested non-nil pointer prints as its address under `%#v`; Kubernetes' texts show a real heap
+// address there, which cannot be reproduced, so a fixed one stands in.
+const POINTER_ADDRESS = '0xc000000000';
+
+/** Go's `%#v` of a nested pointer field: `(*T)(nil)` or `(*T)(0x…)`. */
+export function goPointerText(typeName: string, isNil: boolean): string {
+  return `(*${typeName})(${isNil ? 'nil' : POINTER_ADDRESS})`;
 }

@@ -1,5 +1,5 @@
 // apiequality.Semantic.DeepEqual over decoded JSON: deep equality where nil and empty lists/maps are equal.
-import { isPlainObject } from '../../apimachinery/meta/types';
+import { isPlainObject } from '../meta/types';
 
 /** Absent, null, [] and {} are all Go's nil-or-empty slice/map, which Semantic.DeepEqual treats alike. */
 function isNilOrEmpty(v: unknown): boolean {
