@@ -61,7 +61,7 @@ describe('namespaces', () => {
     );
 
     await eventually(async () => (await ts.api.get('/apis/apps/v1/namespaces/doomed/deployments/web')).status === 404, 10_000, 'deployment removal');
-    expect((await ts.api.get('/apis/autoscaling/v1/namespaces/doomed/horizontalpodautoscalers/web')).status).toBe(404);
+    await eventually(async () => (await ts.api.get('/apis/autoscaling/v1/namespaces/doomed/horizontalpodautoscalers/web')).status === 404, 10_000, 'hpa removal');
     // The finalizer-held object keeps the namespace until it is released.
     const heldNow = await ts.api.get('/apis/apps/v1/namespaces/doomed/deployments/held');
     expect(heldNow.body.metadata.deletionTimestamp).toBeDefined();

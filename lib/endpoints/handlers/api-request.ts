@@ -32,7 +32,10 @@ export interface ApiRequest {
 /** An object as served: kind and apiVersion of the resource's version. */
 export function asServed(r: ApiRequest, obj: ApiObject): ApiObject {
   const def = r.served.definition;
-  return { ...obj, apiVersion: def.group === '' ? def.version : `${def.group}/${def.version}`, kind: def.kind };
+  const apiVersion = def.group === '' ? def.version : `${def.group}/${def.version}`;
+  // The same object when it already is in the served form, so its stored bytes can be reused.
+  if (obj.apiVersion === apiVersion && obj.kind === def.kind) return obj;
+  return { ...obj, apiVersion, kind: def.kind };
 }
 
 /** The namespace the store should use (cluster-scoped resources have none). */

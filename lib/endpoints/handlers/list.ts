@@ -5,7 +5,8 @@ import type { ApiRequest } from './api-request';
 import { requestNamespace } from './api-request';
 import { negotiateResponse } from '../negotiation';
 import { parseListParams } from './list-options';
-import { writeResponse } from './write-response';
+import { writeJsonText, writeResponse } from './write-response';
+import { servedJson } from '../../storage/stored-json';
 import { parseIncludeObject, toTable } from '../table';
 
 /** List items are written without kind/apiVersion, as Kubernetes does. */
@@ -42,5 +43,17 @@ export async function handleList(r: ApiRequest): Promise<void> {
     writeResponse(r.res, 200, toTable(items, def.strategy.table, listMetaOf(outcome), { request: r.negotiated.table, includeObject }), r.negotiated, { pretty: r.pretty });
     return;
   }
+  if (r.negotiated.mediaType === 'application/json' && !r.pretty) {
+    writeJsonText(r.res, 200, listJson(r, outcome));
+    return;
+  }
   writeResponse(r.res, 200, listBody(r, outcome), r.negotiated, { pretty: r.pretty });
+}
+
+/** The list as JSON text, reusing each item's stored bytes (serialize once). */
+function listJson(r: ApiRequest, outcome: ListOutcome): string {
+  const { items: _items, ...envelope } = listBody(r, { ...outcome, items: [] });
+  const items = outcome.items.map((o) => servedJson(o, false) ?? JSON.stringify(listItem(o)));
+  const head = JSON.stringify(envelope);
+  return `${head.slice(0, -1)},"items":[${items.join(',')}]}`;
 }

@@ -8,6 +8,7 @@ import { asServed, requestNamespace } from './api-request';
 import { parseIntegerParam, parseListParams } from './list-options';
 import { NOT_ACCEPTABLE_WATCH_TEXT } from '../negotiation';
 import { isTruthyQueryFlag } from '../request-info';
+import { servedJson } from '../../storage/stored-json';
 
 /** Without timeoutSeconds a watch lasts a random 30–60 minutes (kube-apiserver's min-request-timeout rule). */
 const MIN_REQUEST_TIMEOUT_SECONDS = 1800;
@@ -67,7 +68,8 @@ export async function handleWatch(r: ApiRequest): Promise<void> {
   const res = r.res;
   const write = (type: WatchEventType, object: unknown): void => {
     if (res.writableEnded) return;
-    res.write(`${JSON.stringify({ type, object })}\n`);
+    const reused = type === 'ERROR' || type === 'BOOKMARK' ? undefined : servedJson(object as ApiObject);
+    res.write(reused === undefined ? `${JSON.stringify({ type, object })}\n` : `{"type":"${type}","object":${reused}}\n`);
     if (res.writableLength > MAX_BUFFERED_BYTES) {
       r.log.warn({ resource: r.info.resource }, 'closing a watch whose client cannot keep up');
       res.destroy();

@@ -2,6 +2,8 @@
 import type { ServerResponse } from 'node:http';
 import { stringify as stringifyYaml } from 'yaml';
 import type { Negotiated } from '../negotiation';
+import type { ApiObject } from '../../apimachinery/meta/types';
+import { servedJson } from '../../storage/stored-json';
 
 export interface ResponseOptions {
   pretty: boolean;
@@ -15,7 +17,16 @@ export function warningHeaderValue(text: string): string {
 
 export function encodeBody(value: unknown, negotiated: Negotiated, pretty: boolean): { body: string; contentType: string } {
   if (negotiated.mediaType === 'application/yaml') return { body: stringifyYaml(value), contentType: 'application/yaml' };
-  return { body: pretty ? `${JSON.stringify(value, null, 2)}\n` : `${JSON.stringify(value)}\n`, contentType: 'application/json' };
+  if (pretty) return { body: `${JSON.stringify(value, null, 2)}\n`, contentType: 'application/json' };
+  const reused = typeof value === 'object' && value !== null ? servedJson(value as ApiObject) : undefined;
+  return { body: `${reused ?? JSON.stringify(value)}\n`, contentType: 'application/json' };
+}
+
+/** Writes JSON text that was assembled from stored bytes (lists); YAML and pretty output go through writeResponse. */
+export function writeJsonText(res: ServerResponse, code: number, json: string): void {
+  const body = `${json}\n`;
+  res.writeHead(code, { 'Content-Type': 'application/json', 'Content-Length': Buffer.byteLength(body) });
+  res.end(body);
 }
 
 export function writeResponse(res: ServerResponse, code: number, value: unknown, negotiated: Negotiated, options: ResponseOptions): void {

@@ -1,19 +1,31 @@
-// Stored values: the object's JSON without metadata.resourceVersion (etcd's mod_revision supplies it).
+// Stored values: the object's JSON without metadata.resourceVersion (etcd's mod_revision supplies it),
+// with apiVersion, kind and metadata first so responses can reuse the bytes (see stored-json.ts).
 import type { ApiObject } from '../../apimachinery/meta/types';
 import { StorageError } from '../storage-error';
+import { rememberStoredJson } from '../stored-json';
 
-export function encodeObject(obj: ApiObject): Buffer {
+export function encodeObject(obj: ApiObject): string {
   const { resourceVersion: _dropped, ...metadata } = obj.metadata;
-  return Buffer.from(JSON.stringify({ ...obj, metadata }));
+  const { apiVersion, kind, metadata: _metadata, ...rest } = obj;
+  return JSON.stringify({ apiVersion, kind, metadata, ...rest });
+}
+
+/** `obj` with its resourceVersion, remembering `json` as its serialization. */
+export function withStoredJson(obj: ApiObject, json: string, modRevision: string | number): ApiObject {
+  const stored: ApiObject = { ...obj, metadata: { ...obj.metadata, resourceVersion: String(modRevision) } };
+  rememberStoredJson(stored, json);
+  return stored;
 }
 
 export function decodeObject(key: string, value: Buffer, modRevision: string | number): ApiObject {
+  const json = value.toString('utf8');
   let obj: ApiObject;
   try {
-    obj = JSON.parse(value.toString('utf8')) as ApiObject; // written by encodeObject, so the shape is ours
+    obj = JSON.parse(json) as ApiObject; // written by encodeObject, so the shape is ours
   } catch (err) {
     throw new StorageError('InvalidObject', key, `stored value is not valid JSON: ${String(err)}`, { cause: err });
   }
   obj.metadata = { ...obj.metadata, resourceVersion: String(modRevision) };
+  rememberStoredJson(obj, json);
   return obj;
 }

@@ -4,8 +4,9 @@ import type { Etcd3, IKeyValue, IRangeRequest } from 'etcd3';
 import type { ApiObject } from '../../apimachinery/meta/types';
 import type { DeleteCheck, GetOptions, ListOptions, ListResult, Storage, UpdateFunc, WatchHandle, WatchSink } from '../storage';
 import { watchPrefix } from './watcher';
+import { GetBatcher } from './get-batcher';
 import { StorageError } from '../storage-error';
-import { decodeObject, encodeObject } from './codec';
+import { decodeObject, encodeObject, withStoredJson } from './codec';
 import { etcdCall } from './etcd-errors';
 import { keyAfter, prefixRangeEnd } from './key-range';
 
@@ -15,16 +16,21 @@ const MAX_PREDICATE_PAGE = 10000;
 
 export class EtcdStorage implements Storage {
   readonly #client: Etcd3;
+  readonly #reads: GetBatcher;
 
   constructor(client: Etcd3) {
     this.#client = client;
+    this.#reads = new GetBatcher(client);
   }
 
   async get(key: string, options: GetOptions = {}): Promise<ApiObject> {
-    const request: IRangeRequest = { key: Buffer.from(key) };
-    if (options.revision !== undefined) request.revision = options.revision;
-    const res = await etcdCall(key, () => this.#client.kv.range(request));
-    const kv = res.kvs[0];
+    let kv: IKeyValue | undefined;
+    if (options.revision === undefined) {
+      kv = await this.#reads.read(key);
+    } else {
+      const request: IRangeRequest = { key: Buffer.from(key), revision: options.revision };
+      kv = (await etcdCall(key, () => this.#client.kv.range(request))).kvs[0];
+    }
     if (!kv) throw new StorageError('KeyNotFound', key, `key not found: ${key}`);
     return decodeObject(key, kv.value, kv.mod_revision);
   }
@@ -76,7 +82,8 @@ export class EtcdStorage implements Storage {
   }
 
   async create(key: string, obj: ApiObject): Promise<ApiObject> {
-    const value = encodeObject(obj);
+    const json = encodeObject(obj);
+    const value = Buffer.from(json);
     const keyBuf = Buffer.from(key);
     const res = await etcdCall(key, () =>
       this.#client.kv.txn({
@@ -86,7 +93,7 @@ export class EtcdStorage implements Storage {
       }),
     );
     if (!res.succeeded) throw new StorageError('KeyExists', key, `key exists: ${key}`);
-    return withResourceVersion(obj, res.header.revision);
+    return withStoredJson(obj, json, res.header.revision);
   }
 
   async guaranteedUpdate(key: string, update: UpdateFunc): Promise<{ object: ApiObject; deleted: boolean }> {
@@ -97,7 +104,8 @@ export class EtcdStorage implements Storage {
       // An update that changes nothing is not written (no new revision, no watch event), as in Kubernetes.
       if (!result.delete && sameStoredState(result.object, current)) return { object: current, deleted: false };
       const modRevision = current.metadata.resourceVersion ?? '0';
-      const success = result.delete ? [{ request_delete_range: { key: keyBuf } }] : [{ request_put: { key: keyBuf, value: encodeObject(result.object) } }];
+      const json = result.delete ? '' : encodeObject(result.object);
+      const success = result.delete ? [{ request_delete_range: { key: keyBuf } }] : [{ request_put: { key: keyBuf, value: Buffer.from(json) } }];
       const res = await etcdCall(key, () =>
         this.#client.kv.txn({
           compare: [{ key: keyBuf, target: 'Mod', result: 'Equal', mod_revision: modRevision }],
@@ -105,7 +113,10 @@ export class EtcdStorage implements Storage {
           failure: [{ request_range: { key: keyBuf } }],
         }),
       );
-      if (res.succeeded) return { object: withResourceVersion(result.object, res.header.revision), deleted: result.delete === true };
+      if (res.succeeded) {
+        const object = result.delete ? withResourceVersion(result.object, res.header.revision) : withStoredJson(result.object, json, res.header.revision);
+        return { object, deleted: result.delete === true };
+      }
       current = this.#currentFromFailure(key, res.responses[0]?.response_range.kvs[0]);
     }
   }

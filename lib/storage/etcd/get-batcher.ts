@@ -1,0 +1,57 @@
+// Coalesces concurrent linearizable reads of single keys into one etcd transaction of range requests.
+// Each read still starts after its request arrived and is served by a quorum read, so it stays "Most Recent";
+// under load one gRPC call serves many GETs, which is where the etcd client spends its CPU.
+import type { Etcd3, IKeyValue } from 'etcd3';
+import { toStorageError } from './etcd-errors';
+
+/** etcd's default --max-txn-ops. */
+const MAX_TXN_OPS = 128;
+
+interface PendingRead {
+  key: string;
+  resolve(kv: IKeyValue | undefined): void;
+  reject(err: unknown): void;
+}
+
+export class GetBatcher {
+  readonly #client: Etcd3;
+  #pending: PendingRead[] = [];
+  #scheduled = false;
+
+  constructor(client: Etcd3) {
+    this.#client = client;
+  }
+
+  /** The key's current key-value, or undefined when absent. */
+  read(key: string): Promise<IKeyValue | undefined> {
+    return new Promise((resolve, reject) => {
+      this.#pending.push({ key, resolve, reject });
+      if (!this.#scheduled) {
+        this.#scheduled = true;
+        setImmediate(() => this.#flush());
+      }
+    });
+  }
+
+  #flush(): void {
+    const batch = this.#pending.splice(0, MAX_TXN_OPS);
+    this.#scheduled = this.#pending.length > 0;
+    if (this.#scheduled) setImmediate(() => this.#flush());
+    void this.#execute(batch);
+  }
+
+  async #execute(batch: PendingRead[]): Promise<void> {
+    try {
+      if (batch.length === 1) {
+        const only = batch[0] as PendingRead;
+        const res = await this.#client.kv.range({ key: Buffer.from(only.key) });
+        only.resolve(res.kvs[0]);
+        return;
+      }
+      const res = await this.#client.kv.txn({ compare: [], success: batch.map((r) => ({ request_range: { key: Buffer.from(r.key) } })), failure: [] });
+      batch.forEach((r, i) => r.resolve(res.responses[i]?.response_range.kvs[0]));
+    } catch (err) {
+      for (const r of batch) r.reject(toStorageError(err, r.key));
+    }
+  }
+}
