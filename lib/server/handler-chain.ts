@@ -1,5 +1,6 @@
 // The request lifecycle, in order: request info → log/metrics → resource or non-resource route → Status on error.
-// Express hosts one handler (etag and x-powered-by off): its router costs more than the API's own parsing.
+// Resource requests (/api/…, /apis/…) go straight to `serve`; Express (etag and x-powered-by off) hosts the same
+// handler for everything else, so its router stays off the hot path.
 import type { IncomingMessage, ServerResponse } from 'node:http';
 import express from 'express';
 import type { Logger } from 'pino';
@@ -21,14 +22,23 @@ export interface HandlerChainDeps {
   longRunning: Set<ServerResponse>;
 }
 
-export function buildApp(deps: HandlerChainDeps): express.Express {
+/** Paths that may name resources; everything else (health, metrics, discovery roots, OpenAPI) goes through Express. */
+function isApiPath(url: string | undefined): boolean {
+  return url !== undefined && (url.startsWith('/apis/') || url.startsWith('/api/'));
+}
+
+/** The listener for the HTTP(S) server. */
+export function buildRequestListener(deps: HandlerChainDeps): (req: IncomingMessage, res: ServerResponse) => void {
   const app = express();
   app.disable('x-powered-by');
   app.set('etag', false);
   app.use((req: IncomingMessage, res: ServerResponse) => {
     void serve(deps, req, res);
   });
-  return app;
+  return (req, res) => {
+    if (isApiPath(req.url)) void serve(deps, req, res);
+    else app(req, res);
+  };
 }
 
 async function serve(deps: HandlerChainDeps, req: IncomingMessage, res: ServerResponse): Promise<void> {

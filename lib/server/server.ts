@@ -18,7 +18,7 @@ import { applyNamespaceDefaults } from '../apis/core/v1/defaults';
 import { handleWatch } from '../endpoints/handlers/watch';
 import type { ServerOptions } from './options/options';
 import { startEmbeddedEtcd, type EmbeddedEtcd } from './embedded-etcd';
-import { buildApp } from './handler-chain';
+import { buildRequestListener } from './handler-chain';
 import { ApiServerMetrics } from './metrics/metrics';
 import { flagCheck, pingCheck, withGracePeriod, withTimeout, type HealthCheck } from './healthz/healthz';
 
@@ -119,7 +119,7 @@ export class ApiServer {
       readyz: [pingCheck, logCheck, etcdCheck, bootstrapCheck, shutdownCheck],
     };
 
-    const app = buildApp({
+    const listener = buildRequestListener({
       resources: { registry, features: { listChunking: options.featureGates['APIListChunking'] !== false }, watch: handleWatch },
       nonResource: { registry, health, metrics, serverAddress: () => `${options.bindAddress}:${server?.port ?? options.port}` },
       metrics,
@@ -127,8 +127,8 @@ export class ApiServer {
       longRunning,
     });
     const http = options.tls
-      ? createHttpsServer({ cert: readFileSync(options.tls.certFile), key: readFileSync(options.tls.keyFile) }, app)
-      : createHttpServer(app);
+      ? createHttpsServer({ cert: readFileSync(options.tls.certFile), key: readFileSync(options.tls.keyFile) }, listener)
+      : createHttpServer(listener);
     http.keepAliveTimeout = 65_000;
     await new Promise<void>((resolve, reject) => {
       http.once('error', reject);

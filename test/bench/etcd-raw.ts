@@ -1,9 +1,9 @@
 // Raw etcd baseline: create-if-absent transactions through the etcd3 client, closed loop at a fixed concurrency.
 import { Etcd3 } from 'etcd3';
-import { closedLoop, type PhaseResult } from './stats';
+import { closedLoop, processCpuMs, type PhaseResult } from './stats';
 
 /** Measures create-if-absent txns of ~`valueBytes`-byte values against `clientUrl`. */
-export async function benchRawEtcdCreates(clientUrl: string, concurrency: number, seconds: number, valueBytes = 600): Promise<PhaseResult> {
+export async function benchRawEtcdCreates(clientUrl: string, concurrency: number, seconds: number, etcdPid?: number, valueBytes = 600): Promise<PhaseResult> {
   const client = new Etcd3({ hosts: clientUrl });
   try {
     const value = Buffer.from(JSON.stringify({ pad: 'x'.repeat(Math.max(0, valueBytes - 10)) }).slice(0, valueBytes));
@@ -18,8 +18,12 @@ export async function benchRawEtcdCreates(clientUrl: string, concurrency: number
       return res.succeeded ? undefined : 'compare-failed';
     };
     await closedLoop(concurrency, Math.min(1, seconds), () => once('warmup'));
+    const etcdBefore = etcdPid === undefined ? undefined : processCpuMs(etcdPid);
     const { recorder, elapsedSeconds } = await closedLoop(concurrency, seconds, () => once('run'));
-    return recorder.summarize('etcd txn create (raw etcd3 client)', concurrency, elapsedSeconds);
+    const result = recorder.summarize('etcd txn create (raw etcd3 client)', concurrency, elapsedSeconds);
+    const etcdAfter = etcdPid === undefined ? undefined : processCpuMs(etcdPid);
+    if (etcdBefore !== undefined && etcdAfter !== undefined) result.etcdCpuMs = etcdAfter - etcdBefore;
+    return result;
   } finally {
     client.close();
   }

@@ -1,6 +1,6 @@
 // Closed-loop HTTP load generator on node:http keep-alive agents (maxSockets = concurrency).
 import { Agent, request } from 'node:http';
-import { closedLoop, type PhaseResult } from './stats';
+import { closedLoop, processCpuMs, type PhaseResult } from './stats';
 
 export interface HttpResponse {
   status: number;
@@ -26,18 +26,27 @@ export function httpRequest(agent: Agent, baseUrl: string, method: string, path:
   });
 }
 
+export interface LoadRequest {
+  method: string;
+  path: string;
+  body?: string;
+  tag?: string;
+}
+
 export interface LoadSpec {
   workload: string;
   concurrency: number;
   seconds: number;
-  /** Builds the request for one iteration; `method` and `path` and optional JSON body. */
-  next(worker: number): { method: string; path: string; body?: string };
+  /** Builds the request for one iteration: method, path, optional JSON body, optional tag for onSuccess. */
+  next(worker: number): LoadRequest;
   /** Called for each 2xx response (e.g. to remember created names). */
-  onSuccess?(req: { method: string; path: string; body?: string }, res: HttpResponse): void;
+  onSuccess?(req: LoadRequest, res: HttpResponse): void;
 }
 
 /** Runs one fixed-duration closed-loop phase; non-2xx responses and transport errors are counted as errors. */
-export async function runLoad(baseUrl: string, spec: LoadSpec): Promise<PhaseResult> {
+export async function runLoad(baseUrl: string, spec: LoadSpec, serverPid?: number, etcdPid?: number): Promise<PhaseResult> {
+  const cpuBefore = serverPid === undefined ? undefined : processCpuMs(serverPid);
+  const etcdBefore = etcdPid === undefined ? undefined : processCpuMs(etcdPid);
   const agent = new Agent({ keepAlive: true, maxSockets: spec.concurrency, maxFreeSockets: spec.concurrency });
   try {
     const { recorder, elapsedSeconds } = await closedLoop(spec.concurrency, spec.seconds, async (worker) => {
@@ -47,7 +56,12 @@ export async function runLoad(baseUrl: string, spec: LoadSpec): Promise<PhaseRes
       spec.onSuccess?.(req, res);
       return undefined;
     });
-    return recorder.summarize(spec.workload, spec.concurrency, elapsedSeconds);
+    const result = recorder.summarize(spec.workload, spec.concurrency, elapsedSeconds);
+    const cpuAfter = serverPid === undefined ? undefined : processCpuMs(serverPid);
+    if (cpuBefore !== undefined && cpuAfter !== undefined) result.serverCpuMs = cpuAfter - cpuBefore;
+    const etcdAfter = etcdPid === undefined ? undefined : processCpuMs(etcdPid);
+    if (etcdBefore !== undefined && etcdAfter !== undefined) result.etcdCpuMs = etcdAfter - etcdBefore;
+    return result;
   } finally {
     agent.destroy();
   }

@@ -1,4 +1,5 @@
 // Latency recording and summary statistics (requests/s, percentiles, errors by status) for the benchmark.
+import { readdirSync, readFileSync } from 'node:fs';
 
 export interface PhaseResult {
   workload: string;
@@ -11,6 +12,53 @@ export interface PhaseResult {
   perSecond: number;
   p50Ms: number;
   p99Ms: number;
+  /** CPU time the apiserver process used during the phase (ms), when known. */
+  serverCpuMs?: number;
+  /** CPU time of this (load generator) process during the phase (ms). */
+  clientCpuMs?: number;
+  /** CPU time of the etcd process during the phase (ms), when known. */
+  etcdCpuMs?: number;
+  /** Busy CPU of the whole machine during the phase (ms, all cores), to spot interference from other work. */
+  machineCpuMs?: number;
+}
+
+/** Machine-wide busy CPU ms (all cores) from /proc/stat; undefined elsewhere. */
+export function machineBusyMs(): number | undefined {
+  try {
+    const fields = readFileSync('/proc/stat', 'utf8').split('\n')[0]!.trim().split(/\s+/).slice(1).map(Number);
+    const total = fields.slice(0, 8).reduce((a, b) => a + b, 0);
+    return (total - (fields[3] ?? 0) - (fields[4] ?? 0)) * 10;
+  } catch {
+    return undefined;
+  }
+}
+
+/** Pid of a running process whose command line contains `needle` (Linux /proc), e.g. etcd by its data dir. */
+export function findPidByCmdline(needle: string): number | undefined {
+  try {
+    for (const entry of readdirSync('/proc')) {
+      if (!/^\d+$/.test(entry)) continue;
+      try {
+        if (readFileSync(`/proc/${entry}/cmdline`, 'utf8').includes(needle)) return Number(entry);
+      } catch {
+        // process went away
+      }
+    }
+  } catch {
+    // no /proc
+  }
+  return undefined;
+}
+
+/** User+system CPU ms of a process from /proc/<pid>/stat (Linux, 100 ticks/s); undefined elsewhere. */
+export function processCpuMs(pid: number): number | undefined {
+  try {
+    const stat = readFileSync(`/proc/${pid}/stat`, 'utf8');
+    const fields = stat.slice(stat.lastIndexOf(')') + 2).split(' ');
+    return (Number(fields[11]) + Number(fields[12])) * 10;
+  } catch {
+    return undefined;
+  }
 }
 
 /** Collects per-operation latencies (ms) and outcomes. */
@@ -18,6 +66,8 @@ export class Recorder {
   #latencies = new Float64Array(1 << 16);
   #count = 0;
   errors = 0;
+  clientCpuMs: number | undefined;
+  machineCpuMs: number | undefined;
   readonly errorsByKind: Record<string, number> = {};
 
   record(latencyMs: number, errorKind?: string): void {
@@ -45,6 +95,8 @@ export class Recorder {
       perSecond: this.#count / seconds,
       p50Ms: percentile(sorted, 0.5),
       p99Ms: percentile(sorted, 0.99),
+      ...(this.clientCpuMs === undefined ? {} : { clientCpuMs: this.clientCpuMs }),
+      ...(this.machineCpuMs === undefined ? {} : { machineCpuMs: this.machineCpuMs }),
     };
   }
 }
@@ -59,6 +111,8 @@ export function percentile(sorted: Float64Array, q: number): number {
 /** Runs `op` in `concurrency` closed loops until `seconds` have passed; each op reports its own outcome. */
 export async function closedLoop(concurrency: number, seconds: number, op: (worker: number) => Promise<string | undefined>): Promise<{ recorder: Recorder; elapsedSeconds: number }> {
   const recorder = new Recorder();
+  const cpuBefore = process.cpuUsage();
+  const machineBefore = machineBusyMs();
   const started = process.hrtime.bigint();
   const deadline = started + BigInt(Math.round(seconds * 1e9));
   const worker = async (id: number): Promise<void> => {
@@ -74,5 +128,9 @@ export async function closedLoop(concurrency: number, seconds: number, op: (work
     }
   };
   await Promise.all(Array.from({ length: concurrency }, (_, i) => worker(i)));
+  const cpu = process.cpuUsage(cpuBefore);
+  recorder.clientCpuMs = (cpu.user + cpu.system) / 1000;
+  const machineAfter = machineBusyMs();
+  if (machineBefore !== undefined && machineAfter !== undefined) recorder.machineCpuMs = machineAfter - machineBefore;
   return { recorder, elapsedSeconds: Number(process.hrtime.bigint() - started) / 1e9 };
 }
