@@ -13,6 +13,7 @@ import { handleUpdate } from './handlers/update';
 import { handlePatch } from './handlers/patch';
 import { handleDelete } from './handlers/delete';
 import { handleDeleteCollection } from './handlers/delete-collection';
+import { handleGetScale, handlePatchScale, handleUpdateScale } from './handlers/scale';
 
 type Handler = (r: ApiRequest) => Promise<void>;
 
@@ -44,6 +45,7 @@ function routeOf(served: ServedResource, info: ResourceRequestInfo, watch: Watch
   if (info.name === '') return collectionRoute(served, namespaced && info.namespace === '', watch);
   if (info.subresource === '') return { store: served.store, methods: { GET: handleGet, PUT: handleUpdate, PATCH: handlePatch, DELETE: handleDelete } };
   if (info.subresource === 'status' && served.statusStore) return { store: served.statusStore, methods: { GET: handleGet, PUT: handleUpdate, PATCH: handlePatch } };
+  if (info.subresource === 'scale' && served.scale) return { store: served.store, methods: { GET: handleGetScale, PUT: handleUpdateScale, PATCH: handlePatchScale } };
   const putOnly = served.putSubresources.get(info.subresource);
   if (putOnly) return { store: putOnly, methods: { PUT: handleUpdate } };
   return undefined;

@@ -9,6 +9,7 @@ import { DEFAULT_SELECTOR_SUPPORT, type SelectorSupport } from '../endpoints/han
 import { namespaceFinalizeStrategy as finalizeStrategy, namespaceStatusStrategy as statusStrategy, namespaceStrategy as mainStrategy } from './core/namespaces/strategy';
 import { namespaceDeletionHooks } from './core/namespaces/deletion';
 import { deploymentStatusStrategy, deploymentStrategy } from './apps/deployments/strategy';
+import { deploymentScale } from './apps/deployments/scale';
 import { horizontalPodAutoscalerStrategies } from './autoscaling/horizontalpodautoscalers/strategy';
 import { flowSchemaStatusStrategy, flowSchemaStrategy } from './flowcontrol/flowschemas/strategy';
 import { priorityLevelConfigurationStatusStrategy, priorityLevelConfigurationStrategy } from './flowcontrol/prioritylevelconfigurations/strategy';
@@ -56,6 +57,7 @@ export function buildRegistry(storage: Storage, etcdPrefix: string, features: Fe
       selectors: isNamespaces ? NAMESPACE_SELECTORS : DEFAULT_SELECTOR_SUPPORT,
       returnDeletedObject: isNamespaces,
     };
+    if (definition.group === 'apps' && definition.resource === 'deployments') served.scale = deploymentScale;
     if (definition.statusStrategy) served.statusStore = store.withStrategy(definition.statusStrategy);
     registry.add(served);
   }

@@ -3,6 +3,7 @@ import type { GenericStore } from './generic/store';
 import type { ResourceDefinition } from './rest/resource';
 import { apiVersionOfDefinition } from './rest/resource';
 import type { SelectorSupport } from '../endpoints/handlers/list-options';
+import type { ScaleAdapter } from './rest/scale';
 
 export interface ServedResource {
   definition: ResourceDefinition;
@@ -12,6 +13,8 @@ export interface ServedResource {
   /** Extra subresources updated with PUT only (namespaces' `finalize`). */
   putSubresources: Map<string, GenericStore>;
   selectors: SelectorSupport;
+  /** The `scale` subresource, when the resource has one (deployments). */
+  scale?: ScaleAdapter;
   /** Delete answers with the deleted object instead of a Status (namespaces). */
   returnDeletedObject: boolean;
 }

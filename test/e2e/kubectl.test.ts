@@ -247,6 +247,15 @@ describe('kubectl against the built server', () => {
     expect(selected).toBe('deployment.apps/web\n');
   });
 
+  it('scale changes replicas through the scale subresource', async () => {
+    expect(await kubectlOk('scale', 'deploy', 'web', '--replicas=3', '-n', ns)).toBe('deployment.apps/web scaled\n');
+    const d = await getJson('deploy', 'web', '-n', ns);
+    expect(d.spec.replicas).toBe(3);
+    expect(d.metadata.generation).toBe(2);
+    const stale = await kubectl('scale', 'deploy', 'web', '--replicas=4', '--resource-version=1', '-n', ns);
+    expect(stale.code).toBe(1);
+  });
+
   it('refuses an invalid Deployment with exit code 1 and the field error', async () => {
     const file = writeManifest('bad.yaml', deployment('x', ns, { replicas: -1 }));
     const res = await kubectl('create', '-f', file);

@@ -31,6 +31,7 @@ describe('discovery', () => {
     expect(res.body).toMatchObject({ kind: 'APIResourceList', apiVersion: 'v1', groupVersion: 'apps/v1' });
     expect(res.body.resources).toEqual([
       { name: 'deployments', singularName: '', namespaced: true, kind: 'Deployment', verbs: ['create', 'delete', 'deletecollection', 'get', 'list', 'patch', 'update', 'watch'], shortNames: ['deploy'], categories: ['all'], storageVersionHash: '8aSe+NMegvE=' },
+      { name: 'deployments/scale', singularName: '', namespaced: true, group: 'autoscaling', version: 'v1', kind: 'Scale', verbs: ['get', 'patch', 'update'] },
       { name: 'deployments/status', singularName: '', namespaced: true, kind: 'Deployment', verbs: ['get', 'patch', 'update'] },
     ]);
     const core = await ts.api.get('/api/v1');

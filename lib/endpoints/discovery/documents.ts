@@ -22,6 +22,7 @@ function apiResources(served: ServedResource): Record<string, unknown>[] {
   if (def.categories.length > 0) main['categories'] = def.categories;
   main['storageVersionHash'] = storageVersionHash(def.group, def.version, def.kind);
   const entries: Record<string, unknown>[] = [main];
+  if (served.scale) entries.push({ name: `${def.resource}/scale`, singularName: '', namespaced, group: 'autoscaling', version: 'v1', kind: 'Scale', verbs: STATUS_VERBS });
   if (served.statusStore) entries.push({ name: `${def.resource}/status`, singularName: '', namespaced, kind: def.kind, verbs: STATUS_VERBS });
   for (const sub of served.putSubresources.keys()) entries.push({ name: `${def.resource}/${sub}`, singularName: '', namespaced, kind: def.kind, verbs: ['update'] });
   return entries;

@@ -16,9 +16,9 @@ const MAX_JSON_PATCH_OPERATIONS = 10000;
 const PATCH_TYPES_TEXT =
   'the body of the request was in an unknown format - accepted media types include: application/json-patch+json, application/merge-patch+json, application/strategic-merge-patch+json';
 
-type PatchType = 'json' | 'merge' | 'strategic';
+export type PatchType = 'json' | 'merge' | 'strategic';
 
-function patchTypeOf(contentType: string | undefined): PatchType {
+export function patchTypeOf(contentType: string | undefined): PatchType {
   const type = (contentType ?? '').split(';')[0]?.trim().toLowerCase();
   switch (type) {
     case 'application/json-patch+json':
@@ -32,7 +32,7 @@ function patchTypeOf(contentType: string | undefined): PatchType {
   }
 }
 
-function parsePatchBody(body: Buffer): unknown {
+export function parsePatchBody(body: Buffer): unknown {
   try {
     return JSON.parse(body.toString('utf8'));
   } catch (err) {
@@ -41,7 +41,7 @@ function parsePatchBody(body: Buffer): unknown {
 }
 
 /** Returns a function that applies the patch to the current object. */
-function patcher(type: PatchType, patch: unknown): (current: ApiObject) => unknown {
+export function patcher(type: PatchType, patch: unknown): (current: ApiObject) => unknown {
   if (type === 'json') {
     if (!Array.isArray(patch)) throw badRequest('json: cannot unmarshal object into Go value of type jsonpatch.Patch');
     if (patch.length > MAX_JSON_PATCH_OPERATIONS) {

@@ -72,6 +72,21 @@ function pathsOf(served: ServedResource): Record<string, Json> {
       parameters: [nameParam, ...nsParam],
     };
   }
+  if (served.scale) {
+    const scaleGvk = { group: 'autoscaling', version: 'v1', kind: 'Scale' };
+    const scaleOp = (action: string, params: string[]): Json => ({
+      ...operation(served, action, params),
+      operationId: `${action}${def.kind}Scale`,
+      'x-kubernetes-group-version-kind': scaleGvk,
+      'x-orch-group-version-kind': scaleGvk,
+    });
+    paths[`${base}/{name}/scale`] = {
+      get: scaleOp('get', ['pretty']),
+      put: scaleOp('put', WRITE_PARAMS),
+      patch: scaleOp('patch', [...WRITE_PARAMS, 'force']),
+      parameters: [nameParam, ...nsParam],
+    };
+  }
   if (namespaced) paths[`/${gvPath(def.group, def.version)}/${def.resource}`] = { get: operation(served, 'list', LIST_PARAMS) };
   return paths;
 }

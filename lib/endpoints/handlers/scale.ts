@@ -1,0 +1,77 @@
+// GET, PUT and PATCH of a `scale` subresource: the object read as an autoscaling/v1 Scale; writes change only replicas.
+import { badRequest, conflict, invalid } from '../../apimachinery/errors';
+import type { ApiObject } from '../../apimachinery/meta/types';
+import { isPlainObject } from '../../apimachinery/meta/types';
+import type { ResourceDefinition } from '../../registry/rest/resource';
+import { groupResource } from '../../registry/rest/resource';
+import { defaultStrategy } from '../../registry/rest/strategy';
+import type { ScaleAdapter } from '../../registry/rest/scale';
+import { requestedReplicas } from '../../registry/apps/deployments/scale';
+import type { ApiRequest } from './api-request';
+import { requestNamespace } from './api-request';
+import { bodyFormatOf, negotiateResponse } from '../negotiation';
+import { readBody } from '../request-body';
+import { decodeObject } from '../decode-body';
+import { parseWriteQuery } from './write-options';
+import { writeResponse } from './write-response';
+import { checkNameAndNamespace } from './update';
+import { parsePatchBody, patcher, patchTypeOf } from './patch';
+
+/** The Scale kind as a body to decode (autoscaling/v1). */
+const SCALE: ResourceDefinition = { group: 'autoscaling', version: 'v1', resource: 'scale', kind: 'Scale', listKind: '', shortNames: [], categories: [], strategy: defaultStrategy };
+
+function adapterOf(r: ApiRequest): ScaleAdapter {
+  const adapter = r.served.scale;
+  if (!adapter) throw new Error(`${r.served.definition.resource} has no scale subresource`);
+  return adapter;
+}
+
+/** The object after applying a submitted Scale: preconditions from its metadata, replicas from its spec. */
+function scaled(r: ApiRequest, current: ApiObject, scale: ApiObject): ApiObject {
+  const name = current.metadata.name ?? '';
+  const { replicas, errors } = requestedReplicas(scale);
+  if (errors.length > 0) throw invalid({ group: SCALE.group, kind: SCALE.kind }, name, errors);
+  const uid = scale.metadata.uid;
+  if (uid && uid !== current.metadata.uid) {
+    throw conflict(groupResource(r.served.definition), name, `Precondition failed: UID in precondition: ${uid}, UID in object meta: ${current.metadata.uid ?? ''}`);
+  }
+  const next = adapterOf(r).setReplicas(current, replicas);
+  // A resourceVersion on the Scale is a precondition on the object; the store compares it with etcd's.
+  return { ...next, metadata: { ...next.metadata, resourceVersion: scale.metadata.resourceVersion || current.metadata.resourceVersion } };
+}
+
+async function writeScale(r: ApiRequest, toScale: (current: ApiObject) => ApiObject, dryRun: boolean): Promise<void> {
+  const result = await r.store.patch(requestNamespace(r), r.info.name, (current) => scaled(r, current, toScale(current)), { dryRun });
+  writeResponse(r.res, 200, adapterOf(r).toScale(result.object), r.negotiated ?? { mediaType: 'application/json' }, { pretty: r.pretty, warnings: result.warnings });
+}
+
+export async function handleGetScale(r: ApiRequest): Promise<void> {
+  r.negotiated = negotiateResponse(r.req.headers.accept, false);
+  const obj = await r.store.get(requestNamespace(r), r.info.name);
+  writeResponse(r.res, 200, adapterOf(r).toScale(obj), r.negotiated, { pretty: r.pretty });
+}
+
+export async function handleUpdateScale(r: ApiRequest): Promise<void> {
+  r.negotiated = negotiateResponse(r.req.headers.accept, false);
+  const options = parseWriteQuery(r.query, 'UpdateOptions');
+  const format = bodyFormatOf(r.req.headers['content-type']);
+  const scale = decodeObject(await readBody(r.req), format, SCALE, (v, k) => v === 'autoscaling/v1' && k === 'Scale');
+  checkNameAndNamespace(r, scale);
+  await writeScale(r, () => scale, options.dryRun);
+}
+
+export async function handlePatchScale(r: ApiRequest): Promise<void> {
+  r.negotiated = negotiateResponse(r.req.headers.accept, false);
+  const type = patchTypeOf(r.req.headers['content-type']);
+  const options = parseWriteQuery(r.query, 'PatchOptions');
+  const apply = patcher(type, parsePatchBody(await readBody(r.req)));
+  await writeScale(
+    r,
+    (current) => {
+      const patched = apply(adapterOf(r).toScale(current));
+      if (!isPlainObject(patched) || !isPlainObject(patched['metadata'])) throw badRequest('the patched object is not a valid Scale');
+      return patched as ApiObject; // checked to be an object with metadata just above
+    },
+    options.dryRun,
+  );
+}
