@@ -70,3 +70,19 @@ describe('namespaces', () => {
     await eventually(async () => (await ts.api.get('/api/v1/namespaces/doomed')).status === 404, 15_000, 'namespace removal');
   });
 });
+
+describe('namespace cascade at scale', () => {
+  it('removes 1,000 objects of several kinds, a page at a time, then the namespace', async () => {
+    await createNamespace(ts.api, 'crowded');
+    const names = Array.from({ length: 1000 }, (_, i) => `d${i}`);
+    for (let i = 0; i < names.length; i += 50) {
+      await Promise.all(names.slice(i, i + 50).map((n) => ts.api.post('/apis/apps/v1/namespaces/crowded/deployments', aDeployment(n))));
+    }
+    await Promise.all(['h1', 'h2', 'h3'].map((n) => ts.api.post('/apis/autoscaling/v1/namespaces/crowded/horizontalpodautoscalers', anHpa(n))));
+    expect((await ts.api.get('/apis/apps/v1/namespaces/crowded/deployments?limit=1')).body.metadata.remainingItemCount).toBe(999);
+    expect((await ts.api.delete('/api/v1/namespaces/crowded')).status).toBe(200);
+    await eventually(async () => (await ts.api.get('/api/v1/namespaces/crowded')).status === 404, 60_000, 'namespace removal');
+    expect((await ts.api.get('/apis/apps/v1/namespaces/crowded/deployments')).body.items).toEqual([]);
+    expect((await ts.api.get('/apis/autoscaling/v1/namespaces/crowded/horizontalpodautoscalers')).body.items).toEqual([]);
+  }, 120_000);
+});

@@ -9,6 +9,9 @@ import type { WatchHandle } from '../../../storage/storage';
 
 /** Terminating namespaces are re-examined this often, so work left by a crashed replica is finished. */
 const RESYNC_INTERVAL_MS = 5000;
+const CLEANUP_PAGE_SIZE = 500;
+const CONTENT_REMAINING_RECHECK_MS = 1000;
+const CLEANUP_CONCURRENCY = 16;
 const EVERYTHING: ListParams = { hasSelector: false, limit: 0, continueToken: '', resourceVersionMatch: '' };
 
 export interface NamespaceControllerDeps {
@@ -113,16 +116,44 @@ export class NamespaceController {
     }
     if (!ns.metadata.deletionTimestamp || !specFinalizers(ns).includes(NAMESPACE_FINALIZER)) return;
     let remaining = 0;
-    for (const store of this.#deps.namespacedStores()) {
-      await store.deleteCollection(name, EVERYTHING, {}, { dryRun: false });
-      remaining += (await store.list(name, EVERYTHING)).items.length;
+    for (const store of this.#deps.namespacedStores()) remaining += await this.#deleteContent(store, name);
+    // Objects held by finalizers keep the namespace; look again soon, as Kubernetes requeues with an estimate.
+    if (remaining > 0) {
+      setTimeout(() => this.enqueue(name), CONTENT_REMAINING_RECHECK_MS).unref();
+      return;
     }
-    // Objects held by finalizers keep the namespace; the resync comes back for it.
-    if (remaining > 0) return;
     await this.#deps.finalize.patch('', name, (current) => {
       const spec = (current['spec'] ?? {}) as Record<string, unknown>;
       return { ...current, spec: { ...spec, finalizers: specFinalizers(current).filter((f) => f !== NAMESPACE_FINALIZER) } };
     }, { dryRun: false });
     this.#deps.log.info({ namespace: name }, 'namespace finalized');
+  }
+
+  /**
+   * Deletes everything of one resource in the namespace, a page at a time so that memory stays bounded, and
+   * returns how many objects are left (held by finalizers). Deletes are idempotent, so a replica that crashes
+   * midway leaves work any replica's resync finishes.
+   */
+  async #deleteContent(store: GenericStore, namespace: string): Promise<number> {
+    let remaining = 0;
+    let continueToken = '';
+    do {
+      const page = await store.list(namespace, { ...EVERYTHING, limit: CLEANUP_PAGE_SIZE, continueToken });
+      const live = page.items.filter((item) => !item.metadata.deletionTimestamp);
+      remaining += page.items.length - live.length;
+      for (let i = 0; i < live.length; i += CLEANUP_CONCURRENCY) {
+        const outcomes = await Promise.all(
+          live.slice(i, i + CLEANUP_CONCURRENCY).map((item) =>
+            store.delete(namespace, item.metadata.name ?? '', {}, { dryRun: false }).catch((err: unknown) => {
+              if (err instanceof StatusError && err.code === 404) return undefined;
+              throw err;
+            }),
+          ),
+        );
+        remaining += outcomes.filter((o) => o?.kind === 'terminating').length;
+      }
+      continueToken = page.continue ?? '';
+    } while (continueToken !== '');
+    return remaining;
   }
 }
