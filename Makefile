@@ -4,7 +4,7 @@ NODE_MODULES_STAMP := node_modules/.package-lock.json
 PORT ?= 8080
 APT_GET := $(if $(filter 0,$(shell id -u)),apt-get,sudo apt-get)
 
-.PHONY: all deps etcd build run test test-unit test-e2e bench lint clean
+.PHONY: all deps etcd wrk build run test test-unit test-e2e bench lint clean
 
 all: build
 
@@ -13,6 +13,13 @@ etcd:
 	@command -v etcd >/dev/null && command -v etcdctl >/dev/null || { \
 	  echo "installing etcd-server and etcd-client from Debian"; \
 	  $(APT_GET) update -qq && DEBIAN_FRONTEND=noninteractive $(APT_GET) install -y -qq etcd-server etcd-client >/dev/null; }
+
+# wrk (HTTP load generator for `make bench`) from Debian when missing; if that fails the bench falls back to its Node load generator.
+wrk:
+	@command -v wrk >/dev/null || { \
+	  echo "installing wrk from Debian"; \
+	  $(APT_GET) update -qq && DEBIAN_FRONTEND=noninteractive $(APT_GET) install -y -qq wrk >/dev/null; } || \
+	  echo "warning: could not install wrk; make bench will use only its Node load generator" >&2
 
 $(NODE_MODULES_STAMP): package.json package-lock.json
 	npm ci --no-audit --no-fund
@@ -35,7 +42,7 @@ test-unit: $(NODE_MODULES_STAMP)
 test-e2e: deps build
 	npx jest test/e2e
 
-bench: deps build
+bench: deps wrk build
 	node dist/test/bench/run.js
 
 clean:

@@ -12,8 +12,12 @@ import { writeNotFound } from './healthz/healthz';
 import { serveNonResource, type NonResourceDeps } from './non-resource';
 import { trackRequest } from './filters/request-log';
 import type { ApiServerMetrics } from './metrics/metrics';
+import { ANONYMOUS, type Classifier } from './flowcontrol/classifier';
+import { priorityAndFairnessHeaders } from './flowcontrol/headers';
 
 export interface HandlerChainDeps {
+  /** API Priority and Fairness: every request is classified and answered with its FlowSchema / level UIDs. */
+  flowcontrol: { readonly classifier: Classifier };
   resources: ResourceHandlerDeps;
   nonResource: NonResourceDeps;
   metrics: ApiServerMetrics;
@@ -50,6 +54,9 @@ async function serve(deps: HandlerChainDeps, req: IncomingMessage, res: ServerRe
   try {
     const info = parseRequestInfo(req.method ?? 'GET', path, query);
     trackRequest(req, res, info, query, deps.log, deps.metrics);
+    // Until authentication exists every request is system:anonymous in system:unauthenticated.
+    const classification = deps.flowcontrol.classifier.classify({ user: ANONYMOUS, info });
+    for (const [name, value] of Object.entries(priorityAndFairnessHeaders(classification))) res.setHeader(name, value);
     if (!info.isResourceRequest) return await serveNonResource(deps.nonResource, req, res, path, query);
     if (!deps.resources.registry.servesGroupVersion(info.apiGroup, info.apiVersion)) return writeNotFound(res);
     if (info.verb === 'watch') {

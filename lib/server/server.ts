@@ -12,9 +12,7 @@ import { buildRegistry } from '../registry/install';
 import type { ResourceRegistry } from '../registry/resource-registry';
 import type { GenericStore } from '../registry/generic/store';
 import { NamespaceLifecycle } from '../registry/core/namespaces/lifecycle-admission';
-import { NamespaceController } from '../registry/core/namespaces/controller';
-import { bootstrapNamespaces } from '../registry/core/namespaces/bootstrap';
-import { applyNamespaceDefaults } from '../apis/core/v1/defaults';
+import { startControllers, type RunningControllers } from './controllers';
 import { handleWatch } from '../endpoints/handlers/watch';
 import type { ServerOptions } from './options/options';
 import { startEmbeddedEtcd, type EmbeddedEtcd } from './embedded-etcd';
@@ -34,7 +32,7 @@ export class ApiServer {
   readonly #log: Logger;
   readonly #client: Etcd3;
   readonly #embedded: EmbeddedEtcd | undefined;
-  readonly #stopBackground: (() => void)[];
+  readonly #controllers: RunningControllers;
   readonly #longRunning: Set<ServerResponse>;
   readonly #options: ServerOptions;
   #shuttingDown = false;
@@ -47,7 +45,7 @@ export class ApiServer {
     log: Logger;
     client: Etcd3;
     embedded: EmbeddedEtcd | undefined;
-    stopBackground: (() => void)[];
+    controllers: RunningControllers;
     longRunning: Set<ServerResponse>;
     options: ServerOptions;
   }) {
@@ -58,7 +56,7 @@ export class ApiServer {
     this.#log = parts.log;
     this.#client = parts.client;
     this.#embedded = parts.embedded;
-    this.#stopBackground = parts.stopBackground;
+    this.#controllers = parts.controllers;
     this.#longRunning = parts.longRunning;
     this.#options = parts.options;
   }
@@ -92,31 +90,20 @@ export class ApiServer {
     if (!namespaces) throw new Error('namespaces are not served');
     namespacesStore = () => namespaces.store;
 
-    const controller = new NamespaceController({
-      namespaces: namespaces.store,
-      finalize: namespaces.putSubresources.get('finalize') ?? namespaces.store,
-      namespacedStores: () => registry.all().filter((s) => s.definition.strategy.namespaced).map((s) => s.store),
-      log: log.child({ controller: 'namespace' }),
-      onNamespaceChange: (name) => admission.invalidate(name),
-    });
-    let bootstrapped = false;
-    const stopBootstrap = bootstrapNamespaces(namespaces.store, applyNamespaceDefaults, log).then((stop) => {
-      bootstrapped = true;
-      return stop;
-    });
-    controller.start();
+    const controllers = startControllers({ registry, client, etcdPrefix: options.etcdPrefix, admission, log });
 
     const metrics = new ApiServerMetrics();
     const longRunning = new Set<ServerResponse>();
     let server: ApiServer | undefined;
     const etcdCheck = withTimeout({ name: 'etcd', check: () => storage.ping() }, ETCD_CHECK_TIMEOUT_MS);
     const logCheck: HealthCheck = { name: 'log', check: async () => {} };
-    const bootstrapCheck = flagCheck('poststarthook/bootstrap-controller', () => !bootstrapped, 'not finished');
+    const bootstrapCheck = flagCheck('poststarthook/bootstrap-controller', () => !controllers.namespacesBootstrapped(), 'not finished');
+    const apfCheck = flagCheck('poststarthook/priority-and-fairness-config-producer', () => !controllers.flowcontrolBootstrapped(), 'not finished');
     const shutdownCheck = flagCheck('shutdown', () => server?.shuttingDown === true, 'process is shutting down');
     const health = {
-      healthz: [pingCheck, logCheck, etcdCheck, bootstrapCheck],
-      livez: [pingCheck, logCheck, withGracePeriod(etcdCheck, startedAt, options.livezGracePeriodMs), withGracePeriod(bootstrapCheck, startedAt, options.livezGracePeriodMs)],
-      readyz: [pingCheck, logCheck, etcdCheck, bootstrapCheck, shutdownCheck],
+      healthz: [pingCheck, logCheck, etcdCheck, bootstrapCheck, apfCheck],
+      livez: [pingCheck, logCheck, ...[etcdCheck, bootstrapCheck, apfCheck].map((c) => withGracePeriod(c, startedAt, options.livezGracePeriodMs))],
+      readyz: [pingCheck, logCheck, etcdCheck, bootstrapCheck, apfCheck, shutdownCheck],
     };
 
     const listener = buildRequestListener({
@@ -125,6 +112,7 @@ export class ApiServer {
       metrics,
       log,
       longRunning,
+      flowcontrol: controllers.flowcontrol,
     });
     const http = options.tls
       ? createHttpsServer({ cert: readFileSync(options.tls.certFile), key: readFileSync(options.tls.keyFile) }, listener)
@@ -145,11 +133,11 @@ export class ApiServer {
       log,
       client,
       embedded,
-      stopBackground: [() => controller.stop(), () => void stopBootstrap.then((stop) => stop())],
+      controllers,
       longRunning,
       options,
     });
-    await stopBootstrap;
+    await controllers.ready;
     log.info({ address: options.bindAddress, port: server.port, tls: Boolean(options.tls) }, 'serving');
     return server;
   }
@@ -179,7 +167,7 @@ export class ApiServer {
     const drainTimer = setTimeout(() => this.#http.closeAllConnections(), IN_FLIGHT_DRAIN_TIMEOUT_MS);
     await closed;
     clearTimeout(drainTimer);
-    for (const stop of this.#stopBackground) stop();
+    await this.#controllers.stop();
     this.#client.close();
     await this.#embedded?.stop();
     this.#log.info('shutdown complete');

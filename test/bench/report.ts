@@ -49,13 +49,14 @@ function other(r: PhaseResult): number | undefined {
 export function resultTable(results: PhaseResult[]): string[] {
   const rows = results.map((r) => {
     const kinds = Object.entries(r.errorsByKind).map(([k, n]) => `${k}×${n}`).join(', ');
-    const pct = (cpuMs: number | undefined): string => (cpuMs === undefined ? '–' : `${((100 * cpuMs) / 1000 / r.seconds).toFixed(0)}%`);
+    const window = r.cpuSeconds ?? r.seconds;
+    const pct = (cpuMs: number | undefined): string => (cpuMs === undefined ? '–' : `${((100 * cpuMs) / 1000 / window).toFixed(0)}%`);
     const perReq = r.serverCpuMs === undefined ? '–' : (r.serverCpuMs / Math.max(1, r.requests)).toFixed(2);
-    return `| ${r.workload} | ${r.concurrency} | ${r.requests} | ${r.perSecond.toFixed(0)} | ${ms(r.p50Ms)} | ${ms(r.p99Ms)} | ${r.errors}${kinds ? ` (${kinds})` : ''} | ${perReq} | ${pct(r.serverCpuMs)} / ${pct(r.etcdCpuMs)} / ${pct(r.clientCpuMs)} / ${pct(other(r))} |`;
+    return `| ${r.workload} | ${r.loadGen ?? 'node'} | ${r.concurrency} | ${r.requests} | ${r.perSecond.toFixed(0)} | ${ms(r.p50Ms)} | ${ms(r.p99Ms)} | ${r.errors}${kinds ? ` (${kinds})` : ''} | ${perReq} | ${pct(r.serverCpuMs)} / ${pct(r.etcdCpuMs)} / ${pct(r.clientCpuMs)} / ${pct(other(r))} |`;
   });
   return [
-    '| Workload | Concurrency | Requests | Req/s | p50 ms | p99 ms | Errors | Server CPU ms/req | CPU % of a core: server / etcd / load gen / other |',
-    '|---|---:|---:|---:|---:|---:|---|---:|---:|',
+    '| Workload | Load gen | Concurrency | Requests | Req/s | p50 ms | p99 ms | Errors | Server CPU ms/req | CPU % of a core: server / etcd / load gen / other |',
+    '|---|---|---:|---:|---:|---:|---:|---|---:|---:|',
     ...rows,
   ];
 }
@@ -64,7 +65,8 @@ export function targetLines(targets: Target[]): string[] {
   return targets.map((t) => `- **${t.pass ? 'PASS' : 'FAIL'}** ${t.name}: ${t.measured}`);
 }
 
-export function markdownSection(date: Date, command: string, notes: string[], results: PhaseResult[], targets: Target[]): string {
+/** `afterTargets`: extra lines under the target list (e.g. the same figures for the other load generator). */
+export function markdownSection(date: Date, command: string, notes: string[], results: PhaseResult[], targets: Target[], afterTargets: string[] = []): string {
   return [
     `## ${date.toISOString().replace(/\.\d+Z$/, 'Z')}`,
     '',
@@ -82,6 +84,7 @@ export function markdownSection(date: Date, command: string, notes: string[], re
     '',
     ...targetLines(targets),
     '',
+    ...(afterTargets.length > 0 ? [...afterTargets, ''] : []),
   ].join('\n');
 }
 

@@ -3,18 +3,22 @@ import { readdirSync, readFileSync } from 'node:fs';
 
 export interface PhaseResult {
   workload: string;
+  /** Load generator that drove the phase: 'node' (this process; the default) or 'wrk'. */
+  loadGen?: 'node' | 'wrk';
   concurrency: number;
   requests: number;
   errors: number;
   /** Error count by status ("ECONNRESET" etc. for transport errors). */
   errorsByKind: Record<string, number>;
   seconds: number;
+  /** Wall-clock window of the CPU measurements when it differs from `seconds` (wrk: process lifetime vs. test duration). */
+  cpuSeconds?: number;
   perSecond: number;
   p50Ms: number;
   p99Ms: number;
   /** CPU time the apiserver process used during the phase (ms), when known. */
   serverCpuMs?: number;
-  /** CPU time of this (load generator) process during the phase (ms). */
+  /** CPU time of the load generator during the phase (ms): this process for 'node', the wrk process for 'wrk'. */
   clientCpuMs?: number;
   /** CPU time of the etcd process during the phase (ms), when known. */
   etcdCpuMs?: number;

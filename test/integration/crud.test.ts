@@ -45,7 +45,8 @@ describeResourceVerbs('flowschemas', () => ts.api, () => ({
   changeSpec: (o) => {
     o['spec'].matchingPrecedence = 600;
   },
-  status: { conditions: [{ type: 'Dangling', status: 'False', reason: 'Found', message: 'ok', lastTransitionTime: '2024-01-02T03:04:05Z' }] },
+  // What the Dangling controller itself would write (the fixture's level exists), so it leaves this status alone.
+  status: { conditions: [{ type: 'Dangling', status: 'False', reason: 'Found', message: 'This FlowSchema references the PriorityLevelConfiguration object named "global-default" and it exists', lastTransitionTime: '2024-01-02T03:04:05Z' }] },
   tracksGeneration: true,
   deleteReturnsObject: false,
 }));

@@ -1,0 +1,168 @@
+// Keeps a compiled Classifier current with the stored FlowSchemas and priority levels: list, then etcd watches.
+import type { Logger } from 'pino';
+import type { ApiObject } from '../../apimachinery/meta/types';
+import type { GenericStore } from '../../registry/generic/store';
+import type { ListParams } from '../../registry/generic/list';
+import type { WatchHandle } from '../../storage/storage';
+import { compileClassifier, FALLBACK_CLASSIFIER, type Classifier } from './classifier';
+
+const EVERYTHING: ListParams = { hasSelector: false, limit: 0, continueToken: '', resourceVersionMatch: '' };
+/** Bursts of changes (the bootstrap maintainer writes a dozen objects) are compiled once. */
+const RECOMPILE_DEBOUNCE_MS = 5;
+const RELIST_MIN_DELAY_MS = 100;
+const RELIST_MAX_DELAY_MS = 2000;
+
+export interface FlowcontrolConfigDeps {
+  flowSchemas: GenericStore;
+  priorityLevels: GenericStore;
+  log: Logger;
+}
+
+/** One watched resource: its objects by name, and the list+watch that keeps them. */
+class WatchedCollection {
+  readonly objects = new Map<string, ApiObject>();
+  loaded = false;
+  #watch: WatchHandle | undefined;
+  #generation = 0;
+  #retryTimer: NodeJS.Timeout | undefined;
+  #failures = 0;
+  #stopped = false;
+
+  readonly #store: GenericStore;
+  readonly #log: Logger;
+  readonly #changed: () => void;
+
+  constructor(store: GenericStore, log: Logger, changed: () => void) {
+    this.#store = store;
+    this.#log = log;
+    this.#changed = changed;
+  }
+
+  /** Lists, then watches from the list's revision; on failure retries with backoff. Resolves after the first attempt. */
+  async sync(): Promise<void> {
+    if (this.#stopped) return;
+    const generation = ++this.#generation;
+    void this.#cancelWatch();
+    try {
+      const { items, resourceVersion } = await this.#store.list('', EVERYTHING);
+      if (this.#stale(generation)) return;
+      this.objects.clear();
+      for (const item of items) this.objects.set(item.metadata.name ?? '', item);
+      this.loaded = true;
+      this.#changed();
+      const watch = await this.#store.watch('', Number(resourceVersion), {
+        event: (event) => {
+          if (this.#stale(generation)) return;
+          const name = event.object.metadata.name ?? '';
+          if (event.type === 'DELETED') this.objects.delete(name);
+          else this.objects.set(name, event.object);
+          this.#changed();
+        },
+        error: (err) => {
+          if (this.#stale(generation)) return;
+          this.#log.warn({ err, resource: this.#store.definition.resource }, 'flowcontrol config watch ended; re-listing');
+          void this.#cancelWatch();
+          this.#scheduleRetry();
+        },
+      });
+      if (this.#stale(generation)) {
+        await watch.cancel().catch(() => undefined);
+        return;
+      }
+      this.#watch = watch;
+      this.#failures = 0;
+    } catch (err) {
+      if (this.#stale(generation)) return;
+      this.#log.warn({ err, resource: this.#store.definition.resource }, 'flowcontrol config list failed; retrying');
+      this.#scheduleRetry();
+    }
+  }
+
+  async stop(): Promise<void> {
+    this.#stopped = true;
+    this.#generation++;
+    if (this.#retryTimer) clearTimeout(this.#retryTimer);
+    await this.#cancelWatch();
+  }
+
+  #stale(generation: number): boolean {
+    return this.#stopped || generation !== this.#generation;
+  }
+
+  async #cancelWatch(): Promise<void> {
+    const watch = this.#watch;
+    this.#watch = undefined;
+    await watch?.cancel().catch(() => undefined);
+  }
+
+  #scheduleRetry(): void {
+    if (this.#stopped || this.#retryTimer) return;
+    const delay = Math.min(RELIST_MAX_DELAY_MS, RELIST_MIN_DELAY_MS * 2 ** this.#failures++);
+    this.#retryTimer = setTimeout(() => {
+      this.#retryTimer = undefined;
+      void this.sync();
+    }, delay);
+    this.#retryTimer.unref();
+  }
+}
+
+/**
+ * The APF configuration in effect. Until both resources were listed once, `classifier` is the fallback holding only
+ * the mandatory stand-ins (everyone but `system:masters` goes to `catch-all`, empty UIDs).
+ */
+export class FlowcontrolConfig {
+  readonly #log: Logger;
+  readonly #flowSchemas: WatchedCollection;
+  readonly #priorityLevels: WatchedCollection;
+  #classifier: Classifier = FALLBACK_CLASSIFIER;
+  #timer: NodeJS.Timeout | undefined;
+  #stopped = false;
+
+  constructor(deps: FlowcontrolConfigDeps) {
+    this.#log = deps.log;
+    this.#flowSchemas = new WatchedCollection(deps.flowSchemas, deps.log, () => this.#scheduleRecompile());
+    this.#priorityLevels = new WatchedCollection(deps.priorityLevels, deps.log, () => this.#scheduleRecompile());
+  }
+
+  /** Reads both resources and starts watching them. Resolves after the first attempt; failures are retried in the background. */
+  async start(): Promise<void> {
+    await Promise.all([this.#flowSchemas.sync(), this.#priorityLevels.sync()]);
+    if (this.loaded) this.#recompile();
+  }
+
+  /** Stops watching; resolves once the watches are cancelled (the classifier keeps its last state). */
+  async stop(): Promise<void> {
+    this.#stopped = true;
+    if (this.#timer) clearTimeout(this.#timer);
+    this.#timer = undefined;
+    await Promise.all([this.#flowSchemas.stop(), this.#priorityLevels.stop()]);
+  }
+
+  /** True once both resources were listed (the classifier then reflects stored objects). */
+  get loaded(): boolean {
+    return this.#flowSchemas.loaded && this.#priorityLevels.loaded;
+  }
+
+  get classifier(): Classifier {
+    return this.#classifier;
+  }
+
+  #scheduleRecompile(): void {
+    if (this.#stopped || this.#timer) return;
+    this.#timer = setTimeout(() => {
+      this.#timer = undefined;
+      this.#recompile();
+    }, RECOMPILE_DEBOUNCE_MS);
+    this.#timer.unref();
+  }
+
+  #recompile(): void {
+    if (this.#stopped || !this.loaded) return;
+    try {
+      this.#classifier = compileClassifier([...this.#flowSchemas.objects.values()], [...this.#priorityLevels.objects.values()]);
+    } catch (err) {
+      // compileClassifier does not throw on odd objects; keep the previous classifier if it ever does.
+      this.#log.error({ err }, 'flowcontrol classifier compilation failed; keeping the previous one');
+    }
+  }
+}
