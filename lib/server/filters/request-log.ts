@@ -58,6 +58,8 @@ export function trackRequest(req: IncomingMessage, res: ServerResponse, info: Re
     if (longRunning) metrics.longRunning.dec(gaugeLabels);
     const seconds = Number(process.hrtime.bigint() - started) / 1e9;
     metrics.observe(labels, res.statusCode, seconds);
+    const level = res.statusCode >= 500 ? 'error' : 'info';
+    if (!log.isLevelEnabled(level)) return;
     const entry = {
       verb: labels.verb,
       path: info.path,
@@ -68,8 +70,7 @@ export function trackRequest(req: IncomingMessage, res: ServerResponse, info: Re
       latencyMs: Math.round(seconds * 1e6) / 1e3,
       userAgent: req.headers['user-agent'],
     };
-    if (res.statusCode >= 500) log.error(entry, 'request completed');
-    else log.info(entry, 'request completed');
+    log[level](entry, 'request completed');
   };
   res.once('finish', finish);
   res.once('close', finish);
