@@ -5,6 +5,7 @@ import { goQuote } from '../../apimachinery/field/errors';
 import type { ApiObject } from '../../apimachinery/meta/types';
 import { isPlainObject } from '../../apimachinery/meta/types';
 import type { WatchHandle } from '../../storage/storage';
+import { WorkQueue } from '../rest/work-queue';
 import type { GenericStore } from '../generic/store';
 import type { ListParams } from '../generic/list';
 import { nowTimestamp } from '../generic/system-metadata';
@@ -71,7 +72,14 @@ export class DanglingConditionController {
   /** Names of existing priority levels, and each FlowSchema's reference, as last seen on list or watch. */
   #priorityLevels = new Set<string>();
   readonly #references = new Map<string, string>();
-  readonly #queued = new Set<string>();
+  readonly #queue = new WorkQueue(
+    (name) => this.#sync(name),
+    (name, err) => {
+      this.#deps.log.warn({ err, flowSchema: name }, 'writing the Dangling condition failed; will retry');
+      this.#later(WATCH_RESTART_DELAY_MS, () => this.#queue.add(name));
+    },
+    () => this.#stopped,
+  );
   /** Recent write times per FlowSchema, for Kubernetes' rate limit. */
   readonly #writes = new Map<string, number[]>();
   readonly #timers = new Set<NodeJS.Timeout>();
@@ -80,7 +88,6 @@ export class DanglingConditionController {
   #fsWatch: WatchHandle | undefined;
   #plWatch: WatchHandle | undefined;
   #resyncTimer: NodeJS.Timeout | undefined;
-  #draining = false;
   #stopped = true;
 
   constructor(deps: DanglingConditionControllerDeps) {
@@ -101,7 +108,7 @@ export class DanglingConditionController {
     for (const timer of this.#timers) clearTimeout(timer);
     this.#timers.clear();
     this.#delayed.clear();
-    this.#queued.clear();
+    this.#queue.clear();
     void this.#fsWatch?.cancel();
     void this.#plWatch?.cancel();
     this.#fsWatch = undefined;
@@ -129,8 +136,8 @@ export class DanglingConditionController {
       this.#references.clear();
       for (const fs of fss.items) this.#references.set(fs.metadata.name ?? '', priorityLevelOf(fs));
       if (!this.#fsWatch) this.#fsWatch = this.#keep(await this.#watchFlowSchemas(Number(fss.resourceVersion)));
-      for (const name of this.#references.keys()) this.#queued.add(name);
-      await this.#drain();
+      this.#queue.add(...this.#references.keys());
+      await this.#queue.drain();
     } catch (err) {
       this.#deps.log.warn({ err }, 'FlowSchema Dangling resync failed');
     }
@@ -158,8 +165,7 @@ export class DanglingConditionController {
         if (event.type === 'DELETED') this.#priorityLevels.delete(name);
         else this.#priorityLevels.add(name);
         if (event.type === 'MODIFIED') return;
-        for (const [fs, pl] of this.#references) if (pl === name) this.#queued.add(fs);
-        void this.#drain();
+        this.#queue.add(...[...this.#references].filter(([, pl]) => pl === name).map(([fs]) => fs));
       },
       error: (err) => this.#watchEnded('pl', err),
     });
@@ -176,34 +182,10 @@ export class DanglingConditionController {
         }
         this.#references.set(name, priorityLevelOf(event.object));
         // Our own status writes come back here too; the sync finds nothing to change and writes nothing.
-        this.#queued.add(name);
-        void this.#drain();
+        this.#queue.add(name);
       },
       error: (err) => this.#watchEnded('fs', err),
     });
-  }
-
-  async #drain(): Promise<void> {
-    if (this.#draining) return;
-    this.#draining = true;
-    try {
-      while (!this.#stopped && this.#queued.size > 0) {
-        const [name] = this.#queued;
-        if (name === undefined) break;
-        this.#queued.delete(name);
-        try {
-          await this.#sync(name);
-        } catch (err) {
-          this.#deps.log.warn({ err, flowSchema: name }, 'writing the Dangling condition failed; will retry');
-          this.#later(WATCH_RESTART_DELAY_MS, () => {
-            this.#queued.add(name);
-            void this.#drain();
-          });
-        }
-      }
-    } finally {
-      this.#draining = false;
-    }
   }
 
   async #sync(name: string): Promise<void> {
@@ -220,8 +202,7 @@ export class DanglingConditionController {
       this.#delayed.add(name);
       this.#later(30_000 + Math.floor(Math.random() * 45_000), () => {
         this.#delayed.delete(name);
-        this.#queued.add(name);
-        void this.#drain();
+        this.#queue.add(name);
       });
       return;
     }

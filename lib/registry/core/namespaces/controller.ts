@@ -6,6 +6,7 @@ import { NAMESPACE_FINALIZER } from '../../../apis/core/well-known-names';
 import type { GenericStore } from '../../generic/store';
 import type { ListParams } from '../../generic/list';
 import type { WatchHandle } from '../../../storage/storage';
+import { WorkQueue } from '../../rest/work-queue';
 
 /** Terminating namespaces are re-examined this often, so work left by a crashed replica is finished. */
 const RESYNC_INTERVAL_MS = 5000;
@@ -32,8 +33,11 @@ function specFinalizers(ns: ApiObject): string[] {
 
 export class NamespaceController {
   readonly #deps: NamespaceControllerDeps;
-  readonly #queued = new Set<string>();
-  #running = false;
+  readonly #queue = new WorkQueue(
+    (name) => this.#sync(name),
+    (name, err) => this.#deps.log.warn({ err, namespace: name }, 'namespace cleanup failed; will retry'),
+    () => this.#stopped,
+  );
   #timer: NodeJS.Timeout | undefined;
   #stopped = false;
 
@@ -72,37 +76,17 @@ export class NamespaceController {
 
   /** Asks for `name` to be processed soon (called right after a namespace starts terminating). */
   enqueue(name: string): void {
-    this.#queued.add(name);
-    void this.#drain();
+    this.#queue.add(name);
   }
 
   async #resync(): Promise<void> {
     try {
       const { items, resourceVersion } = await this.#deps.namespaces.list('', EVERYTHING);
       await this.#startWatch(Number(resourceVersion));
-      for (const ns of items) if (ns.metadata.deletionTimestamp) this.#queued.add(ns.metadata.name ?? '');
-      await this.#drain();
+      this.#queue.add(...items.filter((ns) => ns.metadata.deletionTimestamp).map((ns) => ns.metadata.name ?? ''));
+      await this.#queue.drain();
     } catch (err) {
       this.#deps.log.warn({ err }, 'namespace resync failed');
-    }
-  }
-
-  async #drain(): Promise<void> {
-    if (this.#running) return;
-    this.#running = true;
-    try {
-      while (!this.#stopped && this.#queued.size > 0) {
-        const [name] = this.#queued;
-        if (name === undefined) break;
-        this.#queued.delete(name);
-        try {
-          await this.#sync(name);
-        } catch (err) {
-          this.#deps.log.warn({ err, namespace: name }, 'namespace cleanup failed; will retry');
-        }
-      }
-    } finally {
-      this.#running = false;
     }
   }
 
