@@ -56,6 +56,8 @@ export interface WatchHandle {
 
 export interface Storage {
   get(key: string, options?: GetOptions): Promise<ApiObject>;
+  /** The stored JSON (without resourceVersion) and the resourceVersion of a key, read like get() but not decoded. */
+  getJson(key: string): Promise<{ json: string; resourceVersion: string }>;
   list(prefix: string, options?: ListOptions): Promise<ListResult>;
   /** Fails with KeyExists when the key is present. */
   create(key: string, obj: ApiObject): Promise<ApiObject>;

@@ -3,7 +3,7 @@
 import type { ApiObject } from '../apimachinery/meta/types';
 
 /** Values written by encodeObject start like this, so the first `"metadata":{` is the top-level one. */
-const STORED_PREFIX = /^\{"apiVersion":"[^"\\]*","kind":"[^"\\]*","metadata":\{/;
+const STORED_PREFIX = /^\{"apiVersion":"([^"\\]*)","kind":"([^"\\]*)","metadata":\{/;
 const METADATA_OPEN = '"metadata":{';
 
 const storedJson = new WeakMap<ApiObject, string>();
@@ -19,10 +19,19 @@ export function rememberStoredJson(obj: ApiObject, json: string): void {
  */
 export function servedJson(obj: ApiObject, withTypeMeta = true): string | undefined {
   const json = storedJson.get(obj);
-  if (json === undefined) return undefined;
+  return json === undefined ? undefined : spliceResourceVersion(json, obj.metadata.resourceVersion, withTypeMeta);
+}
+
+/** apiVersion and kind of a value stored by encodeObject, or undefined for bytes in another layout. */
+export function storedTypeMeta(json: string): { apiVersion: string; kind: string } | undefined {
+  const m = STORED_PREFIX.exec(json);
+  return m ? { apiVersion: m[1] ?? '', kind: m[2] ?? '' } : undefined;
+}
+
+/** Stored JSON (see storedTypeMeta) with `metadata.resourceVersion` inserted. */
+export function spliceResourceVersion(json: string, resourceVersion: string | undefined, withTypeMeta = true): string {
   const open = json.indexOf(METADATA_OPEN) + METADATA_OPEN.length;
-  const rv = obj.metadata.resourceVersion;
-  const inserted = rv === undefined ? '' : `"resourceVersion":${JSON.stringify(rv)}${json[open] === '}' ? '' : ','}`;
+  const inserted = resourceVersion === undefined ? '' : `"resourceVersion":${JSON.stringify(resourceVersion)}${json[open] === '}' ? '' : ','}`;
   const head = withTypeMeta ? json.slice(0, open) : `{${METADATA_OPEN}`;
   return head + inserted + json.slice(open);
 }

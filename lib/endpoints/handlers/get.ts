@@ -3,12 +3,24 @@ import type { ApiRequest } from './api-request';
 import { asServed, requestNamespace } from './api-request';
 import { negotiateResponse } from '../negotiation';
 import { parseResourceVersion } from './list-options';
-import { writeResponse } from './write-response';
+import { writeJsonText, writeResponse } from './write-response';
+import { spliceResourceVersion, storedTypeMeta } from '../../storage/stored-json';
 import { parseIncludeObject, toTable } from '../table';
+
+/** Serves the stored bytes with the resourceVersion spliced in; false when they are not in the served form. */
+async function writeStoredJson(r: ApiRequest): Promise<boolean> {
+  const { json, resourceVersion } = await r.store.getJson(requestNamespace(r), r.info.name);
+  const typeMeta = storedTypeMeta(json);
+  const def = r.served.definition;
+  if (!typeMeta || typeMeta.kind !== def.kind || typeMeta.apiVersion !== (def.group === '' ? def.version : `${def.group}/${def.version}`)) return false;
+  writeJsonText(r.res, 200, spliceResourceVersion(json, resourceVersion));
+  return true;
+}
 
 export async function handleGet(r: ApiRequest): Promise<void> {
   r.negotiated = negotiateResponse(r.req.headers.accept, true);
   parseResourceVersion(r.query.get('resourceVersion'));
+  if (!r.negotiated.table && r.negotiated.mediaType === 'application/json' && !r.pretty && (await writeStoredJson(r))) return;
   const obj = asServed(r, await r.store.get(requestNamespace(r), r.info.name));
   if (r.negotiated.table) {
     const includeObject = parseIncludeObject(r.query.get('includeObject'));

@@ -14,6 +14,10 @@ export class DryRunStorage implements Storage {
     return this.#storage.get(key, options);
   }
 
+  getJson(key: string): Promise<{ json: string; resourceVersion: string }> {
+    return this.#storage.getJson(key);
+  }
+
   list(prefix: string, options?: ListOptions): Promise<ListResult> {
     return this.#storage.list(prefix, options);
   }

@@ -91,6 +91,15 @@ export class GenericStore {
     }
   }
 
+  /** An object's stored JSON and resourceVersion, undecoded (plain JSON GETs serve the bytes as they are). */
+  async getJson(namespace: string, name: string): Promise<{ json: string; resourceVersion: string }> {
+    try {
+      return await this.#storage.getJson(this.keyFor(namespace, name));
+    } catch (err) {
+      throw this.#statusError(err, name, 'get');
+    }
+  }
+
   async list(namespace: string, params: ListParams): Promise<ListOutcome> {
     try {
       return await listObjects(this.#storage, this.collectionPrefix(namespace), params);

@@ -35,6 +35,12 @@ export class EtcdStorage implements Storage {
     return decodeObject(key, kv.value, kv.mod_revision);
   }
 
+  async getJson(key: string): Promise<{ json: string; resourceVersion: string }> {
+    const kv = await this.#reads.read(key);
+    if (!kv) throw new StorageError('KeyNotFound', key, `key not found: ${key}`);
+    return { json: kv.value.toString('utf8'), resourceVersion: String(kv.mod_revision) };
+  }
+
   async list(prefix: string, options: ListOptions = {}): Promise<ListResult> {
     const rangeEnd = prefixRangeEnd(Buffer.from(prefix));
     const limit = options.limit !== undefined && options.limit > 0 ? options.limit : 0;

@@ -25,6 +25,14 @@ export function describeStorageContract(name: string, makeStorage: () => Promise
       expect(read).toEqual(created);
     });
 
+    it('hands out the stored JSON undecoded, without the resourceVersion', async () => {
+      const created = await storage.create(`${prefix}/raw`, { ...anObject('raw'), apiVersion: 'v1' });
+      const { json, resourceVersion } = await storage.getJson(`${prefix}/raw`);
+      expect(resourceVersion).toBe(created.metadata.resourceVersion);
+      expect(JSON.parse(json)).toEqual({ apiVersion: 'v1', kind: 'Thing', metadata: { name: 'raw', labels: {} } });
+      await expect(storage.getJson(`${prefix}/nothing`)).rejects.toMatchObject({ code: 'KeyNotFound' });
+    });
+
     it('reports KeyNotFound for a missing key', async () => {
       const err = await storage.get(`${prefix}/missing`).catch((e: unknown) => e);
       expect(isStorageError(err, 'KeyNotFound')).toBe(true);
