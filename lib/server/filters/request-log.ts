@@ -37,26 +37,30 @@ function scopeOf(info: RequestInfo): string {
 }
 
 export function requestLabels(info: RequestInfo, req: IncomingMessage, query: URLSearchParams): RequestLabels {
-  const dryRun = [...new Set(query.getAll('dryRun').filter(Boolean))].sort().join(',');
+  const dryRun = query.has('dryRun') ? [...new Set(query.getAll('dryRun').filter(Boolean))].sort().join(',') : '';
   if (!info.isResourceRequest) {
     return { verb: metricVerb(info, req), dry_run: dryRun, group: '', version: '', resource: '', subresource: info.path, scope: '', component: 'apiserver' };
   }
   return { verb: metricVerb(info, req), dry_run: dryRun, group: info.apiGroup, version: info.apiVersion, resource: info.resource, subresource: info.subresource, scope: scopeOf(info), component: 'apiserver' };
 }
 
+function longRunningLabels(labels: RequestLabels): Omit<RequestLabels, 'dry_run'> {
+  const { dry_run: _dryRun, ...rest } = labels;
+  return rest;
+}
+
 /** Call when a request arrives; logs and records when its response finishes or its connection closes. */
 export function trackRequest(req: IncomingMessage, res: ServerResponse, info: RequestInfo, query: URLSearchParams, log: Logger, metrics: ApiServerMetrics): void {
-  const started = process.hrtime.bigint();
+  const started = performance.now();
   const labels = requestLabels(info, req, query);
-  const longRunning = labels.verb === 'WATCH';
-  const { code: _code, dry_run: _dryRun, ...gaugeLabels } = { ...labels, code: '' };
-  if (longRunning) metrics.longRunning.inc(gaugeLabels);
+  const gaugeLabels = labels.verb === 'WATCH' ? longRunningLabels(labels) : undefined;
+  if (gaugeLabels) metrics.longRunning.inc(gaugeLabels);
   let done = false;
   const finish = (): void => {
     if (done) return;
     done = true;
-    if (longRunning) metrics.longRunning.dec(gaugeLabels);
-    const seconds = Number(process.hrtime.bigint() - started) / 1e9;
+    if (gaugeLabels) metrics.longRunning.dec(gaugeLabels);
+    const seconds = (performance.now() - started) / 1000;
     metrics.observe(labels, res.statusCode, seconds);
     const level = res.statusCode >= 500 ? 'error' : 'info';
     if (!log.isLevelEnabled(level)) return;
@@ -72,6 +76,6 @@ export function trackRequest(req: IncomingMessage, res: ServerResponse, info: Re
     };
     log[level](entry, 'request completed');
   };
-  res.once('finish', finish);
+  // 'close' follows 'finish' on every response (and alone when the client goes away), so one listener does.
   res.once('close', finish);
 }
