@@ -44,6 +44,7 @@ test-e2e: deps build
 
 bench: deps wrk build
 	node dist/test/bench/run.js
+	node dist/test/bench/classification.js
 
 clean:
 	rm -rf dist
