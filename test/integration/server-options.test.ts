@@ -70,3 +70,23 @@ describe('TLS', () => {
     }
   });
 });
+
+describe('--livez-grace-period', () => {
+  it('keeps /livez passing during the grace period while /readyz reports the lost etcd', async () => {
+    const ownEtcd = await startTestEtcd();
+    const parsed = parseCommandLine(['--port=0', `--etcd-servers=${ownEtcd.clientUrl}`, '--livez-grace-period=1h']);
+    if (parsed.help) throw new Error('unexpected help');
+    const server = await ApiServer.start(parsed.options, pino({ level: 'silent' }));
+    try {
+      await ownEtcd.stop();
+      const ready = await fetch(`${server.url}/readyz`);
+      expect(ready.status).toBe(500);
+      expect(await ready.text()).toContain('[-]etcd failed: reason withheld');
+      const live = await fetch(`${server.url}/livez?verbose`);
+      expect(live.status).toBe(200);
+      expect(await live.text()).toContain('[+]etcd ok');
+    } finally {
+      await server.shutdown();
+    }
+  });
+});
