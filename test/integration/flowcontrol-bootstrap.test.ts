@@ -2,10 +2,8 @@
 import { Etcd3 } from 'etcd3';
 import pino from 'pino';
 import type { ApiObject } from '../../lib/apimachinery/meta/types';
-import type { Admission } from '../../lib/registry/generic/admission';
 import { GenericStore } from '../../lib/registry/generic/store';
 import { StatusError } from '../../lib/apimachinery/errors';
-import type { ListParams } from '../../lib/registry/generic/list';
 import { buildRegistry, FLOWCONTROL_GROUP } from '../../lib/registry/install';
 import { EtcdStorage } from '../../lib/storage/etcd/store';
 import { MANDATORY_FLOW_SCHEMA_SPECS, MANDATORY_PRIORITY_LEVEL_SPECS } from '../../lib/apis/flowcontrol/validation-mandatory';
@@ -13,9 +11,8 @@ import { AUTO_UPDATE_ANNOTATION, BOOTSTRAP_FLOW_SCHEMA_NAMES, BOOTSTRAP_PRIORITY
 import { FlowcontrolBootstrap } from '../../lib/registry/flowcontrol/bootstrap/ensurer';
 import { startTestEtcd, type TestEtcd } from '../helpers/etcd';
 import { eventually } from '../helpers/test-server';
+import { NO_ADMISSION, EVERYTHING } from '../helpers/registry-fixtures';
 
-const NO_ADMISSION: Admission = { admitCreate: async () => {}, admitDelete: async () => {} };
-const EVERYTHING: ListParams = { hasSelector: false, limit: 0, continueToken: '', resourceVersionMatch: '' };
 const log = pino({ level: process.env['ORCH_TEST_LOG'] ?? 'silent' });
 
 let etcd: TestEtcd;

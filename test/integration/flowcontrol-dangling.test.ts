@@ -2,15 +2,14 @@
 import { Etcd3 } from 'etcd3';
 import pino from 'pino';
 import type { ApiObject } from '../../lib/apimachinery/meta/types';
-import type { Admission } from '../../lib/registry/generic/admission';
 import type { GenericStore } from '../../lib/registry/generic/store';
 import { buildRegistry, FLOWCONTROL_GROUP } from '../../lib/registry/install';
 import { EtcdStorage } from '../../lib/storage/etcd/store';
 import { DanglingConditionController } from '../../lib/registry/flowcontrol/dangling-controller';
 import { startTestEtcd, type TestEtcd } from '../helpers/etcd';
 import { eventually } from '../helpers/test-server';
+import { NO_ADMISSION } from '../helpers/registry-fixtures';
 
-const NO_ADMISSION: Admission = { admitCreate: async () => {}, admitDelete: async () => {} };
 const log = pino({ level: process.env['ORCH_TEST_LOG'] ?? 'silent' });
 const API_VERSION = `${FLOWCONTROL_GROUP}/v1beta3`;
 /** "Within about a second": generous for a loaded CI machine, far below any periodic resync. */

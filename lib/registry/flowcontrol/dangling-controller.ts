@@ -7,7 +7,7 @@ import { isPlainObject } from '../../apimachinery/meta/types';
 import type { WatchHandle } from '../../storage/storage';
 import { WorkQueue } from '../rest/work-queue';
 import type { GenericStore } from '../generic/store';
-import type { ListParams } from '../generic/list';
+import { LIST_EVERYTHING } from '../generic/list';
 import { nowTimestamp } from '../generic/system-metadata';
 
 export const DANGLING_CONDITION_TYPE = 'Dangling';
@@ -17,7 +17,6 @@ const RESYNC_INTERVAL_MS = 30_000;
 const WATCH_RESTART_DELAY_MS = 1000;
 /** Kubernetes skips a FlowSchema written more than 5 times in the past minute, retrying after 30–75 s. */
 const MAX_WRITES_PER_MINUTE = 5;
-const EVERYTHING: ListParams = { hasSelector: false, limit: 0, continueToken: '', resourceVersionMatch: '' };
 
 export interface DanglingCondition {
   type: string;
@@ -129,10 +128,10 @@ export class DanglingConditionController {
   async #resync(): Promise<void> {
     if (this.#stopped) return;
     try {
-      const pls = await this.#deps.priorityLevels.list('', EVERYTHING);
+      const pls = await this.#deps.priorityLevels.list('', LIST_EVERYTHING);
       this.#priorityLevels = new Set(pls.items.map((pl) => pl.metadata.name ?? ''));
       if (!this.#plWatch) this.#plWatch = this.#keep(await this.#watchPriorityLevels(Number(pls.resourceVersion)));
-      const fss = await this.#deps.flowSchemas.list('', EVERYTHING);
+      const fss = await this.#deps.flowSchemas.list('', LIST_EVERYTHING);
       this.#references.clear();
       for (const fs of fss.items) this.#references.set(fs.metadata.name ?? '', priorityLevelOf(fs));
       if (!this.#fsWatch) this.#fsWatch = this.#keep(await this.#watchFlowSchemas(Number(fss.resourceVersion)));

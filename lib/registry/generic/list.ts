@@ -25,6 +25,9 @@ export interface ListParams {
   resourceVersionMatch: '' | 'Exact' | 'NotOlderThan';
 }
 
+/** Every object, latest state, one page: what controllers list. */
+export const LIST_EVERYTHING: Readonly<ListParams> = { hasSelector: false, limit: 0, continueToken: '', resourceVersionMatch: '' };
+
 export interface ListOutcome {
   items: ApiObject[];
   resourceVersion: string;

@@ -205,6 +205,12 @@ describe('Kubernetes 1.26 bootstrap configuration', () => {
   });
 
   it('orders the schemas as Kubernetes does', () => {
-    expect(classifier.order).toEqual(bootstrapFlowSchemas().map((fs) => fs.metadata.name));
+    const precedence = (fs: ApiObject): number => (fs['spec'] as { matchingPrecedence: number }).matchingPrecedence;
+    const expected = bootstrapFlowSchemas()
+      .sort((a, b) => precedence(a) - precedence(b) || (a.metadata.name ?? '').localeCompare(b.metadata.name ?? ''))
+      .map((fs) => fs.metadata.name);
+    expect(classifier.order).toEqual(expected);
+    expect(expected.slice(0, 2)).toEqual(['exempt', 'probes']);
+    expect(expected[expected.length - 1]).toBe('catch-all');
   });
 });

@@ -3,7 +3,6 @@ import { Etcd3 } from 'etcd3';
 import pino from 'pino';
 import type { ApiObject } from '../../apimachinery/meta/types';
 import { parseRequestInfo } from '../../endpoints/request-info';
-import type { Admission } from '../../registry/generic/admission';
 import type { GenericStore } from '../../registry/generic/store';
 import { buildRegistry, FLOWCONTROL_GROUP } from '../../registry/install';
 import type { WatchSink } from '../../storage/storage';
@@ -13,8 +12,8 @@ import { startTestEtcd, type TestEtcd } from '../../../test/helpers/etcd';
 import { requestDigest, type Classification } from './classifier';
 import { FlowcontrolConfig } from './config-watcher';
 import { bootstrapFlowSchemas, bootstrapPriorityLevels } from './testing/bootstrap-config';
+import { NO_ADMISSION } from '../../../test/helpers/registry-fixtures';
 
-const NO_ADMISSION: Admission = { admitCreate: async () => {}, admitDelete: async () => {} };
 const LIST_DEPLOYMENTS = requestDigest(parseRequestInfo('GET', '/apis/apps/v1/namespaces/default/deployments', new URLSearchParams()));
 const log = pino({ level: 'silent' });
 

@@ -2,11 +2,10 @@
 import type { Logger } from 'pino';
 import type { ApiObject } from '../../apimachinery/meta/types';
 import type { GenericStore } from '../../registry/generic/store';
-import type { ListParams } from '../../registry/generic/list';
+import { LIST_EVERYTHING } from '../../registry/generic/list';
 import type { WatchHandle } from '../../storage/storage';
 import { compileClassifier, FALLBACK_CLASSIFIER, type Classifier } from './classifier';
 
-const EVERYTHING: ListParams = { hasSelector: false, limit: 0, continueToken: '', resourceVersionMatch: '' };
 /** Bursts of changes (the bootstrap maintainer writes a dozen objects) are compiled once. */
 const RECOMPILE_DEBOUNCE_MS = 5;
 const RELIST_MIN_DELAY_MS = 100;
@@ -44,7 +43,7 @@ class WatchedCollection {
     const generation = ++this.#generation;
     void this.#cancelWatch();
     try {
-      const { items, resourceVersion } = await this.#store.list('', EVERYTHING);
+      const { items, resourceVersion } = await this.#store.list('', LIST_EVERYTHING);
       if (this.#stale(generation)) return;
       this.objects.clear();
       for (const item of items) this.objects.set(item.metadata.name ?? '', item);

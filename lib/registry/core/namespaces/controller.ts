@@ -4,7 +4,7 @@ import type { ApiObject } from '../../../apimachinery/meta/types';
 import { StatusError } from '../../../apimachinery/errors';
 import { NAMESPACE_FINALIZER } from '../../../apis/core/well-known-names';
 import type { GenericStore } from '../../generic/store';
-import type { ListParams } from '../../generic/list';
+import { LIST_EVERYTHING } from '../../generic/list';
 import type { WatchHandle } from '../../../storage/storage';
 import { WorkQueue } from '../../rest/work-queue';
 
@@ -13,7 +13,6 @@ const RESYNC_INTERVAL_MS = 5000;
 const CLEANUP_PAGE_SIZE = 500;
 const CONTENT_REMAINING_RECHECK_MS = 1000;
 const CLEANUP_CONCURRENCY = 16;
-const EVERYTHING: ListParams = { hasSelector: false, limit: 0, continueToken: '', resourceVersionMatch: '' };
 
 export interface NamespaceControllerDeps {
   namespaces: GenericStore;
@@ -81,7 +80,7 @@ export class NamespaceController {
 
   async #resync(): Promise<void> {
     try {
-      const { items, resourceVersion } = await this.#deps.namespaces.list('', EVERYTHING);
+      const { items, resourceVersion } = await this.#deps.namespaces.list('', LIST_EVERYTHING);
       await this.#startWatch(Number(resourceVersion));
       this.#queue.add(...items.filter((ns) => ns.metadata.deletionTimestamp).map((ns) => ns.metadata.name ?? ''));
       await this.#queue.drain();
@@ -122,7 +121,7 @@ export class NamespaceController {
     let remaining = 0;
     let continueToken = '';
     do {
-      const page = await store.list(namespace, { ...EVERYTHING, limit: CLEANUP_PAGE_SIZE, continueToken });
+      const page = await store.list(namespace, { ...LIST_EVERYTHING, limit: CLEANUP_PAGE_SIZE, continueToken });
       const live = page.items.filter((item) => !item.metadata.deletionTimestamp);
       remaining += page.items.length - live.length;
       for (let i = 0; i < live.length; i += CLEANUP_CONCURRENCY) {

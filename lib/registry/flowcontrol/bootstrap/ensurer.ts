@@ -5,7 +5,7 @@ import type { ApiObject } from '../../../apimachinery/meta/types';
 import { isPlainObject } from '../../../apimachinery/meta/types';
 import { semanticEqual } from '../../../apimachinery/validation/semantic-equal';
 import type { GenericStore } from '../../generic/store';
-import type { ListParams } from '../../generic/list';
+import { LIST_EVERYTHING } from '../../generic/list';
 import {
   AUTO_UPDATE_ANNOTATION,
   BOOTSTRAP_FLOW_SCHEMA_NAMES,
@@ -26,7 +26,6 @@ const RESYNC_INTERVAL_MS = 60_000;
 /** Re-reads after AlreadyExists/Conflict/NotFound from a concurrent writer before giving up until the next run. */
 const MAX_ATTEMPTS = 5;
 export const INITIALIZATION_FAILED_TEXT = 'unable to initialize APF bootstrap configuration';
-const EVERYTHING: ListParams = { hasSelector: false, limit: 0, continueToken: '', resourceVersionMatch: '' };
 
 export interface FlowcontrolBootstrapDeps {
   flowSchemas: GenericStore;
@@ -225,7 +224,7 @@ export class FlowcontrolBootstrap {
 
   /** Objects carrying the annotation whose names left the bootstrap set are deleted, but only while it says "true". */
   async #removeObsolete(kind: Kind, keep: ReadonlySet<string>): Promise<void> {
-    const { items } = await kind.store.list('', EVERYTHING);
+    const { items } = await kind.store.list('', LIST_EVERYTHING);
     for (const item of items) {
       const name = item.metadata.name ?? '';
       if (keep.has(name) || !isPlainObject(item.metadata.annotations) || !Object.hasOwn(item.metadata.annotations, AUTO_UPDATE_ANNOTATION)) continue;
