@@ -1,6 +1,7 @@
-// Decodes a create/update body (JSON or YAML) into an object of the addressed kind, with Kubernetes' 400 texts.
+// Decodes a create/update body (JSON, YAML or protobuf) into an object of the addressed kind, with Kubernetes' 400 texts.
 import { parse as parseYaml } from 'yaml';
-import { badRequest } from '../apimachinery/errors';
+import { badRequest, isStatusError } from '../apimachinery/errors';
+import { decodeEnvelope, decodeProtobufObject, messageNameOf, orchApiVersion, type Envelope } from '../apimachinery/serializers/protobuf';
 import type { ApiObject } from '../apimachinery/meta/types';
 import { isPlainObject } from '../apimachinery/meta/types';
 import type { ResourceDefinition } from '../registry/rest/resource';
@@ -39,7 +40,39 @@ function goTypeName(value: unknown): string {
   return typeof value === 'object' ? 'object' : typeof value === 'boolean' ? 'bool' : typeof value;
 }
 
+/** Rewords a protobuf decoding StatusError with `prefix`; other errors pass unchanged. */
+function reworded(err: unknown, prefix: string, suffix = ''): unknown {
+  return isStatusError(err) ? badRequest(`${prefix}${err.message}${suffix}`) : err;
+}
+
+/**
+ * A protobuf body as the JSON object shape, with apiVersion/kind from the envelope (the `k8s.io`
+ * alias of a group mapped to its orch name; empty ones default to the URL's kind). A kind without
+ * a protobuf message is returned bare so decodeObject's apiVersion/kind checks reject it.
+ */
+function parseProtobuf(body: Buffer, def: ResourceDefinition): Record<string, unknown> {
+  let envelope: Envelope;
+  try {
+    envelope = decodeEnvelope(body);
+  } catch (err) {
+    throw reworded(err, `the object provided is unrecognized (must be of type ${def.kind}): `, ` (${summarize(body)})`);
+  }
+  const apiVersion = envelope.apiVersion === '' ? apiVersionOfDefinition(def) : orchApiVersion(envelope.apiVersion);
+  const kind = envelope.kind === '' ? def.kind : envelope.kind;
+  if (messageNameOf(apiVersion, kind) === undefined) {
+    if (apiVersion === apiVersionOfDefinition(def) && kind === def.kind) throw badRequest(`the body of the request for ${def.kind} cannot be decoded from protobuf`);
+    return { apiVersion, kind };
+  }
+  const bodyVersion = apiVersion.slice(apiVersion.indexOf('/') + 1);
+  try {
+    return { kind, apiVersion, ...decodeProtobufObject(apiVersion, kind, envelope.raw) };
+  } catch (err) {
+    throw reworded(err, `${kind} in version "${bodyVersion}" cannot be handled as a ${def.kind}: `);
+  }
+}
+
 export function parseBody(body: Buffer, format: BodyFormat, def: ResourceDefinition): unknown {
+  if (format === 'protobuf') return parseProtobuf(body, def);
   if (format === 'yaml') {
     try {
       return parseYaml(body.toString('utf8'));

@@ -76,12 +76,15 @@ export function negotiateResponse(accept: string | undefined, allowTable: boolea
   throw notAcceptable(NOT_ACCEPTABLE_TEXT);
 }
 
-export type BodyFormat = 'json' | 'yaml';
+export type BodyFormat = 'json' | 'yaml' | 'protobuf';
+
+const PROTOBUF_TYPES = new Set(['application/vnd.orch.protobuf', 'application/vnd.kubernetes.protobuf']);
 
 /** Decoder for a POST/PUT body (415 when the type is not served). */
 export function bodyFormatOf(contentType: string | undefined): BodyFormat {
   const type = (contentType ?? '').split(';')[0]?.trim().toLowerCase() ?? '';
   if (type === '' || type === 'application/json') return 'json';
   if (type === 'application/yaml') return 'yaml';
+  if (PROTOBUF_TYPES.has(type)) return 'protobuf';
   throw unsupportedMediaType(UNSUPPORTED_BODY_TEXT);
 }

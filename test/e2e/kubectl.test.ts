@@ -256,6 +256,17 @@ describe('kubectl against the built server', () => {
     expect(stale.code).toBe(1);
   });
 
+  it('imperative commands that send protobuf bodies work: create namespace, create deployment, autoscale', async () => {
+    const extra = `${ns}-pb`;
+    expect(await kubectlOk('create', 'namespace', extra)).toBe(`namespace/${extra} created\n`);
+    expect(await kubectlOk('create', 'deployment', 'pb', '--image=nginx:1.25', '-n', extra)).toBe('deployment.apps/pb created\n');
+    expect(await kubectlOk('autoscale', 'deploy', 'pb', '--min=2', '--max=5', '--cpu-percent=80', '-n', extra)).toBe('horizontalpodautoscaler.autoscaling/pb autoscaled\n');
+    const hpa = await getJson('hpa', 'pb', '-n', extra);
+    expect(hpa.spec).toMatchObject({ minReplicas: 2, maxReplicas: 5, targetCPUUtilizationPercentage: 80, scaleTargetRef: { kind: 'Deployment', name: 'pb' } });
+    const d = await getJson('deploy', 'pb', '-n', extra);
+    expect(d.spec.template.spec.containers[0].image).toBe('nginx:1.25');
+  });
+
   it('refuses an invalid Deployment with exit code 1 and the field error', async () => {
     const file = writeManifest('bad.yaml', deployment('x', ns, { replicas: -1 }));
     const res = await kubectl('create', '-f', file);
@@ -297,12 +308,8 @@ describe('kubectl against the built server', () => {
     await eventually(async () => (await kubectl('get', 'flowschema', fsName)).code === 1, 10_000, 'FlowSchema removal');
   });
 
-  // SERVER BUG: kubectl's typed clients send protobuf bodies. `kubectl create namespace NAME` POSTs
-  // /api/v1/namespaces with `Content-Type: application/vnd.kubernetes.protobuf` (body starting with the
-  // `k8s\0` magic); Kubernetes decodes it and answers 201, this server answers 415 UnsupportedMediaType
-  // ("accepted media types include: application/json, application/yaml, application/vnd.orch.protobuf").
-  // Remove `.failing` once request bodies in protobuf are accepted.
-  it.failing('create namespace NAME (protobuf request body) creates the namespace', async () => {
+  // kubectl's typed clients send protobuf bodies (`Content-Type: application/vnd.kubernetes.protobuf`).
+  it('create namespace NAME (protobuf request body) creates the namespace', async () => {
     const name = unique('e2e-imperative');
     const res = await kubectl('create', 'namespace', name);
     expect(res).toMatchObject({ code: 0, stdout: `namespace/${name} created\n` });

@@ -7,6 +7,7 @@ import type { ApiRequest } from './api-request';
 import { bodyFormatOf } from '../negotiation';
 import { readBody } from '../request-body';
 import { parse as parseYaml } from 'yaml';
+import { decodeProtobufBody } from '../../apimachinery/serializers/protobuf';
 import { META_GROUP, parseIntegerParam } from './list-options';
 import { dryRunValues } from './write-options';
 
@@ -37,6 +38,11 @@ function fromBody(value: unknown): DeleteOptions {
   return options;
 }
 
+function protobufDeleteOptions(body: Buffer): unknown {
+  const decoded = decodeProtobufBody(body);
+  return { ...decoded.object, kind: decoded.kind || 'DeleteOptions', apiVersion: decoded.apiVersion };
+}
+
 function fromQuery(query: URLSearchParams): DeleteOptions {
   const options: DeleteOptions = {};
   const grace = parseIntegerParam(query.get('gracePeriodSeconds'));
@@ -61,7 +67,7 @@ export async function readDeleteOptions(r: ApiRequest, allowPreconditionQuery: b
     const format = bodyFormatOf(r.req.headers['content-type']);
     let value: unknown;
     try {
-      value = format === 'yaml' ? parseYaml(body.toString('utf8')) : JSON.parse(body.toString('utf8'));
+      value = format === 'yaml' ? parseYaml(body.toString('utf8')) : format === 'protobuf' ? protobufDeleteOptions(body) : JSON.parse(body.toString('utf8'));
     } catch (err) {
       throw badRequest(`couldn't decode DeleteOptions: ${err instanceof Error ? err.message : String(err)}`);
     }
