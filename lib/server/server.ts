@@ -7,6 +7,7 @@ import type { AddressInfo } from 'node:net';
 import { Etcd3 } from 'etcd3';
 import type { Logger } from 'pino';
 import { EtcdStorage } from '../storage/etcd/store';
+import { Compactor } from '../storage/etcd/compactor';
 import type { Storage } from '../storage/storage';
 import { buildRegistry } from '../registry/install';
 import type { ResourceRegistry } from '../registry/resource-registry';
@@ -33,6 +34,7 @@ export class ApiServer {
   readonly #client: Etcd3;
   readonly #embedded: EmbeddedEtcd | undefined;
   readonly #controllers: RunningControllers;
+  readonly #compactor: Compactor | undefined;
   readonly #longRunning: Set<ServerResponse>;
   readonly #options: ServerOptions;
   #shuttingDown = false;
@@ -46,6 +48,7 @@ export class ApiServer {
     client: Etcd3;
     embedded: EmbeddedEtcd | undefined;
     controllers: RunningControllers;
+    compactor: Compactor | undefined;
     longRunning: Set<ServerResponse>;
     options: ServerOptions;
   }) {
@@ -57,6 +60,7 @@ export class ApiServer {
     this.#client = parts.client;
     this.#embedded = parts.embedded;
     this.#controllers = parts.controllers;
+    this.#compactor = parts.compactor;
     this.#longRunning = parts.longRunning;
     this.#options = parts.options;
   }
@@ -90,6 +94,9 @@ export class ApiServer {
     if (!namespaces) throw new Error('namespaces are not served');
     namespacesStore = () => namespaces.store;
 
+    // Like kube-apiserver, every replica runs a compactor; they coordinate through etcd (--etcd-compaction-interval=0 opts out).
+    const compactor = options.etcdCompactionIntervalMs > 0 ? new Compactor(client, options.etcdCompactionIntervalMs, log.child({ component: 'etcd-compactor' })) : undefined;
+    compactor?.start();
     const controllers = startControllers({ registry, client, etcdPrefix: options.etcdPrefix, admission, log });
 
     const metrics = new ApiServerMetrics();
@@ -134,6 +141,7 @@ export class ApiServer {
       client,
       embedded,
       controllers,
+      compactor,
       longRunning,
       options,
     });
@@ -168,6 +176,7 @@ export class ApiServer {
     await closed;
     clearTimeout(drainTimer);
     await this.#controllers.stop();
+    await this.#compactor?.stop();
     this.#client.close();
     await this.#embedded?.stop();
     this.#log.info('shutdown complete');

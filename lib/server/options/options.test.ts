@@ -7,6 +7,12 @@ describe('parseCommandLine', () => {
     expect(parsed).toMatchObject({ help: false, options: { bindAddress: '127.0.0.1', port: 8080, etcdPrefix: '/registry', dataDir: './data', etcdServers: [] } });
   });
 
+  it('compacts etcd every 5 minutes unless told otherwise; 0 disables', () => {
+    expect(parseCommandLine([])).toMatchObject({ options: { etcdCompactionIntervalMs: 300_000 } });
+    expect(parseCommandLine(['--etcd-compaction-interval=1h'])).toMatchObject({ options: { etcdCompactionIntervalMs: 3_600_000 } });
+    expect(parseCommandLine(['--etcd-compaction-interval=0'])).toMatchObject({ options: { etcdCompactionIntervalMs: 0 } });
+  });
+
   it('reads --flag=value and --flag value forms', () => {
     const parsed = parseCommandLine(['--port=0', '--etcd-servers', 'http://127.0.0.1:2379,http://127.0.0.1:3379', '--shutdown-delay-duration=1m30s']);
     expect(parsed).toMatchObject({ options: { port: 0, etcdServers: ['http://127.0.0.1:2379', 'http://127.0.0.1:3379'], shutdownDelayMs: 90_000 } });
@@ -17,6 +23,8 @@ describe('parseCommandLine', () => {
     [['--port=http'], 'invalid argument "http" for "--port" flag'],
     [['--port'], 'flag needs an argument: --port'],
     [['--livez-grace-period=soon'], 'invalid argument "soon" for "--livez-grace-period" flag: time: invalid duration "soon"'],
+    [['--etcd-compaction-interval=5'], 'invalid argument "5" for "--etcd-compaction-interval" flag: time: missing unit in duration "5"'],
+    [['--etcd-compaction-interval=-5m'], 'invalid argument "-5m" for "--etcd-compaction-interval" flag: must not be negative'],
     [['--tls-cert-file=a.pem'], '--tls-cert-file and --tls-private-key-file must be given together'],
     [['--etcd-servers=localhost:2379'], 'invalid argument "localhost:2379" for "--etcd-servers" flag'],
     [['--feature-gates=Bogus=true'], 'unrecognized feature gate: Bogus'],

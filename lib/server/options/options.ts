@@ -12,6 +12,7 @@ export const FLAG_DEFINITIONS: readonly FlagDefinition[] = [
   { name: 'tls-private-key-file', kind: 'string', default: '', usage: 'PEM private key matching --tls-cert-file' },
   { name: 'etcd-servers', kind: 'string', default: '', usage: 'comma-separated etcd URLs; when empty an embedded etcd is started with its data under --data-dir' },
   { name: 'etcd-prefix', kind: 'string', default: '/registry', usage: 'prefix of every key the server writes in etcd' },
+  { name: 'etcd-compaction-interval', kind: 'duration', default: '5m', usage: 'interval of compaction requests to etcd; replicas sharing an etcd compact once per interval in total; 0 disables compaction by this server' },
   { name: 'data-dir', kind: 'string', default: './data', usage: 'directory of the embedded etcd data' },
   { name: 'livez-grace-period', kind: 'duration', default: '0s', usage: 'time after start during which /livez checks other than ping and log pass' },
   { name: 'shutdown-delay-duration', kind: 'duration', default: '0s', usage: 'time to keep serving after a shutdown signal while /readyz fails' },
@@ -27,6 +28,8 @@ export interface ServerOptions {
   tls?: { certFile: string; keyFile: string };
   etcdServers: string[];
   etcdPrefix: string;
+  /** 0: this server never compacts etcd's history. */
+  etcdCompactionIntervalMs: number;
   dataDir: string;
   livezGracePeriodMs: number;
   shutdownDelayMs: number;
@@ -79,6 +82,7 @@ export function parseCommandLine(args: readonly string[]): ParsedCommandLine {
     port,
     etcdServers,
     etcdPrefix: etcdPrefix.replace(/\/+$/, ''),
+    etcdCompactionIntervalMs: durationFlag(values, 'etcd-compaction-interval'),
     dataDir: flagValue(values, 'data-dir'),
     livezGracePeriodMs: durationFlag(values, 'livez-grace-period'),
     shutdownDelayMs: durationFlag(values, 'shutdown-delay-duration'),

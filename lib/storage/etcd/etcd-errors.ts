@@ -3,6 +3,14 @@ import { GRPCUnavailableError, GRPCDeadlineExceededError, ClientClosedError } fr
 import { StorageError } from '../storage-error';
 
 const COMPACTED_TEXT = 'required revision has been compacted';
+/** etcd cancels a watch whose start revision is compacted with an empty cancel_reason; etcd3 reports `Watcher canceled: `. */
+const COMPACTED_WATCH_CANCEL = /^Watcher canceled: ?$/;
+const COMPACTED_WORD = 'compacted';
+
+/** Whether an error from an etcd3 watcher means its start revision was compacted. */
+export function isCompactedWatchError(err: Error): boolean {
+  return err.message.includes(COMPACTED_WORD) || COMPACTED_WATCH_CANCEL.test(err.message);
+}
 const FUTURE_REVISION_TEXT = 'required revision is a future revision';
 
 export function toStorageError(err: unknown, key: string): unknown {

@@ -3,16 +3,19 @@ import type { Etcd3, IKeyValue } from 'etcd3';
 import type { StorageEvent, WatchHandle, WatchSink } from '../storage';
 import { StorageError } from '../storage-error';
 import { decodeObject } from './codec';
+import { isCompactedWatchError } from './etcd-errors';
 
-const COMPACTED_TEXT = 'compacted';
 
 export async function watchPrefix(client: Etcd3, prefix: string, afterRevision: number, sink: WatchSink): Promise<WatchHandle> {
   const watcher = await client.watch().prefix(prefix).withPreviousKV().startRevision(String(afterRevision + 1)).create();
   let done = false;
+  // etcd3 drops a watcher that etcd cancelled before emitting 'error'; cancelling it again never resolves
+  // and breaks the watch stream the other watchers share.
+  let cancelledByEtcd = false;
   const fail = (err: Error): void => {
     if (done) return;
     done = true;
-    void watcher.cancel();
+    if (!cancelledByEtcd) void watcher.cancel();
     sink.error(err);
   };
   const emit = (event: () => StorageEvent): void => {
@@ -40,13 +43,14 @@ export async function watchPrefix(client: Etcd3, prefix: string, afterRevision: 
     }),
   );
   watcher.on('error', (err: Error) => {
-    const compacted = err.message.includes(COMPACTED_TEXT);
+    cancelledByEtcd = true;
+    const compacted = isCompactedWatchError(err);
     fail(new StorageError(compacted ? 'Compacted' : 'Unreachable', prefix, err.message, { cause: err }));
   });
   return {
     cancel: async () => {
       done = true;
-      await watcher.cancel();
+      if (!cancelledByEtcd) await watcher.cancel();
     },
   };
 }
