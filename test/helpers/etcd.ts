@@ -52,3 +52,36 @@ export async function startTestEtcd(): Promise<TestEtcd> {
   }
   return startProcess();
 }
+
+export interface EtcdForTests {
+  etcd(): TestEtcd;
+  client(): import('etcd3').Etcd3;
+}
+
+/**
+ * Starts one test etcd and one etcd3 client for the enclosing test file (beforeAll) and stops both (afterAll).
+ * Call at the top level of a test file; the accessors are valid inside tests and hooks.
+ */
+export function useTestEtcd(): EtcdForTests {
+  let etcd: TestEtcd | undefined;
+  let client: import('etcd3').Etcd3 | undefined;
+  beforeAll(async () => {
+    etcd = await startTestEtcd();
+    const { Etcd3 } = await import('etcd3');
+    client = new Etcd3({ hosts: etcd.clientUrl });
+  });
+  afterAll(async () => {
+    client?.close();
+    await etcd?.stop();
+  });
+  return {
+    etcd: () => {
+      if (!etcd) throw new Error('test etcd is not started yet (use it inside tests or hooks)');
+      return etcd;
+    },
+    client: () => {
+      if (!client) throw new Error('test etcd client is not started yet (use it inside tests or hooks)');
+      return client;
+    },
+  };
+}

@@ -1,27 +1,17 @@
 // Store behaviours no served kind uses yet (create-on-update, conditional-only updates), pinned with test strategies.
-import { Etcd3 } from 'etcd3';
 import { GenericStore } from '../../lib/registry/generic/store';
 import { defaultStrategy, type Strategy } from '../../lib/registry/rest/strategy';
 import type { ResourceDefinition } from '../../lib/registry/rest/resource';
 import { EtcdStorage } from '../../lib/storage/etcd/store';
 import { StatusError } from '../../lib/apimachinery/errors';
-import { startTestEtcd, type TestEtcd } from '../helpers/etcd';
+import { useTestEtcd } from '../helpers/etcd';
 
-let etcd: TestEtcd;
-let client: Etcd3;
-beforeAll(async () => {
-  etcd = await startTestEtcd();
-  client = new Etcd3({ hosts: etcd.clientUrl });
-});
-afterAll(async () => {
-  client.close();
-  await etcd.stop();
-});
+const shared = useTestEtcd();
 
 function storeWith(strategy: Partial<Strategy>, prefix: string): GenericStore {
   const full: Strategy = { ...defaultStrategy, namespaced: false, ...strategy };
   const definition: ResourceDefinition = { group: 'example.orch.io', version: 'v1', resource: 'widgets', kind: 'Widget', listKind: 'WidgetList', shortNames: [], categories: [], strategy: full };
-  return new GenericStore({ definition, strategy: full, storage: new EtcdStorage(client), keyPrefix: `/${prefix}/widgets/` });
+  return new GenericStore({ definition, strategy: full, storage: new EtcdStorage(shared.client()), keyPrefix: `/${prefix}/widgets/` });
 }
 
 const widget = (name: string, extra: Record<string, unknown> = {}) => ({ apiVersion: 'example.orch.io/v1', kind: 'Widget', metadata: { name }, ...extra });

@@ -1,5 +1,4 @@
 // FlowcontrolConfig on real etcd: initial list, changes applied through the watch, re-list after a broken watch.
-import { Etcd3 } from 'etcd3';
 import pino from 'pino';
 import type { ApiObject } from '../../apimachinery/meta/types';
 import { parseRequestInfo } from '../../endpoints/request-info';
@@ -8,7 +7,7 @@ import { buildRegistry, FLOWCONTROL_GROUP } from '../../registry/install';
 import type { WatchSink } from '../../storage/storage';
 import { EtcdStorage } from '../../storage/etcd/store';
 import { parseFeatureGates } from '../options/feature-gates';
-import { startTestEtcd, type TestEtcd } from '../../../test/helpers/etcd';
+import { useTestEtcd } from '../../../test/helpers/etcd';
 import { requestDigest, type Classification } from './classifier';
 import { FlowcontrolConfig } from './config-watcher';
 import { bootstrapFlowSchemas, bootstrapPriorityLevels } from './testing/bootstrap-config';
@@ -17,27 +16,18 @@ import { NO_ADMISSION } from '../../../test/helpers/registry-fixtures';
 const LIST_DEPLOYMENTS = requestDigest(parseRequestInfo('GET', '/apis/apps/v1/namespaces/default/deployments', new URLSearchParams()));
 const log = pino({ level: 'silent' });
 
-let etcd: TestEtcd;
-let client: Etcd3;
-beforeAll(async () => {
-  etcd = await startTestEtcd();
-  client = new Etcd3({ hosts: etcd.clientUrl });
-});
-afterAll(async () => {
-  client.close();
-  await etcd.stop();
-});
+const shared = useTestEtcd();
 
 let prefixCounter = 0;
 function stores(): { flowSchemas: GenericStore; priorityLevels: GenericStore } {
-  const registry = buildRegistry(new EtcdStorage(client), `/fc-${++prefixCounter}`, parseFeatureGates(''), NO_ADMISSION);
+  const registry = buildRegistry(new EtcdStorage(shared.client()), `/fc-${++prefixCounter}`, parseFeatureGates(''), NO_ADMISSION);
   const flowSchemas = registry.lookup(FLOWCONTROL_GROUP, 'v1beta3', 'flowschemas')?.store;
   const priorityLevels = registry.lookup(FLOWCONTROL_GROUP, 'v1beta3', 'prioritylevelconfigurations')?.store;
   if (!flowSchemas || !priorityLevels) throw new Error('flowcontrol resources are not served');
   return { flowSchemas, priorityLevels };
 }
 
-/** A stored object as a client would send it (no uid, resourceVersion or generation). */
+/** A stored object as a shared.client() would send it (no uid, resourceVersion or generation). */
 function fresh(obj: ApiObject): ApiObject {
   const { spec, apiVersion, kind } = structuredClone(obj);
   return { apiVersion, kind, metadata: { name: obj.metadata.name ?? '' }, spec };

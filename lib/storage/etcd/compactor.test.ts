@@ -1,29 +1,20 @@
 import { Etcd3 } from 'etcd3';
 import pino, { type Logger } from 'pino';
-import { startTestEtcd, type TestEtcd } from '../../../test/helpers/etcd';
+import { useTestEtcd } from '../../../test/helpers/etcd';
 import { COMPACT_REV_KEY, Compactor } from './compactor';
 
 /** Long enough that no timer round runs while a test drives rounds with compactNow(). */
 const MANUAL_INTERVAL_MS = 3_600_000;
 const SHORT_INTERVAL_MS = 150;
 
-let etcd: TestEtcd;
-let client: Etcd3;
+const shared = useTestEtcd();
 let lines: { level: number; msg: string; revision?: number }[];
 let log: Logger;
 const running: Compactor[] = [];
 
-beforeAll(async () => {
-  etcd = await startTestEtcd();
-  client = new Etcd3({ hosts: etcd.clientUrl });
-});
-afterAll(async () => {
-  client.close();
-  await etcd.stop();
-});
 beforeEach(async () => {
   // Every test starts like a fresh cluster: no compactor has run yet.
-  await client.delete().key(COMPACT_REV_KEY).exec();
+  await shared.client().delete().key(COMPACT_REV_KEY).exec();
   lines = [];
   log = pino({ level: 'debug' }, { write: (line: string) => void lines.push(JSON.parse(line) as (typeof lines)[number]) });
 });
@@ -31,7 +22,7 @@ afterEach(async () => {
   await Promise.all(running.splice(0).map((c) => c.stop()));
 });
 
-function compactor(intervalMs = MANUAL_INTERVAL_MS, etcdClient: Etcd3 = client): Compactor {
+function compactor(intervalMs = MANUAL_INTERVAL_MS, etcdClient: Etcd3 = shared.client()): Compactor {
   const c = new Compactor(etcdClient, intervalMs, log);
   running.push(c);
   return c;
@@ -39,14 +30,14 @@ function compactor(intervalMs = MANUAL_INTERVAL_MS, etcdClient: Etcd3 = client):
 
 async function writeSome(n: number): Promise<number> {
   let revision = 0;
-  for (let i = 0; i < n; i++) revision = Number((await client.put(`/compactor-test/k${i}`).value(String(Date.now())).exec()).header.revision);
+  for (let i = 0; i < n; i++) revision = Number((await shared.client().put(`/compactor-test/k${i}`).value(String(Date.now())).exec()).header.revision);
   return revision;
 }
 
 /** Whether etcd still keeps its history at `revision` (a range there fails once compacted past it). */
 async function readableAt(revision: number): Promise<boolean> {
   try {
-    await client.kv.range({ key: Buffer.from('/compactor-test/'), range_end: Buffer.from('/compactor-test0'), revision });
+    await shared.client().kv.range({ key: Buffer.from('/compactor-test/'), range_end: Buffer.from('/compactor-test0'), revision });
     return true;
   } catch (err) {
     if (err instanceof Error && err.message.includes('compacted')) return false;
@@ -55,7 +46,7 @@ async function readableAt(revision: number): Promise<boolean> {
 }
 
 async function compactRevKey(): Promise<{ value: string; version: number; modRevision: number }> {
-  const kv = (await client.get(COMPACT_REV_KEY).exec()).kvs[0];
+  const kv = (await shared.client().get(COMPACT_REV_KEY).exec()).kvs[0];
   if (!kv) throw new Error(`${COMPACT_REV_KEY} is absent`);
   return { value: kv.value.toString(), version: Number(kv.version), modRevision: Number(kv.mod_revision) };
 }
@@ -111,7 +102,7 @@ describe('Compactor', () => {
     const b = compactor(SHORT_INTERVAL_MS);
     a.start();
     b.start();
-    await eventually(async () => Number((await client.get(COMPACT_REV_KEY).exec()).kvs[0]?.version ?? 0) >= 4, `${COMPACT_REV_KEY} version 4`);
+    await eventually(async () => Number((await shared.client().get(COMPACT_REV_KEY).exec()).kvs[0]?.version ?? 0) >= 4, `${COMPACT_REV_KEY} version 4`);
     await Promise.all([a.stop(), b.stop()]);
     const { version, value } = await compactRevKey();
     const compactions = lines.filter((l) => l.msg === 'compacted etcd');
@@ -126,7 +117,7 @@ describe('Compactor', () => {
   it('runs no round after stop()', async () => {
     const c = compactor(SHORT_INTERVAL_MS);
     c.start();
-    await eventually(async () => (await client.get(COMPACT_REV_KEY).exec()).kvs.length > 0, `${COMPACT_REV_KEY} written`);
+    await eventually(async () => (await shared.client().get(COMPACT_REV_KEY).exec()).kvs.length > 0, `${COMPACT_REV_KEY} written`);
     await c.stop();
     const { version } = await compactRevKey();
     await new Promise((r) => setTimeout(r, SHORT_INTERVAL_MS * 3));
@@ -137,13 +128,13 @@ describe('Compactor', () => {
     const c = compactor();
     await c.compactNow();
     const head = await writeSome(2);
-    await client.kv.compact({ revision: head });
+    await shared.client().kv.compact({ revision: head });
     expect(await c.compactNow()).toEqual({ won: true });
     expect(lines.filter((l) => l.level >= 40)).toEqual([]);
   });
 
   it('warns when a round fails and keeps trying', async () => {
-    const closed = new Etcd3({ hosts: etcd.clientUrl });
+    const closed = new Etcd3({ hosts: shared.etcd().clientUrl });
     closed.close();
     const c = compactor(SHORT_INTERVAL_MS, closed);
     await expect(c.compactNow()).rejects.toThrow();
@@ -152,6 +143,6 @@ describe('Compactor', () => {
   });
 
   it('refuses a non-positive interval', () => {
-    expect(() => new Compactor(client, 0, log)).toThrow(RangeError);
+    expect(() => new Compactor(shared.client(), 0, log)).toThrow(RangeError);
   });
 });
