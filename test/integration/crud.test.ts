@@ -49,6 +49,7 @@ describeResourceVerbs('flowschemas', () => ts.api, () => ({
   status: { conditions: [{ type: 'Dangling', status: 'False', reason: 'Found', message: 'This FlowSchema references the PriorityLevelConfiguration object named "global-default" and it exists', lastTransitionTime: '2024-01-02T03:04:05Z' }] },
   tracksGeneration: true,
   deleteReturnsObject: false,
+  statusWrittenByController: true,
 }));
 
 describeResourceVerbs('prioritylevelconfigurations', () => ts.api, () => ({
