@@ -106,6 +106,28 @@ describe('collections', () => {
     }
   });
 
+  it('answers 504 with Retry-After when asked for a resourceVersion newer than etcd has', async () => {
+    const current = Number((await ts.api.get(DEPLOYMENTS)).body.metadata.resourceVersion);
+    const res = await ts.api.get(`${DEPLOYMENTS}?resourceVersion=${current + 100000}`);
+    expect(res.status).toBe(504);
+    expect(res.headers.get('retry-after')).toBe('1');
+    expect(res.body).toMatchObject({
+      reason: 'Timeout',
+      code: 504,
+      details: { causes: [{ reason: 'ResourceVersionTooLarge', message: 'Too large resource version' }], retryAfterSeconds: 1 },
+    });
+    expect(res.body.message).toMatch(new RegExp(`^Timeout: Too large resource version: ${current + 100000}, current: \\d+$`));
+  });
+
+  it('serves an Exact list at an older revision with that revision', async () => {
+    const before = (await ts.api.get(DEPLOYMENTS)).body;
+    await ts.api.post(DEPLOYMENTS, aDeployment('later'));
+    const exact = await ts.api.get(`${DEPLOYMENTS}?resourceVersion=${before.metadata.resourceVersion}&resourceVersionMatch=Exact`);
+    expect(exact.body.metadata.resourceVersion).toBe(before.metadata.resourceVersion);
+    expect(names(exact.body)).toEqual(names(before));
+    await ts.api.delete(`${DEPLOYMENTS}/later`);
+  });
+
   it('answers a Table for kubectl with the kind columns', async () => {
     const res = await ts.api.get(DEPLOYMENTS, { Accept: 'application/json;as=Table;v=v1;g=meta.k8s.io,application/json' });
     expect(res.body).toMatchObject({ kind: 'Table', apiVersion: 'meta.k8s.io/v1' });
