@@ -1,19 +1,12 @@
 // Pins each FlowSchema validation rules (incl. the mandatory objects) to its exact Kubernetes (or spec) text and order.
-import type { FieldError } from '../../apimachinery/field/errors';
-import { fieldErrorText } from '../../apimachinery/field/errors';
 import type { ApiObject } from '../../apimachinery/meta/types';
-import { isPlainObject } from '../../apimachinery/meta/types';
 import {
   MANDATORY_FLOW_SCHEMA_SPECS,
   MANDATORY_PRIORITY_LEVEL_SPECS,
   validateFlowSchema,
   validateFlowSchemaStatus,
   validateFlowSchemaUpdate,
-  validatePriorityLevelConfiguration,
-  validatePriorityLevelConfigurationStatus,
-  validatePriorityLevelConfigurationUpdate,
 } from './validation';
-import { requiredEntropyBits } from './validation-prioritylevel';
 
 import {
   SUBDOMAIN_TEXT,
@@ -24,7 +17,6 @@ import {
   set,
   build,
   aFlowSchema,
-  aPriorityLevel,
   texts,
   R,
   SUBJ,

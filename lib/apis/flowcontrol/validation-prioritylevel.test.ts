@@ -1,14 +1,10 @@
 // Pins each PriorityLevelConfiguration validation rules and untrusted-JSON handling to its exact Kubernetes (or spec) text and order.
-import type { FieldError } from '../../apimachinery/field/errors';
-import { fieldErrorText } from '../../apimachinery/field/errors';
 import type { ApiObject } from '../../apimachinery/meta/types';
 import { isPlainObject } from '../../apimachinery/meta/types';
 import {
-  MANDATORY_FLOW_SCHEMA_SPECS,
   MANDATORY_PRIORITY_LEVEL_SPECS,
   validateFlowSchema,
   validateFlowSchemaStatus,
-  validateFlowSchemaUpdate,
   validatePriorityLevelConfiguration,
   validatePriorityLevelConfigurationStatus,
   validatePriorityLevelConfigurationUpdate,
@@ -16,12 +12,7 @@ import {
 import { requiredEntropyBits } from './validation-prioritylevel';
 
 import {
-  SUBDOMAIN_TEXT,
-  LABEL_TEXT,
-  VERBS,
-  NS_INTRO,
   Patch,
-  set,
   build,
   aFlowSchema,
   aPriorityLevel,
