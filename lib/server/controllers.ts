@@ -13,6 +13,7 @@ import { FlowcontrolBootstrap } from '../registry/flowcontrol/bootstrap/ensurer'
 import { DanglingConditionController } from '../registry/flowcontrol/dangling-controller';
 import { LeaderElection } from './leader-election';
 import { FlowcontrolConfig } from './flowcontrol/config-watcher';
+import { GarbageCollector } from '../registry/generic/garbage-collector';
 
 export interface ControllerDeps {
   registry: ResourceRegistry;
@@ -82,6 +83,9 @@ export function startControllers(deps: ControllerDeps): RunningControllers {
     () => dangling.stop(),
   );
 
+  const garbageCollector = new GarbageCollector(registry.all().map((s) => s.store), log.child({ controller: 'garbage-collector' }));
+  garbageCollector.start();
+
   const flowcontrol = new FlowcontrolConfig({ flowSchemas: flowSchemas.store, priorityLevels: priorityLevels.store, log: log.child({ controller: 'apf-config' }) });
   const flowcontrolLoaded = flowcontrol.start();
 
@@ -95,6 +99,7 @@ export function startControllers(deps: ControllerDeps): RunningControllers {
       apf.stop();
       dangling.stop();
       await flowcontrol.stop();
+      await garbageCollector.stop();
       (await stopNamespaceBootstrap)();
       // Before the etcd client closes, so the lease is revoked and another replica takes over at once.
       await election.stop();

@@ -267,6 +267,16 @@ describe('kubectl against the built server', () => {
     expect(d.spec.template.spec.containers[0].image).toBe('nginx:1.25');
   });
 
+  it('delete --cascade=orphan and --cascade=foreground complete (the server removes the GC finalizers)', async () => {
+    for (const cascade of ['orphan', 'foreground']) {
+      const name = `cascade-${cascade}`;
+      await kubectlOk('create', 'deployment', name, '--image=nginx:1.25', '-n', ns);
+      expect(await kubectlOk('delete', 'deploy', name, `--cascade=${cascade}`, '-n', ns, '--timeout=20s')).toBe(`deployment.apps "${name}" deleted\n`);
+      const after = await kubectl('get', 'deploy', name, '-n', ns);
+      expect(after.stderr).toContain(`deployments.apps "${name}" not found`);
+    }
+  });
+
   it('refuses an invalid Deployment with exit code 1 and the field error', async () => {
     const file = writeManifest('bad.yaml', deployment('x', ns, { replicas: -1 }));
     const res = await kubectl('create', '-f', file);

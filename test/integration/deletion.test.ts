@@ -1,5 +1,5 @@
-import { startTestServer, createNamespace, type TestServer } from '../helpers/test-server';
-import { aDeployment, aFlowSchema, FLOWCONTROL } from '../helpers/fixtures';
+import { startTestServer, createNamespace, eventually, type TestServer } from '../helpers/test-server';
+import { aDeployment, aFlowSchema, anHpa, FLOWCONTROL } from '../helpers/fixtures';
 
 let ts: TestServer;
 const NS = 'del';
@@ -110,5 +110,36 @@ describe('deletion', () => {
     expect(res.body.items.map((i: any) => i.metadata.name).sort()).toEqual(['c1', 'c2']);
     expect((await ts.api.get(`${DEPLOYMENTS}/c1`)).status).toBe(404);
     expect((await ts.api.get(`${DEPLOYMENTS}/c3`)).status).toBe(200);
+  });
+
+  describe('propagation policies (the server plays the garbage collector)', () => {
+    const HPAS = `/apis/autoscaling/v1/namespaces/${NS}/horizontalpodautoscalers`;
+
+    async function ownerWithDependent(name: string): Promise<{ owner: any; dependent: string }> {
+      const owner = (await ts.api.post(DEPLOYMENTS, aDeployment(name))).body;
+      const hpa = anHpa(`${name}-hpa`);
+      hpa['metadata'].ownerReferences = [{ apiVersion: 'apps/v1', kind: 'Deployment', name, uid: owner.metadata.uid, blockOwnerDeletion: true }];
+      expect((await ts.api.post(HPAS, hpa)).status).toBe(201);
+      return { owner, dependent: `${HPAS}/${name}-hpa` };
+    }
+
+    it('Orphan: removes the object and leaves its dependents without the owner reference', async () => {
+      const { dependent } = await ownerWithDependent('orphaner');
+      const del = await ts.api.delete(`${DEPLOYMENTS}/orphaner?propagationPolicy=Orphan`);
+      expect(del.status).toBe(200);
+      expect(del.body.metadata.finalizers).toEqual(['orphan']);
+      await eventually(async () => (await ts.api.get(`${DEPLOYMENTS}/orphaner`)).status === 404, 10_000, 'owner removal');
+      const left = await ts.api.get(dependent);
+      expect(left.status).toBe(200);
+      expect(left.body.metadata.ownerReferences ?? []).toEqual([]);
+    });
+
+    it('Foreground: deletes the dependents first, then the object', async () => {
+      const { dependent } = await ownerWithDependent('foreground');
+      const del = await ts.api.delete(`${DEPLOYMENTS}/foreground`, { kind: 'DeleteOptions', apiVersion: 'v1', propagationPolicy: 'Foreground' });
+      expect(del.body.metadata.finalizers).toEqual(['foregroundDeletion']);
+      await eventually(async () => (await ts.api.get(`${DEPLOYMENTS}/foreground`)).status === 404, 10_000, 'owner removal');
+      expect((await ts.api.get(dependent)).status).toBe(404);
+    });
   });
 });

@@ -1,0 +1,132 @@
+// The garbage collector's finalizers, in-process: `orphan` (dependents lose their ownerReference to the object) and
+// `foregroundDeletion` (dependents are deleted first); the finalizer is removed once done, which deletes the object.
+import type { Logger } from 'pino';
+import { StatusError } from '../../apimachinery/errors';
+import type { ApiObject } from '../../apimachinery/meta/types';
+import type { WatchHandle } from '../../storage/storage';
+import { WorkQueue } from '../rest/work-queue';
+import { FINALIZER_FOREGROUND, FINALIZER_ORPHAN } from './deletion';
+import { LIST_EVERYTHING } from './list';
+import type { GenericStore } from './store';
+
+const RESYNC_INTERVAL_MS = 10_000;
+const DEPENDENTS_REMAINING_RECHECK_MS = 1000;
+
+function isGcPending(obj: ApiObject): boolean {
+  const finalizers = obj.metadata.finalizers ?? [];
+  return Boolean(obj.metadata.deletionTimestamp) && (finalizers.includes(FINALIZER_ORPHAN) || finalizers.includes(FINALIZER_FOREGROUND));
+}
+
+function ownedBy(obj: ApiObject, uid: string): boolean {
+  return (obj.metadata.ownerReferences ?? []).some((ref) => ref.uid === uid);
+}
+
+function ignoreNotFound(err: unknown): void {
+  if (!(err instanceof StatusError && err.code === 404)) throw err;
+}
+
+export class GarbageCollector {
+  readonly #stores: GenericStore[];
+  readonly #log: Logger;
+  readonly #watches: WatchHandle[] = [];
+  #timer: NodeJS.Timeout | undefined;
+  #stopped = false;
+  readonly #queue = new WorkQueue(
+    (key) => this.#sync(key),
+    (key, err) => this.#log.warn({ err, object: key }, 'garbage collection failed; will retry'),
+    () => this.#stopped,
+  );
+
+  /** `stores` are the main stores of every served resource (owners and dependents may be of any kind). */
+  constructor(stores: GenericStore[], log: Logger) {
+    this.#stores = stores;
+    this.#log = log;
+  }
+
+  start(): void {
+    this.#timer = setInterval(() => void this.#resync(), RESYNC_INTERVAL_MS);
+    this.#timer.unref();
+    void this.#resync();
+  }
+
+  async stop(): Promise<void> {
+    this.#stopped = true;
+    if (this.#timer) clearInterval(this.#timer);
+    await Promise.all(this.#watches.splice(0).map((w) => w.cancel()));
+  }
+
+  /** Lists every resource for pending objects, and on the first pass starts one watch per resource. */
+  async #resync(): Promise<void> {
+    const watching = this.#watches.length > 0;
+    for (const [index, store] of this.#stores.entries()) {
+      try {
+        const { items, resourceVersion } = await store.list('', LIST_EVERYTHING);
+        this.#queue.add(...items.filter(isGcPending).map((o) => this.#key(index, o)));
+        if (!watching && !this.#stopped) {
+          this.#watches.push(
+            await store.watch('', Number(resourceVersion), {
+              event: (event) => {
+                if (event.type !== 'DELETED' && isGcPending(event.object)) this.#queue.add(this.#key(index, event.object));
+              },
+              error: (err) => this.#log.warn({ err }, 'garbage collector watch ended; the resync keeps going'),
+            }),
+          );
+        }
+      } catch (err) {
+        this.#log.warn({ err }, 'garbage collector resync failed');
+      }
+    }
+  }
+
+  #key(index: number, obj: ApiObject): string {
+    return `${index}/${obj.metadata.namespace ?? ''}/${obj.metadata.name ?? ''}`;
+  }
+
+  async #sync(key: string): Promise<void> {
+    const [indexText, namespace = '', name = ''] = key.split('/');
+    const store = this.#stores[Number(indexText)];
+    if (!store) return;
+    let owner: ApiObject;
+    try {
+      owner = await store.get(namespace, name);
+    } catch (err) {
+      return ignoreNotFound(err);
+    }
+    if (!isGcPending(owner) || !owner.metadata.uid) return;
+    const uid = owner.metadata.uid;
+    // Dependents share the owner's namespace; a cluster-scoped owner may own objects anywhere.
+    const scope = store.namespaced ? namespace : '';
+    const finalizers = owner.metadata.finalizers ?? [];
+    if (finalizers.includes(FINALIZER_ORPHAN)) {
+      await this.#forEachDependent(scope, uid, (dep, depStore) =>
+        depStore.patch(dep.metadata.namespace ?? '', dep.metadata.name ?? '', (cur) => ({ ...cur, metadata: { ...cur.metadata, ownerReferences: (cur.metadata.ownerReferences ?? []).filter((r) => r.uid !== uid) } }), { dryRun: false }),
+      );
+      await this.#removeFinalizer(store, owner, FINALIZER_ORPHAN);
+      return;
+    }
+    let remaining = 0;
+    await this.#forEachDependent(scope, uid, async (dep, depStore) => {
+      remaining++;
+      if (!dep.metadata.deletionTimestamp) await depStore.delete(dep.metadata.namespace ?? '', dep.metadata.name ?? '', { propagationPolicy: 'Foreground' }, { dryRun: false });
+    });
+    if (remaining > 0) {
+      setTimeout(() => this.#queue.add(key), DEPENDENTS_REMAINING_RECHECK_MS).unref();
+      return;
+    }
+    await this.#removeFinalizer(store, owner, FINALIZER_FOREGROUND);
+  }
+
+  async #forEachDependent(namespace: string, uid: string, action: (dep: ApiObject, store: GenericStore) => Promise<unknown>): Promise<void> {
+    for (const depStore of this.#stores) {
+      const { items } = await depStore.list(depStore.namespaced ? namespace : '', LIST_EVERYTHING);
+      for (const dep of items.filter((o) => ownedBy(o, uid))) await action(dep, depStore).catch(ignoreNotFound);
+    }
+  }
+
+  async #removeFinalizer(store: GenericStore, owner: ApiObject, finalizer: string): Promise<void> {
+    await store
+      .patch(owner.metadata.namespace ?? '', owner.metadata.name ?? '', (cur) => ({ ...cur, metadata: { ...cur.metadata, finalizers: (cur.metadata.finalizers ?? []).filter((f) => f !== finalizer) } }), { dryRun: false })
+      .catch(ignoreNotFound);
+    this.#log.info({ name: owner.metadata.name, namespace: owner.metadata.namespace, finalizer }, 'garbage collector finalizer removed');
+  }
+}
