@@ -56,6 +56,8 @@ export async function startTestEtcd(): Promise<TestEtcd> {
 export interface EtcdForTests {
   etcd(): TestEtcd;
   client(): import('etcd3').Etcd3;
+  /** Another client of the same etcd (as a second apiserver process would have), closed after the file. */
+  newClient(): import('etcd3').Etcd3;
 }
 
 /**
@@ -65,12 +67,15 @@ export interface EtcdForTests {
 export function useTestEtcd(): EtcdForTests {
   let etcd: TestEtcd | undefined;
   let client: import('etcd3').Etcd3 | undefined;
+  let Etcd3Class: typeof import('etcd3').Etcd3 | undefined;
+  const extra: import('etcd3').Etcd3[] = [];
   beforeAll(async () => {
     etcd = await startTestEtcd();
-    const { Etcd3 } = await import('etcd3');
-    client = new Etcd3({ hosts: etcd.clientUrl });
+    Etcd3Class = (await import('etcd3')).Etcd3;
+    client = new Etcd3Class({ hosts: etcd.clientUrl });
   });
   afterAll(async () => {
+    for (const c of extra.splice(0)) c.close();
     client?.close();
     await etcd?.stop();
   });
@@ -82,6 +87,12 @@ export function useTestEtcd(): EtcdForTests {
     client: () => {
       if (!client) throw new Error('test etcd client is not started yet (use it inside tests or hooks)');
       return client;
+    },
+    newClient: () => {
+      if (!etcd || !Etcd3Class) throw new Error('test etcd is not started yet (use it inside tests or hooks)');
+      const c = new Etcd3Class({ hosts: etcd.clientUrl });
+      extra.push(c);
+      return c;
     },
   };
 }

@@ -1,5 +1,4 @@
 // The APF bootstrap maintainer on real etcd: creation, idempotence, concurrent replicas, restoring and respecting edits.
-import { Etcd3 } from 'etcd3';
 import pino from 'pino';
 import type { ApiObject } from '../../lib/apimachinery/meta/types';
 import { GenericStore } from '../../lib/registry/generic/store';
@@ -9,21 +8,13 @@ import { EtcdStorage } from '../../lib/storage/etcd/store';
 import { MANDATORY_FLOW_SCHEMA_SPECS, MANDATORY_PRIORITY_LEVEL_SPECS } from '../../lib/apis/flowcontrol/validation-mandatory';
 import { AUTO_UPDATE_ANNOTATION, BOOTSTRAP_FLOW_SCHEMA_NAMES, BOOTSTRAP_PRIORITY_LEVEL_NAMES } from '../../lib/registry/flowcontrol/bootstrap/configuration';
 import { FlowcontrolBootstrap } from '../../lib/registry/flowcontrol/bootstrap/ensurer';
-import { startTestEtcd, type TestEtcd } from '../helpers/etcd';
+import { useTestEtcd } from '../helpers/etcd';
 import { eventually } from '../helpers/test-server';
 import { NO_ADMISSION, EVERYTHING } from '../helpers/registry-fixtures';
 
 const log = pino({ level: process.env['ORCH_TEST_LOG'] ?? 'silent' });
 
-let etcd: TestEtcd;
-const clients: Etcd3[] = [];
-beforeAll(async () => {
-  etcd = await startTestEtcd();
-});
-afterAll(async () => {
-  for (const c of clients) c.close();
-  await etcd.stop();
-});
+const shared = useTestEtcd();
 
 interface Replica {
   storage: EtcdStorage;
@@ -37,8 +28,7 @@ const freshPrefix = (): string => `/bootstrap-${++prefixCounter}`;
 
 /** A replica: its own etcd client and stores over the shared prefix, as a second apiserver process would have. */
 function replica(prefix: string, timing?: { resyncMs: number }): Replica {
-  const client = new Etcd3({ hosts: etcd.clientUrl });
-  clients.push(client);
+  const client = shared.newClient();
   const storage = new EtcdStorage(client);
   const registry = buildRegistry(storage, prefix, {}, NO_ADMISSION);
   const fs = registry.lookup(FLOWCONTROL_GROUP, 'v1beta3', 'flowschemas')?.store;

@@ -1,22 +1,13 @@
 // Leader election on real etcd: exactly one leader among candidates, and handover when the leader stops.
-import { Etcd3 } from 'etcd3';
 import pino from 'pino';
 import { LeaderElection } from '../../lib/server/leader-election';
-import { startTestEtcd, type TestEtcd } from '../helpers/etcd';
+import { useTestEtcd } from '../helpers/etcd';
 import { eventually } from '../helpers/test-server';
 
 const log = pino({ level: process.env['ORCH_TEST_LOG'] ?? 'silent' });
 const TTL_SECONDS = 3;
 
-let etcd: TestEtcd;
-const clients: Etcd3[] = [];
-beforeAll(async () => {
-  etcd = await startTestEtcd();
-});
-afterAll(async () => {
-  for (const c of clients) c.close();
-  await etcd.stop();
-});
+const shared = useTestEtcd();
 
 interface Candidate {
   election: LeaderElection;
@@ -26,8 +17,7 @@ interface Candidate {
 
 /** Each candidate has its own client, as separate apiserver processes would. */
 function candidate(key: string, identity: string): Candidate {
-  const client = new Etcd3({ hosts: etcd.clientUrl });
-  clients.push(client);
+  const client = shared.newClient();
   const calls: string[] = [];
   const election = new LeaderElection(client, key, identity, log, TTL_SECONDS);
   election.start(
@@ -79,8 +69,7 @@ describe('leader election', () => {
 
   it('takes over from a crashed leader once its lease expires', async () => {
     // A leader that died without resigning: the key is bound to a lease nobody keeps alive.
-    const raw = new Etcd3({ hosts: etcd.clientUrl });
-    clients.push(raw);
+    const raw = shared.newClient();
     const crashed = raw.lease(TTL_SECONDS, { autoKeepAlive: false });
     await crashed.put('/elections/three').value('crashed').exec();
     const crashedAt = Date.now();
@@ -102,8 +91,7 @@ describe('leader election', () => {
       const [leader] = leaders(cs);
       if (!leader) throw new Error('expected a leader');
       // Revoking the leader's lease behind its back (what expiry during a partition amounts to).
-      const admin = new Etcd3({ hosts: etcd.clientUrl });
-      clients.push(admin);
+      const admin = shared.newClient();
       const kv = (await admin.get('/elections/four').exec()).kvs[0];
       if (!kv) throw new Error('no election key');
       await admin.leaseClient.leaseRevoke({ ID: kv.lease });

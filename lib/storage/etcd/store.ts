@@ -1,5 +1,4 @@
 // EtcdStorage: Storage on etcd v3. Revisions are resourceVersions; transactions give optimistic concurrency.
-import { isDeepStrictEqual } from 'node:util';
 import type { Etcd3, IKeyValue, IRangeRequest } from 'etcd3';
 import type { ApiObject } from '../../apimachinery/meta/types';
 import type { DeleteCheck, GetOptions, ListOptions, ListResult, Storage, UpdateFunc, WatchHandle, WatchSink } from '../storage';
@@ -169,11 +168,24 @@ export class EtcdStorage implements Storage {
   }
 }
 
-/** Equal as stored JSON: key order and undefined-valued keys (which JSON drops) do not count. */
+/** Equal as stored JSON (resourceVersion aside): key order and undefined-valued keys, which JSON drops, do not count. */
 function sameStoredState(a: ApiObject, b: ApiObject): boolean {
   const { resourceVersion: _a, ...metaA } = a.metadata;
   const { resourceVersion: _b, ...metaB } = b.metadata;
-  return isDeepStrictEqual(JSON.parse(JSON.stringify({ ...a, metadata: metaA })), JSON.parse(JSON.stringify({ ...b, metadata: metaB })));
+  return jsonEqual({ ...a, metadata: metaA }, { ...b, metadata: metaB });
+}
+
+function jsonEqual(a: unknown, b: unknown): boolean {
+  if (a === b) return true;
+  if (typeof a !== 'object' || typeof b !== 'object' || a === null || b === null) return false;
+  if (Array.isArray(a) || Array.isArray(b)) {
+    return Array.isArray(a) && Array.isArray(b) && a.length === b.length && a.every((x, i) => jsonEqual(x, b[i]));
+  }
+  const ra = a as Record<string, unknown>; // plain JSON objects: checked above to be non-null, non-array objects
+  const rb = b as Record<string, unknown>;
+  const keysA = Object.keys(ra).filter((k) => ra[k] !== undefined);
+  const keysB = Object.keys(rb).filter((k) => rb[k] !== undefined);
+  return keysA.length === keysB.length && keysA.every((k) => jsonEqual(ra[k], rb[k]));
 }
 
 function withResourceVersion(obj: ApiObject, revision: string | number): ApiObject {
