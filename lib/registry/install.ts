@@ -1,5 +1,7 @@
 // Builds the served resources: each ResourceDefinition with its strategies, on one storage, behind admission.
+import type { Logger } from 'pino';
 import type { Storage } from '../storage/storage';
+import { Cacher } from '../storage/cacher/cacher';
 import type { FeatureGates } from '../server/options/feature-gates';
 import { GenericStore } from './generic/store';
 import type { Admission } from './generic/admission';
@@ -45,10 +47,31 @@ export function keyPrefixOf(etcdPrefix: string, def: ResourceDefinition): string
   return def.group === '' ? `${etcdPrefix}/${def.resource}/` : `${etcdPrefix}/${def.group}/${def.resource}/`;
 }
 
-export function buildRegistry(storage: Storage, etcdPrefix: string, features: FeatureGates, admission: Admission): ResourceRegistry {
+/** Watch cache settings; without them every watch and read goes to etcd. */
+export interface WatchCacheConfig {
+  capacity: number;
+  minAgeMs: number;
+  log: Logger;
+}
+
+function cacherFor(storage: Storage, definition: ResourceDefinition, keyPrefix: string, config: WatchCacheConfig): Cacher {
+  const namespaced = definition.strategy.namespaced;
+  return new Cacher({
+    storage,
+    prefix: keyPrefix,
+    keyOf: (obj) => (namespaced ? `${keyPrefix}${obj.metadata.namespace ?? ''}/${obj.metadata.name ?? ''}` : `${keyPrefix}${obj.metadata.name ?? ''}`),
+    capacity: config.capacity,
+    minAgeMs: config.minAgeMs,
+    log: config.log.child({ resource: definition.group === '' ? definition.resource : `${definition.resource}.${definition.group}` }),
+  });
+}
+
+export function buildRegistry(storage: Storage, etcdPrefix: string, features: FeatureGates, admission: Admission, watchCache?: WatchCacheConfig): ResourceRegistry {
   const registry = new ResourceRegistry();
   for (const definition of resourceDefinitions(features)) {
-    const store = new GenericStore({ definition, strategy: definition.strategy, storage, keyPrefix: keyPrefixOf(etcdPrefix, definition), admission });
+    const keyPrefix = keyPrefixOf(etcdPrefix, definition);
+    const cacher = watchCache ? cacherFor(storage, definition, keyPrefix, watchCache) : undefined;
+    const store = new GenericStore({ definition, strategy: definition.strategy, storage, keyPrefix, admission, ...(cacher ? { cacher } : {}) });
     const isNamespaces = definition.group === '' && definition.resource === 'namespaces';
     const served: ServedResource = {
       definition,
@@ -57,6 +80,7 @@ export function buildRegistry(storage: Storage, etcdPrefix: string, features: Fe
       selectors: isNamespaces ? NAMESPACE_SELECTORS : DEFAULT_SELECTOR_SUPPORT,
       returnDeletedObject: isNamespaces,
     };
+    if (cacher) served.cacher = cacher;
     if (definition.group === 'apps' && definition.resource === 'deployments') served.scale = deploymentScale;
     if (definition.statusStrategy) served.statusStore = store.withStrategy(definition.statusStrategy);
     registry.add(served);

@@ -4,6 +4,7 @@ import type { ResourceDefinition } from './rest/resource';
 import { apiVersionOfDefinition } from './rest/resource';
 import type { SelectorSupport } from '../endpoints/handlers/list-options';
 import type { ScaleAdapter } from './rest/scale';
+import type { Cacher } from '../storage/cacher/cacher';
 
 export interface ServedResource {
   definition: ResourceDefinition;
@@ -17,6 +18,8 @@ export interface ServedResource {
   scale?: ScaleAdapter;
   /** Delete answers with the deleted object instead of a Status (namespaces). */
   returnDeletedObject: boolean;
+  /** The resource's watch cache (absent with --watch-cache=false). */
+  cacher?: Cacher;
 }
 
 export interface GroupVersions {
@@ -60,6 +63,11 @@ export class ResourceRegistry {
 
   all(): ServedResource[] {
     return [...this.#byPath.values()];
+  }
+
+  /** Every watch cache, one per resource (a resource served in several versions shares one). */
+  cachers(): Cacher[] {
+    return [...new Set(this.all().flatMap((s) => (s.cacher ? [s.cacher] : [])))];
   }
 
   isKnownKind(apiVersion: string, kind: string): boolean {

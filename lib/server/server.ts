@@ -89,7 +89,9 @@ export class ApiServer {
       throw new Error('registry not built yet');
     };
     const admission = new NamespaceLifecycle(() => namespacesStore());
-    const registry = buildRegistry(storage, options.etcdPrefix, options.featureGates, admission);
+    const watchCache = options.watchCache ? { capacity: options.watchCache.capacity, minAgeMs: options.watchCache.windowMs, log: log.child({ component: 'watch-cache' }) } : undefined;
+    const registry = buildRegistry(storage, options.etcdPrefix, options.featureGates, admission, watchCache);
+    for (const cacher of registry.cachers()) cacher.start();
     const namespaces = registry.lookup('', 'v1', 'namespaces');
     if (!namespaces) throw new Error('namespaces are not served');
     namespacesStore = () => namespaces.store;
@@ -100,6 +102,7 @@ export class ApiServer {
     const controllers = startControllers({ registry, client, etcdPrefix: options.etcdPrefix, admission, log });
 
     const metrics = new ApiServerMetrics();
+    metrics.watchCaches(registry);
     const longRunning = new Set<ServerResponse>();
     let server: ApiServer | undefined;
     const etcdCheck = withTimeout({ name: 'etcd', check: () => storage.ping() }, ETCD_CHECK_TIMEOUT_MS);
@@ -171,6 +174,8 @@ export class ApiServer {
     if (this.#options.shutdownDelayMs > 0) await new Promise((r) => setTimeout(r, this.#options.shutdownDelayMs));
     const closed = new Promise<void>((resolve) => this.#http.close(() => resolve()));
     this.#http.closeIdleConnections();
+    // Watchers get a last BOOKMARK (when they asked for bookmarks) before their streams end.
+    await Promise.all(this.registry.cachers().map((c) => c.stop()));
     for (const res of this.#longRunning) res.end();
     const drainTimer = setTimeout(() => this.#http.closeAllConnections(), IN_FLIGHT_DRAIN_TIMEOUT_MS);
     await closed;

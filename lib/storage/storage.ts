@@ -50,6 +50,20 @@ export interface WatchSink {
   error(err: Error): void;
 }
 
+/** One change of a key as the watch cache consumes it: no previous state (the cache has it). */
+export type StorageChange =
+  | { type: 'put'; key: string; object: ApiObject; revision: number }
+  | { type: 'delete'; key: string; revision: number };
+
+export interface ChangeSink {
+  /** Changes in revision order, as etcd delivered them in one response. */
+  changes(batch: StorageChange[]): void;
+  /** Every change up to `revision` has been delivered (etcd progress notification). */
+  progress(revision: number): void;
+  /** The stream broke (compacted revision, connection lost); nothing follows. */
+  error(err: Error): void;
+}
+
 export interface WatchHandle {
   cancel(): Promise<void>;
 }
@@ -67,6 +81,10 @@ export interface Storage {
   delete(key: string, check?: DeleteCheck): Promise<ApiObject>;
   /** Streams changes under `prefix` strictly after `afterRevision`. */
   watch(prefix: string, afterRevision: number, sink: WatchSink): Promise<WatchHandle>;
+  /** Raw change stream under `prefix` strictly after `afterRevision`, ending at the first disconnection (the watch cache resumes it). */
+  watchChanges(prefix: string, afterRevision: number, sink: ChangeSink): Promise<WatchHandle>;
+  /** The backing store's current revision, by a linearizable read. */
+  currentRevision(): Promise<number>;
   /** Number of keys under a prefix (for metrics and namespace cleanup). */
   count(prefix: string): Promise<number>;
   /** Round trip to the backing store (health check). */

@@ -13,6 +13,14 @@ export function rememberStoredJson(obj: ApiObject, json: string): void {
   if (STORED_PREFIX.test(json)) storedJson.set(obj, json);
 }
 
+/** `obj` with another resourceVersion, keeping its stored bytes for serving (DELETED events carry the delete's revision). */
+export function withResourceVersion(obj: ApiObject, resourceVersion: string): ApiObject {
+  const copy: ApiObject = { ...obj, metadata: { ...obj.metadata, resourceVersion } };
+  const json = storedJson.get(obj);
+  if (json !== undefined) storedJson.set(copy, json);
+  return copy;
+}
+
 /**
  * The JSON of `obj` as served, or undefined when its stored bytes are unknown. `withTypeMeta` false drops
  * apiVersion and kind (list items, as Kubernetes writes them). Valid only while `obj` is unchanged since decode.

@@ -4,7 +4,7 @@ import { asServed, requestNamespace } from './api-request';
 import { negotiateResponse } from '../negotiation';
 import { parseResourceVersion } from './list-options';
 import { writeJsonText, writeResponse } from './write-response';
-import { spliceResourceVersion, storedTypeMeta } from '../../storage/stored-json';
+import { servedJson, spliceResourceVersion, storedTypeMeta } from '../../storage/stored-json';
 import { parseIncludeObject, toTable } from '../table';
 
 /** Serves the stored bytes with the resourceVersion spliced in; false when they are not in the served form. */
@@ -19,9 +19,15 @@ async function writeStoredJson(r: ApiRequest): Promise<boolean> {
 
 export async function handleGet(r: ApiRequest): Promise<void> {
   r.negotiated = negotiateResponse(r.req.headers.accept, true);
-  parseResourceVersion(r.query.get('resourceVersion'));
-  if (!r.negotiated.table && r.negotiated.mediaType === 'application/json' && !r.pretty && (await writeStoredJson(r))) return;
-  const obj = asServed(r, await r.store.get(requestNamespace(r), r.info.name));
+  const resourceVersion = parseResourceVersion(r.query.get('resourceVersion'));
+  const plainJson = !r.negotiated.table && r.negotiated.mediaType === 'application/json' && !r.pretty;
+  if (resourceVersion === undefined && plainJson && (await writeStoredJson(r))) return;
+  const obj = asServed(r, await r.store.getAtVersion(requestNamespace(r), r.info.name, resourceVersion));
+  const reused = plainJson ? servedJson(obj) : undefined;
+  if (reused !== undefined) {
+    writeJsonText(r.res, 200, reused);
+    return;
+  }
   if (r.negotiated.table) {
     const includeObject = parseIncludeObject(r.query.get('includeObject'));
     const table = toTable([obj], r.served.definition.strategy.table, { resourceVersion: obj.metadata.resourceVersion ?? '' }, { request: r.negotiated.table, includeObject });

@@ -1,6 +1,6 @@
 // DryRunStorage: runs every check a write would, against the real state, and persists nothing.
 import type { ApiObject } from '../../apimachinery/meta/types';
-import type { DeleteCheck, GetOptions, ListOptions, ListResult, Storage, UpdateFunc, WatchHandle, WatchSink } from '../../storage/storage';
+import type { ChangeSink, DeleteCheck, GetOptions, ListOptions, ListResult, Storage, UpdateFunc, WatchHandle, WatchSink } from '../../storage/storage';
 import { StorageError, isStorageError } from '../../storage/storage-error';
 
 export class DryRunStorage implements Storage {
@@ -47,6 +47,14 @@ export class DryRunStorage implements Storage {
 
   watch(prefix: string, afterRevision: number, sink: WatchSink): Promise<WatchHandle> {
     return this.#storage.watch(prefix, afterRevision, sink);
+  }
+
+  watchChanges(prefix: string, afterRevision: number, sink: ChangeSink): Promise<WatchHandle> {
+    return this.#storage.watchChanges(prefix, afterRevision, sink);
+  }
+
+  currentRevision(): Promise<number> {
+    return this.#storage.currentRevision();
   }
 
   count(prefix: string): Promise<number> {

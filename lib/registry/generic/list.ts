@@ -4,6 +4,7 @@ import type { ApiObject } from '../../apimachinery/meta/types';
 import { decodeContinueToken, encodeContinueToken } from '../../storage/continue-token';
 import type { ListOptions, Storage } from '../../storage/storage';
 import { isStorageError } from '../../storage/storage-error';
+import type { Cacher } from '../../storage/cacher/cacher';
 
 /** How long a list waits for a resourceVersion newer than etcd's head before answering 504. */
 const TOO_LARGE_RV_WAIT_MS = 3000;
@@ -35,7 +36,24 @@ export interface ListOutcome {
   remainingItemCount?: number;
 }
 
-export async function listObjects(storage: Storage, prefix: string, params: ListParams): Promise<ListOutcome> {
+/**
+ * Whether the watch cache answers this list, as kube-apiserver's cacher decides: `resourceVersion=0` (limit
+ * ignored) and Not-older-than without limit; Most Recent, Exact and continuations read etcd.
+ */
+function servedFromCache(params: ListParams): boolean {
+  if (params.continueToken !== '' || params.resourceVersion === undefined) return false;
+  if (params.resourceVersion === 0) return true;
+  return params.resourceVersionMatch !== 'Exact' && params.limit === 0;
+}
+
+export async function listObjects(storage: Storage, prefix: string, params: ListParams, cacher?: Cacher): Promise<ListOutcome> {
+  if (cacher !== undefined && servedFromCache(params) && (await cacher.waitReady())) {
+    // A cache behind the requested revision leaves it to etcd (which waits for it, then answers 504).
+    if (cacher.revision >= (params.resourceVersion ?? 0)) {
+      const listed = cacher.list(prefix, params.predicate);
+      return { items: listed.items, resourceVersion: String(listed.revision) };
+    }
+  }
   const options: ListOptions = {};
   if (params.limit > 0) options.limit = params.limit;
   if (params.predicate) options.predicate = params.predicate;
@@ -77,17 +95,27 @@ async function readPage(storage: Storage, prefix: string, options: ListOptions, 
   }
 }
 
-async function waitForRevision(storage: Storage, prefix: string, options: ListOptions, params: ListParams, rv: number): Promise<ListOutcome> {
+function tooLargeResourceVersion(rv: number, current: number): Error {
+  return timeout(`Too large resource version: ${rv}, current: ${current}`, TOO_LARGE_RV_RETRY_AFTER_SECONDS, [{ reason: 'ResourceVersionTooLarge', message: 'Too large resource version' }]);
+}
+
+/** Polls `read` until its revision reaches `rv`; 504 Too large resource version after ~3 s. */
+async function untilRevision<T>(rv: number, read: () => Promise<T>, revisionOf: (t: T) => number): Promise<T> {
   const deadline = Date.now() + TOO_LARGE_RV_WAIT_MS;
   for (;;) {
-    const outcome = await readPage(storage, prefix, options, params, false);
-    const current = Number(outcome.resourceVersion);
-    if (current >= rv) return outcome;
-    if (Date.now() >= deadline) {
-      throw timeout(`Too large resource version: ${rv}, current: ${current}`, TOO_LARGE_RV_RETRY_AFTER_SECONDS, [
-        { reason: 'ResourceVersionTooLarge', message: 'Too large resource version' },
-      ]);
-    }
+    const result = await read();
+    const current = revisionOf(result);
+    if (current >= rv) return result;
+    if (Date.now() >= deadline) throw tooLargeResourceVersion(rv, current);
     await new Promise((r) => setTimeout(r, TOO_LARGE_RV_POLL_MS));
   }
+}
+
+function waitForRevision(storage: Storage, prefix: string, options: ListOptions, params: ListParams, rv: number): Promise<ListOutcome> {
+  return untilRevision(rv, () => readPage(storage, prefix, options, params, false), (outcome) => Number(outcome.resourceVersion));
+}
+
+/** Waits (up to ~3 s, then 504) until the backing store has reached revision `rv`. */
+export async function waitForStorageRevision(storage: Storage, rv: number): Promise<void> {
+  await untilRevision(rv, () => storage.currentRevision(), (revision) => revision);
 }

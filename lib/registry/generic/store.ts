@@ -5,7 +5,10 @@ import type { DeleteOptions } from '../../apimachinery/meta/delete-options';
 import type { ApiObject } from '../../apimachinery/meta/types';
 import { validateObjectMeta, validateObjectMetaUpdate } from '../../apimachinery/validation/object-meta';
 import type { Storage, WatchHandle, WatchSink } from '../../storage/storage';
-import { isStorageError } from '../../storage/storage-error';
+import { isStorageError, StorageError } from '../../storage/storage-error';
+import type { Cacher } from '../../storage/cacher/cacher';
+import type { WatchDelivery } from '../../storage/cacher/cache-watcher';
+import { startCachedWatch, startDirectWatch, type StartedWatch } from './client-watch';
 import type { ResourceDefinition } from '../rest/resource';
 import { groupKind, groupResource } from '../rest/resource';
 import type { Strategy } from '../rest/strategy';
@@ -15,7 +18,7 @@ import { generateName } from './generate-name';
 import { toStatusError } from './storage-errors';
 import { carrySystemMetadataOnUpdate, fillSystemMetadataOnCreate, nowTimestamp } from './system-metadata';
 import type { Admission } from './admission';
-import { listObjects, type ListParams, type ListOutcome } from './list';
+import { listObjects, waitForStorageRevision, type ListParams, type ListOutcome } from './list';
 
 /** generateName collisions are retried this many times before 409 (Kubernetes itself does not retry). */
 const GENERATE_NAME_ATTEMPTS = 8;
@@ -46,6 +49,8 @@ export interface GenericStoreOptions {
   /** Storage key prefix of this resource, ending in `/`. */
   keyPrefix: string;
   admission?: Admission;
+  /** The resource's watch cache; without one, watches and rv=0 reads go to etcd. */
+  cacher?: Cacher;
 }
 
 export class GenericStore {
@@ -55,6 +60,7 @@ export class GenericStore {
   readonly #storage: Storage;
   readonly #dryRunStorage: Storage;
   readonly #admission: Admission | undefined;
+  readonly #cacher: Cacher | undefined;
 
   constructor(options: GenericStoreOptions) {
     this.definition = options.definition;
@@ -63,11 +69,12 @@ export class GenericStore {
     this.#storage = options.storage;
     this.#dryRunStorage = new DryRunStorage(options.storage);
     this.#admission = options.admission;
+    this.#cacher = options.cacher;
   }
 
   /** The same resource and storage with another strategy (the status subresource). */
   withStrategy(strategy: Strategy): GenericStore {
-    return new GenericStore({ definition: this.definition, strategy, storage: this.#storage, keyPrefix: this.keyPrefix, admission: this.#admission });
+    return new GenericStore({ definition: this.definition, strategy, storage: this.#storage, keyPrefix: this.keyPrefix, admission: this.#admission, cacher: this.#cacher });
   }
 
   get namespaced(): boolean {
@@ -102,13 +109,42 @@ export class GenericStore {
 
   async list(namespace: string, params: ListParams): Promise<ListOutcome> {
     try {
-      return await listObjects(this.#storage, this.collectionPrefix(namespace), params);
+      return await listObjects(this.#storage, this.collectionPrefix(namespace), params, this.#cacher);
     } catch (err) {
       throw this.#statusError(err, '', 'list');
     }
   }
 
-  /** Changes in a namespace (or everywhere) after a revision. */
+  /** A client watch (see client-watch.ts), served from the watch cache when there is one. */
+  async startWatch(namespace: string, params: Pick<ListParams, 'predicate' | 'resourceVersion'>, delivery: WatchDelivery): Promise<StartedWatch> {
+    const request = { prefix: this.collectionPrefix(namespace), resourceVersion: params.resourceVersion, delivery, ...(params.predicate ? { predicate: params.predicate } : {}) };
+    try {
+      return this.#cacher ? await startCachedWatch(this.#storage, this.#cacher, request) : await startDirectWatch(this.#storage, request);
+    } catch (err) {
+      throw this.#statusError(err, '', 'list');
+    }
+  }
+
+  /**
+   * get by resourceVersion: unset reads etcd (Most Recent); `0` reads the watch cache (Any); N reads the cache
+   * once it has reached N, else etcd, waiting up to 3 s for etcd to reach N (then 504).
+   */
+  async getAtVersion(namespace: string, name: string, resourceVersion: number | undefined): Promise<ApiObject> {
+    const key = this.keyFor(namespace, name);
+    try {
+      if (resourceVersion !== undefined && this.#cacher && (await this.#cacher.waitReady()) && this.#cacher.revision >= resourceVersion) {
+        const cached = this.#cacher.get(key);
+        if (cached === undefined) throw new StorageError('KeyNotFound', key, `key not found: ${key}`);
+        return cached;
+      }
+      if (resourceVersion !== undefined && resourceVersion > 0) await waitForStorageRevision(this.#storage, resourceVersion);
+      return await this.#storage.get(key);
+    } catch (err) {
+      throw this.#statusError(err, name, 'get');
+    }
+  }
+
+  /** Changes in a namespace (or everywhere) after a revision, straight from etcd (controllers). */
   watch(namespace: string, afterRevision: number, sink: WatchSink): Promise<WatchHandle> {
     return this.#storage.watch(this.collectionPrefix(namespace), afterRevision, sink);
   }

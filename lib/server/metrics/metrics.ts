@@ -1,5 +1,13 @@
 // Prometheus metrics of one server instance (own registry, so several servers can share a process in tests).
 import { Counter, Gauge, Histogram, Registry, collectDefaultMetrics } from 'prom-client';
+import type { ResourceRegistry, ServedResource } from '../../registry/resource-registry';
+import type { CacherStats } from '../../storage/cacher/cacher';
+
+/** `resource.group` as kube-apiserver labels storage metrics (core resources without a group). */
+function resourceLabel(served: ServedResource): string {
+  const { group, resource } = served.definition;
+  return group === '' ? resource : `${resource}.${group}`;
+}
 
 const REQUEST_LABELS = ['verb', 'dry_run', 'group', 'version', 'resource', 'subresource', 'scope', 'component', 'code'] as const;
 const DURATION_LABELS = ['verb', 'dry_run', 'group', 'version', 'resource', 'subresource', 'scope', 'component'] as const;
@@ -28,6 +36,34 @@ export class ApiServerMetrics {
 
   constructor() {
     collectDefaultMetrics({ register: this.registry });
+  }
+
+  /** Watch and watch-cache figures, read from each resource's cacher at scrape time. */
+  watchCaches(resources: ResourceRegistry): void {
+    const perResource = (read: (stats: CacherStats) => number) =>
+      function collect(this: Gauge<'resource'>): void {
+        for (const served of resources.all()) {
+          if (!served.cacher) continue;
+          this.set({ resource: resourceLabel(served) }, read(served.cacher.stats()));
+        }
+      };
+    const perKind = (read: (stats: CacherStats) => number) =>
+      function collect(this: Gauge<'group' | 'version' | 'kind'>): void {
+        for (const served of resources.all()) {
+          if (!served.cacher) continue;
+          const { group, version, kind } = served.definition;
+          this.set({ group, version, kind }, read(served.cacher.stats()));
+        }
+      };
+    const registers = [this.registry];
+    new Gauge({ name: 'apiserver_registered_watchers', help: 'Number of currently registered watchers for a given resources', labelNames: ['group', 'version', 'kind'], registers, collect: perKind((s) => s.watchers) });
+    // Counters kept by the cachers, exposed as their running totals.
+    new Gauge({ name: 'apiserver_watch_events_total', help: 'Number of events sent in watch clients', labelNames: ['group', 'version', 'kind'], registers, collect: perKind((s) => s.eventsSent) });
+    new Gauge({ name: 'apiserver_watch_cache_capacity', help: 'Total capacity of watch cache broken by resource type.', labelNames: ['resource'], registers, collect: perResource((s) => s.capacity) });
+    new Gauge({ name: 'apiserver_watch_cache_window_events', help: 'Events currently held in the watch cache window (the history resuming watches are served from), by resource type.', labelNames: ['resource'], registers, collect: perResource((s) => s.windowEvents) });
+    new Gauge({ name: 'apiserver_watch_cache_initializations_total', help: 'Counter of watch cache initializations broken by resource type.', labelNames: ['resource'], registers, collect: perResource((s) => s.initializations) });
+    new Gauge({ name: 'apiserver_watch_cache_terminated_watchers_total', help: 'Counter of watchers closed due to unresponsiveness broken by resource type.', labelNames: ['resource'], registers, collect: perResource((s) => s.slowWatchersClosed) });
+    new Gauge({ name: 'apiserver_storage_objects', help: 'Number of stored objects at the time of last check split by kind.', labelNames: ['resource'], registers, collect: perResource((s) => s.objects) });
   }
 
   /** Label children by label values, so a request does not hash its labels twice (prom-client's costly part). */

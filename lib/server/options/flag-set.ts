@@ -41,9 +41,20 @@ export function parseFlags(args: readonly string[], definitions: readonly FlagDe
       value = next;
       i++;
     }
+    if (def.kind === 'bool') value = parseBoolFlag(name, value);
     values.set(name, value);
   }
   return { values, help };
+}
+
+const TRUE_WORDS = ['1', 't', 'T', 'TRUE', 'true', 'True'];
+const FALSE_WORDS = ['0', 'f', 'F', 'FALSE', 'false', 'False'];
+
+/** Go's strconv.ParseBool words, normalised to `true`/`false`. */
+function parseBoolFlag(name: string, value: string): string {
+  if (TRUE_WORDS.includes(value)) return 'true';
+  if (FALSE_WORDS.includes(value)) return 'false';
+  throw new FlagError(`invalid argument ${JSON.stringify(value)} for "--${name}" flag: strconv.ParseBool: parsing ${JSON.stringify(value)}: invalid syntax`);
 }
 
 export function usage(program: string, definitions: readonly FlagDefinition[]): string {

@@ -13,6 +13,9 @@ export const FLAG_DEFINITIONS: readonly FlagDefinition[] = [
   { name: 'etcd-servers', kind: 'string', default: '', usage: 'comma-separated etcd URLs; when empty an embedded etcd is started with its data under --data-dir' },
   { name: 'etcd-prefix', kind: 'string', default: '/registry', usage: 'prefix of every key the server writes in etcd' },
   { name: 'etcd-compaction-interval', kind: 'duration', default: '5m', usage: 'interval of compaction requests to etcd; replicas sharing an etcd compact once per interval in total; 0 disables compaction by this server' },
+  { name: 'watch-cache', kind: 'bool', default: 'true', usage: 'serve watches and resourceVersion=0 reads from an in-memory cache per resource fed by one etcd watch' },
+  { name: 'watch-cache-capacity', kind: 'int', default: '102400', usage: 'most events each resource\'s watch cache holds (it keeps at least --watch-cache-window of history below this bound)' },
+  { name: 'watch-cache-window', kind: 'duration', default: '5m', usage: 'history each watch cache keeps at least, for watches resuming from an older resourceVersion' },
   { name: 'data-dir', kind: 'string', default: './data', usage: 'directory of the embedded etcd data' },
   { name: 'livez-grace-period', kind: 'duration', default: '0s', usage: 'time after start during which /livez checks other than ping and log pass' },
   { name: 'shutdown-delay-duration', kind: 'duration', default: '0s', usage: 'time to keep serving after a shutdown signal while /readyz fails' },
@@ -30,6 +33,8 @@ export interface ServerOptions {
   etcdPrefix: string;
   /** 0: this server never compacts etcd's history. */
   etcdCompactionIntervalMs: number;
+  /** undefined: no watch cache (--watch-cache=false). */
+  watchCache?: { capacity: number; windowMs: number };
   dataDir: string;
   livezGracePeriodMs: number;
   shutdownDelayMs: number;
@@ -90,5 +95,10 @@ export function parseCommandLine(args: readonly string[]): ParsedCommandLine {
     logLevel,
   };
   if (certFile !== '') options.tls = { certFile, keyFile };
+  if (flagValue(values, 'watch-cache') === 'true') {
+    const capacityText = flagValue(values, 'watch-cache-capacity');
+    if (!/^\d+$/.test(capacityText) || Number(capacityText) < 1) throw new FlagError(`invalid argument ${JSON.stringify(capacityText)} for "--watch-cache-capacity" flag: must be a positive integer`);
+    options.watchCache = { capacity: Number(capacityText), windowMs: durationFlag(values, 'watch-cache-window') };
+  }
   return { help: false, options };
 }

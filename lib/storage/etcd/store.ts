@@ -1,8 +1,9 @@
 // EtcdStorage: Storage on etcd v3. Revisions are resourceVersions; transactions give optimistic concurrency.
 import type { Etcd3, IKeyValue, IRangeRequest } from 'etcd3';
 import type { ApiObject } from '../../apimachinery/meta/types';
-import type { DeleteCheck, GetOptions, ListOptions, ListResult, Storage, UpdateFunc, WatchHandle, WatchSink } from '../storage';
+import type { ChangeSink, DeleteCheck, GetOptions, ListOptions, ListResult, Storage, UpdateFunc, WatchHandle, WatchSink } from '../storage';
 import { watchPrefix } from './watcher';
+import { watchChanges } from './change-watcher';
 import { GetBatcher } from './get-batcher';
 import { StorageError } from '../storage-error';
 import { decodeObject, encodeObject, withStoredJson } from './codec';
@@ -145,6 +146,15 @@ export class EtcdStorage implements Storage {
 
   watch(prefix: string, afterRevision: number, sink: WatchSink): Promise<WatchHandle> {
     return watchPrefix(this.#client, prefix, afterRevision, sink);
+  }
+
+  watchChanges(prefix: string, afterRevision: number, sink: ChangeSink): Promise<WatchHandle> {
+    return watchChanges(this.#client, prefix, afterRevision, sink);
+  }
+
+  async currentRevision(): Promise<number> {
+    const res = await etcdCall('revision', () => this.#client.kv.range({ key: Buffer.from('\u0000'), serializable: false, count_only: true }));
+    return Number(res.header.revision);
   }
 
   async count(prefix: string): Promise<number> {

@@ -1,0 +1,123 @@
+// One client's watch response: newline-delimited JSON events, written once per batch, each event's bytes
+// encoded once for every watcher that sends the same thing. A client that falls too far behind is cut off.
+import type { ServerResponse } from 'node:http';
+import type { Logger } from 'pino';
+import { isStatusError, resourceExpired, type Status } from '../../apimachinery/errors';
+import type { ApiObject } from '../../apimachinery/meta/types';
+import type { CachedEvent } from '../../storage/cacher/cached-event';
+import type { WatchDelivery } from '../../storage/cacher/cache-watcher';
+import type { WatchEventType } from '../../storage/cacher/transitions';
+import { isStorageError } from '../../storage/storage-error';
+import { servedJson } from '../../storage/stored-json';
+
+/** Bytes a client may have unread (beyond its initial burst) before it is closed; it will re-watch. */
+export const MAX_UNREAD_BYTES = 8 * 1024 * 1024;
+
+function errorStatus(err: Error): Status {
+  if (isStatusError(err)) return err.status;
+  if (isStorageError(err, 'Compacted')) return resourceExpired(err.message).status;
+  return { kind: 'Status', apiVersion: 'v1', metadata: {}, status: 'Failure', message: err.message, reason: 'InternalError', code: 500 };
+}
+
+export interface WatchStreamOptions {
+  res: ServerResponse;
+  log: Logger;
+  /** The object as served (apiVersion/kind of the request's version). */
+  serve: (obj: ApiObject) => ApiObject;
+  /** An empty object of the watched kind carrying a resourceVersion (BOOKMARK). */
+  bookmarkObject: (resourceVersion: string) => unknown;
+  bookmarks: boolean;
+}
+
+export class WatchStream implements WatchDelivery {
+  readonly #options: WatchStreamOptions;
+  #pending: string[] = [];
+  #started = false;
+  #limit = MAX_UNREAD_BYTES;
+  #closed = false;
+  #cutOff = false;
+
+  constructor(options: WatchStreamOptions) {
+    this.#options = options;
+  }
+
+  /** True when the stream was closed because the client could not keep up. */
+  get cutOff(): boolean {
+    return this.#cutOff;
+  }
+
+  get closed(): boolean {
+    return this.#closed || this.#options.res.writableEnded || this.#options.res.destroyed;
+  }
+
+  /** Writes headers and the initial ADDED events, then whatever was queued meanwhile. */
+  begin(initial: ApiObject[]): void {
+    const res = this.#options.res;
+    res.writeHead(200, { 'Content-Type': 'application/json', 'Transfer-Encoding': 'chunked', 'Cache-Control': 'no-cache, private' });
+    res.flushHeaders();
+    const lines = initial.map((obj) => this.#line('ADDED', this.#options.serve(obj)));
+    this.#pending = lines.concat(this.#pending);
+    this.#started = true;
+    this.flush();
+    // The initial burst may be large; the cutoff counts only what piles up after it.
+    this.#limit = res.writableLength + MAX_UNREAD_BYTES;
+  }
+
+  send(type: 'ADDED' | 'MODIFIED' | 'DELETED', object: ApiObject, source: CachedEvent | undefined): void {
+    if (this.closed) return;
+    const served = this.#options.serve(object);
+    if (source !== undefined && served === object) {
+      const encoded = (source.encoded ??= new Map());
+      let line = encoded.get(type) as string | undefined;
+      if (line === undefined) {
+        line = this.#line(type, served);
+        encoded.set(type, line);
+      }
+      this.#pending.push(line);
+    } else {
+      this.#pending.push(this.#line(type, served));
+    }
+  }
+
+  flush(): void {
+    if (!this.#started || this.#pending.length === 0 || this.closed) return;
+    const res = this.#options.res;
+    res.write(this.#pending.length === 1 ? (this.#pending[0] as string) : this.#pending.join(''));
+    this.#pending = [];
+    if (res.writableLength > this.#limit) {
+      this.#options.log.warn({ unreadBytes: res.writableLength }, 'closing a watch whose client cannot keep up');
+      this.#cutOff = true;
+      this.#closed = true;
+      res.destroy();
+    }
+  }
+
+  bookmark(resourceVersion: number): void {
+    if (!this.#options.bookmarks || !this.#started) return;
+    this.#pending.push(`${JSON.stringify({ type: 'BOOKMARK', object: this.#options.bookmarkObject(String(resourceVersion)) })}\n`);
+    this.flush();
+  }
+
+  fail(err: Error): void {
+    if (this.closed) return;
+    this.#pending.push(`${JSON.stringify({ type: 'ERROR', object: errorStatus(err) })}\n`);
+    this.#started = true;
+    this.flush();
+    this.#close();
+  }
+
+  end(revision: number): void {
+    this.bookmark(revision);
+    this.#close();
+  }
+
+  #close(): void {
+    this.#closed = true;
+    if (!this.#options.res.writableEnded) this.#options.res.end();
+  }
+
+  #line(type: WatchEventType, object: ApiObject): string {
+    const reused = servedJson(object);
+    return reused === undefined ? `${JSON.stringify({ type, object })}\n` : `{"type":"${type}","object":${reused}}\n`;
+  }
+}

@@ -1,0 +1,295 @@
+// Cacher: the watch cache of one resource in one replica. One etcd watch feeds the cache; every client watch
+// and every `resourceVersion=0` read is served from memory. When the etcd watch breaks the cacher resumes from
+// the revision it has applied; when that revision is compacted it re-lists and its watchers get 410 (they re-list too).
+import type { Logger } from 'pino';
+import type { ApiObject } from '../../apimachinery/meta/types';
+import type { Storage, StorageChange, WatchHandle } from '../storage';
+import { isStorageError, StorageError } from '../storage-error';
+import type { CachedEvent } from './cached-event';
+import { CacheWatcher, type WatchDelivery } from './cache-watcher';
+import { WatchCache } from './watch-cache';
+
+const RETRY_MIN_MS = 100;
+const RETRY_MAX_MS = 5000;
+
+export interface CacherOptions {
+  storage: Storage;
+  /** Key prefix of the resource, ending in `/`. */
+  prefix: string;
+  /** The storage key of an object (from its namespace and name). */
+  keyOf: (obj: ApiObject) => string;
+  /** Most events held, whatever their age. */
+  capacity: number;
+  /** Events are held at least this long (unless the capacity is reached). */
+  minAgeMs: number;
+  log: Logger;
+}
+
+export interface CacheWatchRequest {
+  /** Only keys under this prefix (a namespace or the whole resource). */
+  prefix: string;
+  predicate?: (obj: ApiObject) => boolean;
+  delivery: WatchDelivery;
+}
+
+export type CacheWatchStart =
+  | { kind: 'started'; watch: CacheWatch; initial: ApiObject[] }
+  /** The window no longer holds every event after the requested revision. */
+  | { kind: 'too-old'; oldest: number };
+
+export interface CacheWatch {
+  /** The cache's revision: every event up to it has been offered to this watch (for bookmarks). */
+  readonly revision: number;
+  /** Unregisters; `cutOff` when the client was closed for falling behind (metrics). */
+  stop(cutOff?: boolean): void;
+}
+
+export interface CacherStats {
+  watchers: number;
+  eventsSent: number;
+  windowEvents: number;
+  capacity: number;
+  initializations: number;
+  objects: number;
+  slowWatchersClosed: number;
+}
+
+export class Cacher {
+  readonly prefix: string;
+  readonly #storage: Storage;
+  readonly #keyOf: (obj: ApiObject) => string;
+  readonly #cache: WatchCache;
+  readonly #log: Logger;
+  readonly #watchers = new Set<CacheWatcher>();
+  #etcdWatch: WatchHandle | undefined;
+  #stopped = false;
+  #ready = false;
+  #readyWaiters: (() => void)[] = [];
+  #revisionWaiters: { revision: number; resolve: () => void }[] = [];
+  #eventsSentByGone = 0;
+  #initializations = 0;
+  #slowWatchersClosed = 0;
+  #running: Promise<void> | undefined;
+  #wakeRetry: (() => void) | undefined;
+  #endEtcdWatch: ((reason: Error) => void) | undefined;
+
+  constructor(options: CacherOptions) {
+    this.prefix = options.prefix;
+    this.#storage = options.storage;
+    this.#keyOf = options.keyOf;
+    this.#log = options.log;
+    this.#cache = new WatchCache({ capacity: options.capacity, minAgeMs: options.minAgeMs });
+  }
+
+  start(): void {
+    this.#running ??= this.#run();
+  }
+
+  /** Ends every client watch (with a final BOOKMARK where asked for) and the etcd watch. */
+  async stop(): Promise<void> {
+    this.#stopped = true;
+    this.#wakeRetry?.();
+    this.#endEtcdWatch?.(new Error('watch cache stopped'));
+    for (const watcher of this.#watchers) watcher.delivery.end(this.#cache.revision);
+    this.#watchers.clear();
+    await this.#etcdWatch?.cancel();
+    for (const resolve of this.#readyWaiters) resolve();
+    await this.#running;
+  }
+
+  get ready(): boolean {
+    return this.#ready;
+  }
+
+  get revision(): number {
+    return this.#cache.revision;
+  }
+
+  /** Resolves once the cache holds a complete state (false when the cacher stopped first). */
+  async waitReady(): Promise<boolean> {
+    if (!this.#ready && !this.#stopped) await new Promise<void>((resolve) => this.#readyWaiters.push(resolve));
+    return this.#ready;
+  }
+
+  /** Resolves true once the cache has reached `revision`, false after `timeoutMs`. */
+  async waitForRevision(revision: number, timeoutMs: number): Promise<boolean> {
+    if (this.#ready && this.#cache.revision >= revision) return true;
+    return new Promise<boolean>((resolve) => {
+      const waiter = {
+        revision,
+        resolve: () => {
+          clearTimeout(timer);
+          resolve(true);
+        },
+      };
+      const timer = setTimeout(() => {
+        this.#revisionWaiters = this.#revisionWaiters.filter((w) => w !== waiter);
+        resolve(false);
+      }, timeoutMs);
+      this.#revisionWaiters.push(waiter);
+    });
+  }
+
+  /** The cached objects under `prefix` (ready caches only). */
+  list(prefix: string, predicate?: (obj: ApiObject) => boolean): { items: ApiObject[]; revision: number } {
+    return { items: this.#cache.list(prefix, predicate), revision: this.#cache.revision };
+  }
+
+  get(key: string): ApiObject | undefined {
+    return this.#cache.get(key);
+  }
+
+  /**
+   * Registers a watch (ready caches only). `from` undefined: the current state comes back as `initial` and
+   * events follow; a revision: only events after it, replayed from the window first.
+   */
+  watch(request: CacheWatchRequest, from: number | undefined): CacheWatchStart {
+    let initial: ApiObject[] = [];
+    let replay: CachedEvent[] = [];
+    let fromRevision: number;
+    if (from === undefined) {
+      initial = this.#cache.list(request.prefix, request.predicate);
+      fromRevision = this.#cache.revision;
+    } else {
+      const since = this.#cache.window.since(from);
+      if (since === undefined) return { kind: 'too-old', oldest: this.#cache.window.startRevision };
+      replay = since;
+      fromRevision = from;
+    }
+    const watcher = new CacheWatcher(request.prefix, request.predicate, fromRevision, request.delivery);
+    this.#watchers.add(watcher);
+    // Replayed events are queued now; the caller writes `initial` first, then flushes them.
+    for (const event of replay) watcher.offer(event);
+    const cache = this.#cache;
+    const stop = (cutOff = false): void => {
+      if (this.#watchers.delete(watcher)) this.#eventsSentByGone += watcher.sent;
+      if (cutOff) this.#slowWatchersClosed++;
+    };
+    return {
+      kind: 'started',
+      initial,
+      watch: {
+        get revision() {
+          return cache.revision;
+        },
+        stop,
+      },
+    };
+  }
+
+  stats(): CacherStats {
+    let eventsSent = this.#eventsSentByGone;
+    for (const watcher of this.#watchers) eventsSent += watcher.sent;
+    return {
+      watchers: this.#watchers.size,
+      eventsSent,
+      windowEvents: this.#cache.window.size,
+      capacity: this.#cache.window.capacity,
+      initializations: this.#initializations,
+      objects: this.#cache.size,
+      slowWatchersClosed: this.#slowWatchersClosed,
+    };
+  }
+
+  async #run(): Promise<void> {
+    let retryMs = RETRY_MIN_MS;
+    let needList = true;
+    while (!this.#stopped) {
+      try {
+        if (needList) {
+          await this.#relist();
+          needList = false;
+        }
+        const broken = await this.#watchUntilBroken();
+        retryMs = RETRY_MIN_MS;
+        if (isStorageError(broken, 'Compacted')) needList = true;
+        else if (!this.#stopped) this.#log.warn({ prefix: this.prefix, revision: this.#cache.revision, err: broken.message }, 'etcd watch broke; resuming');
+      } catch (err) {
+        if (this.#stopped) break;
+        if (isStorageError(err, 'Compacted')) needList = true;
+        this.#log.warn({ prefix: this.prefix, err: err instanceof Error ? err.message : String(err), retryMs }, 'watch cache cannot reach etcd; retrying');
+        await this.#sleep(retryMs);
+        retryMs = Math.min(retryMs * 2, RETRY_MAX_MS);
+      }
+    }
+  }
+
+  async #relist(): Promise<void> {
+    const listed = await this.#storage.list(this.prefix);
+    if (this.#stopped) return;
+    const wasReady = this.#ready;
+    this.#cache.replace(
+      listed.items.map((object) => ({ key: this.#keyOf(object), object })),
+      listed.revision,
+    );
+    this.#initializations++;
+    if (wasReady) this.#terminateAll(listed.revision);
+    this.#ready = true;
+    for (const resolve of this.#readyWaiters) resolve();
+    this.#readyWaiters = [];
+    this.#wakeRevisionWaiters();
+    this.#log.info({ prefix: this.prefix, objects: listed.items.length, revision: listed.revision }, 'watch cache initialized');
+  }
+
+  /** The history before `revision` is lost: every watcher must re-list. */
+  #terminateAll(revision: number): void {
+    for (const watcher of this.#watchers) {
+      watcher.delivery.fail(new StorageError('Compacted', this.prefix, `too old resource version: ${watcher.fromRevision} (${revision})`, { revision: watcher.fromRevision, currentRevision: revision }));
+      this.#eventsSentByGone += watcher.sent;
+    }
+    this.#watchers.clear();
+  }
+
+  /** Streams etcd changes into the cache until the stream breaks; resolves with the reason. */
+  async #watchUntilBroken(): Promise<Error> {
+    let broken!: (err: Error) => void;
+    const ended = new Promise<Error>((resolve) => (broken = resolve));
+    this.#endEtcdWatch = broken;
+    this.#etcdWatch = await this.#storage.watchChanges(this.prefix, this.#cache.revision, {
+      changes: (batch) => this.#dispatch(batch),
+      progress: (revision) => {
+        this.#cache.advance(revision);
+        this.#wakeRevisionWaiters();
+      },
+      error: (err) => broken(err),
+    });
+    if (this.#stopped) await this.#etcdWatch.cancel();
+    const reason = await ended;
+    this.#etcdWatch = undefined;
+    this.#endEtcdWatch = undefined;
+    return reason;
+  }
+
+  #dispatch(batch: StorageChange[]): void {
+    const touched = new Set<CacheWatcher>();
+    for (const change of batch) {
+      const event = this.#cache.apply(change);
+      if (event === undefined) continue;
+      for (const watcher of this.#watchers) if (watcher.offer(event)) touched.add(watcher);
+    }
+    for (const watcher of touched) watcher.delivery.flush();
+    this.#wakeRevisionWaiters();
+  }
+
+  #wakeRevisionWaiters(): void {
+    if (this.#revisionWaiters.length === 0) return;
+    const revision = this.#cache.revision;
+    const waiting: { revision: number; resolve: () => void }[] = [];
+    for (const waiter of this.#revisionWaiters) {
+      if (this.#ready && revision >= waiter.revision) waiter.resolve();
+      else waiting.push(waiter);
+    }
+    this.#revisionWaiters = waiting;
+  }
+
+  #sleep(ms: number): Promise<void> {
+    return new Promise((resolve) => {
+      const timer = setTimeout(done, ms);
+      function done(): void {
+        clearTimeout(timer);
+        resolve();
+      }
+      this.#wakeRetry = done;
+    });
+  }
+}
