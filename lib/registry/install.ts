@@ -51,6 +51,7 @@ export function keyPrefixOf(etcdPrefix: string, def: ResourceDefinition): string
 export interface WatchCacheConfig {
   capacity: number;
   minAgeMs: number;
+  bookmarkIntervalMs: number;
   log: Logger;
 }
 
@@ -62,6 +63,7 @@ function cacherFor(storage: Storage, definition: ResourceDefinition, keyPrefix: 
     keyOf: (obj) => (namespaced ? `${keyPrefix}${obj.metadata.namespace ?? ''}/${obj.metadata.name ?? ''}` : `${keyPrefix}${obj.metadata.name ?? ''}`),
     capacity: config.capacity,
     minAgeMs: config.minAgeMs,
+    bookmarkIntervalMs: config.bookmarkIntervalMs,
     log: config.log.child({ resource: definition.group === '' ? definition.resource : `${definition.resource}.${definition.group}` }),
   });
 }

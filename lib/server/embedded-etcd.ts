@@ -12,6 +12,8 @@ const STOP_TIMEOUT_MS = 10_000;
 
 export interface EmbeddedEtcd {
   clientUrl: string;
+  /** Reused with the client port to restart the same member. */
+  peerPort: number;
   stop(): Promise<void>;
 }
 
@@ -29,11 +31,11 @@ export function findEtcdBinary(): string | undefined {
 }
 
 /** Starts etcd with its data in `dataDir` and resolves once it answers a read. */
-export async function startEmbeddedEtcd(dataDir: string, onLog?: (line: string) => void): Promise<EmbeddedEtcd> {
+export async function startEmbeddedEtcd(dataDir: string, onLog?: (line: string) => void, ports?: { client: number; peer: number }): Promise<EmbeddedEtcd> {
   const binary = findEtcdBinary();
   if (!binary) throw new Error(ETCD_INSTALL_HINT);
   mkdirSync(dataDir, { recursive: true });
-  const [clientPort, peerPort] = [await freePort(), await freePort()];
+  const [clientPort, peerPort] = ports ? [ports.client, ports.peer] : [await freePort(), await freePort()];
   const clientUrl = `http://127.0.0.1:${clientPort}`;
   const peerUrl = `http://127.0.0.1:${peerPort}`;
   const child = spawn(
@@ -48,6 +50,8 @@ export async function startEmbeddedEtcd(dataDir: string, onLog?: (line: string) 
       '--initial-cluster', `orch=${peerUrl}`,
       '--logger', 'zap',
       '--log-level', 'warn',
+      // Watch caches learn the revision of quiet resources from these (bookmarks, fresh rv=N reads).
+      '--experimental-watch-progress-notify-interval', '5s',
     ],
     { stdio: ['ignore', 'ignore', 'pipe'] },
   );
@@ -60,7 +64,7 @@ export async function startEmbeddedEtcd(dataDir: string, onLog?: (line: string) 
     }
   });
   await waitUntilServing(child, clientUrl, stderrTail);
-  return { clientUrl, stop: () => stopProcess(child) };
+  return { clientUrl, peerPort, stop: () => stopProcess(child) };
 }
 
 async function waitUntilServing(child: ChildProcess, clientUrl: string, stderrTail: string[]): Promise<void> {

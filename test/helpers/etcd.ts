@@ -7,6 +7,8 @@ import { startEmbeddedEtcd } from '../../lib/server/embedded-etcd';
 export interface TestEtcd {
   clientUrl: string;
   stop(): Promise<void>;
+  /** Stops the etcd process and starts it again on the same data and ports (local processes only). */
+  restart?(downMs: number): Promise<void>;
 }
 
 const ETCD_IMAGE = 'quay.io/coreos/etcd:v3.4.23';
@@ -32,12 +34,18 @@ async function startContainer(): Promise<TestEtcd> {
 
 async function startProcess(): Promise<TestEtcd> {
   const dir = mkdtempSync(join(tmpdir(), 'orch-etcd-'));
-  const etcd = await startEmbeddedEtcd(dir);
+  let etcd = await startEmbeddedEtcd(dir);
+  const ports = { client: Number(new URL(etcd.clientUrl).port), peer: etcd.peerPort };
   return {
     clientUrl: etcd.clientUrl,
     stop: async () => {
       await etcd.stop();
       rmSync(dir, { recursive: true, force: true });
+    },
+    restart: async (downMs: number) => {
+      await etcd.stop();
+      await new Promise((r) => setTimeout(r, downMs));
+      etcd = await startEmbeddedEtcd(dir, undefined, ports);
     },
   };
 }

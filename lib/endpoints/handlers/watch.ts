@@ -10,8 +10,8 @@ import { WatchStream } from './watch-stream';
 
 /** Without timeoutSeconds a watch lasts a random 30–60 minutes (kube-apiserver's min-request-timeout rule). */
 const MIN_REQUEST_TIMEOUT_SECONDS = 1800;
-/** Bookmarks about once a minute (kube-apiserver's defaultBookmarkFrequency). */
-const BOOKMARK_INTERVAL_MS = 60_000;
+/** Like kube-apiserver, a last BOOKMARK goes out this long before the watch's deadline. */
+const FINAL_BOOKMARK_LEAD_MS = 2000;
 
 function acceptsJsonStream(accept: string | undefined): boolean {
   if (!accept || accept.trim() === '') return true;
@@ -57,10 +57,10 @@ export async function handleWatch(r: ApiRequest): Promise<void> {
   const seconds = timeoutSeconds !== undefined && timeoutSeconds > 0 ? timeoutSeconds : MIN_REQUEST_TIMEOUT_SECONDS * (1 + Math.random());
   await new Promise<void>((resolve) => {
     const deadline = setTimeout(() => r.res.end(), seconds * 1000);
-    const bookmarkTimer = bookmarks ? setInterval(() => stream.bookmark(watch.revision), BOOKMARK_INTERVAL_MS) : undefined;
+    const lastBookmark = bookmarks && seconds * 1000 > FINAL_BOOKMARK_LEAD_MS ? setTimeout(() => stream.bookmark(watch.revision), seconds * 1000 - FINAL_BOOKMARK_LEAD_MS) : undefined;
     const finish = (): void => {
       clearTimeout(deadline);
-      if (bookmarkTimer) clearInterval(bookmarkTimer);
+      clearTimeout(lastBookmark);
       watch.stop(stream.cutOff);
       resolve();
     };

@@ -16,6 +16,7 @@ export const FLAG_DEFINITIONS: readonly FlagDefinition[] = [
   { name: 'watch-cache', kind: 'bool', default: 'true', usage: 'serve watches and resourceVersion=0 reads from an in-memory cache per resource fed by one etcd watch' },
   { name: 'watch-cache-capacity', kind: 'int', default: '102400', usage: 'most events each resource\'s watch cache holds (it keeps at least --watch-cache-window of history below this bound)' },
   { name: 'watch-cache-window', kind: 'duration', default: '5m', usage: 'history each watch cache keeps at least, for watches resuming from an older resourceVersion' },
+  { name: 'watch-bookmark-interval', kind: 'duration', default: '1m', usage: 'how often watchers that allow bookmarks get a BOOKMARK event' },
   { name: 'data-dir', kind: 'string', default: './data', usage: 'directory of the embedded etcd data' },
   { name: 'livez-grace-period', kind: 'duration', default: '0s', usage: 'time after start during which /livez checks other than ping and log pass' },
   { name: 'shutdown-delay-duration', kind: 'duration', default: '0s', usage: 'time to keep serving after a shutdown signal while /readyz fails' },
@@ -34,7 +35,7 @@ export interface ServerOptions {
   /** 0: this server never compacts etcd's history. */
   etcdCompactionIntervalMs: number;
   /** undefined: no watch cache (--watch-cache=false). */
-  watchCache?: { capacity: number; windowMs: number };
+  watchCache?: { capacity: number; windowMs: number; bookmarkIntervalMs: number };
   dataDir: string;
   livezGracePeriodMs: number;
   shutdownDelayMs: number;
@@ -98,7 +99,9 @@ export function parseCommandLine(args: readonly string[]): ParsedCommandLine {
   if (flagValue(values, 'watch-cache') === 'true') {
     const capacityText = flagValue(values, 'watch-cache-capacity');
     if (!/^\d+$/.test(capacityText) || Number(capacityText) < 1) throw new FlagError(`invalid argument ${JSON.stringify(capacityText)} for "--watch-cache-capacity" flag: must be a positive integer`);
-    options.watchCache = { capacity: Number(capacityText), windowMs: durationFlag(values, 'watch-cache-window') };
+    const bookmarkIntervalMs = durationFlag(values, 'watch-bookmark-interval');
+    if (bookmarkIntervalMs === 0) throw new FlagError('invalid argument "0s" for "--watch-bookmark-interval" flag: must be positive');
+    options.watchCache = { capacity: Number(capacityText), windowMs: durationFlag(values, 'watch-cache-window'), bookmarkIntervalMs };
   }
   return { help: false, options };
 }

@@ -9,6 +9,8 @@ export interface WatchDelivery {
   send(type: 'ADDED' | 'MODIFIED' | 'DELETED', object: ApiObject, source: CachedEvent | undefined): void;
   /** The end of a batch: write what `send` queued. */
   flush(): void;
+  /** A BOOKMARK at `revision` when the client asked for bookmarks (all events up to it were offered). */
+  bookmark(revision: number): void;
   /** Ends the stream with an ERROR event carrying this error's Status. */
   fail(err: Error): void;
   /** Ends the stream cleanly, after a BOOKMARK at `revision` when the client asked for bookmarks. */

@@ -22,6 +22,8 @@ export interface CacherOptions {
   capacity: number;
   /** Events are held at least this long (unless the capacity is reached). */
   minAgeMs: number;
+  /** Watchers that asked for bookmarks get one this often. */
+  bookmarkIntervalMs: number;
   log: Logger;
 }
 
@@ -72,22 +74,34 @@ export class Cacher {
   #running: Promise<void> | undefined;
   #wakeRetry: (() => void) | undefined;
   #endEtcdWatch: ((reason: Error) => void) | undefined;
+  readonly #bookmarkIntervalMs: number;
+  #bookmarkTimer: NodeJS.Timeout | undefined;
 
   constructor(options: CacherOptions) {
     this.prefix = options.prefix;
     this.#storage = options.storage;
     this.#keyOf = options.keyOf;
     this.#log = options.log;
+    this.#bookmarkIntervalMs = options.bookmarkIntervalMs;
     this.#cache = new WatchCache({ capacity: options.capacity, minAgeMs: options.minAgeMs });
   }
 
   start(): void {
-    this.#running ??= this.#run();
+    if (this.#running) return;
+    this.#running = this.#run();
+    this.#bookmarkTimer = setInterval(() => this.#sendBookmarks(), this.#bookmarkIntervalMs);
+    this.#bookmarkTimer.unref();
+  }
+
+  #sendBookmarks(): void {
+    const revision = this.#cache.revision;
+    for (const watcher of this.#watchers) if (revision >= watcher.fromRevision) watcher.delivery.bookmark(revision);
   }
 
   /** Ends every client watch (with a final BOOKMARK where asked for) and the etcd watch. */
   async stop(): Promise<void> {
     this.#stopped = true;
+    clearInterval(this.#bookmarkTimer);
     this.#wakeRetry?.();
     this.#endEtcdWatch?.(new Error('watch cache stopped'));
     for (const watcher of this.#watchers) watcher.delivery.end(this.#cache.revision);
@@ -255,6 +269,7 @@ export class Cacher {
     });
     if (this.#stopped) await this.#etcdWatch.cancel();
     const reason = await ended;
+    void this.#etcdWatch.cancel();
     this.#etcdWatch = undefined;
     this.#endEtcdWatch = undefined;
     return reason;

@@ -19,10 +19,13 @@ export async function watchChanges(client: Etcd3, prefix: string, afterRevision:
   const watcher = client.watch().prefix(prefix).startRevision(String(afterRevision + 1)).watcher();
   let done = false;
   let cancelledByEtcd = false;
+  let cancelling: Promise<void> | undefined;
+  // Once only: cancelling a watcher twice (or one etcd already cancelled) can wait forever in etcd3.
+  const cancel = (): Promise<void> => (cancelling ??= cancelledByEtcd ? Promise.resolve() : watcher.cancel().catch(() => undefined));
   const fail = (err: Error): void => {
     if (done) return;
     done = true;
-    if (!cancelledByEtcd) void watcher.cancel();
+    void cancel();
     sink.error(err);
   };
   // Listeners go on before the create request can be answered, so no response is missed.
@@ -47,7 +50,7 @@ export async function watchChanges(client: Etcd3, prefix: string, afterRevision:
       if (connected) fail(broken);
       else {
         done = true;
-        void watcher.cancel();
+        void cancel();
         reject(broken);
       }
     });
@@ -63,7 +66,7 @@ export async function watchChanges(client: Etcd3, prefix: string, afterRevision:
   return {
     cancel: async () => {
       done = true;
-      if (!cancelledByEtcd) await watcher.cancel();
+      await cancel();
     },
   };
 }
