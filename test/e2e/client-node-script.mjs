@@ -2,7 +2,7 @@
 // Usage: node client-node-script.mjs <server-url> <namespace>
 // Prints one JSON document on stdout: { steps: { <step>: <result> } }; a step that throws records { error }.
 // @kubernetes/client-node is pinned to 1.4.0: 2.x needs undici 8, which requires Node >= 22.19.
-import { KubeConfig, CoreV1Api, AppsV1Api, AutoscalingV1Api, ApiException } from '@kubernetes/client-node';
+import { KubeConfig, CoreV1Api, AppsV1Api, AutoscalingV1Api, ApiException, makeInformer } from '@kubernetes/client-node';
 
 const [serverUrl, namespace] = process.argv.slice(2);
 if (!serverUrl || !namespace) {
@@ -136,6 +136,46 @@ await step('deleteNamespacedDeployment', async () => {
 await step('readDeletedDeployment', async () => {
   const d = await apps.readNamespacedDeployment({ name: 'web', namespace });
   return { unexpectedlyFound: d.metadata?.name, deletionTimestamp: d.metadata?.deletionTimestamp };
+});
+
+/** Resolves when `probe()` holds, polling; rejects after `ms`. */
+async function until(probe, ms, what) {
+  const deadline = Date.now() + ms;
+  while (!probe()) {
+    if (Date.now() > deadline) throw new Error(`timed out waiting for ${what}`);
+    await new Promise((r) => setTimeout(r, 50));
+  }
+}
+
+const named = (name, replicas) => {
+  const d = deployment(replicas);
+  d.metadata = { name, labels: { app: 'web' } };
+  return d;
+};
+
+// An informer (list, then watch from the list's resourceVersion) sees the existing object and every change.
+await step('informer', async () => {
+  await apps.createNamespacedDeployment({ namespace, body: named('inf-a', 1) });
+  const informer = makeInformer(kc, `/apis/apps/v1/namespaces/${namespace}/deployments`, () => apps.listNamespacedDeployment({ namespace }));
+  const events = [];
+  informer.on('add', (d) => events.push(`add ${d.metadata?.name}`));
+  informer.on('update', (d) => events.push(`update ${d.metadata?.name} ${d.spec?.replicas}`));
+  informer.on('delete', (d) => events.push(`delete ${d.metadata?.name}`));
+  const errors = [];
+  informer.on('error', (err) => errors.push(String(err)));
+  await informer.start();
+  await until(() => events.includes('add inf-a'), 10_000, 'the initial add');
+  await apps.createNamespacedDeployment({ namespace, body: named('inf-b', 1) });
+  const a = await apps.readNamespacedDeployment({ name: 'inf-a', namespace });
+  a.spec.replicas = 4;
+  await apps.replaceNamespacedDeployment({ name: 'inf-a', namespace, body: a });
+  await apps.deleteNamespacedDeployment({ name: 'inf-b', namespace });
+  await until(() => events.includes('delete inf-b'), 10_000, 'the delete event');
+  const cached = informer.list(namespace).map((d) => `${d.metadata?.name} ${d.spec?.replicas}`);
+  // Stopping aborts the watch request, which the informer reports as an error; only errors before count.
+  const errorsWhileRunning = [...errors];
+  await informer.stop();
+  return { events, cached, errors: errorsWhileRunning };
 });
 
 process.stdout.write(`${JSON.stringify({ steps })}\n`);

@@ -114,4 +114,11 @@ describe('@kubernetes/client-node against the built server', () => {
       },
     });
   });
+
+  it('an informer lists, then watches: the existing deployment and each later change arrive in order', () => {
+    const { events, cached, errors } = value('informer');
+    expect(errors).toEqual([]);
+    expect(events.filter((e: string) => e.includes('inf-'))).toEqual(['add inf-a', 'add inf-b', 'update inf-a 4', 'delete inf-b']);
+    expect(cached).toEqual(['inf-a 4']);
+  });
 });

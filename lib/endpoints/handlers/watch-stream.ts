@@ -27,6 +27,8 @@ export interface WatchStreamOptions {
   /** An empty object of the watched kind carrying a resourceVersion (BOOKMARK). */
   bookmarkObject: (resourceVersion: string) => unknown;
   bookmarks: boolean;
+  /** Table watch: each event's object becomes a one-row Table (`first`: the only one with column definitions). */
+  table?: { key: string; render: (obj: ApiObject, first: boolean) => unknown };
 }
 
 export class WatchStream implements WatchDelivery {
@@ -36,6 +38,7 @@ export class WatchStream implements WatchDelivery {
   #limit = MAX_UNREAD_BYTES;
   #closed = false;
   #cutOff = false;
+  #tableColumnsSent = false;
 
   constructor(options: WatchStreamOptions) {
     this.#options = options;
@@ -66,12 +69,16 @@ export class WatchStream implements WatchDelivery {
   send(type: 'ADDED' | 'MODIFIED' | 'DELETED', object: ApiObject, source: CachedEvent | undefined): void {
     if (this.closed) return;
     const served = this.#options.serve(object);
-    if (source !== undefined && served === object) {
+    const table = this.#options.table;
+    const first = table !== undefined && !this.#tableColumnsSent;
+    if (source !== undefined && served === object && !first) {
+      // Every watcher asking for the same form shares one encoding of the event.
+      const key = table === undefined ? type : `${table.key}:${type}`;
       const encoded = (source.encoded ??= new Map());
-      let line = encoded.get(type) as string | undefined;
+      let line = encoded.get(key) as string | undefined;
       if (line === undefined) {
         line = this.#line(type, served);
-        encoded.set(type, line);
+        encoded.set(key, line);
       }
       this.#pending.push(line);
     } else {
@@ -117,6 +124,12 @@ export class WatchStream implements WatchDelivery {
   }
 
   #line(type: WatchEventType, object: ApiObject): string {
+    const table = this.#options.table;
+    if (table !== undefined) {
+      const first = !this.#tableColumnsSent;
+      this.#tableColumnsSent = true;
+      return `${JSON.stringify({ type, object: table.render(object, first) })}\n`;
+    }
     const reused = servedJson(object);
     return reused === undefined ? `${JSON.stringify({ type, object })}\n` : `{"type":"${type}","object":${reused}}\n`;
   }
