@@ -45,6 +45,7 @@ test-e2e: deps build
 bench: deps wrk build
 	node dist/test/bench/run.js
 	node dist/test/bench/classification.js
+	node dist/test/bench/lists-watch.js
 
 clean:
 	rm -rf dist

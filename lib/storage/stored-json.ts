@@ -26,9 +26,19 @@ export function withResourceVersion(obj: ApiObject, resourceVersion: string): Ap
  * apiVersion and kind (list items, as Kubernetes writes them). Valid only while `obj` is unchanged since decode.
  */
 export function servedJson(obj: ApiObject, withTypeMeta = true): string | undefined {
+  const cache = withTypeMeta ? servedWithTypeMeta : servedAsItem;
+  const hit = cache.get(obj);
+  if (hit !== undefined) return hit;
   const json = storedJson.get(obj);
-  return json === undefined ? undefined : spliceResourceVersion(json, obj.metadata.resourceVersion, withTypeMeta);
+  if (json === undefined) return undefined;
+  const served = spliceResourceVersion(json, obj.metadata.resourceVersion, withTypeMeta);
+  // Objects held by the watch cache are served many times; the splice is done once per object and form.
+  cache.set(obj, served);
+  return served;
 }
+
+const servedWithTypeMeta = new WeakMap<ApiObject, string>();
+const servedAsItem = new WeakMap<ApiObject, string>();
 
 /** apiVersion and kind of a value stored by encodeObject, or undefined for bytes in another layout. */
 export function storedTypeMeta(json: string): { apiVersion: string; kind: string } | undefined {

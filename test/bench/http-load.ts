@@ -8,11 +8,11 @@ export interface HttpResponse {
 }
 
 /** One request on `agent`; resolves with the status and the whole body (transport errors reject). */
-export function httpRequest(agent: Agent, baseUrl: string, method: string, path: string, body?: string): Promise<HttpResponse> {
+export function httpRequest(agent: Agent, baseUrl: string, method: string, path: string, body?: string, contentType = 'application/json'): Promise<HttpResponse> {
   return new Promise((resolve, reject) => {
     const headers: Record<string, string | number> = { Accept: 'application/json', 'User-Agent': 'orch-bench' };
     if (body !== undefined) {
-      headers['Content-Type'] = 'application/json';
+      headers['Content-Type'] = contentType;
       headers['Content-Length'] = Buffer.byteLength(body);
     }
     const req = request(baseUrl + path, { method, agent, headers }, (res) => {
