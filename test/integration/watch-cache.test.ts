@@ -200,3 +200,26 @@ describe('shutdown', () => {
     }
   });
 });
+
+describe('--watch-cache=false', () => {
+  it('serves the same watch and list contract straight from etcd', async () => {
+    const direct = await startTestServer(['--watch-cache=false']);
+    try {
+      await createNamespace(direct.api, NS);
+      const created = await direct.api.post(DEPLOYMENTS, aDeployment('direct-a'));
+      const fromState = await openWatch(direct.url, `${DEPLOYMENTS}?watch=1`);
+      const fromRv = await openWatch(direct.url, `${DEPLOYMENTS}?watch=1&resourceVersion=${created.body.metadata.resourceVersion}`);
+      expect((await fromState.next(1))[0]).toMatchObject({ type: 'ADDED', object: { metadata: { name: 'direct-a' } } });
+      await direct.api.patch(`${DEPLOYMENTS}/direct-a`, { spec: { replicas: 7 } });
+      expect((await fromState.next(1))[0]).toMatchObject({ type: 'MODIFIED', object: { spec: { replicas: 7 } } });
+      expect((await fromRv.next(1))[0]).toMatchObject({ type: 'MODIFIED', object: { spec: { replicas: 7 } } });
+      const list = await direct.api.get(`${DEPLOYMENTS}?resourceVersion=0&limit=500`);
+      expect(list.body.items.map((i: any) => i.metadata.name)).toEqual(['direct-a']);
+      expect((await direct.api.get('/metrics')).text).not.toContain('apiserver_watch_cache_capacity{');
+      fromState.close();
+      fromRv.close();
+    } finally {
+      await direct.stop();
+    }
+  });
+});
