@@ -4,7 +4,8 @@ import { createServer as createHttpsServer } from 'node:https';
 import { readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import type { AddressInfo } from 'node:net';
-import { Etcd3 } from 'etcd3';
+import type { Etcd3 } from 'etcd3';
+import { newEtcdClient } from '../storage/etcd/client';
 import type { Logger } from 'pino';
 import { EtcdStorage } from '../storage/etcd/store';
 import { Compactor } from '../storage/etcd/compactor';
@@ -75,7 +76,7 @@ export class ApiServer {
       etcdServers = [embedded.clientUrl];
       log.info({ clientUrl: embedded.clientUrl, dataDir: options.dataDir }, 'embedded etcd started');
     }
-    const client = new Etcd3({ hosts: etcdServers, dialTimeout: 5000 });
+    const client = newEtcdClient(etcdServers, { dialTimeout: 5000 });
     const storage = new EtcdStorage(client);
     try {
       await waitForEtcd(storage, log);

@@ -6,7 +6,8 @@ import { Agent } from 'node:http';
 import { mkdtempSync, readFileSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { Etcd3 } from 'etcd3';
+import type { Etcd3 } from 'etcd3';
+import { newEtcdClient } from '../../lib/storage/etcd/client';
 import { startEmbeddedEtcd, type EmbeddedEtcd } from '../../lib/server/embedded-etcd';
 import { httpRequest } from './http-load';
 import { startServerProcess, type ServerProcess } from './server-process';
@@ -183,7 +184,7 @@ async function main(): Promise<void> {
     const path = `/apis/apps/v1/namespaces/${NS}/deployments`;
     const one = await httpRequest(agent, server.url, 'GET', `${path}?limit=1`);
     const itemBytes = Buffer.byteLength(JSON.stringify(JSON.parse(one.body).items[0]));
-    client = new Etcd3({ hosts: etcd.clientUrl });
+    client = newEtcdClient(etcd.clientUrl);
     const prefix = `/registry/apps/deployments/${NS}/`;
     const rawKeys = (await client.getAll().prefix(prefix).count());
     if (rawKeys !== OBJECTS) throw new Error(`expected ${OBJECTS} keys under ${prefix}, found ${rawKeys}`);
