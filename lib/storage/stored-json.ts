@@ -37,6 +37,19 @@ export function servedJson(obj: ApiObject, withTypeMeta = true): string | undefi
   return served;
 }
 
+/** A list item's served JSON as UTF-8 bytes (memoized like servedJson), so a list body is one Buffer.concat. */
+export function servedItemBytes(obj: ApiObject): Buffer | undefined {
+  const hit = servedItemBuffers.get(obj);
+  if (hit !== undefined) return hit;
+  const json = servedJson(obj, false);
+  if (json === undefined) return undefined;
+  const bytes = Buffer.from(json);
+  servedItemBuffers.set(obj, bytes);
+  servedAsItem.delete(obj);
+  return bytes;
+}
+
+const servedItemBuffers = new WeakMap<ApiObject, Buffer>();
 const servedWithTypeMeta = new WeakMap<ApiObject, string>();
 const servedAsItem = new WeakMap<ApiObject, string>();
 

@@ -5,8 +5,8 @@ import type { ApiRequest } from './api-request';
 import { requestNamespace } from './api-request';
 import { negotiateResponse } from '../negotiation';
 import { parseListParams } from './list-options';
-import { writeJsonText, writeResponse } from './write-response';
-import { servedJson } from '../../storage/stored-json';
+import { writeResponse } from './write-response';
+import { servedItemBytes } from '../../storage/stored-json';
 import { parseIncludeObject, toTable } from '../table';
 
 /** List items are written without kind/apiVersion, as Kubernetes does. */
@@ -44,16 +44,26 @@ export async function handleList(r: ApiRequest): Promise<void> {
     return;
   }
   if (r.negotiated.mediaType === 'application/json' && !r.pretty) {
-    writeJsonText(r.res, 200, listJson(r, outcome));
+    const body = listJsonBytes(r, outcome);
+    r.res.writeHead(200, { 'Content-Type': 'application/json', 'Content-Length': body.length });
+    r.res.end(body);
     return;
   }
   writeResponse(r.res, 200, listBody(r, outcome), r.negotiated, { pretty: r.pretty });
 }
 
-/** The list as JSON text, reusing each item's stored bytes (serialize once). */
-function listJson(r: ApiRequest, outcome: ListOutcome): string {
+const COMMA = Buffer.from(',');
+const LIST_END = Buffer.from(']}\n');
+
+/** The list as JSON bytes, reusing each item's served bytes (serialize once; one copy into the body). */
+function listJsonBytes(r: ApiRequest, outcome: ListOutcome): Buffer {
   const { items: _items, ...envelope } = listBody(r, { ...outcome, items: [] });
-  const items = outcome.items.map((o) => servedJson(o, false) ?? JSON.stringify(listItem(o)));
   const head = JSON.stringify(envelope);
-  return `${head.slice(0, -1)},"items":[${items.join(',')}]}`;
+  const parts: Buffer[] = [Buffer.from(`${head.slice(0, -1)},"items":[`)];
+  outcome.items.forEach((o, i) => {
+    if (i > 0) parts.push(COMMA);
+    parts.push(servedItemBytes(o) ?? Buffer.from(JSON.stringify(listItem(o))));
+  });
+  parts.push(LIST_END);
+  return Buffer.concat(parts);
 }
