@@ -1,5 +1,7 @@
 // Continue tokens in Kubernetes' format: raw base64url of {"v":"meta.k8s.io/v1","rv":N,"start":"<key after prefix>\u0000"}.
 import { badRequest } from '../apimachinery/errors';
+import { JsonSyntaxError, unmarshalTypeError } from '../apimachinery/json/go-json-errors';
+import { JsonReader, type ValueKind } from '../apimachinery/json/json-reader';
 
 /** The only token version; kept verbatim (not orch-branded) so mixed fleets agree on tokens. */
 const TOKEN_VERSION = 'meta.k8s.io/v1';
@@ -25,21 +27,78 @@ function invalidToken(detail: string): Error {
 /** Decodes a token for a list under `prefix`; malformed tokens are 400 BadRequest with Kubernetes' texts. */
 export function decodeContinueToken(token: string, prefix: string): ContinuePosition {
   if (!/^[A-Za-z0-9_-]*$/.test(token) || token.length % 4 === 1) throw invalidToken(`${INVALID_KEY}: illegal base64 data at input byte ${firstBadBase64Byte(token)}`);
-  let parsed: unknown;
-  try {
-    parsed = JSON.parse(Buffer.from(token, 'base64url').toString('utf8'));
-  } catch (err) {
-    throw invalidToken(`${INVALID_KEY}: ${err instanceof Error ? err.message : String(err)}`);
-  }
-  const fields = typeof parsed === 'object' && parsed !== null ? (parsed as Record<string, unknown>) : {};
-  if (fields['v'] !== TOKEN_VERSION) throw invalidToken(`${INVALID_KEY}: server does not recognize this encoded version ${String(fields['v'] ?? '')}`);
-  const revision = typeof fields['rv'] === 'number' ? fields['rv'] : 0;
-  if (revision === 0 || !Number.isInteger(revision)) throw invalidToken(`${INVALID_KEY}: incorrect encoded start resourceVersion (version ${TOKEN_VERSION})`);
-  const start = typeof fields['start'] === 'string' ? fields['start'] : '';
+  const fields = unmarshalToken(Buffer.from(token, 'base64url').toString('utf8'));
+  if (fields.v !== TOKEN_VERSION) throw invalidToken(`${INVALID_KEY}: server does not recognize this encoded version ${fields.v}`);
+  const revision = fields.rv;
+  if (revision === 0) throw invalidToken(`${INVALID_KEY}: incorrect encoded start resourceVersion (version ${TOKEN_VERSION})`);
+  const start = fields.start;
   if (start === '') throw invalidToken(`${INVALID_KEY}: encoded start key empty (version ${TOKEN_VERSION})`);
-  // Clean the key like path.Clean so a token cannot walk out of the collection's prefix.
-  const cleaned = start.split('/').filter((p) => p !== '..' && p !== '.').join('/').replace(/^\/+/, '');
-  return { revision, startKey: prefix + cleaned };
+  // Like Kubernetes, refuse a key that path.Clean would change, so a token cannot walk out of the collection's prefix.
+  const rooted = start.startsWith('/') ? start : `/${start}`;
+  if (!isCleanPath(rooted)) throw invalidToken(`${INVALID_KEY}: ${start}`);
+  return { revision, startKey: prefix + rooted.slice(1) };
+}
+
+/** Whether Go's path.Clean leaves a rooted path as it is: no empty, `.` or `..` element, no trailing slash. */
+function isCleanPath(rooted: string): boolean {
+  return rooted === '/' || rooted.slice(1).split('/').every((element) => element !== '' && element !== '.' && element !== '..');
+}
+
+interface TokenFields {
+  v: string;
+  rv: number;
+  start: string;
+}
+const FIELD_TYPES = { v: 'string', rv: 'int64', start: 'string' } as const;
+type FieldName = keyof typeof FIELD_TYPES;
+
+/** How Go names a JSON value's kind in an UnmarshalTypeError. */
+function goKindWord(kind: ValueKind): string {
+  return kind === 'true' || kind === 'false' ? 'bool' : kind;
+}
+
+/**
+ * json.Unmarshal into Kubernetes' continueToken struct: Go's syntax errors first, then its first type error;
+ * field names match case-insensitively, null leaves a field as it is.
+ */
+function unmarshalToken(text: string): TokenFields {
+  const fields: TokenFields = { v: '', rv: 0, start: '' };
+  let typeError: string | undefined;
+  try {
+    const reader = new JsonReader(text);
+    const kind = reader.kind();
+    if (kind !== 'object') {
+      reader.readAny();
+      if (kind !== 'null') typeError = unmarshalTypeError(goKindWord(kind), 'storage.continueToken', undefined);
+    } else {
+      for (let more = reader.beginObject(); more; more = reader.nextKey()) {
+        const key = reader.readKey().toLowerCase();
+        const name = Object.hasOwn(FIELD_TYPES, key) ? (key as FieldName) : undefined;
+        const valueKind = reader.kind();
+        const context = { struct: 'continueToken', fields: [name ?? ''] };
+        if (name === undefined || valueKind === 'null') reader.readAny();
+        else if (name === 'rv' && valueKind === 'number') {
+          const literal = reader.readNumber();
+          if (isInt64(literal)) fields.rv = Number(literal);
+          else typeError ??= unmarshalTypeError(`number ${literal}`, 'int64', context);
+        } else if (name !== 'rv' && valueKind === 'string') fields[name] = reader.readString();
+        else {
+          reader.readAny();
+          typeError ??= unmarshalTypeError(goKindWord(valueKind), FIELD_TYPES[name], context);
+        }
+      }
+    }
+    reader.end();
+  } catch (err) {
+    if (err instanceof JsonSyntaxError) throw invalidToken(`${INVALID_KEY}: ${err.message}`);
+    throw err;
+  }
+  if (typeError !== undefined) throw invalidToken(`${INVALID_KEY}: ${typeError}`);
+  return fields;
+}
+
+function isInt64(literal: string): boolean {
+  return /^-?\d+$/.test(literal) && BigInt(literal) >= -(2n ** 63n) && BigInt(literal) < 2n ** 63n;
 }
 
 function firstBadBase64Byte(token: string): number {

@@ -15,10 +15,20 @@ export interface ListOptions {
   startKey?: string;
   /** Items not matching are skipped (selectors); paging then keeps reading until `limit` matches. */
   predicate?: (obj: ApiObject) => boolean;
+  /** Without a predicate: return the stored bytes undecoded in `raw` (JSON responses splice them as they are). */
+  raw?: boolean;
+}
+
+/** A stored value as read, not decoded, with its resourceVersion. */
+export interface RawItem {
+  value: Buffer;
+  resourceVersion: string;
 }
 
 export interface ListResult {
   items: ApiObject[];
+  /** Set instead of `items` when the list was read with `raw`. */
+  raw?: RawItem[];
   /** The etcd revision the list was read at. */
   revision: number;
   /** Key of the last item returned when more remain (the continue position). */

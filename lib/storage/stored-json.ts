@@ -50,6 +50,30 @@ export function servedItemBytes(obj: ApiObject): Buffer | undefined {
 }
 
 const servedItemBuffers = new WeakMap<ApiObject, Buffer>();
+const ITEM_START = Buffer.from(`{${METADATA_OPEN}`);
+
+/** What a stored value of this apiVersion/kind starts with (see encodeObject). */
+export function storedPrefix(apiVersion: string, kind: string): Buffer {
+  return Buffer.from(`{"apiVersion":${JSON.stringify(apiVersion)},"kind":${JSON.stringify(kind)},${METADATA_OPEN}`);
+}
+
+/**
+ * A list item straight from stored bytes: `{"metadata":{"resourceVersion":"N",…` without apiVersion/kind, as
+ * buffers to concatenate (no decoding); undefined unless the value starts with `prefix` (storedPrefix).
+ */
+export function storedItemParts(value: Buffer, resourceVersion: string, prefix: Buffer): Buffer[] | undefined {
+  if (value.length <= prefix.length || value.compare(prefix, 0, prefix.length, 0, prefix.length) !== 0) return undefined;
+  const rest = value.subarray(prefix.length);
+  const rv = Buffer.from(`"resourceVersion":${JSON.stringify(resourceVersion)}${rest[0] === 0x7d ? '' : ','}`);
+  return [ITEM_START, rv, rest];
+}
+
+/** A stored value decoded, with its resourceVersion (values in another layout or version). */
+export function decodeStoredValue(value: Buffer, resourceVersion: string): ApiObject {
+  const obj = JSON.parse(value.toString('utf8')) as ApiObject;
+  obj.metadata = { ...obj.metadata, resourceVersion };
+  return obj;
+}
 const servedWithTypeMeta = new WeakMap<ApiObject, string>();
 const servedAsItem = new WeakMap<ApiObject, string>();
 

@@ -9,7 +9,6 @@ import { parseLabelSelector } from '../../apimachinery/labels/selector';
 import type { ListParams } from '../../registry/generic/list';
 
 export const META_GROUP = 'meta.orch.io';
-const CONTINUE_WITH_RV_TEXT = 'specifying resource version is not allowed when using continue';
 
 /** strconv.ParseInt-style parse of an integer query parameter; 400 with Go's text when malformed. */
 export function parseIntegerParam(value: string | null): number | undefined {
@@ -27,12 +26,13 @@ export function parseResourceVersion(value: string | null): number | undefined {
   return Number(value);
 }
 
+/** Kubernetes' ValidateListOptions: every broken rule is reported, in upstream order. */
 function validateResourceVersionMatch(query: URLSearchParams, watch: boolean): FieldError[] {
   const match = query.get('resourceVersionMatch') ?? '';
   if (match === '') return [];
   const path = FieldPath.root('resourceVersionMatch');
-  if (watch) return [forbiddenField(path, 'resourceVersionMatch is forbidden for watch')];
   const errs: FieldError[] = [];
+  if (watch) errs.push(forbiddenField(path, 'resourceVersionMatch is forbidden for watch'));
   const rv = query.get('resourceVersion') ?? '';
   if (rv === '') errs.push(forbiddenField(path, 'resourceVersionMatch is forbidden unless resourceVersion is provided'));
   if ((query.get('continue') ?? '') !== '') errs.push(forbiddenField(path, 'resourceVersionMatch is forbidden when continue is provided'));
@@ -59,12 +59,11 @@ export function parseListParams(query: URLSearchParams, options: { watch: boolea
   const fieldSelector = parseFieldSelector(query.get('fieldSelector') ?? '', options.selectors.fields);
   const limit = parseIntegerParam(query.get('limit')) ?? 0;
   parseIntegerParam(query.get('timeoutSeconds'));
-  const rvText = query.get('resourceVersion') ?? '';
-  const resourceVersion = parseResourceVersion(rvText);
+  // Options are validated (422) before storage parses the resourceVersion (400), as in kube-apiserver.
   const errs = validateResourceVersionMatch(query, options.watch);
   if (errs.length > 0) throw invalid({ group: META_GROUP, kind: 'ListOptions' }, '', errs);
+  const resourceVersion = parseResourceVersion(query.get('resourceVersion'));
   const continueToken = options.listChunking ? query.get('continue') ?? '' : '';
-  if (continueToken !== '' && rvText !== '' && rvText !== '0') throw badRequest(CONTINUE_WITH_RV_TEXT);
 
   const hasSelector = !labelSelector.isEmpty() || !fieldSelector.isEmpty();
   const params: ListParams = {

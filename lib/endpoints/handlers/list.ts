@@ -2,11 +2,11 @@
 import type { ApiObject, ListMeta } from '../../apimachinery/meta/types';
 import type { ListOutcome } from '../../registry/generic/list';
 import type { ApiRequest } from './api-request';
-import { requestNamespace } from './api-request';
+import { asServed, requestNamespace } from './api-request';
 import { negotiateResponse } from '../negotiation';
 import { parseListParams } from './list-options';
 import { writeResponse } from './write-response';
-import { servedItemBytes } from '../../storage/stored-json';
+import { decodeStoredValue, servedItemBytes, storedItemParts, storedPrefix } from '../../storage/stored-json';
 import { parseIncludeObject, toTable } from '../table';
 
 /** List items are written without kind/apiVersion, as Kubernetes does. */
@@ -36,14 +36,15 @@ export async function handleList(r: ApiRequest): Promise<void> {
   r.negotiated = negotiateResponse(r.req.headers.accept, true);
   const includeObject = r.negotiated.table ? parseIncludeObject(r.query.get('includeObject')) : 'Metadata';
   const params = parseListParams(r.query, { watch: false, listChunking: r.features.listChunking, selectors: r.served.selectors });
-  const outcome = await r.store.list(requestNamespace(r), params);
+  const plainJson = !r.negotiated.table && r.negotiated.mediaType === 'application/json' && !r.pretty;
+  const outcome = await r.store.list(requestNamespace(r), params, plainJson);
   if (r.negotiated.table) {
     const def = r.served.definition;
     const items = outcome.items.map((o) => ({ ...o, apiVersion: def.group === '' ? def.version : `${def.group}/${def.version}`, kind: def.kind }));
     writeResponse(r.res, 200, toTable(items, def.strategy.table, listMetaOf(outcome), { request: r.negotiated.table, includeObject }), r.negotiated, { pretty: r.pretty });
     return;
   }
-  if (r.negotiated.mediaType === 'application/json' && !r.pretty) {
+  if (plainJson) {
     const body = listJsonBytes(r, outcome);
     r.res.writeHead(200, { 'Content-Type': 'application/json', 'Content-Length': body.length });
     r.res.end(body);
@@ -63,6 +64,13 @@ function listJsonBytes(r: ApiRequest, outcome: ListOutcome): Buffer {
   outcome.items.forEach((o, i) => {
     if (i > 0) parts.push(COMMA);
     parts.push(servedItemBytes(o) ?? Buffer.from(JSON.stringify(listItem(o))));
+  });
+  const prefix = outcome.raw ? storedPrefix(envelope.apiVersion as string, r.served.definition.kind) : undefined;
+  outcome.raw?.forEach((item, i) => {
+    if (i > 0) parts.push(COMMA);
+    const stored = storedItemParts(item.value, item.resourceVersion, prefix as Buffer);
+    if (stored) parts.push(...stored);
+    else parts.push(Buffer.from(JSON.stringify(listItem(asServed(r, decodeStoredValue(item.value, item.resourceVersion))))));
   });
   parts.push(LIST_END);
   return Buffer.concat(parts);

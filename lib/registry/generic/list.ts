@@ -1,8 +1,8 @@
 // List reads: resourceVersion semantics, paging with continue tokens, selectors as a predicate.
-import { resourceExpired, timeout } from '../../apimachinery/errors';
+import { badRequest, resourceExpired, timeout } from '../../apimachinery/errors';
 import type { ApiObject } from '../../apimachinery/meta/types';
 import { decodeContinueToken, encodeContinueToken } from '../../storage/continue-token';
-import type { ListOptions, Storage } from '../../storage/storage';
+import type { ListOptions, RawItem, Storage } from '../../storage/storage';
 import { isStorageError } from '../../storage/storage-error';
 import type { Cacher } from '../../storage/cacher/cacher';
 
@@ -11,6 +11,7 @@ const TOO_LARGE_RV_WAIT_MS = 3000;
 const TOO_LARGE_RV_POLL_MS = 100;
 const TOO_LARGE_RV_RETRY_AFTER_SECONDS = 1;
 
+const CONTINUE_WITH_RV_TEXT = 'specifying resource version is not allowed when using continue';
 export const CONTINUE_TOO_OLD_TEXT = 'The provided continue parameter is too old to display a consistent list result. You can start a new list without the continue parameter.';
 export const CONTINUE_TOO_OLD_INCONSISTENT_TEXT = `The provided continue parameter is too old to display a consistent list result. You can start a new list without the continue parameter, or use the continue token in this response to retrieve the remainder of the results. Continuing with the provided token results in an inconsistent list - objects that were created, modified, or deleted between the time the first chunk was returned and now may show up in the list.`;
 
@@ -31,6 +32,8 @@ export const LIST_EVERYTHING: Readonly<ListParams> = { hasSelector: false, limit
 
 export interface ListOutcome {
   items: ApiObject[];
+  /** Stored bytes instead of `items`, when the caller asked for raw items and etcd answered. */
+  raw?: RawItem[];
   resourceVersion: string;
   continue?: string;
   remainingItemCount?: number;
@@ -46,7 +49,8 @@ function servedFromCache(params: ListParams): boolean {
   return params.resourceVersionMatch !== 'Exact' && params.limit === 0;
 }
 
-export async function listObjects(storage: Storage, prefix: string, params: ListParams, cacher?: Cacher): Promise<ListOutcome> {
+/** `raw`: the caller writes JSON and can take etcd's bytes undecoded (only used when nothing needs decoding). */
+export async function listObjects(storage: Storage, prefix: string, params: ListParams, cacher?: Cacher, raw = false): Promise<ListOutcome> {
   if (cacher !== undefined && servedFromCache(params) && (await cacher.waitReady())) {
     // A cache behind the requested revision leaves it to etcd (which waits for it, then answers 504).
     if (cacher.revision >= (params.resourceVersion ?? 0)) {
@@ -57,10 +61,13 @@ export async function listObjects(storage: Storage, prefix: string, params: List
   const options: ListOptions = {};
   if (params.limit > 0) options.limit = params.limit;
   if (params.predicate) options.predicate = params.predicate;
+  else if (raw) options.raw = true;
   const rv = params.resourceVersion;
 
   if (params.continueToken !== '') {
     const position = decodeContinueToken(params.continueToken, prefix);
+    // Checked after decoding, as etcd3's GetList does: a bad token is reported first.
+    if (rv !== undefined && rv > 0) throw badRequest(CONTINUE_WITH_RV_TEXT);
     options.startKey = position.startKey;
     if (position.revision > 0) options.revision = position.revision;
     return readPage(storage, prefix, options, params, position.revision > 0);
@@ -80,12 +87,18 @@ async function readPage(storage: Storage, prefix: string, options: ListOptions, 
   try {
     const result = await storage.list(prefix, options);
     const outcome: ListOutcome = { items: result.items, resourceVersion: String(result.revision) };
+    if (result.raw) outcome.raw = result.raw;
     if (result.lastKey !== undefined) {
       outcome.continue = encodeContinueToken(prefix, result.lastKey, result.revision);
       if (!params.hasSelector && result.remainingItemCount !== undefined) outcome.remainingItemCount = result.remainingItemCount;
     }
     return outcome;
   } catch (err) {
+    if (isStorageError(err, 'FutureRevision') && options.revision !== undefined) {
+      // A revision etcd has not reached yet (Exact, or a token's): wait for it like Not-older-than reads, then 504.
+      await waitForStorageRevision(storage, options.revision);
+      return readPage(storage, prefix, options, params, fromToken);
+    }
     if (fromToken && isStorageError(err, 'Compacted') && options.startKey !== undefined) {
       // Offer to continue from the same key at the latest revision, as Kubernetes does.
       const inconsistent = encodeContinueToken(prefix, options.startKey.replace(/\u0000$/, ''), -1);

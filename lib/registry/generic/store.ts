@@ -107,9 +107,10 @@ export class GenericStore {
     }
   }
 
-  async list(namespace: string, params: ListParams): Promise<ListOutcome> {
+  /** `raw`: the caller can serve etcd's stored bytes as they are (plain JSON lists). */
+  async list(namespace: string, params: ListParams, raw = false): Promise<ListOutcome> {
     try {
-      return await listObjects(this.#storage, this.collectionPrefix(namespace), params, this.#cacher);
+      return await listObjects(this.#storage, this.collectionPrefix(namespace), params, this.#cacher, raw);
     } catch (err) {
       throw this.#statusError(err, '', 'list');
     }

@@ -1,7 +1,7 @@
 // EtcdStorage: Storage on etcd v3. Revisions are resourceVersions; transactions give optimistic concurrency.
 import type { Etcd3, IKeyValue, IRangeRequest } from 'etcd3';
 import type { ApiObject } from '../../apimachinery/meta/types';
-import type { ChangeSink, DeleteCheck, GetOptions, ListOptions, ListResult, Storage, UpdateFunc, WatchHandle, WatchSink } from '../storage';
+import type { ChangeSink, RawItem, DeleteCheck, GetOptions, ListOptions, ListResult, Storage, UpdateFunc, WatchHandle, WatchSink } from '../storage';
 import { watchPrefix } from './watcher';
 import { watchChanges } from './change-watcher';
 import { GetBatcher } from './get-batcher';
@@ -45,6 +45,7 @@ export class EtcdStorage implements Storage {
     const rangeEnd = prefixRangeEnd(Buffer.from(prefix));
     const limit = options.limit !== undefined && options.limit > 0 ? options.limit : 0;
     const items: ApiObject[] = [];
+    const raw: RawItem[] | undefined = options.raw && !options.predicate ? [] : undefined;
     let start: Buffer = Buffer.from(options.startKey ?? prefix);
     let revision = options.revision;
     let pageSize = limit === 0 ? 0 : options.predicate ? Math.max(limit, MIN_PREDICATE_PAGE) : limit;
@@ -62,17 +63,20 @@ export class EtcdStorage implements Storage {
       for (kv of res.kvs) {
         consumed++;
         const key = kv.key.toString('utf8');
-        const obj = decodeObject(key, kv.value, kv.mod_revision);
-        if (options.predicate && !options.predicate(obj)) continue;
-        items.push(obj);
-        if (limit > 0 && items.length === limit) {
+        if (raw) raw.push({ value: kv.value, resourceVersion: String(kv.mod_revision) });
+        else {
+          const obj = decodeObject(key, kv.value, kv.mod_revision);
+          if (options.predicate && !options.predicate(obj)) continue;
+          items.push(obj);
+        }
+        if (limit > 0 && (raw?.length ?? items.length) === limit) {
           lastKey = key;
           break;
         }
       }
       const unreadInPage = res.kvs.length - consumed;
       const moreInEtcd = res.more || unreadInPage > 0;
-      if (limit > 0 && items.length === limit) {
+      if (limit > 0 && (raw?.length ?? items.length) === limit) {
         if (!moreInEtcd) lastKey = undefined;
         else if (!options.predicate) remainingItemCount = Number(res.count) - consumed;
         break;
@@ -82,6 +86,7 @@ export class EtcdStorage implements Storage {
       pageSize = Math.min(pageSize * 2, MAX_PREDICATE_PAGE);
     }
     const result: ListResult = { items, revision };
+    if (raw) result.raw = raw;
     if (lastKey !== undefined) result.lastKey = lastKey;
     if (remainingItemCount !== undefined && remainingItemCount > 0) result.remainingItemCount = remainingItemCount;
     return result;
