@@ -1,16 +1,24 @@
-// Decodes a create/update body (JSON, YAML or protobuf) into an object of the addressed kind, with Kubernetes' 400 texts.
-import { parse as parseYaml } from 'yaml';
+// Decodes a create/update body (JSON, YAML or protobuf) into an object of the addressed kind, with Kubernetes' 400 texts and field validation.
 import { badRequest, isStatusError } from '../apimachinery/errors';
+import { JsonSyntaxError } from '../apimachinery/json/go-json-errors';
+import { decodeJson } from '../apimachinery/json/schema-decoder';
+import { strictDecodingError, warningsOfStrictError } from '../apimachinery/json/strict-errors';
+import { yamlToJson } from '../apimachinery/json/yaml-to-json';
+import { ANY_MAP_NODE } from '../apimachinery/schema/generic-nodes';
+import { schemaFor } from '../apimachinery/schema/kinds';
 import { decodeEnvelope, decodeProtobufObject, messageNameOf, orchApiVersion, type Envelope } from '../apimachinery/serializers/protobuf';
 import type { ApiObject } from '../apimachinery/meta/types';
 import { isPlainObject } from '../apimachinery/meta/types';
 import type { ResourceDefinition } from '../registry/rest/resource';
 import { apiVersionOfDefinition } from '../registry/rest/resource';
 import type { BodyFormat } from './negotiation';
+import type { FieldValidation } from './handlers/write-options';
 
 /** The scheme name Kubernetes prints in "no kind is registered" errors. */
 const SCHEME_NAME = 'pkg/api/legacyscheme/scheme.go:30';
 const SUMMARY_BYTES = 30;
+/** Metadata strings a client may send as null; Go decodes them as empty, so they are left out. */
+const NULLABLE_STRING_FIELDS = ['name', 'generateName', 'namespace', 'uid', 'resourceVersion', 'selfLink'] as const;
 const TYPE_META_GO = 'struct { APIVersion string "json:\\"apiVersion,omitempty\\""; Kind string "json:\\"kind,omitempty\\"" }';
 
 /** How Kubernetes summarises an undecodable body in its error: short JSON verbatim, else truncated/hex. */
@@ -19,15 +27,6 @@ function summarize(body: Buffer): string {
   const text = body.toString('utf8');
   if (text.startsWith('{')) return body.length <= SUMMARY_BYTES ? text : `${body.subarray(0, SUMMARY_BYTES).toString('utf8')} ...`;
   return `${body.subarray(0, SUMMARY_BYTES).toString('hex')}${body.length > SUMMARY_BYTES ? ' ...' : ''}`;
-}
-
-/** Go's encoding/json wording for a syntax error, from V8's message and the body. */
-function goJsonError(err: unknown, text: string): string {
-  const message = err instanceof Error ? err.message : String(err);
-  const position = /position (\d+)/.exec(message);
-  const at = position ? Number(position[1]) : text.length;
-  if (/end of (JSON )?input|Unterminated/i.test(message) || at >= text.trimEnd().length) return 'unexpected end of JSON input';
-  return `invalid character '${text[at] ?? ''}' looking for beginning of value`;
 }
 
 function unrecognized(def: ResourceDefinition, detail: string, body: Buffer): Error {
@@ -71,72 +70,98 @@ function parseProtobuf(body: Buffer, def: ResourceDefinition): Record<string, un
   }
 }
 
-export function parseBody(body: Buffer, format: BodyFormat, def: ResourceDefinition): unknown {
-  if (format === 'protobuf') return parseProtobuf(body, def);
+/** A JSON or YAML body decoded against the kind's schema: the value, Go's decoding error, strict problems. */
+interface TextDecoding {
+  value: unknown;
+  error: string | undefined;
+  /** yaml.v2's repeated-key error first (YAML), then unknown/duplicate fields in document order. */
+  problems: string[];
+}
+
+function decodeText(body: Buffer, format: 'json' | 'yaml', def: ResourceDefinition, strict: boolean): TextDecoding {
+  let json = body.toString('utf8');
+  let yamlDuplicates: string | undefined;
   if (format === 'yaml') {
     try {
-      return parseYaml(body.toString('utf8'));
+      ({ json, duplicateKeysError: yamlDuplicates } = yamlToJson(json, { strict }));
     } catch (err) {
       throw badRequest(`error converting YAML to JSON: ${err instanceof Error ? err.message : String(err)}`);
     }
   }
   try {
-    return JSON.parse(body.toString('utf8'));
+    // A kind the catalog lacks is decoded as Go's map[string]interface{} would take it: any fields, repeats still found.
+    const decoded = decodeJson(json, schemaFor(apiVersionOfDefinition(def), def.kind) ?? ANY_MAP_NODE, { strict });
+    const problems = yamlDuplicates === undefined ? decoded.strictErrors : [yamlDuplicates, ...decoded.strictErrors];
+    return { value: decoded.value, error: decoded.error, problems };
   } catch (err) {
-    throw unrecognized(def, goJsonError(err, body.toString('utf8')), body);
+    if (err instanceof JsonSyntaxError) throw unrecognized(def, err.message, body);
+    throw err;
   }
 }
 
-/** A type error on a metadata field, worded as Go's decoder does. */
-function metadataTypeError(def: ResourceDefinition, bodyVersion: string, field: string, value: unknown, goType: string): Error {
-  return badRequest(`${def.kind} in version "${bodyVersion}" cannot be handled as a ${def.kind}: json: cannot unmarshal ${goTypeName(value)} into Go struct field ObjectMeta.metadata.${field} of type ${goType}`);
+/** `<Kind> in version "<v>" cannot be handled as a <URL kind>: <detail>` (apiserver transformDecodeError). */
+function cannotBeHandled(def: ResourceDefinition, kind: string, bodyVersion: string, detail: string): Error {
+  return badRequest(`${kind} in version "${bodyVersion}" cannot be handled as a ${def.kind}: ${detail}`);
 }
 
-const STRING_FIELDS = ['name', 'generateName', 'namespace', 'uid', 'resourceVersion', 'selfLink'] as const;
+/** What the meta factory's json.Unmarshal into `{apiVersion, kind string}` says of a wrongly typed apiVersion/kind. */
+function checkTypeMeta(def: ResourceDefinition, value: Record<string, unknown>, body: Buffer): void {
+  for (const field of ['apiVersion', 'kind'] as const) {
+    const v = value[field];
+    if (v !== undefined && v !== null && typeof v !== 'string') {
+      throw unrecognized(def, `json: cannot unmarshal ${goTypeName(v)} into Go struct field .${field} of type string`, body);
+    }
+  }
+}
 
-function checkMetadataTypes(def: ResourceDefinition, bodyVersion: string, metadata: Record<string, unknown>): void {
-  for (const field of STRING_FIELDS) {
-    const v = metadata[field];
-    if (v !== undefined && v !== null && typeof v !== 'string') throw metadataTypeError(def, bodyVersion, field, v, 'string');
-  }
-  for (const field of ['labels', 'annotations'] as const) {
-    const v = metadata[field];
-    if (v === undefined || v === null) continue;
-    if (!isPlainObject(v)) throw metadataTypeError(def, bodyVersion, field, v, 'map[string]string');
-    for (const entry of Object.values(v)) if (typeof entry !== 'string') throw metadataTypeError(def, bodyVersion, field, entry, 'string');
-  }
-  const finalizers = metadata['finalizers'];
-  if (finalizers !== undefined && finalizers !== null) {
-    if (!Array.isArray(finalizers)) throw metadataTypeError(def, bodyVersion, 'finalizers', finalizers, '[]string');
-    for (const f of finalizers as unknown[]) if (typeof f !== 'string') throw metadataTypeError(def, bodyVersion, 'finalizers', f, 'string');
-  }
-  const generation = metadata['generation'];
-  if (generation !== undefined && generation !== null && !Number.isInteger(generation)) throw metadataTypeError(def, bodyVersion, 'generation', generation, 'int64');
+export interface DecodedBody {
+  object: ApiObject;
+  /** Warning texts for fieldValidation=Warn: one per unknown or duplicate field (YAML repeats as yaml.v2 words them). */
+  warnings: string[];
+}
+
+/** The directive the handlers act on: `Ignore` whenever the ServerSideFieldValidation gate is off (apiserver rest.go fieldValidation). */
+export function fieldValidationDirective(requested: FieldValidation, serverSideFieldValidation: boolean): FieldValidation {
+  return serverSideFieldValidation ? requested : 'Ignore';
+}
+
+/** Strict decoding problems under a directive: `Strict` fails with all of them, `Warn` returns them as warnings. */
+function strictOutcome(def: ResourceDefinition, kind: string, bodyVersion: string, directive: FieldValidation, problems: string[]): string[] {
+  if (problems.length === 0 || directive === 'Ignore') return [];
+  if (directive === 'Strict') throw cannotBeHandled(def, kind, bodyVersion, strictDecodingError(problems));
+  return problems.flatMap(warningsOfStrictError);
 }
 
 /**
- * Checks apiVersion/kind against the URL's resource (defaulting them when absent) and the
- * metadata field types; the kind's own fields are left to its validation.
+ * Decodes a create/update body of the URL's kind: apiVersion/kind checked against the URL (defaulted when
+ * absent), field types checked against the kind's schema (400 with Go's decoder text), unknown fields
+ * dropped, and unknown or repeated fields reported per `directive` (JSON and YAML; protobuf bodies are
+ * never strict-checked, as in Kubernetes).
  */
-export function decodeObject(body: Buffer, format: BodyFormat, def: ResourceDefinition, isKnownKind: (apiVersion: string, kind: string) => boolean): ApiObject {
-  const value = parseBody(body, format, def);
-  if (!isPlainObject(value)) throw unrecognized(def, `json: cannot unmarshal ${goTypeName(value)} into Go value of type ${TYPE_META_GO}`, body);
+export function decodeBody(body: Buffer, format: BodyFormat, def: ResourceDefinition, isKnownKind: (apiVersion: string, kind: string) => boolean, directive: FieldValidation): DecodedBody {
   const expectedApiVersion = apiVersionOfDefinition(def);
+  const { value, error: decodeError, problems } = format === 'protobuf' ? { value: parseProtobuf(body, def), error: undefined, problems: [] } : decodeText(body, format, def, directive !== 'Ignore');
+  if (!isPlainObject(value)) throw unrecognized(def, `json: cannot unmarshal ${goTypeName(value)} into Go value of type ${TYPE_META_GO}`, body);
+  if (format !== 'protobuf') checkTypeMeta(def, value, body);
   const apiVersion = typeof value['apiVersion'] === 'string' && value['apiVersion'] !== '' ? value['apiVersion'] : expectedApiVersion;
   const kind = typeof value['kind'] === 'string' && value['kind'] !== '' ? value['kind'] : def.kind;
   const bodyVersion = apiVersion.includes('/') ? apiVersion.slice(apiVersion.indexOf('/') + 1) : apiVersion;
   if (apiVersion !== expectedApiVersion || kind !== def.kind) {
     if (!isKnownKind(apiVersion, kind)) {
-      throw badRequest(`${kind} in version "${bodyVersion}" cannot be handled as a ${def.kind}: no kind "${kind}" is registered for version "${apiVersion}" in scheme "${SCHEME_NAME}"`);
+      throw cannotBeHandled(def, kind, bodyVersion, `no kind "${kind}" is registered for version "${apiVersion}" in scheme "${SCHEME_NAME}"`);
     }
     if (apiVersion !== expectedApiVersion) throw badRequest(`the API version in the data (${apiVersion}) does not match the expected API version (${expectedApiVersion})`);
-    throw badRequest(`${kind} in version "${bodyVersion}" cannot be handled as a ${def.kind}: converting (${kind}) to (${def.kind}): unknown conversion`);
+    throw cannotBeHandled(def, kind, bodyVersion, `converting (${kind}) to (${def.kind}): unknown conversion`);
   }
+  if (decodeError !== undefined) throw cannotBeHandled(def, kind, bodyVersion, decodeError);
+  const warnings = strictOutcome(def, kind, bodyVersion, directive, problems);
   const metadata = value['metadata'] ?? {};
-  if (!isPlainObject(metadata)) {
-    throw badRequest(`${def.kind} in version "${bodyVersion}" cannot be handled as a ${def.kind}: json: cannot unmarshal ${goTypeName(metadata)} into Go struct field ${def.kind}.metadata of type v1.ObjectMeta`);
-  }
-  checkMetadataTypes(def, bodyVersion, metadata);
-  for (const field of STRING_FIELDS) if (metadata[field] === null) delete metadata[field];
-  return { ...value, apiVersion, kind, metadata } as ApiObject; // metadata field types checked above
+  if (!isPlainObject(metadata)) throw cannotBeHandled(def, kind, bodyVersion, `json: cannot unmarshal ${goTypeName(metadata)} into Go struct field ${def.kind}.metadata of type v1.ObjectMeta`);
+  for (const field of NULLABLE_STRING_FIELDS) if (metadata[field] === null) delete metadata[field];
+  return { object: { ...value, apiVersion, kind, metadata } as ApiObject, warnings }; // metadata types checked by the schema decoder
+}
+
+/** decodeBody with fieldValidation=Ignore (types still checked, unknown fields dropped), for callers without a directive. */
+export function decodeObject(body: Buffer, format: BodyFormat, def: ResourceDefinition, isKnownKind: (apiVersion: string, kind: string) => boolean): ApiObject {
+  return decodeBody(body, format, def, isKnownKind, 'Ignore').object;
 }

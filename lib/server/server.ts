@@ -118,7 +118,7 @@ export class ApiServer {
     };
 
     const listener = buildRequestListener({
-      resources: { registry, features: { listChunking: options.featureGates['APIListChunking'] !== false }, watch: handleWatch },
+      resources: { registry, features: { listChunking: options.featureGates['APIListChunking'] !== false, serverSideFieldValidation: options.featureGates['ServerSideFieldValidation'] !== false }, watch: handleWatch },
       nonResource: { registry, health, metrics, serverAddress: () => `${options.bindAddress}:${server?.port ?? options.port}` },
       metrics,
       log,

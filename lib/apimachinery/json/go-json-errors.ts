@@ -29,7 +29,8 @@ function goQuoteRune(cp: number): string {
   const escaped = GO_ESCAPES[cp];
   if (escaped !== undefined) return `"${escaped}"`;
   if (cp < 0x20 || cp === 0x7f) return `"\\x${cp.toString(16).padStart(2, '0')}"`;
-  if (cp >= 0x80 && cp < 0xa0) return `"\\u00${cp.toString(16).padStart(2, '0')}"`;
+  // Latin-1 code points strconv.IsPrint refuses: C1 controls, no-break space, soft hyphen.
+  if ((cp >= 0x80 && cp <= 0xa0) || cp === 0xad) return `"\\u00${cp.toString(16).padStart(2, '0')}"`;
   return `"${String.fromCodePoint(cp)}"`;
 }
 

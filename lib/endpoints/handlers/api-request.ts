@@ -11,6 +11,8 @@ import type { Negotiated } from '../negotiation';
 export interface Features {
   /** Feature gate APIListChunking. */
   listChunking: boolean;
+  /** Feature gate ServerSideFieldValidation (on unless set false): off makes every fieldValidation Ignore. */
+  serverSideFieldValidation?: boolean;
 }
 
 export interface ApiRequest {

@@ -1,9 +1,9 @@
-// POST on a collection: decode, default, and create through the store (201, dry-run included).
+// POST on a collection: decode (with field validation), default, and create through the store (201, dry-run included).
 import type { ApiRequest } from './api-request';
 import { asServed, requestNamespace } from './api-request';
 import { bodyFormatOf, negotiateResponse } from '../negotiation';
 import { readBody } from '../request-body';
-import { decodeObject } from '../decode-body';
+import { decodeBody, fieldValidationDirective } from '../decode-body';
 import { parseWriteQuery } from './write-options';
 import { writeResponse } from './write-response';
 
@@ -13,8 +13,9 @@ export async function handleCreate(r: ApiRequest): Promise<void> {
   const format = bodyFormatOf(r.req.headers['content-type']);
   const body = await readBody(r.req);
   const def = r.served.definition;
-  const obj = decodeObject(body, format, def, (v, k) => r.registry.isKnownKind(v, k));
+  const directive = fieldValidationDirective(options.fieldValidation, r.features.serverSideFieldValidation !== false);
+  const { object: obj, warnings } = decodeBody(body, format, def, (v, k) => r.registry.isKnownKind(v, k), directive);
   def.strategy.applyDefaults(obj);
   const result = await r.store.create(requestNamespace(r), obj, { dryRun: options.dryRun });
-  writeResponse(r.res, 201, asServed(r, result.object), r.negotiated, { pretty: r.pretty, warnings: result.warnings });
+  writeResponse(r.res, 201, asServed(r, result.object), r.negotiated, { pretty: r.pretty, warnings: [...warnings, ...result.warnings] });
 }

@@ -1,6 +1,5 @@
 // PATCH on an object or its status: JSON patch (RFC 6902), merge patch (RFC 7386) and strategic merge patch.
-import { applyPatch, type Operation } from 'fast-json-patch';
-import { badRequest, requestEntityTooLarge, StatusError, unsupportedMediaType } from '../../apimachinery/errors';
+import { badRequest, requestEntityTooLarge, unsupportedMediaType } from '../../apimachinery/errors';
 import type { ApiObject } from '../../apimachinery/meta/types';
 import { isPlainObject } from '../../apimachinery/meta/types';
 import type { ApiRequest } from './api-request';
@@ -11,12 +10,21 @@ import { parseWriteQuery } from './write-options';
 import { writeResponse } from './write-response';
 import { checkNameAndNamespace } from './update';
 import { mergePatch } from './merge-patch';
+import { applyJsonPatch, JsonPatchError } from './json-patch';
+import { jsonPatchOperations, mergePatchDocument, parsePatchText, strategicPatchDocument, type PatchType } from './patch-body';
+import { patchedObject, patchRejected, strategicPatchFailure } from './patch-result';
+import type { FieldValidation } from './write-options';
+import { apiVersionOfDefinition } from '../../registry/rest/resource';
+import { patchMetaForKind, strategicMergePatch, type PatchMeta } from '../../apimachinery/strategic-merge-patch';
+import { schemaFor } from '../../apimachinery/schema/kinds';
+import { fieldValidationDirective } from '../decode-body';
+import { checkPatchedObject, patchBodyProblems } from '../decode-patch';
 
 const MAX_JSON_PATCH_OPERATIONS = 10000;
 const PATCH_TYPES_TEXT =
   'the body of the request was in an unknown format - accepted media types include: application/json-patch+json, application/merge-patch+json, application/strategic-merge-patch+json';
 
-export type PatchType = 'json' | 'merge' | 'strategic';
+export type { PatchType } from './patch-body';
 
 export function patchTypeOf(contentType: string | undefined): PatchType {
   const type = (contentType ?? '').split(';')[0]?.trim().toLowerCase();
@@ -32,47 +40,76 @@ export function patchTypeOf(contentType: string | undefined): PatchType {
   }
 }
 
-export function parsePatchBody(body: Buffer): unknown {
-  try {
-    return JSON.parse(body.toString('utf8'));
-  } catch (err) {
-    throw badRequest(`error decoding patch: ${err instanceof Error ? err.message : String(err)}`);
-  }
+/** The patch body as JSON (400 with the Go decoder's text for the type and fieldValidation when it is not). */
+export function parsePatchBody(body: Buffer, type: PatchType = 'merge', fieldValidation: FieldValidation = 'Warn'): unknown {
+  return parsePatchText(body, type, fieldValidation);
 }
 
-/** Returns a function that applies the patch to the current object. */
-export function patcher(type: PatchType, patch: unknown): (current: ApiObject) => unknown {
-  if (type === 'json') {
-    if (!Array.isArray(patch)) throw badRequest('json: cannot unmarshal object into Go value of type jsonpatch.Patch');
-    if (patch.length > MAX_JSON_PATCH_OPERATIONS) {
-      throw requestEntityTooLarge(`The allowed maximum operations in a JSON patch is ${MAX_JSON_PATCH_OPERATIONS}, got ${patch.length}`);
-    }
-    return (current) => {
-      try {
-        return applyPatch(current, patch as Operation[], true, false).newDocument;
-      } catch (err) {
-        throw new StatusError(422, 'Invalid', err instanceof Error ? err.message.split('\n')[0] ?? '' : String(err));
+export interface PatcherOptions {
+  /** Merge keys and strategies of the patched kind; without them a strategic patch merges maps and replaces lists. */
+  schema?: PatchMeta | undefined;
+  fieldValidation?: FieldValidation;
+}
+
+/**
+ * Checks the decoded patch and returns a function that applies it to the current object (called
+ * again on each retry). Failures are Kubernetes': 400 for undecodable patches, 413 for too many JSON
+ * patch operations, 422 for failed JSON patch operations, strategic merge errors as interpreted upstream.
+ */
+export function patcher(type: PatchType, patch: unknown, options: PatcherOptions = {}): (current: ApiObject) => ApiObject {
+  const fieldValidation = options.fieldValidation ?? 'Warn';
+  switch (type) {
+    case 'json': {
+      const operations = jsonPatchOperations(patch, fieldValidation);
+      if (operations.length > MAX_JSON_PATCH_OPERATIONS) {
+        throw requestEntityTooLarge(`The allowed maximum operations in a JSON patch is ${MAX_JSON_PATCH_OPERATIONS}, got ${operations.length}`);
       }
-    };
+      return (current) => {
+        try {
+          return patchedObject(applyJsonPatch(current, operations));
+        } catch (err) {
+          throw err instanceof JsonPatchError ? patchRejected() : err;
+        }
+      };
+    }
+    case 'merge': {
+      const document = mergePatchDocument(patch, fieldValidation);
+      return (current) => patchedObject(mergePatch(current, document));
+    }
+    case 'strategic': {
+      const document = strategicPatchDocument(patch);
+      return (current) => {
+        try {
+          return patchedObject(strategicMergePatch(current, document, options.schema));
+        } catch (err) {
+          throw strategicPatchFailure(err);
+        }
+      };
+    }
   }
-  if (!isPlainObject(patch)) throw badRequest(`error decoding patch: json: cannot unmarshal ${Array.isArray(patch) ? 'array' : typeof patch} into Go value of type map[string]interface {}`);
-  // Until schema-driven strategic merge lands, a strategic patch merges maps and replaces lists, like a merge patch.
-  return (current) => mergePatch(current, patch);
 }
 
 export async function handlePatch(r: ApiRequest): Promise<void> {
   r.negotiated = negotiateResponse(r.req.headers.accept, false);
   const type = patchTypeOf(r.req.headers['content-type']);
   const options = parseWriteQuery(r.query, 'PatchOptions');
-  const apply = patcher(type, parsePatchBody(await readBody(r.req)));
+  const directive = fieldValidationDirective(options.fieldValidation, r.features.serverSideFieldValidation !== false);
+  const body = await readBody(r.req);
+  const patch = parsePatchBody(body, type, directive);
+  const apply = patcher(type, patch, { schema: patchMetaForKind(apiVersionOfDefinition(r.served.definition), r.served.definition.kind), fieldValidation: directive });
   const def = r.served.definition;
+  const bodyProblems = patchBodyProblems(body, type, directive);
+  const schema = schemaFor(apiVersionOfDefinition(def), def.kind);
+  let warnings: string[] = [];
   const result = await r.store.patch(requestNamespace(r), r.info.name, (current) => {
-    const patched = apply(asServed(r, current));
+    const checked = checkPatchedObject(apply(asServed(r, current)), schema, type, patch, directive, bodyProblems);
+    warnings = checked.warnings;
+    const patched = checked.object;
     if (!isPlainObject(patched) || !isPlainObject(patched['metadata'])) throw badRequest('the patched object is not a valid object');
     const obj = patched as ApiObject; // checked to be an object with metadata just above
     checkNameAndNamespace(r, obj);
     def.strategy.applyDefaults(obj);
     return obj;
   }, { dryRun: options.dryRun });
-  writeResponse(r.res, 200, asServed(r, result.object), r.negotiated, { pretty: r.pretty, warnings: result.warnings });
+  writeResponse(r.res, 200, asServed(r, result.object), r.negotiated, { pretty: r.pretty, warnings: [...warnings, ...result.warnings] });
 }

@@ -1,10 +1,10 @@
-// PUT on an object or its status: decode, check name/namespace against the URL, compare-and-swap update.
+// PUT on an object or its status: decode (with field validation), check name/namespace against the URL, compare-and-swap update.
 import { badRequest } from '../../apimachinery/errors';
 import type { ApiRequest } from './api-request';
 import { asServed, requestNamespace } from './api-request';
 import { bodyFormatOf, negotiateResponse } from '../negotiation';
 import { readBody } from '../request-body';
-import { decodeObject } from '../decode-body';
+import { decodeBody, fieldValidationDirective } from '../decode-body';
 import { parseWriteQuery } from './write-options';
 import { writeResponse } from './write-response';
 import type { ApiObject } from '../../apimachinery/meta/types';
@@ -26,9 +26,10 @@ export async function handleUpdate(r: ApiRequest): Promise<void> {
   const format = bodyFormatOf(r.req.headers['content-type']);
   const body = await readBody(r.req);
   const def = r.served.definition;
-  const obj = decodeObject(body, format, def, (v, k) => r.registry.isKnownKind(v, k));
+  const directive = fieldValidationDirective(options.fieldValidation, r.features.serverSideFieldValidation !== false);
+  const { object: obj, warnings } = decodeBody(body, format, def, (v, k) => r.registry.isKnownKind(v, k), directive);
   checkNameAndNamespace(r, obj);
   def.strategy.applyDefaults(obj);
   const result = await r.store.update(requestNamespace(r), r.info.name, obj, { dryRun: options.dryRun });
-  writeResponse(r.res, result.created ? 201 : 200, asServed(r, result.object), r.negotiated, { pretty: r.pretty, warnings: result.warnings });
+  writeResponse(r.res, result.created ? 201 : 200, asServed(r, result.object), r.negotiated, { pretty: r.pretty, warnings: [...warnings, ...result.warnings] });
 }

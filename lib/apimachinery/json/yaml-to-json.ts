@@ -1,0 +1,80 @@
+// YAML → JSON text as Kubernetes' YAML serializer does it (sigs.k8s.io/yaml on gopkg.in/yaml.v2), with yaml.v2's strict duplicate-key errors.
+import { isMap, isPair, isScalar, isSeq, LineCounter, parseDocument, type Node as YamlNode, type Tags } from 'yaml';
+import { goQuote } from '../field/errors';
+
+/** A YAML body that does not parse (the message is the `yaml` library's). */
+export class YamlSyntaxError extends Error {
+  constructor(message: string) {
+    super(message);
+    this.name = 'YamlSyntaxError';
+  }
+}
+
+export interface YamlConversion {
+  /** The document as JSON text; a repeated key keeps its last value, as yaml.v2's lenient decoding does. */
+  json: string;
+  /**
+   * yaml.v2 UnmarshalStrict's error for repeated keys, `yaml: unmarshal errors:\n  line 5: key "name" already set in map`,
+   * or undefined (also when not asked for). Kubernetes reports it whole as one strict decoding error.
+   */
+  duplicateKeysError: string | undefined;
+}
+
+// gopkg.in/yaml.v2 yaml.go TypeError.Error() (items indented by two spaces); sigs.k8s.io/yaml YAMLToJSONStrict returns it unwrapped.
+export const YAML_UNMARSHAL_ERRORS = 'yaml: unmarshal errors:\n';
+
+/**
+ * yaml.v2 resolves plain scalars by YAML 1.1 rules (`yes`/`on` are booleans, `010` is octal) but leaves
+ * timestamps and base-60 numbers as strings when decoding into interface{}.
+ */
+const goYamlTags = (tags: Tags): Tags => tags.filter((tag) => typeof tag === 'string' || !(tag.tag === 'tag:yaml.org,2002:timestamp' || tag.format === 'TIME'));
+
+/** Go's `%#v` of a decoded YAML key. */
+function goSyntax(value: unknown): string {
+  if (typeof value === 'string') return goQuote(value);
+  if (value === null || value === undefined) return '<nil>';
+  return String(value);
+}
+
+/**
+ * The `line N: key K already set in map` items, in yaml.v2's order: a mapping's value is decoded (and its
+ * own repeats reported) before its key is checked; N is the line of the repeated key's value.
+ */
+function collectDuplicateKeys(node: YamlNode | null | undefined, lines: LineCounter, out: string[]): void {
+  if (isSeq(node)) {
+    for (const item of node.items) collectDuplicateKeys(item as YamlNode, lines, out);
+    return;
+  }
+  if (!isMap(node)) return;
+  const seen = new Set<string>();
+  for (const pair of node.items) {
+    if (!isPair(pair)) continue;
+    const value = pair.value as YamlNode | null;
+    collectDuplicateKeys(value, lines, out);
+    const key = isScalar(pair.key) ? pair.key.value : pair.key;
+    if (typeof key === 'symbol') continue; // the `<<` merge key, which yaml.v2 merges rather than sets
+    const identity = `${typeof key}:${String(key)}`;
+    if (!seen.has(identity)) {
+      seen.add(identity);
+      continue;
+    }
+    const offset = value?.range?.[0] ?? (pair.key as YamlNode | null)?.range?.[0] ?? 0;
+    out.push(`line ${lines.linePos(offset).line}: key ${goSyntax(key)} already set in map`);
+  }
+}
+
+/** Converts a YAML body; `strict` also collects repeated keys. Throws YamlSyntaxError when it does not parse. */
+export function yamlToJson(text: string, options: { strict: boolean }): YamlConversion {
+  const lineCounter = new LineCounter();
+  const doc = parseDocument(text, { version: '1.1', customTags: goYamlTags, uniqueKeys: false, lineCounter });
+  const error = doc.errors[0];
+  if (error) throw new YamlSyntaxError(error.message);
+  let duplicateKeysError: string | undefined;
+  if (options.strict) {
+    const items: string[] = [];
+    collectDuplicateKeys(doc.contents, lineCounter, items);
+    if (items.length > 0) duplicateKeysError = `${YAML_UNMARSHAL_ERRORS}  ${items.join('\n  ')}`;
+  }
+  const json = JSON.stringify(doc.toJS({ maxAliasCount: -1 })) ?? 'null';
+  return { json, duplicateKeysError };
+}
