@@ -33,7 +33,7 @@ export interface WatchStreamOptions {
 
 export class WatchStream implements WatchDelivery {
   readonly #options: WatchStreamOptions;
-  #pending: string[] = [];
+  #pending: Buffer[] = [];
   #started = false;
   #limit = MAX_UNREAD_BYTES;
   #closed = false;
@@ -75,7 +75,7 @@ export class WatchStream implements WatchDelivery {
       // Every watcher asking for the same form shares one encoding of the event.
       const key = table === undefined ? type : `${table.key}:${type}`;
       const encoded = (source.encoded ??= new Map());
-      let line = encoded.get(key) as string | undefined;
+      let line = encoded.get(key) as Buffer | undefined;
       if (line === undefined) {
         line = this.#line(type, served);
         encoded.set(key, line);
@@ -89,7 +89,7 @@ export class WatchStream implements WatchDelivery {
   flush(): void {
     if (!this.#started || this.#pending.length === 0 || this.closed) return;
     const res = this.#options.res;
-    res.write(this.#pending.length === 1 ? (this.#pending[0] as string) : this.#pending.join(''));
+    res.write(this.#pending.length === 1 ? (this.#pending[0] as Buffer) : Buffer.concat(this.#pending));
     this.#pending = [];
     if (res.writableLength > this.#limit) {
       this.#options.log.warn({ unreadBytes: res.writableLength }, 'closing a watch whose client cannot keep up');
@@ -101,13 +101,13 @@ export class WatchStream implements WatchDelivery {
 
   bookmark(resourceVersion: number): void {
     if (!this.#options.bookmarks || !this.#started) return;
-    this.#pending.push(`${JSON.stringify({ type: 'BOOKMARK', object: this.#options.bookmarkObject(String(resourceVersion)) })}\n`);
+    this.#pending.push(Buffer.from(`${JSON.stringify({ type: 'BOOKMARK', object: this.#options.bookmarkObject(String(resourceVersion)) })}\n`));
     this.flush();
   }
 
   fail(err: Error): void {
     if (this.closed) return;
-    this.#pending.push(`${JSON.stringify({ type: 'ERROR', object: errorStatus(err) })}\n`);
+    this.#pending.push(Buffer.from(`${JSON.stringify({ type: 'ERROR', object: errorStatus(err) })}\n`));
     this.#started = true;
     this.flush();
     this.#close();
@@ -123,14 +123,15 @@ export class WatchStream implements WatchDelivery {
     if (!this.#options.res.writableEnded) this.#options.res.end();
   }
 
-  #line(type: WatchEventType, object: ApiObject): string {
+  /** One event as the bytes of one line (encoded once; shared by watchers through the event's cache). */
+  #line(type: WatchEventType, object: ApiObject): Buffer {
     const table = this.#options.table;
     if (table !== undefined) {
       const first = !this.#tableColumnsSent;
       this.#tableColumnsSent = true;
-      return `${JSON.stringify({ type, object: table.render(object, first) })}\n`;
+      return Buffer.from(`${JSON.stringify({ type, object: table.render(object, first) })}\n`);
     }
     const reused = servedJson(object);
-    return reused === undefined ? `${JSON.stringify({ type, object })}\n` : `{"type":"${type}","object":${reused}}\n`;
+    return Buffer.from(reused === undefined ? `${JSON.stringify({ type, object })}\n` : `{"type":"${type}","object":${reused}}\n`);
   }
 }

@@ -10,6 +10,8 @@ import { CacheWatcher, type WatchDelivery } from './cache-watcher';
 import { WatchCache } from './watch-cache';
 
 const RETRY_MIN_MS = 100;
+/** Shortest time between two writes to the same watchers (event batching under load). */
+const FLUSH_INTERVAL_MS = 10;
 const RETRY_MAX_MS = 5000;
 
 export interface CacherOptions {
@@ -74,6 +76,9 @@ export class Cacher {
   #running: Promise<void> | undefined;
   #wakeRetry: (() => void) | undefined;
   #endEtcdWatch: ((reason: Error) => void) | undefined;
+  #unflushed = new Set<CacheWatcher>();
+  #flushTimer: NodeJS.Timeout | undefined;
+  #lastFlush = 0;
   readonly #bookmarkIntervalMs: number;
   #bookmarkTimer: NodeJS.Timeout | undefined;
 
@@ -102,6 +107,8 @@ export class Cacher {
   async stop(): Promise<void> {
     this.#stopped = true;
     clearInterval(this.#bookmarkTimer);
+    clearTimeout(this.#flushTimer);
+    this.#flush();
     this.#wakeRetry?.();
     this.#endEtcdWatch?.(new Error('watch cache stopped'));
     for (const watcher of this.#watchers) watcher.delivery.end(this.#cache.revision);
@@ -276,14 +283,32 @@ export class Cacher {
   }
 
   #dispatch(batch: StorageChange[]): void {
-    const touched = new Set<CacheWatcher>();
     for (const change of batch) {
       const event = this.#cache.apply(change);
       if (event === undefined) continue;
-      for (const watcher of this.#watchers) if (watcher.offer(event)) touched.add(watcher);
+      for (const watcher of this.#watchers) if (watcher.offer(event)) this.#unflushed.add(watcher);
     }
-    for (const watcher of touched) watcher.delivery.flush();
+    this.#scheduleFlush();
     this.#wakeRevisionWaiters();
+  }
+
+  /**
+   * Writes what watchers have queued. At most one flush per FLUSH_INTERVAL_MS: a quiet resource's events go
+   * out at once, a busy one's in batches (one write per watcher per batch instead of per event).
+   */
+  #scheduleFlush(): void {
+    if (this.#unflushed.size === 0 || this.#flushTimer !== undefined) return;
+    const wait = this.#lastFlush + FLUSH_INTERVAL_MS - performance.now();
+    if (wait <= 0) this.#flush();
+    else this.#flushTimer = setTimeout(() => this.#flush(), wait);
+  }
+
+  #flush(): void {
+    this.#flushTimer = undefined;
+    this.#lastFlush = performance.now();
+    const watchers = this.#unflushed;
+    this.#unflushed = new Set();
+    for (const watcher of watchers) watcher.delivery.flush();
   }
 
   #wakeRevisionWaiters(): void {
