@@ -1,46 +1,11 @@
 // End-to-end: the built server binary driven by a real `kubectl` (and one older kubectl release when installed).
-import { execFile } from 'node:child_process';
-import { accessSync, constants, mkdtempSync, realpathSync, rmSync, writeFileSync } from 'node:fs';
-import { tmpdir } from 'node:os';
-import { delimiter, dirname, join } from 'node:path';
+import { writeFileSync } from 'node:fs';
+import { join } from 'node:path';
 import { stringify } from 'yaml';
-import { startBinaryServer, type BinaryServer } from '../helpers/binary-server';
+import { Kubectl, kubectlRelease, useKubectlOnBinaryServer, type KubectlResult } from '../helpers/kubectl';
 
-interface KubectlResult {
-  code: number;
-  stdout: string;
-  stderr: string;
-}
-
-function findOnPath(name: string): string | undefined {
-  for (const dir of (process.env['PATH'] ?? '').split(delimiter)) {
-    const candidate = join(dir, name);
-    try {
-      accessSync(candidate, constants.X_OK);
-      return candidate;
-    } catch {
-      // not here
-    }
-  }
-  return undefined;
-}
-
-const KUBECTL = findOnPath('kubectl');
-/** kubectl.1.27 sits beside the real kubectl binary (the one on PATH may be a symlink or dispatcher). */
-const KUBECTL_127 = ((): string | undefined => {
-  if (!KUBECTL) return undefined;
-  const candidate = join(dirname(realpathSync(KUBECTL)), 'kubectl.1.27');
-  try {
-    accessSync(candidate, constants.X_OK);
-    return candidate;
-  } catch {
-    return undefined;
-  }
-})();
-
-let server: BinaryServer;
-let work: string;
-let kubeconfig: string;
+const KUBECTL_127 = kubectlRelease('1.27');
+const env = useKubectlOnBinaryServer();
 let counter = 0;
 
 /** A name unique to this run (namespaces outlive nothing here, but keep runs from colliding on a shared etcd). */
@@ -49,34 +14,13 @@ function unique(prefix: string): string {
   return `${prefix}-${process.pid}-${counter}`;
 }
 
-function run(binary: string, args: string[], timeoutMs = 25_000): Promise<KubectlResult> {
-  return new Promise((resolve, reject) => {
-    execFile(
-      binary,
-      ['--server', server.url, '--cache-dir', join(work, 'cache'), ...args],
-      // An empty KUBECONFIG file: no user configuration, credentials or context leak into the run.
-      { env: { ...process.env, KUBECONFIG: kubeconfig }, timeout: timeoutMs, maxBuffer: 16 * 1024 * 1024 },
-      (error, stdout, stderr) => {
-        if (error && typeof error.code !== 'number') {
-          reject(new Error(`kubectl ${args.join(' ')} did not run to completion: ${error.message}\nstderr: ${stderr}`));
-          return;
-        }
-        resolve({ code: error ? (error.code as number) : 0, stdout: String(stdout), stderr: String(stderr) });
-      },
-    );
-  });
-}
-
 function kubectl(...args: string[]): Promise<KubectlResult> {
-  if (!KUBECTL) throw new Error('kubectl is not on PATH');
-  return run(KUBECTL, args);
+  return env.kubectl().run(args);
 }
 
 /** Runs kubectl and fails with its output unless it exits 0. */
-async function kubectlOk(...args: string[]): Promise<string> {
-  const res = await kubectl(...args);
-  if (res.code !== 0) throw new Error(`kubectl ${args.join(' ')} exited ${res.code}\nstdout: ${res.stdout}\nstderr: ${res.stderr}`);
-  return res.stdout;
+function kubectlOk(...args: string[]): Promise<string> {
+  return env.kubectl().ok(...args);
 }
 
 async function getJson(...args: string[]): Promise<any> {
@@ -84,7 +28,7 @@ async function getJson(...args: string[]): Promise<any> {
 }
 
 function writeManifest(name: string, ...objects: Record<string, unknown>[]): string {
-  const file = join(work, name);
+  const file = join(env.kubectl().workDir, name);
   writeFileSync(file, objects.map((o) => stringify(o)).join('---\n'));
   return file;
 }
@@ -111,19 +55,6 @@ function deployment(name: string, namespace: string, spec: Record<string, unknow
     },
   };
 }
-
-beforeAll(async () => {
-  if (!KUBECTL) throw new Error('kubectl is not on PATH; the kubectl end-to-end tests need it');
-  work = mkdtempSync(join(tmpdir(), 'orch-e2e-kubectl-'));
-  kubeconfig = join(work, 'kubeconfig');
-  writeFileSync(kubeconfig, '');
-  server = await startBinaryServer();
-}, 90_000);
-
-afterAll(async () => {
-  await server?.stop();
-  if (work) rmSync(work, { recursive: true, force: true });
-}, 60_000);
 
 describe('kubectl against the built server', () => {
   const ns = unique('e2e-kubectl');
@@ -327,7 +258,9 @@ describe('kubectl against the built server', () => {
   });
 
   (KUBECTL_127 ? it : it.skip)('kubectl 1.27 lists namespaces', async () => {
-    const res = await run(KUBECTL_127 as string, ['get', 'ns']);
+    const old = new Kubectl(env.server().url, KUBECTL_127);
+    const res = await old.run(['get', 'ns']);
+    old.cleanup();
     expect(res.code).toBe(0);
     const [header, ...rows] = res.stdout.trim().split('\n');
     expect(header?.trim().split(/\s+/)).toEqual(['NAME', 'STATUS', 'AGE']);

@@ -3,6 +3,7 @@ import { execFile, spawn, type ChildProcess } from 'node:child_process';
 import { accessSync, constants, mkdtempSync, realpathSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { delimiter, dirname, join } from 'node:path';
+import { startBinaryServer, type BinaryServer } from './binary-server';
 
 export interface KubectlResult {
   code: number;
@@ -107,4 +108,32 @@ export class Kubectl {
   cleanup(): void {
     rmSync(this.#work, { recursive: true, force: true });
   }
+}
+
+/**
+ * For one e2e file: the built server binary (started before the file's tests, stopped after) and a kubectl bound
+ * to it; with `namespace`, that namespace is created first. Call at the top level of the file.
+ */
+export function useKubectlOnBinaryServer(namespace?: string): { kubectl: () => Kubectl; server: () => BinaryServer } {
+  let server: BinaryServer | undefined;
+  let kubectl: Kubectl | undefined;
+  beforeAll(async () => {
+    server = await startBinaryServer();
+    kubectl = new Kubectl(server.url);
+    if (namespace !== undefined) await kubectl.ok('create', 'namespace', namespace);
+  }, 90_000);
+  afterAll(async () => {
+    kubectl?.cleanup();
+    await server?.stop();
+  }, 60_000);
+  return {
+    kubectl: () => {
+      if (!kubectl) throw new Error('kubectl is not set up yet (use it inside tests or hooks)');
+      return kubectl;
+    },
+    server: () => {
+      if (!server) throw new Error('the server is not started yet (use it inside tests or hooks)');
+      return server;
+    },
+  };
 }
