@@ -46,6 +46,7 @@ bench: deps wrk build
 	node dist/test/bench/run.js
 	node dist/test/bench/classification.js
 	node dist/test/bench/lists-watch.js
+	node dist/test/bench/protobuf.js
 
 clean:
 	rm -rf dist

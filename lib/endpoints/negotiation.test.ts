@@ -1,4 +1,4 @@
-import { negotiateResponse, bodyFormatOf } from './negotiation';
+import { negotiateResponse, negotiateWatch, watchContentType, bodyFormatOf } from './negotiation';
 
 describe('negotiateResponse', () => {
   it.each([
@@ -9,6 +9,22 @@ describe('negotiateResponse', () => {
     ['application/json;as=Table;g=meta.orch.io;v=v1', { mediaType: 'application/json', table: { group: 'meta.orch.io', version: 'v1' } }],
     ['application/json;as=PartialObjectMetadataList;g=meta.k8s.io;v=v1, application/json', { mediaType: 'application/json' }],
     ['application/yaml;q=0.5, application/json', { mediaType: 'application/json' }],
+    // protobuf under the orch name and the client-go alias, answered with the name asked for
+    ['application/vnd.orch.protobuf', { mediaType: 'application/vnd.orch.protobuf' }],
+    ['application/vnd.kubernetes.protobuf, application/json', { mediaType: 'application/vnd.kubernetes.protobuf' }],
+    ['application/json;q=0.9, application/vnd.kubernetes.protobuf', { mediaType: 'application/vnd.kubernetes.protobuf' }],
+    // Table is JSON or YAML only: a protobuf Table clause fails and the next one wins
+    ['application/vnd.kubernetes.protobuf;as=Table;v=v1;g=meta.k8s.io, application/vnd.kubernetes.protobuf', { mediaType: 'application/vnd.kubernetes.protobuf' }],
+    ['application/yaml;as=Table;v=v1;g=meta.k8s.io', { mediaType: 'application/yaml', table: { group: 'meta.k8s.io', version: 'v1' } }],
+    ['*/*;as=Table;v=v1;g=meta.k8s.io', { mediaType: 'application/json', table: { group: 'meta.k8s.io', version: 'v1' } }],
+    // a specific type beats a wildcard of the same weight, whatever the order
+    ['*/*, application/vnd.orch.protobuf', { mediaType: 'application/vnd.orch.protobuf' }],
+    ['application/*, application/yaml', { mediaType: 'application/yaml' }],
+    // a conversion target without as=Table, an unknown stream schema, YAML streaming, a foreign sv: clause skipped
+    ['application/json;g=meta.k8s.io;v=v1, application/yaml', { mediaType: 'application/yaml' }],
+    ['application/json;stream=other, application/yaml', { mediaType: 'application/yaml' }],
+    ['application/yaml;stream=watch, application/json;stream=watch', { mediaType: 'application/json' }],
+    ['application/json;sv=v2, application/vnd.orch.protobuf', { mediaType: 'application/vnd.orch.protobuf' }],
   ])('Accept %s', (accept, expected) => {
     expect(negotiateResponse(accept, true)).toEqual(expected);
   });
@@ -17,17 +33,40 @@ describe('negotiateResponse', () => {
     expect(negotiateResponse('application/json;as=Table;g=meta.orch.io;v=v1, application/json', false)).toEqual({ mediaType: 'application/json' });
   });
 
-  it('answers 406 with the served media types when nothing fits', () => {
-    expect(() => negotiateResponse('text/html', true)).toThrow(
+  it.each(['text/html', 'application/vnd.kubernetes.protobuf;as=Table;v=v1;g=meta.k8s.io', 'application/vnd.orch.protobuf;q=0'])('answers 406 with the served media types when nothing fits (%s)', (accept) => {
+    expect(() => negotiateResponse(accept, true)).toThrow(
       expect.objectContaining({ status: expect.objectContaining({ code: 406, reason: 'NotAcceptable', message: 'only the following media types are accepted: application/json, application/yaml, application/vnd.orch.protobuf' }) }),
     );
   });
 });
 
+describe('negotiateWatch', () => {
+  it.each([
+    [undefined, 'application/json'],
+    ['application/json;stream=watch', 'application/json'],
+    ['application/vnd.orch.protobuf;stream=watch', 'application/vnd.orch.protobuf;stream=watch'],
+    ['application/vnd.kubernetes.protobuf, application/json', 'application/vnd.kubernetes.protobuf;stream=watch'],
+  ])('Accept %s streams as %s', (accept, contentType) => {
+    expect(watchContentType(negotiateWatch(accept, true))).toBe(contentType);
+  });
+
+  it('keeps a Table watch in JSON', () => {
+    expect(negotiateWatch('application/vnd.orch.protobuf;as=Table;g=meta.orch.io;v=v1, application/json;as=Table;g=meta.orch.io;v=v1', true)).toEqual({ mediaType: 'application/json', table: { group: 'meta.orch.io', version: 'v1' } });
+  });
+
+  it('refuses YAML, even ahead of JSON, with the stream types (406)', () => {
+    expect(() => negotiateWatch('application/yaml, application/json', true)).toThrow(
+      expect.objectContaining({ status: expect.objectContaining({ code: 406, message: 'only the following media types are accepted: application/json;stream=watch, application/vnd.orch.protobuf;stream=watch' }) }),
+    );
+  });
+});
+
 describe('bodyFormatOf', () => {
-  it('reads JSON and YAML bodies and refuses others with 415', () => {
+  it('reads JSON, YAML and protobuf bodies and refuses others with 415', () => {
     expect(bodyFormatOf('application/json; charset=utf-8')).toBe('json');
     expect(bodyFormatOf('application/yaml')).toBe('yaml');
+    expect(bodyFormatOf('application/vnd.orch.protobuf')).toBe('protobuf');
+    expect(bodyFormatOf('application/vnd.kubernetes.protobuf')).toBe('protobuf');
     expect(() => bodyFormatOf('text/plain')).toThrow(expect.objectContaining({ status: expect.objectContaining({ code: 415 }) }));
   });
 });

@@ -1,7 +1,13 @@
-// Accept / Content-Type → the representation to answer in or decode from (406 and 415 with Kubernetes' texts).
+// Accept / Content-Type → the representation to answer in or decode from (406 and 415 with Kubernetes' texts),
+// following k8s.io/apiserver's negotiation package: clauses by q and specificity, each tried against the server's
+// media types in order (JSON, YAML, protobuf), the first whose parameters the endpoint allows wins.
 import { notAcceptable, unsupportedMediaType } from '../apimachinery/errors';
 
-export type MediaType = 'application/json' | 'application/yaml';
+export const PROTOBUF_MEDIA_TYPE = 'application/vnd.orch.protobuf';
+/** The name client-go sends; answered with the same name. */
+export const PROTOBUF_MEDIA_TYPE_ALIAS = 'application/vnd.kubernetes.protobuf';
+export type ProtobufMediaType = typeof PROTOBUF_MEDIA_TYPE | typeof PROTOBUF_MEDIA_TYPE_ALIAS;
+export type MediaType = 'application/json' | 'application/yaml' | ProtobufMediaType;
 
 export interface TableRequest {
   /** The Table group as asked (`meta.orch.io` or the client alias `meta.k8s.io`), echoed in the answer. */
@@ -20,19 +26,33 @@ const SERVED_TYPES_TEXT = 'application/json, application/yaml, application/vnd.o
 const NOT_ACCEPTABLE_TEXT = `only the following media types are accepted: ${SERVED_TYPES_TEXT}`;
 export const NOT_ACCEPTABLE_WATCH_TEXT = 'only the following media types are accepted: application/json;stream=watch, application/vnd.orch.protobuf;stream=watch';
 const UNSUPPORTED_BODY_TEXT = `the body of the request was in an unknown format - accepted media types include: ${SERVED_TYPES_TEXT}`;
+/** The meta group version the server's generic output uses (`sv=` must name it). */
+const SERVER_META_VERSION = 'v1';
+
+/** The server's media types in negotiation order; a wildcard clause takes the first one its parameters allow. */
+const SERVER_TYPES: readonly MediaType[] = ['application/json', 'application/yaml', PROTOBUF_MEDIA_TYPE];
 
 interface AcceptClause {
   type: string;
+  subType: string;
   params: Map<string, string>;
   q: number;
+}
+
+/** goautoneg's order: higher q first, then `type/sub` before `type/*` before `*\/*`; equal clauses keep their order. */
+function compareClauses(a: AcceptClause, b: AcceptClause): number {
+  const before = (x: AcceptClause, y: AcceptClause): boolean =>
+    x.q > y.q || (x.q === y.q && ((x.type !== '*' && y.type === '*') || (x.subType !== '*' && y.subType === '*')));
+  return before(a, b) ? -1 : before(b, a) ? 1 : 0;
 }
 
 function parseAccept(header: string): AcceptClause[] {
   const clauses: AcceptClause[] = [];
   for (const raw of header.split(',')) {
     const [typePart, ...paramParts] = raw.split(';');
-    const type = (typePart ?? '').trim().toLowerCase();
-    if (type === '') continue;
+    const full = (typePart ?? '').trim().toLowerCase();
+    if (full === '') continue;
+    const slash = full.indexOf('/');
     const params = new Map<string, string>();
     let q = 1;
     for (const p of paramParts) {
@@ -43,42 +63,75 @@ function parseAccept(header: string): AcceptClause[] {
       if (key === 'q') q = Number(value);
       else params.set(key, value);
     }
-    if (q > 0 && !Number.isNaN(q)) clauses.push({ type, params, q });
+    if (q > 0 && !Number.isNaN(q)) clauses.push({ type: slash < 0 ? full : full.slice(0, slash), subType: slash < 0 ? '*' : full.slice(slash + 1), params, q });
   }
-  // Stable sort by q: equal weights keep the client's order.
-  return clauses.map((c, i) => ({ c, i })).sort((a, b) => b.c.q - a.c.q || a.i - b.i).map(({ c }) => c);
+  return clauses.sort(compareClauses);
 }
 
-function plainType(type: string): MediaType | undefined {
-  if (type === 'application/json' || type === '*/*' || type === 'application/*') return 'application/json';
-  if (type === 'application/yaml') return 'application/yaml';
-  return undefined;
+export function isProtobuf(mediaType: MediaType): mediaType is ProtobufMediaType {
+  return mediaType === PROTOBUF_MEDIA_TYPE || mediaType === PROTOBUF_MEDIA_TYPE_ALIAS;
+}
+
+/** Server media types a clause names, in negotiation order (the protobuf alias answers as itself). */
+function candidatesOf(clause: AcceptClause): readonly MediaType[] {
+  if (clause.type === '*' && clause.subType === '*') return SERVER_TYPES;
+  if (clause.type !== 'application') return [];
+  if (clause.subType === '*') return SERVER_TYPES;
+  const full = `application/${clause.subType}`;
+  if (full === PROTOBUF_MEDIA_TYPE_ALIAS) return [PROTOBUF_MEDIA_TYPE_ALIAS];
+  return SERVER_TYPES.filter((t) => t === full);
+}
+
+/** acceptMediaTypeOptions with a resource endpoint's restrictions; undefined when the clause's parameters rule it out. */
+function acceptCandidate(mediaType: MediaType, params: Map<string, string>, allowTable: boolean): Negotiated | undefined {
+  const stream = params.get('stream') ?? '';
+  // Only JSON and protobuf can stream, and `watch` is the only stream schema.
+  if (stream !== '' && (stream !== 'watch' || mediaType === 'application/yaml')) return undefined;
+  const serverVersion = params.get('sv') ?? '';
+  if (serverVersion !== '' && serverVersion !== SERVER_META_VERSION) return undefined;
+  if (!params.has('as') && !params.has('g') && !params.has('v')) return { mediaType };
+  // A conversion target: only Table (meta v1/v1beta1) in JSON or YAML where tables are served; others (e.g.
+  // PartialObjectMetadata, not served here) fail the clause so a later one can win.
+  const group = params.get('g') ?? '';
+  const version = params.get('v') ?? '';
+  if (params.get('as') !== 'Table' || !allowTable || isProtobuf(mediaType) || !TABLE_GROUPS.has(group)) return undefined;
+  if (version !== 'v1' && version !== 'v1beta1') return undefined;
+  return { mediaType, table: { group, version } };
 }
 
 /**
- * Chooses the response representation. `allowTable` is true for get/list/watch of resources;
- * other representations with `as=` (e.g. PartialObjectMetadata) are skipped so a fallback can win.
+ * Chooses the response representation. `allowTable` is true for get/list/watch of resources; protobuf is offered
+ * everywhere (a value without a protobuf message is still written as JSON by the response writer).
  */
 export function negotiateResponse(accept: string | undefined, allowTable: boolean): Negotiated {
   if (accept === undefined || accept.trim() === '') return { mediaType: 'application/json' };
   for (const clause of parseAccept(accept)) {
-    const as = clause.params.get('as');
-    if (as !== undefined) {
-      if (as !== 'Table' || !allowTable || clause.type !== 'application/json') continue;
-      const group = clause.params.get('g') ?? '';
-      const version = clause.params.get('v') ?? '';
-      if (TABLE_GROUPS.has(group) && (version === 'v1' || version === 'v1beta1')) return { mediaType: 'application/json', table: { group, version } };
-      continue;
+    for (const mediaType of candidatesOf(clause)) {
+      const negotiated = acceptCandidate(mediaType, clause.params, allowTable);
+      if (negotiated) return negotiated;
     }
-    const mediaType = plainType(clause.type);
-    if (mediaType) return { mediaType };
   }
   throw notAcceptable(NOT_ACCEPTABLE_TEXT);
 }
 
+/**
+ * A watch's representation: negotiated as for a list (same 406), then refused with the stream types' 406 when the
+ * choice cannot stream (YAML), as ListResource and serveWatch do one after the other.
+ */
+export function negotiateWatch(accept: string | undefined, allowTable: boolean): Negotiated {
+  const negotiated = negotiateResponse(accept, allowTable);
+  if (negotiated.mediaType === 'application/yaml') throw notAcceptable(NOT_ACCEPTABLE_WATCH_TEXT);
+  return negotiated;
+}
+
+/** Content-Type of a watch stream: plain JSON, or the protobuf type with `;stream=watch` (length-prefixed frames). */
+export function watchContentType(negotiated: Negotiated): string {
+  return isProtobuf(negotiated.mediaType) ? `${negotiated.mediaType};stream=watch` : 'application/json';
+}
+
 export type BodyFormat = 'json' | 'yaml' | 'protobuf';
 
-const PROTOBUF_TYPES = new Set(['application/vnd.orch.protobuf', 'application/vnd.kubernetes.protobuf']);
+const PROTOBUF_TYPES: ReadonlySet<string> = new Set([PROTOBUF_MEDIA_TYPE, PROTOBUF_MEDIA_TYPE_ALIAS]);
 
 /** Decoder for a POST/PUT body (415 when the type is not served). */
 export function bodyFormatOf(contentType: string | undefined): BodyFormat {

@@ -6,7 +6,9 @@ import type { FeatureGates } from '../server/options/feature-gates';
 import { GenericStore } from './generic/store';
 import type { Admission } from './generic/admission';
 import type { ResourceDefinition } from './rest/resource';
-import { ResourceRegistry, type ServedResource } from './resource-registry';
+import { ResourceRegistry, type Deprecation, type ServedResource } from './resource-registry';
+import type { RuntimeConfig } from '../server/options/runtime-config';
+import { isVersionEnabled } from '../server/options/runtime-config';
 import { DEFAULT_SELECTOR_SUPPORT, type SelectorSupport } from '../endpoints/handlers/list-options';
 import { namespaceFinalizeStrategy as finalizeStrategy, namespaceStatusStrategy as statusStrategy, namespaceStrategy as mainStrategy } from './core/namespaces/strategy';
 import { namespaceDeletionHooks } from './core/namespaces/deletion';
@@ -15,6 +17,9 @@ import { deploymentScale } from './apps/deployments/scale';
 import { horizontalPodAutoscalerStrategies } from './autoscaling/horizontalpodautoscalers/strategy';
 import { flowSchemaStatusStrategy, flowSchemaStrategy } from './flowcontrol/flowschemas/strategy';
 import { priorityLevelConfigurationStatusStrategy, priorityLevelConfigurationStrategy } from './flowcontrol/prioritylevelconfigurations/strategy';
+import { applyHorizontalPodAutoscalerV2Defaults } from '../apis/autoscaling/v2/defaults';
+import { applyPriorityLevelConfigurationDefaults as applyV1beta2PriorityLevelDefaults } from '../apis/flowcontrol/v1beta2/defaults';
+import type { Strategy } from './rest/strategy';
 
 const namespaceStrategy = { ...mainStrategy, ...namespaceDeletionHooks };
 const namespaceStatusStrategy = { ...statusStrategy, ...namespaceDeletionHooks };
@@ -31,7 +36,52 @@ const NAMESPACE_SELECTORS: SelectorSupport = {
   },
 };
 
+/** Another served version of a stored resource: its own defaults on top of the storage version's strategy. */
+interface ExtraVersion {
+  version: string;
+  applyDefaults: Strategy['applyDefaults'];
+  /** Listed before the storage version in discovery (the group's preferred version). */
+  preferred: boolean;
+  deprecation?: Deprecation;
+}
+
+/** Versions served besides the storage version, by `group/resource` (Kubernetes 1.26). */
+const EXTRA_VERSIONS: Readonly<Record<string, ExtraVersion>> = {
+  'autoscaling/horizontalpodautoscalers': { version: 'v2', applyDefaults: applyHorizontalPodAutoscalerV2Defaults, preferred: true },
+  [`${FLOWCONTROL_GROUP}/flowschemas`]: {
+    version: 'v1beta2', applyDefaults: flowSchemaStrategy.applyDefaults, preferred: false,
+    deprecation: { deprecatedIn: '1.26', removedIn: '1.29', replacement: { group: FLOWCONTROL_GROUP, version: 'v1beta3', kind: 'FlowSchema' } },
+  },
+  [`${FLOWCONTROL_GROUP}/prioritylevelconfigurations`]: {
+    version: 'v1beta2', applyDefaults: applyV1beta2PriorityLevelDefaults, preferred: false,
+    deprecation: { deprecatedIn: '1.26', removedIn: '1.29', replacement: { group: FLOWCONTROL_GROUP, version: 'v1beta3', kind: 'PriorityLevelConfiguration' } },
+  },
+};
+
+/** A served version's definition: the storage definition with its version and defaults. */
+function versionDefinition(storage: ResourceDefinition, extra: ExtraVersion): ResourceDefinition {
+  const strategy = { ...storage.strategy, applyDefaults: extra.applyDefaults };
+  const statusStrategy = storage.statusStrategy ? { ...storage.statusStrategy, applyDefaults: extra.applyDefaults } : undefined;
+  return { ...storage, version: extra.version, strategy, ...(statusStrategy ? { statusStrategy } : {}) };
+}
+
+/** Every served version of every resource: storage versions first, then the extra versions. */
 export function resourceDefinitions(features: FeatureGates): ResourceDefinition[] {
+  const storage = storageDefinitions(features);
+  return [...storage, ...storage.flatMap((def) => {
+    const extra = EXTRA_VERSIONS[`${def.group}/${def.resource}`];
+    return extra ? [versionDefinition(def, extra)] : [];
+  })];
+}
+
+/** Every served group with its versions (for --runtime-config validation). */
+export function servedVersions(): Map<string, string[]> {
+  const groups = new Map<string, string[]>();
+  for (const def of resourceDefinitions({})) groups.set(def.group, [...new Set([...(groups.get(def.group) ?? []), def.version])]);
+  return groups;
+}
+
+function storageDefinitions(features: FeatureGates): ResourceDefinition[] {
   const hpa = horizontalPodAutoscalerStrategies({ hpaScaleToZero: features['HPAScaleToZero'] === true });
   return [
     { group: '', version: 'v1', resource: 'namespaces', kind: 'Namespace', listKind: 'NamespaceList', shortNames: ['ns'], categories: [], strategy: namespaceStrategy, statusStrategy: namespaceStatusStrategy },
@@ -68,24 +118,40 @@ function cacherFor(storage: Storage, definition: ResourceDefinition, keyPrefix: 
   });
 }
 
-export function buildRegistry(storage: Storage, etcdPrefix: string, features: FeatureGates, admission: Admission, watchCache?: WatchCacheConfig): ResourceRegistry {
+export function buildRegistry(storage: Storage, etcdPrefix: string, features: FeatureGates, admission: Admission, watchCache?: WatchCacheConfig, runtimeConfig?: RuntimeConfig): ResourceRegistry {
   const registry = new ResourceRegistry();
-  for (const definition of resourceDefinitions(features)) {
+  for (const definition of storageDefinitions(features)) {
     const keyPrefix = keyPrefixOf(etcdPrefix, definition);
     const cacher = watchCache ? cacherFor(storage, definition, keyPrefix, watchCache) : undefined;
     const store = new GenericStore({ definition, strategy: definition.strategy, storage, keyPrefix, admission, ...(cacher ? { cacher } : {}) });
     const isNamespaces = definition.group === '' && definition.resource === 'namespaces';
-    const served: ServedResource = {
-      definition,
-      store,
-      putSubresources: new Map(isNamespaces ? [['finalize', store.withStrategy(namespaceFinalizeStrategy)]] : []),
-      selectors: isNamespaces ? NAMESPACE_SELECTORS : DEFAULT_SELECTOR_SUPPORT,
-      returnDeletedObject: isNamespaces,
+    const statusStore = definition.statusStrategy ? store.withStrategy(definition.statusStrategy) : undefined;
+    const servedAs = (def: ResourceDefinition, deprecation?: Deprecation): ServedResource => {
+      const served: ServedResource = {
+        definition: def,
+        store,
+        putSubresources: new Map(isNamespaces ? [['finalize', store.withStrategy(namespaceFinalizeStrategy)]] : []),
+        selectors: isNamespaces ? NAMESPACE_SELECTORS : DEFAULT_SELECTOR_SUPPORT,
+        returnDeletedObject: isNamespaces,
+        storageVersion: definition.version,
+      };
+      if (cacher) served.cacher = cacher;
+      if (definition.group === 'apps' && definition.resource === 'deployments') served.scale = deploymentScale;
+      if (statusStore) served.statusStore = statusStore;
+      if (deprecation) served.deprecation = deprecation;
+      return served;
     };
-    if (cacher) served.cacher = cacher;
-    if (definition.group === 'apps' && definition.resource === 'deployments') served.scale = deploymentScale;
-    if (definition.statusStrategy) served.statusStore = store.withStrategy(definition.statusStrategy);
-    registry.add(served);
+    const extra = EXTRA_VERSIONS[`${definition.group}/${definition.resource}`];
+    const versions = [servedAs(definition)];
+    if (extra) {
+      const other = servedAs(versionDefinition(definition, extra), extra.deprecation);
+      if (extra.preferred) versions.unshift(other);
+      else versions.push(other);
+    }
+    for (const served of versions) {
+      const { group, version, resource } = served.definition;
+      if (runtimeConfig === undefined || isVersionEnabled(runtimeConfig, group, version, resource)) registry.add(served);
+    }
   }
   return registry;
 }

@@ -20,6 +20,17 @@ export interface ServedResource {
   returnDeletedObject: boolean;
   /** The resource's watch cache (absent with --watch-cache=false). */
   cacher?: Cacher;
+  /** The version objects are stored in (every served version of the resource shares store and cache). */
+  storageVersion: string;
+  /** Set when this version is deprecated: the Warning, gauge and audit annotations of requests to it. */
+  deprecation?: Deprecation;
+}
+
+/** A deprecated version (pkg/endpoints/deprecation): the release it was deprecated in, removed in, its replacement. */
+export interface Deprecation {
+  deprecatedIn: string;
+  removedIn?: string;
+  replacement?: { group: string; version: string; kind: string };
 }
 
 export interface GroupVersions {
@@ -61,13 +72,19 @@ export class ResourceRegistry {
     return [...this.#byPath.values()].filter((s) => s.definition.group === group && s.definition.version === version);
   }
 
+  /** One entry per stored resource (its storage version), for controllers and per-resource metrics. */
   all(): ServedResource[] {
+    return this.allVersions().filter((s) => s.definition.version === s.storageVersion || !this.#byPath.has(`${s.definition.group}/${s.storageVersion}/${s.definition.resource}`));
+  }
+
+  /** Every served group/version/resource. */
+  allVersions(): ServedResource[] {
     return [...this.#byPath.values()];
   }
 
   /** Every watch cache, one per resource (a resource served in several versions shares one). */
   cachers(): Cacher[] {
-    return [...new Set(this.all().flatMap((s) => (s.cacher ? [s.cacher] : [])))];
+    return [...new Set(this.allVersions().flatMap((s) => (s.cacher ? [s.cacher] : [])))];
   }
 
   isKnownKind(apiVersion: string, kind: string): boolean {

@@ -14,6 +14,8 @@ import { trackRequest } from './filters/request-log';
 import type { ApiServerMetrics } from './metrics/metrics';
 import { ANONYMOUS, type Classifier } from './flowcontrol/classifier';
 import { priorityAndFairnessHeaders } from './flowcontrol/headers';
+import { auditRequest, type AuditLog } from './filters/audit';
+import { markDeprecated } from './filters/deprecation';
 
 export interface HandlerChainDeps {
   /** API Priority and Fairness: every request is classified and answered with its FlowSchema / level UIDs. */
@@ -24,6 +26,8 @@ export interface HandlerChainDeps {
   log: Logger;
   /** Long-running responses (watches) to end when the server shuts down. */
   longRunning: Set<ServerResponse>;
+  /** --audit-log-path's log; absent: no audit events (the Audit-Id header is still set). */
+  audit?: AuditLog;
 }
 
 /** Paths that may name resources; everything else (health, metrics, discovery roots, OpenAPI) goes through Express. */
@@ -54,11 +58,14 @@ async function serve(deps: HandlerChainDeps, req: IncomingMessage, res: ServerRe
   try {
     const info = parseRequestInfo(req.method ?? 'GET', path, query);
     trackRequest(req, res, info, query, deps.log, deps.metrics);
+    const auditAnnotations = auditRequest(deps.audit, req, res, info);
     // Until authentication exists every request is system:anonymous in system:unauthenticated.
     const classification = deps.flowcontrol.classifier.classify({ user: ANONYMOUS, info });
     for (const [name, value] of Object.entries(priorityAndFairnessHeaders(classification))) res.setHeader(name, value);
     if (!info.isResourceRequest) return await serveNonResource(deps.nonResource, req, res, path, query);
     if (!deps.resources.registry.servesGroupVersion(info.apiGroup, info.apiVersion)) return writeNotFound(res);
+    const served = deps.resources.registry.lookup(info.apiGroup, info.apiVersion, info.resource);
+    if (served) markDeprecated(res, served, info, deps.metrics, auditAnnotations);
     if (info.verb === 'watch') {
       deps.longRunning.add(res);
       res.once('close', () => deps.longRunning.delete(res));

@@ -2,7 +2,7 @@
 import type { IncomingMessage, ServerResponse } from 'node:http';
 import type { ResourceRegistry } from '../registry/resource-registry';
 import { apiGroup, apiGroupList, apiResourceList, apiVersions } from '../endpoints/discovery/documents';
-import { groupVersionDocument, openApiV3Root } from '../endpoints/openapi/v3';
+import { serveOpenApi } from '../endpoints/openapi/serve';
 import { negotiateResponse } from '../endpoints/negotiation';
 import { writeResponse } from '../endpoints/handlers/write-response';
 import { isPretty } from '../endpoints/resource-handler';
@@ -34,7 +34,7 @@ export interface NonResourceDeps {
 const HEALTH_ENDPOINTS: readonly HealthEndpoint[] = ['healthz', 'livez', 'readyz'];
 
 function rootPaths(registry: ResourceRegistry): string[] {
-  const paths = ['/api', '/api/v1', '/apis', '/healthz', '/livez', '/metrics', '/openapi/v3', '/readyz', '/version'];
+  const paths = ['/api', '/api/v1', '/apis', '/healthz', '/livez', '/metrics', '/openapi/v2', '/openapi/v3', '/readyz', '/version'];
   for (const g of registry.groups()) {
     if (g.group === '') continue;
     paths.push(`/apis/${g.group}`, ...g.versions.map((v) => `/apis/${g.group}/${v}`));
@@ -55,6 +55,10 @@ export async function serveNonResource(deps: NonResourceDeps, req: IncomingMessa
     res.end(body);
     return;
   }
+  if (head === 'openapi') {
+    if (!serveOpenApi(deps.registry, req, res, parts, query)) writeNotFound(res);
+    return;
+  }
   const document = req.method === 'GET' ? discoveryDocument(deps, parts) : undefined;
   if (document === undefined) return writeNotFound(res);
   const negotiated = negotiateResponse(req.headers.accept, false);
@@ -66,13 +70,6 @@ function discoveryDocument(deps: NonResourceDeps, parts: string[]): unknown {
   const [head, second, third] = parts;
   if (parts.length === 0) return { paths: rootPaths(registry) };
   if (head === 'version' && parts.length === 1) return VERSION_INFO;
-  if (head === 'openapi' && second === 'v3') {
-    if (parts.length === 2) return openApiV3Root(registry);
-    const [, , prefix, group, version] = parts;
-    if (prefix === 'api' && parts.length === 4 && registry.servesGroupVersion('', group ?? '')) return groupVersionDocument(registry, '', group ?? '');
-    if (prefix === 'apis' && parts.length === 5 && registry.servesGroupVersion(group ?? '', version ?? '')) return groupVersionDocument(registry, group ?? '', version ?? '');
-    return undefined;
-  }
   if (head === 'api') {
     if (parts.length === 1) return apiVersions({ clientCIDR: '0.0.0.0/0', serverAddress: deps.serverAddress() });
     if (parts.length === 2 && registry.servesGroupVersion('', second ?? '')) return apiResourceList(registry, '', second ?? '');

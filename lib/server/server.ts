@@ -19,6 +19,7 @@ import { handleWatch } from '../endpoints/handlers/watch';
 import type { ServerOptions } from './options/options';
 import { startEmbeddedEtcd, type EmbeddedEtcd } from './embedded-etcd';
 import { buildRequestListener } from './handler-chain';
+import { openAuditLog } from './filters/audit';
 import { ApiServerMetrics } from './metrics/metrics';
 import { flagCheck, pingCheck, withGracePeriod, withTimeout, type HealthCheck } from './healthz/healthz';
 
@@ -91,7 +92,7 @@ export class ApiServer {
     };
     const admission = new NamespaceLifecycle(() => namespacesStore());
     const watchCache = options.watchCache ? { capacity: options.watchCache.capacity, minAgeMs: options.watchCache.windowMs, bookmarkIntervalMs: options.watchCache.bookmarkIntervalMs, log: log.child({ component: 'watch-cache' }) } : undefined;
-    const registry = buildRegistry(storage, options.etcdPrefix, options.featureGates, admission, watchCache);
+    const registry = buildRegistry(storage, options.etcdPrefix, options.featureGates, admission, watchCache, options.runtimeConfig);
     for (const cacher of registry.cachers()) cacher.start();
     const namespaces = registry.lookup('', 'v1', 'namespaces');
     if (!namespaces) throw new Error('namespaces are not served');
@@ -117,7 +118,9 @@ export class ApiServer {
       readyz: [pingCheck, logCheck, etcdCheck, bootstrapCheck, apfCheck, shutdownCheck],
     };
 
+    const audit = options.auditLogPath ? openAuditLog(options.auditLogPath, log.child({ component: 'audit' })) : undefined;
     const listener = buildRequestListener({
+      ...(audit ? { audit } : {}),
       resources: { registry, features: { listChunking: options.featureGates['APIListChunking'] !== false, serverSideFieldValidation: options.featureGates['ServerSideFieldValidation'] !== false }, watch: handleWatch },
       nonResource: { registry, health, metrics, serverAddress: () => `${options.bindAddress}:${server?.port ?? options.port}` },
       metrics,
@@ -129,6 +132,7 @@ export class ApiServer {
       ? createHttpsServer({ cert: readFileSync(options.tls.certFile), key: readFileSync(options.tls.keyFile) }, listener)
       : createHttpServer(listener);
     http.keepAliveTimeout = 65_000;
+    http.once('close', () => audit?.close());
     await new Promise<void>((resolve, reject) => {
       http.once('error', reject);
       http.listen(options.port, options.bindAddress, () => {

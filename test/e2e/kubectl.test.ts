@@ -71,7 +71,8 @@ describe('kubectl against the built server', () => {
     const byName = new Map(rows.slice(1).map((r) => [r[0], r]));
     expect(byName.get('namespaces')).toEqual(['namespaces', 'ns', 'v1', 'false', 'Namespace']);
     expect(byName.get('deployments')).toEqual(['deployments', 'deploy', 'apps/v1', 'true', 'Deployment']);
-    expect(byName.get('horizontalpodautoscalers')).toEqual(['horizontalpodautoscalers', 'hpa', 'autoscaling/v1', 'true', 'HorizontalPodAutoscaler']);
+    // autoscaling/v2 is the preferred version, as in Kubernetes 1.26.
+    expect(byName.get('horizontalpodautoscalers')).toEqual(['horizontalpodautoscalers', 'hpa', 'autoscaling/v2', 'true', 'HorizontalPodAutoscaler']);
     expect(byName.get('flowschemas')).toEqual(['flowschemas', 'flowcontrol.apiserver.orch.io/v1beta3', 'false', 'FlowSchema']);
     expect(byName.get('prioritylevelconfigurations')).toEqual(['prioritylevelconfigurations', 'flowcontrol.apiserver.orch.io/v1beta3', 'false', 'PriorityLevelConfiguration']);
   });
@@ -137,13 +138,20 @@ describe('kubectl against the built server', () => {
     expect(d.spec.template.spec.containers[0]).toMatchObject({ imagePullPolicy: 'IfNotPresent', terminationMessagePath: '/dev/termination-log' });
   });
 
-  it('get -o json returns the HPA, PriorityLevelConfiguration and FlowSchema (matchingPrecedence defaulted to 1000)', async () => {
+  it('get -o json returns the HPA (autoscaling/v2, converted from the v1 manifest), PriorityLevelConfiguration and FlowSchema (matchingPrecedence defaulted to 1000)', async () => {
     const hpa = await getJson('hpa', 'web', '-n', ns);
     expect(hpa).toMatchObject({
-      apiVersion: 'autoscaling/v1',
+      apiVersion: 'autoscaling/v2',
       kind: 'HorizontalPodAutoscaler',
-      spec: { minReplicas: 1, maxReplicas: 4, targetCPUUtilizationPercentage: 75, scaleTargetRef: { kind: 'Deployment', name: 'web' } },
+      spec: {
+        minReplicas: 1,
+        maxReplicas: 4,
+        metrics: [{ type: 'Resource', resource: { name: 'cpu', target: { type: 'Utilization', averageUtilization: 75 } } }],
+        scaleTargetRef: { kind: 'Deployment', name: 'web' },
+      },
     });
+    const v1 = await getJson('horizontalpodautoscalers.v1.autoscaling', 'web', '-n', ns);
+    expect(v1).toMatchObject({ apiVersion: 'autoscaling/v1', spec: { targetCPUUtilizationPercentage: 75 } });
 
     const pl = await getJson('prioritylevelconfigurations', plName);
     expect(pl).toMatchObject({
@@ -193,7 +201,7 @@ describe('kubectl against the built server', () => {
     expect(await kubectlOk('create', 'deployment', 'pb', '--image=nginx:1.25', '-n', extra)).toBe('deployment.apps/pb created\n');
     expect(await kubectlOk('autoscale', 'deploy', 'pb', '--min=2', '--max=5', '--cpu-percent=80', '-n', extra)).toBe('horizontalpodautoscaler.autoscaling/pb autoscaled\n');
     const hpa = await getJson('hpa', 'pb', '-n', extra);
-    expect(hpa.spec).toMatchObject({ minReplicas: 2, maxReplicas: 5, targetCPUUtilizationPercentage: 80, scaleTargetRef: { kind: 'Deployment', name: 'pb' } });
+    expect(hpa.spec).toMatchObject({ minReplicas: 2, maxReplicas: 5, metrics: [{ resource: { name: 'cpu', target: { averageUtilization: 80 } } }], scaleTargetRef: { kind: 'Deployment', name: 'pb' } });
     const d = await getJson('deploy', 'pb', '-n', extra);
     expect(d.spec.template.spec.containers[0].image).toBe('nginx:1.25');
   });

@@ -23,7 +23,7 @@ describe('discovery', () => {
 
   it('describes a group', async () => {
     const res = await ts.api.get('/apis/autoscaling');
-    expect(res.body).toMatchObject({ kind: 'APIGroup', apiVersion: 'v1', name: 'autoscaling', preferredVersion: { groupVersion: 'autoscaling/v1' } });
+    expect(res.body).toMatchObject({ kind: 'APIGroup', apiVersion: 'v1', name: 'autoscaling', preferredVersion: { groupVersion: 'autoscaling/v2' } });
   });
 
   it('lists resources with verbs, short names and subresources', async () => {

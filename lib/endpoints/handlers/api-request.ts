@@ -7,6 +7,8 @@ import type { ResourceRegistry } from '../../registry/resource-registry';
 import type { GenericStore } from '../../registry/generic/store';
 import type { ResourceRequestInfo } from '../request-info';
 import type { Negotiated } from '../negotiation';
+import { convertObject } from '../../apis/conversion';
+import { conversionsOf } from '../../apis/conversions';
 
 export interface Features {
   /** Feature gate APIListChunking. */
@@ -31,13 +33,16 @@ export interface ApiRequest {
   negotiated?: Negotiated;
 }
 
-/** An object as served: kind and apiVersion of the resource's version. */
+/** An object as served: converted to the URL's version (the same object when it already is, so its stored bytes can be reused). */
 export function asServed(r: ApiRequest, obj: ApiObject): ApiObject {
   const def = r.served.definition;
-  const apiVersion = def.group === '' ? def.version : `${def.group}/${def.version}`;
-  // The same object when it already is in the served form, so its stored bytes can be reused.
-  if (obj.apiVersion === apiVersion && obj.kind === def.kind) return obj;
-  return { ...obj, apiVersion, kind: def.kind };
+  return convertObject(conversionsOf(def.group, def.kind), obj, def.group, def.kind, def.version);
+}
+
+/** A decoded and defaulted request object converted to the storage version, which the strategies are written against. */
+export function toStorage(r: ApiRequest, obj: ApiObject): ApiObject {
+  const def = r.served.definition;
+  return convertObject(conversionsOf(def.group, def.kind), obj, def.group, def.kind, r.served.storageVersion);
 }
 
 /** The namespace the store should use (cluster-scoped resources have none). */

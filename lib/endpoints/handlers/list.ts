@@ -40,7 +40,7 @@ export async function handleList(r: ApiRequest): Promise<void> {
   const outcome = await r.store.list(requestNamespace(r), params, plainJson);
   if (r.negotiated.table) {
     const def = r.served.definition;
-    const items = outcome.items.map((o) => ({ ...o, apiVersion: def.group === '' ? def.version : `${def.group}/${def.version}`, kind: def.kind }));
+    const items = outcome.items.map((o) => asServed(r, o));
     writeResponse(r.res, 200, toTable(items, def.strategy.table, listMetaOf(outcome), { request: r.negotiated.table, includeObject }), r.negotiated, { pretty: r.pretty });
     return;
   }

@@ -4,7 +4,7 @@ import { isPlainObject } from '../../apimachinery/meta/types';
 import { goJsonSyntaxError, goUnmarshalKind } from './go-json-errors';
 import type { FieldValidation } from './write-options';
 
-export type PatchType = 'json' | 'merge' | 'strategic';
+export type PatchType = 'json' | 'merge' | 'strategic' | 'apply';
 
 /** evanphx ErrBadJSONPatch: a merge patch that is not a JSON object. */
 const BAD_JSON_PATCH_TEXT = 'Invalid JSON Patch';

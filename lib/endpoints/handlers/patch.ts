@@ -3,7 +3,7 @@ import { badRequest, requestEntityTooLarge, unsupportedMediaType } from '../../a
 import type { ApiObject } from '../../apimachinery/meta/types';
 import { isPlainObject } from '../../apimachinery/meta/types';
 import type { ApiRequest } from './api-request';
-import { asServed, requestNamespace } from './api-request';
+import { asServed, requestNamespace, toStorage } from './api-request';
 import { negotiateResponse } from '../negotiation';
 import { readBody } from '../request-body';
 import { parseWriteQuery } from './write-options';
@@ -19,10 +19,24 @@ import { patchMetaForKind, strategicMergePatch, type PatchMeta } from '../../api
 import { schemaFor } from '../../apimachinery/schema/kinds';
 import { fieldValidationDirective } from '../decode-body';
 import { checkPatchedObject, patchBodyProblems } from '../decode-patch';
+import { updateManagedFields } from '../../apimachinery/managed-fields';
+import { forbiddenField } from '../../apimachinery/field/errors';
+import { FieldPath } from '../../apimachinery/field/path';
+import { invalid } from '../../apimachinery/errors';
+import { handleApply } from './apply';
+import { fieldManagerScope, managerOrUserAgent } from './field-manager';
+import { META_GROUP } from './list-options';
+
+/** `force` (apply only: 422 Forbidden on other patches). */
+export function parseForce(query: URLSearchParams, type: PatchType): boolean {
+  if (!query.has('force')) return false;
+  if (type !== 'apply') throw invalid({ group: META_GROUP, kind: 'PatchOptions' }, '', [forbiddenField(FieldPath.root('force'), 'may not be specified for non-apply patch')]);
+  return query.get('force') === 'true';
+}
 
 const MAX_JSON_PATCH_OPERATIONS = 10000;
 const PATCH_TYPES_TEXT =
-  'the body of the request was in an unknown format - accepted media types include: application/json-patch+json, application/merge-patch+json, application/strategic-merge-patch+json';
+  'the body of the request was in an unknown format - accepted media types include: application/json-patch+json, application/merge-patch+json, application/strategic-merge-patch+json, application/apply-patch+yaml';
 
 export type { PatchType } from './patch-body';
 
@@ -35,6 +49,8 @@ export function patchTypeOf(contentType: string | undefined): PatchType {
       return 'merge';
     case 'application/strategic-merge-patch+json':
       return 'strategic';
+    case 'application/apply-patch+yaml':
+      return 'apply';
     default:
       throw unsupportedMediaType(PATCH_TYPES_TEXT);
   }
@@ -86,6 +102,8 @@ export function patcher(type: PatchType, patch: unknown, options: PatcherOptions
         }
       };
     }
+    case 'apply':
+      throw new Error('apply patches are handled by handleApply');
   }
 }
 
@@ -94,13 +112,17 @@ export async function handlePatch(r: ApiRequest): Promise<void> {
   const type = patchTypeOf(r.req.headers['content-type']);
   const options = parseWriteQuery(r.query, 'PatchOptions');
   const directive = fieldValidationDirective(options.fieldValidation, r.features.serverSideFieldValidation !== false);
+  const force = parseForce(r.query, type);
   const body = await readBody(r.req);
+  if (type === 'apply') return handleApply(r, options, directive, body, force);
   const patch = parsePatchBody(body, type, directive);
   const apply = patcher(type, patch, { schema: patchMetaForKind(apiVersionOfDefinition(r.served.definition), r.served.definition.kind), fieldValidation: directive });
   const def = r.served.definition;
   const bodyProblems = patchBodyProblems(body, type, directive);
   const schema = schemaFor(apiVersionOfDefinition(def), def.kind);
   let warnings: string[] = [];
+  const manager = managerOrUserAgent(options.fieldManager, r.req.headers['user-agent']);
+  const scope = fieldManagerScope(r);
   const result = await r.store.patch(requestNamespace(r), r.info.name, (current) => {
     const checked = checkPatchedObject(apply(asServed(r, current)), schema, type, patch, directive, bodyProblems);
     warnings = checked.warnings;
@@ -109,7 +131,7 @@ export async function handlePatch(r: ApiRequest): Promise<void> {
     const obj = patched as ApiObject; // checked to be an object with metadata just above
     checkNameAndNamespace(r, obj);
     def.strategy.applyDefaults(obj);
-    return obj;
-  }, { dryRun: options.dryRun });
+    return toStorage(r, obj);
+  }, { dryRun: options.dryRun, transform: (obj, live) => updateManagedFields(live, obj, manager, scope) });
   writeResponse(r.res, 200, asServed(r, result.object), r.negotiated, { pretty: r.pretty, warnings: [...warnings, ...result.warnings] });
 }

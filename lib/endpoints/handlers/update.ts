@@ -1,12 +1,14 @@
 // PUT on an object or its status: decode (with field validation), check name/namespace against the URL, compare-and-swap update.
 import { badRequest } from '../../apimachinery/errors';
 import type { ApiRequest } from './api-request';
-import { asServed, requestNamespace } from './api-request';
+import { asServed, requestNamespace, toStorage } from './api-request';
 import { bodyFormatOf, negotiateResponse } from '../negotiation';
 import { readBody } from '../request-body';
 import { decodeBody, fieldValidationDirective } from '../decode-body';
 import { parseWriteQuery } from './write-options';
 import { writeResponse } from './write-response';
+import { fieldManagerScope, managerOrUserAgent } from './field-manager';
+import { updateManagedFields } from '../../apimachinery/managed-fields';
 import type { ApiObject } from '../../apimachinery/meta/types';
 
 /** checkName of the update and patch handlers. */
@@ -30,6 +32,9 @@ export async function handleUpdate(r: ApiRequest): Promise<void> {
   const { object: obj, warnings } = decodeBody(body, format, def, (v, k) => r.registry.isKnownKind(v, k), directive);
   checkNameAndNamespace(r, obj);
   def.strategy.applyDefaults(obj);
-  const result = await r.store.update(requestNamespace(r), r.info.name, obj, { dryRun: options.dryRun });
+  const manager = managerOrUserAgent(options.fieldManager, r.req.headers['user-agent']);
+  const scope = fieldManagerScope(r);
+  const track = (o: ApiObject, live: ApiObject | undefined): ApiObject => updateManagedFields(live, o, manager, scope);
+  const result = await r.store.update(requestNamespace(r), r.info.name, toStorage(r, obj), { dryRun: options.dryRun, transform: track });
   writeResponse(r.res, result.created ? 201 : 200, asServed(r, result.object), r.negotiated, { pretty: r.pretty, warnings: [...warnings, ...result.warnings] });
 }

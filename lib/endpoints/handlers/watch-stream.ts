@@ -9,6 +9,7 @@ import type { WatchDelivery } from '../../storage/cacher/cache-watcher';
 import type { WatchEventType } from '../../storage/cacher/transitions';
 import { isStorageError } from '../../storage/storage-error';
 import { servedJson } from '../../storage/stored-json';
+import { encodeWatchEventProtobuf } from '../../apimachinery/serializers/protobuf';
 
 /** Bytes a client may have unread (beyond its initial burst) before it is closed; it will re-watch. */
 export const MAX_UNREAD_BYTES = 8 * 1024 * 1024;
@@ -27,6 +28,9 @@ export interface WatchStreamOptions {
   /** An empty object of the watched kind carrying a resourceVersion (BOOKMARK). */
   bookmarkObject: (resourceVersion: string) => unknown;
   bookmarks: boolean;
+  /** `application/json`, or a protobuf type with `;stream=watch` (then events are length-prefixed frames). */
+  contentType: string;
+  protobuf: boolean;
   /** Table watch: each event's object becomes a one-row Table (`first`: the only one with column definitions). */
   table?: { key: string; render: (obj: ApiObject, first: boolean) => unknown };
 }
@@ -56,7 +60,7 @@ export class WatchStream implements WatchDelivery {
   /** Writes headers and the initial ADDED events, then whatever was queued meanwhile. */
   begin(initial: ApiObject[]): void {
     const res = this.#options.res;
-    res.writeHead(200, { 'Content-Type': 'application/json', 'Transfer-Encoding': 'chunked', 'Cache-Control': 'no-cache, private' });
+    res.writeHead(200, { 'Content-Type': this.#options.contentType, 'Transfer-Encoding': 'chunked', 'Cache-Control': 'no-cache, private' });
     res.flushHeaders();
     const lines = initial.map((obj) => this.#line('ADDED', this.#options.serve(obj)));
     this.#pending = lines.concat(this.#pending);
@@ -73,7 +77,7 @@ export class WatchStream implements WatchDelivery {
     const first = table !== undefined && !this.#tableColumnsSent;
     if (source !== undefined && served === object && !first) {
       // Every watcher asking for the same form shares one encoding of the event.
-      const key = table === undefined ? type : `${table.key}:${type}`;
+      const key = table !== undefined ? `${table.key}:${type}` : this.#options.protobuf ? `protobuf:${type}` : type;
       const encoded = (source.encoded ??= new Map());
       let line = encoded.get(key) as Buffer | undefined;
       if (line === undefined) {
@@ -101,13 +105,13 @@ export class WatchStream implements WatchDelivery {
 
   bookmark(resourceVersion: number): void {
     if (!this.#options.bookmarks || !this.#started) return;
-    this.#pending.push(Buffer.from(`${JSON.stringify({ type: 'BOOKMARK', object: this.#options.bookmarkObject(String(resourceVersion)) })}\n`));
+    this.#pending.push(this.#encode('BOOKMARK', this.#options.bookmarkObject(String(resourceVersion)) as Record<string, unknown>));
     this.flush();
   }
 
   fail(err: Error): void {
     if (this.closed) return;
-    this.#pending.push(Buffer.from(`${JSON.stringify({ type: 'ERROR', object: errorStatus(err) })}\n`));
+    this.#pending.push(this.#encode('ERROR', errorStatus(err) as unknown as Record<string, unknown>));
     this.#started = true;
     this.flush();
     this.#close();
@@ -123,8 +127,16 @@ export class WatchStream implements WatchDelivery {
     if (!this.#options.res.writableEnded) this.#options.res.end();
   }
 
-  /** One event as the bytes of one line (encoded once; shared by watchers through the event's cache). */
+  /** A BOOKMARK or ERROR event in the stream's encoding. */
+  #encode(type: 'BOOKMARK' | 'ERROR', object: Record<string, unknown>): Buffer {
+    if (!this.#options.protobuf) return Buffer.from(`${JSON.stringify({ type, object })}\n`);
+    const { apiVersion, kind } = object as { apiVersion: string; kind: string };
+    return encodeWatchEventProtobuf(type, object, apiVersion, kind);
+  }
+
+  /** One event as the bytes of one line or frame (encoded once; shared by watchers through the event's cache). */
   #line(type: WatchEventType, object: ApiObject): Buffer {
+    if (this.#options.protobuf) return encodeWatchEventProtobuf(type, object as Record<string, unknown>, object.apiVersion ?? '', object.kind ?? '');
     const table = this.#options.table;
     if (table !== undefined) {
       const first = !this.#tableColumnsSent;

@@ -1,10 +1,10 @@
 // Watch: a chunked 200 stream of {type, object} lines. Where it starts follows the resourceVersion table
 // (see registry/generic/client-watch.ts); events come from the resource's watch cache.
-import { badRequest, notAcceptable } from '../../apimachinery/errors';
+import { badRequest } from '../../apimachinery/errors';
 import type { ApiRequest } from './api-request';
 import { asServed, requestNamespace } from './api-request';
 import { parseIntegerParam, parseListParams } from './list-options';
-import { NOT_ACCEPTABLE_WATCH_TEXT, type TableRequest } from '../negotiation';
+import { isProtobuf, negotiateWatch, watchContentType } from '../negotiation';
 import { parseIncludeObject, toTable } from '../table';
 import { isTruthyQueryFlag } from '../request-info';
 import { WatchStream } from './watch-stream';
@@ -13,30 +13,6 @@ import { WatchStream } from './watch-stream';
 const MIN_REQUEST_TIMEOUT_SECONDS = 1800;
 /** Like kube-apiserver, a last BOOKMARK goes out this long before the watch's deadline. */
 const FINAL_BOOKMARK_LEAD_MS = 2000;
-
-const TABLE_GROUPS = new Set(['meta.orch.io', 'meta.k8s.io']);
-
-/**
- * The stream's form from Accept, first acceptable clause wins: a Table (`as=Table`, what kubectl asks for)
- * or plain JSON events; anything else → 406 with the watch media types.
- */
-function negotiateWatch(accept: string | undefined): { table?: TableRequest } {
-  if (!accept || accept.trim() === '') return {};
-  for (const clause of accept.split(',')) {
-    const [typePart, ...paramParts] = clause.split(';');
-    const type = (typePart ?? '').trim().toLowerCase();
-    const params = new Map(paramParts.map((p) => p.split('=').map((x) => x.trim()) as [string, string]));
-    const as = params.get('as');
-    if (as !== undefined) {
-      const group = params.get('g') ?? '';
-      const version = params.get('v') ?? '';
-      if (as === 'Table' && type === 'application/json' && TABLE_GROUPS.has(group) && (version === 'v1' || version === 'v1beta1')) return { table: { group, version } };
-      continue;
-    }
-    if (type === 'application/json' || type === '*/*' || type === 'application/*') return {};
-  }
-  throw notAcceptable(NOT_ACCEPTABLE_WATCH_TEXT);
-}
 
 /** A watch on one object by name becomes a `metadata.name` field selector (400 when another name is selected). */
 function pinName(r: ApiRequest): void {
@@ -48,9 +24,10 @@ function pinName(r: ApiRequest): void {
 }
 
 export async function handleWatch(r: ApiRequest): Promise<void> {
-  const { table } = negotiateWatch(r.req.headers.accept);
+  const negotiated = negotiateWatch(r.req.headers.accept, true);
+  const table = negotiated.table;
   const includeObject = table ? parseIncludeObject(r.query.get('includeObject')) : 'Metadata';
-  r.negotiated = { mediaType: 'application/json' };
+  r.negotiated = negotiated;
   pinName(r);
   const params = parseListParams(r.query, { watch: true, listChunking: false, selectors: r.served.selectors });
   const timeoutSeconds = parseIntegerParam(r.query.get('timeoutSeconds'));
@@ -64,6 +41,8 @@ export async function handleWatch(r: ApiRequest): Promise<void> {
     serve: (o) => asServed(r, o),
     bookmarkObject: (resourceVersion) => ({ kind, apiVersion, metadata: { resourceVersion } }),
     bookmarks,
+    contentType: watchContentType(negotiated),
+    protobuf: isProtobuf(negotiated.mediaType),
     ...(table
       ? {
           table: {

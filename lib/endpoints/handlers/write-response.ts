@@ -1,9 +1,10 @@
 // Writes a response body once, in the negotiated representation, with Warning headers.
 import type { ServerResponse } from 'node:http';
 import { stringify as stringifyYaml } from 'yaml';
-import type { Negotiated } from '../negotiation';
+import { isProtobuf, type Negotiated } from '../negotiation';
 import type { ApiObject } from '../../apimachinery/meta/types';
 import { servedJson } from '../../storage/stored-json';
+import { encodeProtobufResponse } from '../../apimachinery/serializers/protobuf';
 
 export interface ResponseOptions {
   pretty: boolean;
@@ -15,7 +16,16 @@ export function warningHeaderValue(text: string): string {
   return `299 - "${text.replace(/\\/g, '\\\\').replace(/"/g, '\\"')}"`;
 }
 
-export function encodeBody(value: unknown, negotiated: Negotiated, pretty: boolean): { body: string; contentType: string } {
+/**
+ * The body in the negotiated representation. Protobuf is encoded from the parsed object (no pretty form); a value
+ * without a kind (version info, path lists) stays JSON, as Kubernetes writes those; a kind without a protobuf
+ * message is a 406.
+ */
+export function encodeBody(value: unknown, negotiated: Negotiated, pretty: boolean): { body: string | Buffer; contentType: string } {
+  if (isProtobuf(negotiated.mediaType)) {
+    const body = encodeProtobufResponse(value);
+    if (body) return { body, contentType: negotiated.mediaType };
+  }
   if (negotiated.mediaType === 'application/yaml') return { body: stringifyYaml(value), contentType: 'application/yaml' };
   if (pretty) return { body: `${JSON.stringify(value, null, 2)}\n`, contentType: 'application/json' };
   const reused = typeof value === 'object' && value !== null ? servedJson(value as ApiObject) : undefined;
@@ -32,7 +42,8 @@ export function writeJsonText(res: ServerResponse, code: number, json: string): 
 export function writeResponse(res: ServerResponse, code: number, value: unknown, negotiated: Negotiated, options: ResponseOptions): void {
   const { body, contentType } = encodeBody(value, negotiated, options.pretty);
   const headers: Record<string, string | string[] | number> = { 'Content-Type': contentType, 'Content-Length': Buffer.byteLength(body) };
-  if (options.warnings && options.warnings.length > 0) headers['Warning'] = options.warnings.map(warningHeaderValue);
+  // Warnings set earlier in the chain (a deprecated version's) come first.
+  if (options.warnings && options.warnings.length > 0) headers['Warning'] = [...[res.getHeader('Warning') ?? []].flat().map(String), ...options.warnings.map(warningHeaderValue)];
   res.writeHead(code, headers);
   res.end(body);
 }

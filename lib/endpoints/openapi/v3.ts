@@ -1,124 +1,65 @@
-// OpenAPI v3 discovery (/openapi/v3) and per group-version documents: paths, operations and GVK extensions.
-// kubectl reads `x-kubernetes-group-version-kind` on PATCH operations and their `fieldValidation` parameter to
-// decide that the server validates fields itself, so both the orch and the Kubernetes extension names are emitted.
-// Schemas are object shells for now; the type catalog fills them in with the request-bodies work.
-import { createHash } from 'node:crypto';
-import type { ResourceRegistry, ServedResource } from '../../registry/resource-registry';
+// OpenAPI v3 documents: one per served group-version (paths + the component schemas they reach) and the root
+// listing them. kubectl explain finds a resource's kind through its operations' `x-kubernetes-group-version-kind`
+// and the schema carrying the same GVK; `--validate` looks for `fieldValidation` on the kind's PATCH operation.
+import type { ResourceRegistry } from '../../registry/resource-registry';
+import { buildDefinitions } from './definitions';
+import { definitionName, servedKinds } from './definition-names';
+import { requestTypes, responseTypes } from './media-types';
+import { QUERY_PARAM_TYPES, type QueryParam } from './parameters';
+import { groupVersionPath, pathItemsOf, type Operation, type PathItem } from './routes';
+import { OPENAPI_V3, setExtension, type Json } from './schema-style';
+import { OPENAPI_INFO } from './info';
 
-type Json = Record<string, unknown>;
+const ref = (message: string): Json => ({ $ref: `${OPENAPI_V3.refPrefix}${definitionName(message)}` });
 
-const WRITE_PARAMS = ['dryRun', 'fieldManager', 'fieldValidation', 'pretty'];
-const LIST_PARAMS = ['allowWatchBookmarks', 'continue', 'fieldSelector', 'labelSelector', 'limit', 'pretty', 'resourceVersion', 'resourceVersionMatch', 'timeoutSeconds', 'watch'];
-const DELETE_PARAMS = ['dryRun', 'gracePeriodSeconds', 'orphanDependents', 'propagationPolicy', 'pretty'];
-
-function gvPath(group: string, version: string): string {
-  return group === '' ? `api/${version}` : `apis/${group}/${version}`;
+function queryParam(name: QueryParam): Json {
+  return { name, in: 'query', schema: { type: QUERY_PARAM_TYPES[name], uniqueItems: true } };
 }
 
-function gvk(served: ServedResource): Json {
-  const { group, version, kind } = served.definition;
-  return { group, version, kind };
+function pathParams(item: PathItem): Json[] {
+  const params: Json[] = item.pathParams.map((name) => ({
+    name, in: 'path', required: true,
+    description: name === 'name' ? item.nameOf : 'object name and auth scope, such as for teams and projects',
+    schema: { type: 'string', uniqueItems: true },
+  }));
+  return [...params, { ...queryParam('pretty'), description: "If 'true', then the output is pretty printed." }];
 }
 
-function query(names: string[]): Json[] {
-  return names.map((name) => ({ name, in: 'query', schema: { type: name === 'limit' || name === 'timeoutSeconds' || name === 'gracePeriodSeconds' ? 'integer' : 'string' }, uniqueItems: true }));
-}
-
-function operation(served: ServedResource, action: string, params: string[], extraParams: Json[] = []): Json {
-  const ext = gvk(served);
-  const schemaRef = { $ref: `#/components/schemas/${schemaName(served)}` };
-  return {
-    operationId: `${action}${served.definition.kind}`,
-    parameters: [...extraParams, ...query(params)],
-    responses: { '200': { description: 'OK', content: { 'application/json': { schema: schemaRef } } } },
-    'x-kubernetes-action': action,
-    'x-orch-action': action,
-    'x-kubernetes-group-version-kind': ext,
-    'x-orch-group-version-kind': ext,
-  };
-}
-
-function schemaName(served: ServedResource): string {
-  const { group, version, kind } = served.definition;
-  return `${group === '' ? 'core' : group}.${version}.${kind}`;
-}
-
-function pathsOf(served: ServedResource): Record<string, Json> {
-  const def = served.definition;
-  const namespaced = def.strategy.namespaced;
-  const base = `/${gvPath(def.group, def.version)}${namespaced ? '/namespaces/{namespace}' : ''}/${def.resource}`;
-  const nameParam: Json = { name: 'name', in: 'path', required: true, schema: { type: 'string' } };
-  const nsParam: Json[] = namespaced ? [{ name: 'namespace', in: 'path', required: true, schema: { type: 'string' } }] : [];
-  const paths: Record<string, Json> = {
-    [base]: {
-      get: operation(served, 'list', LIST_PARAMS),
-      post: operation(served, 'post', WRITE_PARAMS),
-      delete: operation(served, 'deletecollection', [...DELETE_PARAMS, ...LIST_PARAMS.filter((p) => p !== 'watch')]),
-      parameters: nsParam,
-    },
-    [`${base}/{name}`]: {
-      get: operation(served, 'get', ['pretty']),
-      put: operation(served, 'put', WRITE_PARAMS),
-      patch: operation(served, 'patch', [...WRITE_PARAMS, 'force']),
-      delete: operation(served, 'delete', DELETE_PARAMS),
-      parameters: [nameParam, ...nsParam],
-    },
-  };
-  if (served.statusStore) {
-    paths[`${base}/{name}/status`] = {
-      get: operation(served, 'get', ['pretty']),
-      put: operation(served, 'put', WRITE_PARAMS),
-      patch: operation(served, 'patch', [...WRITE_PARAMS, 'force']),
-      parameters: [nameParam, ...nsParam],
-    };
+function operation(op: Operation, tag: string, messages: Set<string>): Json {
+  const content = (message: string, types: string[]): Json => Object.fromEntries(types.map((t) => [t, { schema: ref(message) }]));
+  const responses: Json = {};
+  for (const r of op.responses) {
+    messages.add(r.message);
+    responses[r.code] = { description: r.description, content: content(r.message, responseTypes(op)) };
   }
-  if (served.scale) {
-    const scaleGvk = { group: 'autoscaling', version: 'v1', kind: 'Scale' };
-    const scaleOp = (action: string, params: string[]): Json => ({
-      ...operation(served, action, params),
-      operationId: `${action}${def.kind}Scale`,
-      'x-kubernetes-group-version-kind': scaleGvk,
-      'x-orch-group-version-kind': scaleGvk,
-    });
-    paths[`${base}/{name}/scale`] = {
-      get: scaleOp('get', ['pretty']),
-      put: scaleOp('put', WRITE_PARAMS),
-      patch: scaleOp('patch', [...WRITE_PARAMS, 'force']),
-      parameters: [nameParam, ...nsParam],
-    };
+  responses['401'] = { description: 'Unauthorized' };
+  const out: Json = { description: op.description, operationId: op.operationId, parameters: op.params.map(queryParam) };
+  if (op.body) {
+    messages.add(op.body.message);
+    out['requestBody'] = { content: content(op.body.message, requestTypes(op)), ...(op.body.required ? { required: true } : {}) };
   }
-  if (namespaced) paths[`/${gvPath(def.group, def.version)}/${def.resource}`] = { get: operation(served, 'list', LIST_PARAMS) };
-  return paths;
+  Object.assign(out, { responses, tags: [tag] });
+  setExtension(out, 'action', op.action);
+  setExtension(out, 'group-version-kind', { group: op.gvk.group, kind: op.gvk.kind, version: op.gvk.version });
+  return out;
 }
 
+/** The document of one served group-version; every `$ref` in it resolves inside it. */
 export function groupVersionDocument(registry: ResourceRegistry, group: string, version: string): Json {
-  const served = registry.resourcesOf(group, version);
   const paths: Record<string, Json> = {};
-  const schemas: Record<string, Json> = {};
-  for (const s of served) {
-    Object.assign(paths, pathsOf(s));
-    const ext = [gvk(s)];
-    schemas[schemaName(s)] = {
-      type: 'object',
-      properties: { apiVersion: { type: 'string' }, kind: { type: 'string' }, metadata: { type: 'object' }, spec: { type: 'object' }, status: { type: 'object' } },
-      'x-kubernetes-group-version-kind': ext,
-      'x-orch-group-version-kind': ext,
-    };
-  }
-  return { openapi: '3.0.0', info: { title: 'orch-apiserver', version: 'v1.26.15' }, paths, components: { schemas } };
-}
-
-export function documentHash(doc: Json): string {
-  return createHash('sha512').update(JSON.stringify(doc)).digest('hex').slice(0, 128).toUpperCase();
-}
-
-export function openApiV3Root(registry: ResourceRegistry): Json {
-  const paths: Record<string, Json> = {};
-  for (const g of registry.groups()) {
-    for (const version of g.versions) {
-      const path = gvPath(g.group, version);
-      paths[path] = { serverRelativeURL: `/openapi/v3/${path}?hash=${documentHash(groupVersionDocument(registry, g.group, version))}` };
+  const messages = new Set<string>();
+  for (const served of registry.resourcesOf(group, version)) {
+    for (const item of pathItemsOf(served)) {
+      const pathItem: Json = { parameters: pathParams(item) };
+      for (const op of item.operations) pathItem[op.method] = operation(op, item.tag, messages);
+      paths[item.path] = pathItem;
     }
   }
-  return { paths };
+  const schemas = buildDefinitions(messages, OPENAPI_V3, servedKinds(registry));
+  return { openapi: '3.0.0', info: OPENAPI_INFO, paths, components: { schemas } };
+}
+
+/** `api/v1`, `apis/apps/v1`: a group-version's key in the v3 root and its URL below `/openapi/v3/`. */
+export function groupVersionKey(group: string, version: string): string {
+  return groupVersionPath(group, version).slice(1);
 }

@@ -27,6 +27,13 @@ const NAMESPACE_MISMATCH_TEXT = 'the namespace of the provided object does not m
 
 export interface WriteOptions {
   dryRun: boolean;
+  /**
+   * Runs on the object to write before admission and the strategy, with the stored object (undefined
+   * on create): the handler's field manager records managedFields here, as Kubernetes' transformers do.
+   */
+  transform?: (obj: ApiObject, live: ApiObject | undefined) => ApiObject;
+  /** PATCH of a missing object creates what this returns (server-side apply), answered 201. */
+  createMissing?: () => ApiObject;
 }
 
 export interface WriteResult {
@@ -152,6 +159,7 @@ export class GenericStore {
 
   async create(namespace: string, obj: ApiObject, options: WriteOptions): Promise<WriteResult> {
     const storage = options.dryRun ? this.#dryRunStorage : this.#storage;
+    if (options.transform) obj = options.transform(obj, undefined);
     await this.#admission?.admitCreate(this.definition, namespace, obj);
     fillSystemMetadataOnCreate(obj);
     this.#setNamespace(obj, namespace);
@@ -200,6 +208,11 @@ export class GenericStore {
         return obj;
       }, options);
     } catch (err) {
+      if (options.createMissing && isStorageError(err, 'KeyNotFound')) {
+        const obj = options.createMissing();
+        this.#setNamespace(obj, namespace);
+        return this.create(namespace, obj, { dryRun: options.dryRun });
+      }
       throw this.#statusError(err, name, 'update');
     }
   }
@@ -208,7 +221,8 @@ export class GenericStore {
     const storage = options.dryRun ? this.#dryRunStorage : this.#storage;
     let warnings: string[] = [];
     const { object } = await storage.guaranteedUpdate(this.keyFor(namespace, name), (current) => {
-      const obj = desired(structuredClone(current));
+      let obj = desired(structuredClone(current));
+      if (options.transform) obj = options.transform(obj, current);
       const requested = obj.metadata.resourceVersion;
       if (requested && requested !== current.metadata.resourceVersion) throw conflict(groupResource(this.definition), name, OBJECT_MODIFIED_TEXT);
       if (!requested && this.strategy.allowUnconditionalUpdate) obj.metadata.resourceVersion = current.metadata.resourceVersion;

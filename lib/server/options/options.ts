@@ -4,6 +4,9 @@ import { parseFeatureGates } from './feature-gates';
 import type { FlagDefinition } from './flag-set';
 import { FlagError, parseFlags } from './flag-set';
 import { parseDuration } from './duration';
+import type { RuntimeConfig } from './runtime-config';
+import { parseRuntimeConfig, validateRuntimeConfig } from './runtime-config';
+import { servedVersions } from '../../registry/install';
 
 export const FLAG_DEFINITIONS: readonly FlagDefinition[] = [
   { name: 'bind-address', kind: 'string', default: '127.0.0.1', usage: 'IP address to listen on' },
@@ -21,6 +24,8 @@ export const FLAG_DEFINITIONS: readonly FlagDefinition[] = [
   { name: 'livez-grace-period', kind: 'duration', default: '0s', usage: 'time after start during which /livez checks other than ping and log pass' },
   { name: 'shutdown-delay-duration', kind: 'duration', default: '0s', usage: 'time to keep serving after a shutdown signal while /readyz fails' },
   { name: 'feature-gates', kind: 'string', default: '', usage: 'comma-separated Name=true|false pairs (APIListChunking, ServerSideFieldValidation, HPAScaleToZero, APIPriorityAndFairness, …)' },
+  { name: 'runtime-config', kind: 'string', default: '', usage: 'comma-separated key=value pairs enabling or disabling API versions: <group>/<version>=false, <group>/<version>/<resource>=false, api/all=false|true (api/v1 is the core group)' },
+  { name: 'audit-log-path', kind: 'string', default: '', usage: 'write one audit event (level Metadata) per request as a JSON line to this file; - means stdout; empty disables' },
   { name: 'log-level', kind: 'string', default: 'info', usage: 'one of trace, debug, info, warn, error, fatal, silent' },
 ];
 
@@ -40,7 +45,23 @@ export interface ServerOptions {
   livezGracePeriodMs: number;
   shutdownDelayMs: number;
   featureGates: FeatureGates;
+  /** --runtime-config, validated against the served versions. */
+  runtimeConfig: RuntimeConfig;
+  /** --audit-log-path ('' = no audit log, '-' = stdout). */
+  auditLogPath: string;
   logLevel: string;
+}
+
+function runtimeConfigFlag(text: string): RuntimeConfig {
+  let config: RuntimeConfig;
+  try {
+    config = parseRuntimeConfig(text);
+  } catch (err) {
+    throw new FlagError(`invalid argument ${JSON.stringify(text)} for "--runtime-config" flag: ${(err as Error).message}`);
+  }
+  const errors = validateRuntimeConfig(config, servedVersions());
+  if (errors.length > 0) throw new FlagError(errors.join(', '));
+  return config;
 }
 
 export type ParsedCommandLine = { help: true } | { help: false; options: ServerOptions };
@@ -93,6 +114,8 @@ export function parseCommandLine(args: readonly string[]): ParsedCommandLine {
     livezGracePeriodMs: durationFlag(values, 'livez-grace-period'),
     shutdownDelayMs: durationFlag(values, 'shutdown-delay-duration'),
     featureGates,
+    runtimeConfig: runtimeConfigFlag(flagValue(values, 'runtime-config')),
+    auditLogPath: flagValue(values, 'audit-log-path'),
     logLevel,
   };
   if (certFile !== '') options.tls = { certFile, keyFile };

@@ -1,6 +1,7 @@
 // The `k8s\0` + runtime.Unknown envelope of a protobuf body: check the prefix, read typeMeta and raw, and build it for encoders.
 import { badRequest } from '../../errors';
 import { protoType } from './catalog';
+import type { ReverseWriter } from './reverse-writer';
 
 export const PROTOBUF_PREFIX = Buffer.from([0x6b, 0x38, 0x73, 0x00]);
 const UNKNOWN = 'k8s.io.apimachinery.pkg.runtime.Unknown';
@@ -48,4 +49,35 @@ export function encodeEnvelope(apiVersion: string, kind: string, raw: Uint8Array
   const type = protoType(UNKNOWN);
   const message = type.fromObject({ typeMeta: { apiVersion, kind }, raw });
   return Buffer.concat([PROTOBUF_PREFIX, type.encode(message).finish()]);
+}
+
+// Unknown's field tags: typeMeta=1, raw=2, contentEncoding=3, contentType=4; TypeMeta's apiVersion=1, kind=2.
+const TAG_TYPE_META = Uint8Array.of(0x0a);
+const TAG_RAW = Uint8Array.of(0x12);
+const TAG_CONTENT_ENCODING = Uint8Array.of(0x1a);
+const TAG_CONTENT_TYPE = Uint8Array.of(0x22);
+const TAG_API_VERSION = Uint8Array.of(0x0a);
+const TAG_KIND = Uint8Array.of(0x12);
+
+/**
+ * Writes prefix + Unknown{typeMeta, raw, contentEncoding "", contentType ""} around the message `writeRaw` writes,
+ * in the order of runtime.Unknown's NestedMarshalTo (the empty strings are written, as Go does).
+ */
+export function writeEnvelope(w: ReverseWriter, apiVersion: string, kind: string, writeRaw: () => void): void {
+  w.uint32(0);
+  w.tag(TAG_CONTENT_TYPE);
+  w.uint32(0);
+  w.tag(TAG_CONTENT_ENCODING);
+  const rawStart = w.length;
+  writeRaw();
+  w.uint32(w.length - rawStart);
+  w.tag(TAG_RAW);
+  const typeMetaStart = w.length;
+  w.string(kind);
+  w.tag(TAG_KIND);
+  w.string(apiVersion);
+  w.tag(TAG_API_VERSION);
+  w.uint32(w.length - typeMetaStart);
+  w.tag(TAG_TYPE_META);
+  w.bytes(PROTOBUF_PREFIX);
 }

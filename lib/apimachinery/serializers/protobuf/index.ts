@@ -1,4 +1,5 @@
-// Protobuf request bodies (`application/vnd.kubernetes.protobuf`): envelope → catalog message → the JSON object shape.
+// Protobuf (`application/vnd.orch.protobuf`, alias `application/vnd.kubernetes.protobuf`): request bodies decoded to
+// the JSON object shape (envelope → catalog message → JSON), responses and watch frames encoded from it.
 import { badRequest } from '../../errors';
 import { isPlainObject } from '../../meta/types';
 import { protoType } from './catalog';
@@ -8,7 +9,8 @@ import { messageNameOf } from './kinds';
 import { messageJson } from './to-json';
 
 export { decodeEnvelope, PROTOBUF_PREFIX, type Envelope } from './envelope';
-export { messageNameOf, orchApiVersion } from './kinds';
+export { messageNameOf, orchApiVersion, responseMessageNameOf } from './kinds';
+export { encodeProtobufResponse, encodeWatchEventProtobuf } from './encode-response';
 
 const SCHEME_NAME = 'pkg/api/legacyscheme/scheme.go:30';
 
@@ -18,24 +20,36 @@ export interface DecodedBody {
   object: Record<string, unknown>;
 }
 
-/** The object in `raw`, as JSON, read as `apiVersion`/`kind` (which pick the message); 400 when unknown or malformed. */
-export function decodeProtobufObject(apiVersion: string, kind: string, raw: Uint8Array): Record<string, unknown> {
+/** Embedded envelopes (RawExtension/FieldsV1 bytes holding a protobuf object) deeper than this are refused, so a
+ * crafted body cannot exhaust the stack. */
+const MAX_EMBEDDED_DEPTH = 8;
+
+function decodeObjectAt(apiVersion: string, kind: string, raw: Uint8Array, depth: number): Record<string, unknown> {
   const typeName = messageNameOf(apiVersion, kind);
   if (typeName === undefined) throw badRequest(`no kind "${kind}" is registered for version "${apiVersion}" in scheme "${SCHEME_NAME}"`);
-  const json = messageJson(typeName, decodeMessage(typeName, raw), decodeNested);
+  const nested = (embedded: Uint8Array): unknown => {
+    if (depth >= MAX_EMBEDDED_DEPTH) throw badRequest(`embedded objects are nested more than ${MAX_EMBEDDED_DEPTH} levels deep`);
+    const decoded = decodeBodyAt(Buffer.from(embedded), depth + 1);
+    return { apiVersion: decoded.apiVersion, kind: decoded.kind, ...decoded.object };
+  };
+  const json = messageJson(typeName, decodeMessage(typeName, raw), nested);
   return isPlainObject(json) ? json : {};
 }
 
-function decodeNested(raw: Uint8Array): unknown {
-  const { apiVersion, kind, object } = decodeProtobufBody(Buffer.from(raw));
-  return { apiVersion, kind, ...object };
+function decodeBodyAt(body: Buffer, depth: number): DecodedBody {
+  const envelope: Envelope = decodeEnvelope(body);
+  if (envelope.apiVersion === '' || envelope.kind === '') throw badRequest('Object \'Kind\' is missing in protobuf body');
+  return { apiVersion: envelope.apiVersion, kind: envelope.kind, object: decodeObjectAt(envelope.apiVersion, envelope.kind, envelope.raw, depth) };
+}
+
+/** The object in `raw`, as JSON, read as `apiVersion`/`kind` (which pick the message); 400 when unknown or malformed. */
+export function decodeProtobufObject(apiVersion: string, kind: string, raw: Uint8Array): Record<string, unknown> {
+  return decodeObjectAt(apiVersion, kind, raw, 0);
 }
 
 /** Decodes a whole protobuf body; the returned object holds no apiVersion/kind (they are returned beside it). */
 export function decodeProtobufBody(body: Buffer): DecodedBody {
-  const envelope: Envelope = decodeEnvelope(body);
-  if (envelope.apiVersion === '' || envelope.kind === '') throw badRequest('Object \'Kind\' is missing in protobuf body');
-  return { apiVersion: envelope.apiVersion, kind: envelope.kind, object: decodeProtobufObject(envelope.apiVersion, envelope.kind, envelope.raw) };
+  return decodeBodyAt(body, 0);
 }
 
 /** Encodes the JSON form of a root kind as a protobuf body (prefix + Unknown); apiVersion/kind properties are ignored. */

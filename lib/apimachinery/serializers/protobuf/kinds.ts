@@ -1,4 +1,4 @@
-// apiVersion/kind on the wire → the catalog message of that root kind (orch group names and their k8s.io aliases).
+// apiVersion/kind on the wire → the catalog message of that kind (orch group names and their k8s.io aliases).
 import { catalogMessage } from './catalog';
 
 /** API group (orch name or Kubernetes alias) → the k8s.io/api proto package segment. */
@@ -13,15 +13,32 @@ const GROUP_PACKAGES: ReadonlyMap<string, string> = new Map([
 /** The root kinds whose bodies may arrive in protobuf. */
 const ROOT_KINDS = new Set(['Namespace', 'Deployment', 'HorizontalPodAutoscaler', 'Scale', 'FlowSchema', 'PriorityLevelConfiguration']);
 
-/** `k8s.io.api.apps.v1.Deployment` for `apps/v1` + `Deployment`; undefined when the catalog has no such root kind. */
-export function messageNameOf(apiVersion: string, kind: string): string | undefined {
+/** Unversioned meta kinds (Status, discovery documents) carry apiVersion `v1` (or none) and live in meta/v1. */
+const META_KINDS = new Set(['Status', 'APIVersions', 'APIGroupList', 'APIGroup', 'APIResourceList', 'WatchEvent']);
+const META_GROUPS = new Set(['meta.orch.io', 'meta.k8s.io']);
+const META_PACKAGE = 'k8s.io.apimachinery.pkg.apis.meta.v1';
+
+/**
+ * The message of any kind a response may carry: served kinds and their lists, Scale, Status, discovery
+ * documents, PartialObjectMetadata; undefined when the catalog has none (Table, kind-less documents).
+ */
+export function responseMessageNameOf(apiVersion: string, kind: string): string | undefined {
   const slash = apiVersion.indexOf('/');
   const group = slash < 0 ? '' : apiVersion.slice(0, slash);
   const version = apiVersion.slice(slash + 1);
-  const pkg = GROUP_PACKAGES.get(group);
-  if (pkg === undefined || version === '' || !ROOT_KINDS.has(kind)) return undefined;
-  const name = `k8s.io.api.${pkg}.${version}.${kind}`;
-  return catalogMessage(name) ? name : undefined;
+  let name: string | undefined;
+  if (group === '' && (version === 'v1' || version === '') && META_KINDS.has(kind)) name = `${META_PACKAGE}.${kind}`;
+  else if (META_GROUPS.has(group) && version === 'v1') name = `${META_PACKAGE}.${kind}`;
+  else {
+    const pkg = GROUP_PACKAGES.get(group);
+    if (pkg !== undefined && version !== '') name = `k8s.io.api.${pkg}.${version}.${kind}`;
+  }
+  return name !== undefined && catalogMessage(name) ? name : undefined;
+}
+
+/** `k8s.io.api.apps.v1.Deployment` for `apps/v1` + `Deployment`; undefined when the catalog has no such root kind. */
+export function messageNameOf(apiVersion: string, kind: string): string | undefined {
+  return ROOT_KINDS.has(kind) ? responseMessageNameOf(apiVersion, kind) : undefined;
 }
 
 /** `flowcontrol.apiserver.k8s.io/v1beta3` → `flowcontrol.apiserver.orch.io/v1beta3`; other apiVersions unchanged. */

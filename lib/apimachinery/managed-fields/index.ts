@@ -1,0 +1,9 @@
+// Public edge of managed fields: field sets and FieldsV1, the field manager of a write path, reset fields.
+export { FieldSet } from './field-set';
+export type { Path, PathElement } from './path-element';
+export { field, keyElement, pathString, serializePathElement } from './path-element';
+export { applyToObject, updateManagedFields, type FieldManagerScope } from './field-manager';
+export { resetFields } from './reset-fields';
+export { decodeManagedFields, encodeManagedFields, type ManagedFieldsEntry } from './entries';
+export { LAST_APPLIED_ANNOTATIONS } from './last-applied';
+export { parentEntriesAfterScale, scaleEntries } from './scale-handler';

@@ -1,0 +1,108 @@
+// The ownership algorithms of structured-merge-diff's merge.Updater: Update (take what changed) and Apply (merge, prune, conflicts).
+import { jsonEqual as isDeepStrictEqual } from './go-json';
+import type { SchemaNode } from '../schema/node';
+import { compare, type Comparison } from './compare';
+import { FieldSet } from './field-set';
+import { mergeValues } from './merge';
+import type { Path } from './path-element';
+import { ensureNamedFieldsAreMembers, removeItems } from './remove-items';
+import { toFieldSet } from './to-field-set';
+
+export interface VersionedSet {
+  set: FieldSet;
+  apiVersion: string;
+  applied: boolean;
+}
+
+/** Manager identifier → what it owns. */
+export type ManagedFieldsMap = Map<string, VersionedSet>;
+
+export interface Conflict {
+  manager: string;
+  path: Path;
+}
+
+export class Conflicts extends Error {
+  constructor(readonly conflicts: Conflict[]) {
+    super('conflicts');
+  }
+}
+
+export interface UpdaterOptions {
+  schema: SchemaNode | undefined;
+  /** Fields this write path never records (reset fields such as `status` on the main resource). */
+  ignored: FieldSet;
+}
+
+function filterComparison(c: Comparison, ignored: FieldSet): Comparison {
+  return { added: c.added.recursiveDifference(ignored), removed: c.removed.recursiveDifference(ignored), modified: c.modified.recursiveDifference(ignored) };
+}
+
+function settle(live: unknown, next: unknown, managers: ManagedFieldsMap, self: string, force: boolean, options: UpdaterOptions): Comparison {
+  const comparison = filterComparison(compare(live, next, options.schema), options.ignored);
+  const changed = comparison.modified.union(comparison.added);
+  const conflicts = new Map<string, FieldSet>();
+  const removed = new Map<string, FieldSet>();
+  for (const [manager, vs] of managers) {
+    if (manager === self) continue;
+    const conflictSet = vs.set.intersection(changed);
+    if (!conflictSet.isEmpty()) conflicts.set(manager, conflictSet);
+    if (!comparison.removed.isEmpty()) removed.set(manager, comparison.removed);
+  }
+  if (!force && conflicts.size > 0) {
+    const list: Conflict[] = [];
+    for (const manager of [...conflicts.keys()].sort()) for (const path of (conflicts.get(manager) as FieldSet).paths()) list.push({ manager, path });
+    throw new Conflicts(list);
+  }
+  for (const [manager, set] of [...conflicts, ...removed]) {
+    const vs = managers.get(manager) as VersionedSet;
+    managers.set(manager, { ...vs, set: vs.set.difference(set) });
+  }
+  for (const [manager, vs] of managers) if (vs.set.isEmpty()) managers.delete(manager);
+  return comparison;
+}
+
+/** An update by `manager`: it owns what it changed or added, others lose what changed. Never conflicts. */
+export function updateManagers(live: unknown, next: unknown, apiVersion: string, managers: ManagedFieldsMap, manager: string, options: UpdaterOptions): ManagedFieldsMap {
+  const out: ManagedFieldsMap = new Map(managers);
+  const comparison = settle(live, next, out, manager, true, options);
+  const previous = out.get(manager)?.set ?? new FieldSet();
+  const set = previous.difference(comparison.removed).union(comparison.modified).union(comparison.added).recursiveDifference(options.ignored);
+  if (set.isEmpty()) out.delete(manager);
+  else out.set(manager, { set, apiVersion, applied: false });
+  return out;
+}
+
+export interface ApplyOutcome {
+  /** undefined when the apply changes nothing. */
+  object: unknown;
+  managers: ManagedFieldsMap;
+}
+
+/** An apply by `manager`: merge, prune what it no longer applies, and fail on conflicts unless forced. */
+export function applyManagers(live: unknown, config: unknown, apiVersion: string, managers: ManagedFieldsMap, manager: string, force: boolean, options: UpdaterOptions): ApplyOutcome {
+  const out: ManagedFieldsMap = new Map(managers);
+  let merged = mergeValues(live, config, options.schema);
+  const lastSet = out.get(manager);
+  const set = toFieldSet(config, options.schema, true).recursiveDifference(options.ignored);
+  out.set(manager, { set, apiVersion, applied: true });
+  merged = prune(merged, out, manager, lastSet, options.schema);
+  settle(live, merged, out, manager, force, options);
+  return { object: isDeepStrictEqual(live, merged) ? undefined : merged, managers: out };
+}
+
+/** Removes what `manager` applied last time, no longer applies, and nobody else owns. */
+function prune(merged: unknown, managers: ManagedFieldsMap, manager: string, lastSet: VersionedSet | undefined, schema: SchemaNode | undefined): unknown {
+  if (!lastSet || lastSet.set.isEmpty()) return merged;
+  const ensure = (s: FieldSet): FieldSet => ensureNamedFieldsAreMembers(s, schema);
+  let pruned = removeItems(merged, ensure(lastSet.set), schema);
+  // addBackOwnedItems: whatever anybody (this applier's new configuration included) owns comes back.
+  let managed = new FieldSet();
+  for (const vs of managers.values()) managed = managed.union(vs.set);
+  const mergedSet = ensure(toFieldSet(merged, schema));
+  const prunedSet = ensure(toFieldSet(pruned, schema));
+  pruned = removeItems(merged, mergedSet.difference(prunedSet.union(ensure(managed))), schema);
+  // addBackDanglingItems: only what this applier owned last time may go.
+  const afterSet = ensure(toFieldSet(pruned, schema));
+  return removeItems(merged, mergedSet.difference(afterSet).intersection(ensure(lastSet.set)), schema);
+}

@@ -1,0 +1,40 @@
+// A registry carrying only the facts OpenAPI reads (definitions, subresources), for unit tests without storage.
+import { ResourceRegistry, type ServedResource } from '../../../registry/resource-registry';
+
+interface FakeResource {
+  group: string;
+  version: string;
+  resource: string;
+  kind: string;
+  namespaced: boolean;
+  status?: boolean;
+  scale?: boolean;
+  putSubresources?: string[];
+}
+
+/** The resources install.ts serves, as plain facts. */
+export const SERVED_RESOURCES: readonly FakeResource[] = [
+  { group: '', version: 'v1', resource: 'namespaces', kind: 'Namespace', namespaced: false, status: true, putSubresources: ['finalize'] },
+  { group: 'apps', version: 'v1', resource: 'deployments', kind: 'Deployment', namespaced: true, status: true, scale: true },
+  { group: 'autoscaling', version: 'v1', resource: 'horizontalpodautoscalers', kind: 'HorizontalPodAutoscaler', namespaced: true, status: true },
+  { group: 'flowcontrol.apiserver.orch.io', version: 'v1beta3', resource: 'flowschemas', kind: 'FlowSchema', namespaced: false, status: true },
+  { group: 'flowcontrol.apiserver.orch.io', version: 'v1beta3', resource: 'prioritylevelconfigurations', kind: 'PriorityLevelConfiguration', namespaced: false, status: true },
+];
+
+export function fakeRegistry(resources: readonly FakeResource[] = SERVED_RESOURCES): ResourceRegistry {
+  const registry = new ResourceRegistry();
+  for (const r of resources) {
+    // Stores are never called by the OpenAPI builders; only their presence matters.
+    const present = {};
+    const served = {
+      definition: { group: r.group, version: r.version, resource: r.resource, kind: r.kind, listKind: `${r.kind}List`, shortNames: [], categories: [], strategy: { namespaced: r.namespaced } },
+      store: present,
+      ...(r.status ? { statusStore: present } : {}),
+      ...(r.scale ? { scale: present } : {}),
+      putSubresources: new Map((r.putSubresources ?? []).map((name) => [name, present])),
+      returnDeletedObject: false,
+    } as unknown as ServedResource;
+    registry.add(served);
+  }
+  return registry;
+}

@@ -1,0 +1,96 @@
+// The audit log (--audit-log-path): one audit.orch.io/v1 Event per request at level Metadata, written with pino on its own async destination.
+import { randomUUID } from 'node:crypto';
+import type { IncomingMessage, ServerResponse } from 'node:http';
+import pino, { type Logger } from 'pino';
+import type { RequestInfo } from '../../endpoints/request-info';
+
+export interface AuditLog {
+  write(event: Record<string, unknown>): void;
+  /** Flushes and closes the destination. */
+  close(): void;
+}
+
+/** `-` is stdout. Destination errors are logged once and the events dropped: auditing never fails a request. */
+export function openAuditLog(path: string, log: Logger): AuditLog {
+  const destination = pino.destination({ dest: path === '-' ? 1 : path, sync: false, mkdir: true });
+  let broken = false;
+  destination.on('error', (err: Error) => {
+    if (!broken) log.error({ err, path }, 'audit log destination failed; dropping audit events');
+    broken = true;
+  });
+  // pino's level slot carries the event's leading TypeMeta and level (an empty one would leave a stray comma).
+  const writer = pino({ base: null, timestamp: false, formatters: { level: () => ({ kind: 'Event', apiVersion: 'audit.orch.io/v1', level: 'Metadata' }) } }, destination);
+  return {
+    write(event) {
+      if (broken) return;
+      try {
+        writer.info(event);
+      } catch (err) {
+        broken = true;
+        log.error({ err, path }, 'audit log write failed; dropping audit events');
+      }
+    },
+    close() {
+      try {
+        destination.flushSync();
+      } catch {
+        // Nothing left to do for an already failed destination.
+      }
+      destination.end();
+    },
+  };
+}
+
+/** MicroTime: RFC 3339 with 6 fractional digits. */
+export function microTime(epochMicros: number): string {
+  const iso = new Date(Math.floor(epochMicros / 1000)).toISOString();
+  return `${iso.slice(0, 19)}.${String(Math.floor(epochMicros % 1_000_000)).padStart(6, '0')}Z`;
+}
+
+function nowMicros(): number {
+  return Math.round((performance.timeOrigin + performance.now()) * 1000);
+}
+
+function sourceIPs(req: IncomingMessage): string[] {
+  const forwarded = String(req.headers['x-forwarded-for'] ?? '').split(',').map((s) => s.trim()).filter(Boolean);
+  const remote = req.socket.remoteAddress;
+  return remote && !forwarded.includes(remote) ? [...forwarded, remote] : forwarded;
+}
+
+function objectRef(info: RequestInfo): Record<string, string> | undefined {
+  if (!info.isResourceRequest) return undefined;
+  const ref = { resource: info.resource, namespace: info.namespace, name: info.name, apiGroup: info.apiGroup, apiVersion: info.apiVersion, subresource: info.subresource };
+  return Object.fromEntries(Object.entries(ref).filter(([, v]) => v !== ''));
+}
+
+/**
+ * Starts auditing one request: sets `Audit-Id` and writes the ResponseComplete event when the response ends.
+ * Returns the annotations map filters may add to (deprecation) before then.
+ */
+export function auditRequest(audit: AuditLog | undefined, req: IncomingMessage, res: ServerResponse, info: RequestInfo): Record<string, string> {
+  const annotations: Record<string, string> = {};
+  const auditID = randomUUID();
+  res.setHeader('Audit-Id', auditID);
+  if (!audit) return annotations;
+  const received = microTime(nowMicros());
+  res.once('close', () => {
+    // kind, apiVersion and level (Metadata) are written by the audit log itself.
+    const event: Record<string, unknown> = {
+      auditID,
+      stage: 'ResponseComplete',
+      requestURI: req.url ?? '/',
+      verb: info.verb,
+      user: { username: 'system:anonymous', groups: ['system:unauthenticated'] },
+      sourceIPs: sourceIPs(req),
+      userAgent: req.headers['user-agent'] ?? '',
+    };
+    const ref = objectRef(info);
+    if (ref) event['objectRef'] = ref;
+    event['responseStatus'] = { metadata: {}, code: res.statusCode };
+    event['requestReceivedTimestamp'] = received;
+    event['stageTimestamp'] = microTime(nowMicros());
+    if (Object.keys(annotations).length > 0) event['annotations'] = annotations;
+    audit.write(event);
+  });
+  return annotations;
+}

@@ -1,0 +1,116 @@
+// /openapi/v3 (root and group-version documents) and /openapi/v2 as a client fetches them: caching headers,
+// redirects for stale hashes, 406 for protobuf, structurally valid documents that cover what discovery lists.
+import { startTestServer, type TestServer } from '../helpers/test-server';
+import { structuralProblems } from '../../lib/endpoints/openapi/testing/structure';
+
+type Json = Record<string, any>; // eslint-disable-line @typescript-eslint/no-explicit-any -- reading parsed JSON documents
+
+let ts: TestServer;
+beforeAll(async () => {
+  ts = await startTestServer();
+});
+afterAll(() => ts.stop());
+
+async function rootPaths(): Promise<Record<string, { serverRelativeURL: string }>> {
+  const res = await ts.api.get('/openapi/v3');
+  expect(res.status).toBe(200);
+  return res.body.paths;
+}
+
+/** Served group-versions and their resources, from discovery. */
+async function discovered(): Promise<Array<{ key: string; resources: Json[] }>> {
+  const out = [{ key: 'api/v1', resources: (await ts.api.get('/api/v1')).body.resources }];
+  for (const group of (await ts.api.get('/apis')).body.groups) {
+    for (const v of group.versions) out.push({ key: `apis/${v.groupVersion}`, resources: (await ts.api.get(`/apis/${v.groupVersion}`)).body.resources });
+  }
+  return out;
+}
+
+describe('/openapi/v3', () => {
+  it('lists every served group-version with a server-relative URL carrying the document hash', async () => {
+    const paths = await rootPaths();
+    const served = await discovered();
+    expect(Object.keys(paths).sort()).toEqual(served.map((s) => s.key).sort());
+    for (const [key, { serverRelativeURL }] of Object.entries(paths)) expect(serverRelativeURL).toMatch(new RegExp(`^/openapi/v3/${key.replace(/\./g, '\\.')}\\?hash=[0-9A-F]{128}$`));
+  });
+
+  it('answers each group-version URL with a valid OpenAPI 3.0 document documenting every discovered resource and kind', async () => {
+    const paths = await rootPaths();
+    for (const { key, resources } of await discovered()) {
+      const res = await ts.api.get(paths[key]?.serverRelativeURL ?? '', { Accept: 'application/json' });
+      expect(res.status).toBe(200);
+      expect(res.headers.get('content-type')).toBe('application/json');
+      const doc = res.body as Json;
+      expect(structuralProblems(doc, true)).toEqual([]);
+      const schemas = Object.values(doc['components']['schemas'] as Json);
+      for (const r of resources) {
+        const [resource, sub] = String(r['name']).split('/');
+        const path = Object.keys(doc['paths']).find((p) => p.endsWith(sub ? `/${resource}/{name}/${sub}` : `/${resource}/{name}`));
+        expect([r['name'], path]).toEqual([r['name'], expect.any(String)]);
+        const gvk = { group: r['group'] ?? (key === 'api/v1' ? '' : key.split('/')[1]), kind: r['kind'], version: r['version'] ?? key.split('/').pop() };
+        const hasSchema = schemas.some((s: Json) => (s['x-kubernetes-group-version-kind'] ?? []).some((g: Json) => g['group'] === gvk.group && g['kind'] === gvk.kind && g['version'] === gvk.version));
+        expect([r['name'], hasSchema]).toEqual([r['name'], true]);
+      }
+    }
+  });
+
+  it('marks a document fetched by its current hash immutable, and answers If-None-Match with 304', async () => {
+    const url = (await rootPaths())['apis/apps/v1']?.serverRelativeURL ?? '';
+    const hash = new URL(url, ts.url).searchParams.get('hash');
+    const res = await fetch(ts.url + url);
+    expect(res.status).toBe(200);
+    expect(res.headers.get('etag')).toBe(`"${hash}"`);
+    expect(res.headers.get('cache-control')).toBe('public, immutable');
+    expect(Date.parse(res.headers.get('expires') ?? '') - Date.now()).toBeGreaterThan(300 * 24 * 3600 * 1000);
+    expect(res.headers.get('vary')).toBe('Accept');
+    const again = await fetch(ts.url + url, { headers: { 'If-None-Match': `"${hash}"` } });
+    expect(again.status).toBe(304);
+    expect(await again.text()).toBe('');
+  });
+
+  it('serves without a hash but without immutable caching', async () => {
+    const res = await ts.api.get('/openapi/v3/apis/apps/v1');
+    expect(res.status).toBe(200);
+    expect(res.headers.get('cache-control')).toBeNull();
+    expect(res.body.openapi).toBe('3.0.0');
+  });
+
+  it('redirects a stale hash to the current document URL with 301', async () => {
+    const current = (await rootPaths())['apis/apps/v1']?.serverRelativeURL;
+    const res = await fetch(`${ts.url}/openapi/v3/apis/apps/v1?hash=0123ABCD`, { redirect: 'manual' });
+    expect(res.status).toBe(301);
+    expect(res.headers.get('location')).toBe(current);
+  });
+
+  it('answers 406 to a protobuf-only Accept and 404 to a group-version it does not serve', async () => {
+    const pb = await ts.api.get('/openapi/v3/apis/apps/v1', { Accept: 'application/com.github.proto-openapi.spec.v3@v1.0+protobuf' });
+    expect(pb.status).toBe(406);
+    const fallback = await ts.api.get('/openapi/v3/apis/apps/v1', { Accept: 'application/com.github.proto-openapi.spec.v3@v1.0+protobuf, application/json;q=0.5' });
+    expect(fallback.status).toBe(200);
+    expect((await ts.api.get('/openapi/v3/apis/apps/v1beta1')).status).toBe(404);
+    expect((await ts.api.get('/openapi/v3/apis/apps/v1')).body.paths).toHaveProperty(['/apis/apps/v1/namespaces/{namespace}/deployments/{name}/scale']);
+  });
+});
+
+describe('/openapi/v2', () => {
+  it('serves one Swagger 2.0 document with every group-version\'s paths', async () => {
+    const res = await ts.api.get('/openapi/v2', { Accept: 'application/json' });
+    expect(res.status).toBe(200);
+    expect(res.headers.get('etag')).toMatch(/^"[0-9A-F]{128}"$/);
+    expect(structuralProblems(res.body, false)).toEqual([]);
+    for (const { key, resources } of await discovered()) {
+      for (const r of resources.filter((x) => !String(x['name']).includes('/'))) {
+        expect(Object.keys(res.body.paths).some((p) => p.startsWith(`/${key}/`) && p.endsWith(`/${r['name']}`))).toBe(true);
+      }
+    }
+  });
+
+  it('answers the protobuf form kubectl asks for with 406 (kubectl tolerates it)', async () => {
+    const res = await ts.api.get('/openapi/v2', { Accept: 'application/com.github.proto-openapi.spec.v2@v1.0+protobuf' });
+    expect(res.status).toBe(406);
+  });
+
+  it('is listed in the root paths', async () => {
+    expect((await ts.api.get('/')).body.paths).toEqual(expect.arrayContaining(['/openapi/v2', '/openapi/v3']));
+  });
+});

@@ -1,0 +1,147 @@
+// Server-side apply and managedFields over HTTP on real etcd: create/update via apply, conflicts, force, tracking on every write, reset, dry-run.
+import { Etcd3 } from 'etcd3';
+import { startTestServer, createNamespace, type TestServer } from '../helpers/test-server';
+import { aDeployment } from '../helpers/fixtures';
+
+let ts: TestServer;
+let etcd: Etcd3;
+const NS = 'ssa';
+const DEPLOYMENTS = `/apis/apps/v1/namespaces/${NS}/deployments`;
+const APPLY = 'application/apply-patch+yaml';
+
+beforeAll(async () => {
+  ts = await startTestServer();
+  etcd = new Etcd3({ hosts: ts.etcd.clientUrl });
+  await createNamespace(ts.api, NS);
+});
+afterAll(async () => {
+  etcd.close();
+  await ts.stop();
+});
+
+const stored = async (name: string): Promise<Record<string, any> | null> => {
+  const raw = await etcd.get(`/registry/apps/deployments/${NS}/${name}`).string();
+  return raw === null ? null : JSON.parse(raw);
+};
+const apply = (name: string, body: unknown, query: string) => ts.api.request('PATCH', `${DEPLOYMENTS}/${name}?${query}`, body, { 'Content-Type': APPLY });
+const managers = (obj: Record<string, any>): Array<[string, string, string | undefined]> =>
+  (obj['metadata'].managedFields ?? []).map((e: Record<string, string>) => [e['manager'], e['operation'], e['subresource']]);
+
+describe('server-side apply', () => {
+  it('creates with 201, then updates with 200, owning only the applied fields', async () => {
+    const yaml = `apiVersion: apps/v1\nkind: Deployment\nmetadata:\n  name: web\nspec:\n  replicas: 2\n  selector:\n    matchLabels: {app: web}\n  template:\n    metadata:\n      labels: {app: web}\n    spec:\n      containers:\n      - name: nginx\n        image: nginx:1.25\n`;
+    const created = await apply('web', yaml, 'fieldManager=alice');
+    expect(created.status).toBe(201);
+    expect(created.body.metadata.managedFields).toEqual([
+      {
+        manager: 'alice',
+        operation: 'Apply',
+        apiVersion: 'apps/v1',
+        time: expect.stringMatching(/^\d{4}-\d\d-\d\dT\d\d:\d\d:\d\dZ$/),
+        fieldsType: 'FieldsV1',
+        fieldsV1: {
+          'f:spec': {
+            'f:replicas': {},
+            'f:selector': {},
+            'f:template': { 'f:metadata': { 'f:labels': { 'f:app': {} } }, 'f:spec': { 'f:containers': { 'k:{"name":"nginx"}': { '.': {}, 'f:image': {}, 'f:name': {} } } } },
+          },
+        },
+      },
+    ]);
+    expect((await stored('web'))?.['spec'].strategy.type).toBe('RollingUpdate');
+    const updated = await apply('web', yaml.replace('replicas: 2', 'replicas: 3'), 'fieldManager=alice');
+    expect(updated.status).toBe(200);
+    expect((await stored('web'))?.['spec'].replicas).toBe(3);
+  });
+
+  it('a different applier with another value gets 409 with the Kubernetes body; force takes ownership', async () => {
+    const body = { apiVersion: 'apps/v1', kind: 'Deployment', metadata: { name: 'web' }, spec: { replicas: 7 } };
+    const refused = await apply('web', body, 'fieldManager=bob');
+    expect(refused.status).toBe(409);
+    expect(refused.body).toEqual({
+      kind: 'Status',
+      apiVersion: 'v1',
+      metadata: {},
+      status: 'Failure',
+      message: 'Apply failed with 1 conflict: conflict with "alice": .spec.replicas',
+      reason: 'Conflict',
+      details: { causes: [{ reason: 'FieldManagerConflict', message: 'conflict with "alice"', field: '.spec.replicas' }] },
+      code: 409,
+    });
+    const forced = await apply('web', body, 'fieldManager=bob&force=true');
+    expect(forced.status).toBe(200);
+    expect(forced.body.spec.replicas).toBe(7);
+    const alice = forced.body.metadata.managedFields.find((e: Record<string, string>) => e['manager'] === 'alice');
+    expect(JSON.stringify(alice.fieldsV1)).not.toContain('f:replicas');
+  });
+
+  it('refuses a configuration with a field the schema does not declare with 400 (Kubernetes: a bare 500)', async () => {
+    const yaml = `apiVersion: apps/v1\nkind: Deployment\nmetadata:\n  name: undeclared\nspec:\n  foo: 1\n  selector:\n    matchLabels: {app: u}\n  template:\n    metadata:\n      labels: {app: u}\n    spec:\n      containers:\n      - name: c\n        image: nginx\n`;
+    const res = await apply('undeclared', yaml, 'fieldManager=alice&fieldValidation=Ignore');
+    expect(res.status).toBe(400);
+    expect(res.body).toMatchObject({ kind: 'Status', reason: 'BadRequest', code: 400 });
+    expect(res.body.message).toContain('.spec.foo: field not declared in schema');
+    expect(await stored('undeclared')).toBeNull();
+  });
+
+  it('requires fieldManager, refuses managedFields in the body, and refuses force on other patches', async () => {
+    const noManager = await apply('web', { apiVersion: 'apps/v1', kind: 'Deployment', metadata: { name: 'web' } }, '');
+    expect(noManager.status).toBe(422);
+    expect(noManager.body.message).toBe('PatchOptions.meta.orch.io "" is invalid: fieldManager: Required value: is required for apply patch');
+    const withManaged = await apply('web', { apiVersion: 'apps/v1', kind: 'Deployment', metadata: { name: 'web', managedFields: [] } }, 'fieldManager=x');
+    expect(withManaged.status).toBe(400);
+    expect(withManaged.body.message).toBe('metadata.managedFields must be nil');
+    const forceMerge = await ts.api.request('PATCH', `${DEPLOYMENTS}/web?force=true`, { metadata: {} }, { 'Content-Type': 'application/merge-patch+json' });
+    expect(forceMerge.status).toBe(422);
+    expect(forceMerge.body.message).toBe('PatchOptions.meta.orch.io "" is invalid: force: Forbidden: may not be specified for non-apply patch');
+  });
+
+  it('dry-run apply answers the result and persists nothing', async () => {
+    const before = await stored('web');
+    const res = await apply('web', { apiVersion: 'apps/v1', kind: 'Deployment', metadata: { name: 'web' }, spec: { replicas: 9 } }, 'fieldManager=bob&dryRun=All');
+    expect(res.status).toBe(200);
+    expect(res.body.spec.replicas).toBe(9);
+    expect(await stored('web')).toEqual(before);
+    const create = await apply('ghost', { apiVersion: 'apps/v1', kind: 'Deployment', metadata: { name: 'ghost' }, spec: aDeployment('ghost')['spec'] }, 'fieldManager=bob&dryRun=All');
+    expect(create.status).toBe(201);
+    expect(await stored('ghost')).toBeNull();
+  });
+});
+
+describe('managedFields on every write', () => {
+  it('create, PUT, merge patch and status update record Update entries per manager', async () => {
+    const created = await ts.api.request('POST', `${DEPLOYMENTS}?fieldManager=creator`, aDeployment('tracked'));
+    expect(managers(created.body)).toEqual([['creator', 'Update', undefined]]);
+    const put = { ...created.body, spec: { ...created.body.spec, replicas: 4 } };
+    const updated = await ts.api.request('PUT', `${DEPLOYMENTS}/tracked`, put, { 'User-Agent': 'my-controller/v1.2 (linux)' });
+    expect(managers(updated.body)).toEqual([
+      ['creator', 'Update', undefined],
+      ['my-controller', 'Update', undefined],
+    ]);
+    const patched = await ts.api.request('PATCH', `${DEPLOYMENTS}/tracked?fieldManager=patcher`, { metadata: { labels: { extra: 'yes' } } }, { 'Content-Type': 'application/merge-patch+json' });
+    expect(managers(patched.body).map((m) => m[0])).toContain('patcher');
+    const status = await ts.api.request('PUT', `${DEPLOYMENTS}/tracked/status?fieldManager=ctrl`, { ...patched.body, status: { observedGeneration: 1, replicas: 1 } });
+    expect(status.status).toBe(200);
+    const entry = status.body.metadata.managedFields.find((e: Record<string, string>) => e['manager'] === 'ctrl');
+    expect(entry).toMatchObject({ operation: 'Update', subresource: 'status', fieldsV1: { 'f:status': { 'f:observedGeneration': {}, 'f:replicas': {} } } });
+    expect((await stored('tracked'))?.['metadata'].managedFields).toHaveLength(4);
+  });
+
+  it('[{}] clears managedFields; an empty list keeps them', async () => {
+    const kept = await ts.api.request('PATCH', `${DEPLOYMENTS}/tracked`, { metadata: { managedFields: [] } }, { 'Content-Type': 'application/merge-patch+json' });
+    expect(kept.body.metadata.managedFields).toHaveLength(4);
+    const reset = await ts.api.request('PATCH', `${DEPLOYMENTS}/tracked`, { metadata: { managedFields: [{}] } }, { 'Content-Type': 'application/merge-patch+json' });
+    expect(reset.status).toBe(200);
+    expect(reset.body.metadata.managedFields).toBeUndefined();
+    expect((await stored('tracked'))?.['metadata'].managedFields).toBeUndefined();
+  });
+
+  it('the first apply to an untracked object records the existing fields under before-first-apply', async () => {
+    const res = await apply('tracked', { apiVersion: 'apps/v1', kind: 'Deployment', metadata: { name: 'tracked', labels: { team: 'a' } } }, 'fieldManager=applier');
+    expect(res.status).toBe(200);
+    expect(managers(res.body)).toEqual([
+      ['applier', 'Apply', undefined],
+      ['before-first-apply', 'Update', undefined],
+    ]);
+  });
+});
