@@ -10,6 +10,9 @@ import { filterEvent } from '../../storage/cacher/transitions';
 import type { Storage } from '../../storage/storage';
 import { isStorageError } from '../../storage/storage-error';
 
+/** How long a Most Recent watch waits for the cache to reach the quorum revision before reading etcd instead. */
+const CATCH_UP_WAIT_MS = 50;
+
 export const WATCH_TOO_OLD_TEXT = 'The resourceVersion for the provided watch is too old.';
 
 export interface ClientWatchRequest {
@@ -67,6 +70,8 @@ export async function startCachedWatch(storage: Storage, cacher: Cacher, request
   // Most Recent needs a state at least as new as a quorum read; the cache serves it when it is that fresh.
   const quorumRevision = rv === undefined ? await storage.currentRevision() : 0;
   if (!(await cacher.waitReady())) throw new Error('watch cache stopped');
+  // Events of this resource up to the quorum revision are usually in flight for a few milliseconds.
+  if (cacher.revision < quorumRevision) await cacher.waitForRevision(quorumRevision, CATCH_UP_WAIT_MS);
   if (cacher.revision < quorumRevision) {
     const listed = await storage.list(request.prefix, request.predicate ? { predicate: request.predicate } : {});
     const start = cacher.watch(request, listed.revision);
