@@ -22,7 +22,8 @@ interface TypeMessage {
   fields: TypeField[];
 }
 
-const TYPES_FILE = resolve(__dirname, '../../../shared/data/k8s-1.26-types.json');
+/** The project's copy of the type catalog (see lib/apimachinery/schema/PROVENANCE.md), read directly, not through the encoder's code. */
+const TYPES_FILE = resolve(__dirname, '../../lib/apimachinery/schema/k8s-1.26-types.json');
 const types = (JSON.parse(readFileSync(TYPES_FILE, 'utf8')) as { messages: Record<string, TypeMessage> }).messages;
 
 const PREFIX = [0x6b, 0x38, 0x73, 0x00];

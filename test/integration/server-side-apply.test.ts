@@ -145,3 +145,58 @@ describe('managedFields on every write', () => {
     ]);
   });
 });
+
+describe('managedFields through /scale', () => {
+  const yaml = (replicas: number): string =>
+    `apiVersion: apps/v1\nkind: Deployment\nmetadata:\n  name: scaled\nspec:\n  replicas: ${replicas}\n  selector:\n    matchLabels: {app: s}\n  template:\n    metadata:\n      labels: {app: s}\n    spec:\n      containers:\n      - name: c\n        image: nginx\n`;
+  const SCALE = `${DEPLOYMENTS}/scaled/scale`;
+  const entryOf = (obj: Record<string, any> | null, manager: string): Record<string, unknown> | undefined =>
+    obj?.['metadata'].managedFields.find((e: Record<string, string>) => e['manager'] === manager);
+  const replicasOnly = { 'f:spec': { 'f:replicas': {} } };
+
+  it('a PUT of the Scale takes spec.replicas from its owner under an Update entry with subresource scale', async () => {
+    expect((await apply('scaled', yaml(2), 'fieldManager=alice')).status).toBe(201);
+    const scale = (await ts.api.get(SCALE)).body;
+    expect(scale.metadata.managedFields).toBeUndefined();
+    const res = await ts.api.request('PUT', `${SCALE}?fieldManager=scaler`, { ...scale, spec: { replicas: 5 } });
+    expect(res.status).toBe(200);
+    expect(res.body.metadata.managedFields).toBeUndefined();
+    const dep = await stored('scaled');
+    expect(dep?.['spec'].replicas).toBe(5);
+    expect(entryOf(dep, 'scaler')).toEqual({ manager: 'scaler', operation: 'Update', apiVersion: 'apps/v1', fieldsType: 'FieldsV1', fieldsV1: replicasOnly, subresource: 'scale' });
+    expect(JSON.stringify(entryOf(dep, 'alice'))).not.toContain('f:replicas');
+  });
+
+  it('the applier of the parent now conflicts with the scale owner', async () => {
+    const res = await apply('scaled', yaml(2), 'fieldManager=alice');
+    expect(res.status).toBe(409);
+    expect(res.body.message).toBe('Apply failed with 1 conflict: conflict with "scaler" with subresource "scale" using apps/v1: .spec.replicas');
+  });
+
+  it('apply to the Scale conflicts as the Scale sees it, and force moves ownership to an Apply entry', async () => {
+    const config = { apiVersion: 'autoscaling/v1', kind: 'Scale', metadata: { name: 'scaled' }, spec: { replicas: 6 } };
+    const refused = await ts.api.request('PATCH', `${SCALE}?fieldManager=hpa`, config, { 'Content-Type': APPLY });
+    expect(refused.status).toBe(409);
+    expect(refused.body.message).toBe('Apply failed with 1 conflict: conflict with "scaler" with subresource "scale" using autoscaling/v1: .spec.replicas');
+    const forced = await ts.api.request('PATCH', `${SCALE}?fieldManager=hpa&force=true`, config, { 'Content-Type': APPLY });
+    expect(forced.status).toBe(200);
+    expect(forced.body).toMatchObject({ kind: 'Scale', spec: { replicas: 6 } });
+    const dep = await stored('scaled');
+    expect(dep?.['spec'].replicas).toBe(6);
+    expect(entryOf(dep, 'hpa')).toEqual({ manager: 'hpa', operation: 'Apply', apiVersion: 'apps/v1', fieldsType: 'FieldsV1', fieldsV1: replicasOnly, subresource: 'scale' });
+    expect(entryOf(dep, 'scaler')).toBeUndefined();
+  });
+
+  it('a merge patch of the Scale records its manager; a dry-run one changes nothing in etcd', async () => {
+    const before = await stored('scaled');
+    const dry = await ts.api.request('PATCH', `${SCALE}?fieldManager=patcher&dryRun=All`, { spec: { replicas: 8 } }, { 'Content-Type': 'application/merge-patch+json' });
+    expect(dry.status).toBe(200);
+    expect(dry.body.spec.replicas).toBe(8);
+    expect(await stored('scaled')).toEqual(before);
+    const res = await ts.api.request('PATCH', `${SCALE}?fieldManager=patcher`, { spec: { replicas: 8 } }, { 'Content-Type': 'application/merge-patch+json' });
+    expect(res.status).toBe(200);
+    const dep = await stored('scaled');
+    expect(entryOf(dep, 'patcher')).toMatchObject({ operation: 'Update', apiVersion: 'apps/v1', fieldsV1: replicasOnly, subresource: 'scale' });
+    expect(entryOf(dep, 'hpa')).toBeUndefined();
+  });
+});

@@ -6,4 +6,4 @@ export { applyToObject, updateManagedFields, type FieldManagerScope } from './fi
 export { resetFields } from './reset-fields';
 export { decodeManagedFields, encodeManagedFields, type ManagedFieldsEntry } from './entries';
 export { LAST_APPLIED_ANNOTATIONS } from './last-applied';
-export { parentEntriesAfterScale, scaleEntries } from './scale-handler';
+export { parentEntriesAfterScale, scaleEntries, type ReplicasPathMappings } from './scale-handler';

@@ -1,10 +1,13 @@
 // Managed fields through /scale (fieldmanager/scalehandler.go): the parent's replicas owners seen as Scale owners, and back.
 import { decodeManagedFields, encodeManagedFields, managerIdentifier, parseIdentifier, type Managed, type ManagedFieldsEntry } from './entries';
 import { FieldSet } from './field-set';
-import { field } from './path-element';
+import { field, type Path } from './path-element';
 
-const REPLICAS = [field('spec'), field('replicas')];
+const REPLICAS_IN_SCALE = [field('spec'), field('replicas')];
 const SCALE_API_VERSION = 'autoscaling/v1';
+
+/** ResourcePathMappings: the replicas path of the parent in each of its group/versions. */
+export type ReplicasPathMappings = Readonly<Record<string, Path>>;
 
 /** The manager without its apiVersion: how a Scale entry finds the parent entry it came from. */
 const ownerKey = (id: string): string => {
@@ -12,42 +15,50 @@ const ownerKey = (id: string): string => {
   return managerIdentifier({ manager: e.manager, operation: e.operation, subresource: e.subresource });
 };
 
-/** ToSubresource: each parent entry owning spec.replicas becomes a Scale entry owning spec.replicas. */
-export function scaleEntries(parentEntries: unknown): ManagedFieldsEntry[] | undefined {
+/** ToSubresource: each parent entry owning its version's replicas path becomes a Scale entry owning spec.replicas. */
+export function scaleEntries(parentEntries: unknown, mappings: ReplicasPathMappings): ManagedFieldsEntry[] | undefined {
   const parent = decodeManagedFields(parentEntries);
   const out: Managed = { fields: new Map(), times: new Map() };
   for (const [id, vs] of parent.fields) {
-    if (!vs.set.has(REPLICAS)) continue;
-    const e = parseIdentifier(id);
-    const scaleId = managerIdentifier({ ...e, apiVersion: SCALE_API_VERSION });
-    out.fields.set(scaleId, { set: FieldSet.of(REPLICAS), apiVersion: SCALE_API_VERSION, applied: vs.applied });
-    out.times.set(scaleId, parent.times.get(id));
+    const path = mappings[vs.apiVersion];
+    if (path === undefined || !vs.set.has(path)) continue;
+    out.fields.set(id, { set: FieldSet.of(REPLICAS_IN_SCALE), apiVersion: SCALE_API_VERSION, applied: vs.applied });
+    out.times.set(id, parent.times.get(id));
   }
   return encodeManagedFields(out);
 }
 
-/** ToParent: replicas owners are those of the Scale after the write; everything else of the parent stays. */
-export function parentEntriesAfterScale(parentEntries: unknown, scaleEntriesAfter: unknown, parentApiVersion: string): ManagedFieldsEntry[] | undefined {
+/**
+ * ToParent: replicas owners are those of the Scale after the write; everything else of the parent stays, except
+ * entries of versions without a mapping, which are dropped. Scale owners new to the parent take the parent's time
+ * under their identifier (none for Update entries, as in Kubernetes).
+ */
+export function parentEntriesAfterScale(parentEntries: unknown, scaleEntriesAfter: unknown, parentApiVersion: string, mappings: ReplicasPathMappings): ManagedFieldsEntry[] | undefined {
   const parent = decodeManagedFields(parentEntries);
   const scale = decodeManagedFields(scaleEntriesAfter);
   const scaleOwners = new Map<string, string>();
-  for (const [id, vs] of scale.fields) if (vs.set.has(REPLICAS)) scaleOwners.set(ownerKey(id), id);
+  for (const id of scale.fields.keys()) scaleOwners.set(ownerKey(id), id);
   const out: Managed = { fields: new Map(), times: new Map() };
   for (const [id, vs] of parent.fields) {
-    const keep = !vs.set.has(REPLICAS) || scaleOwners.has(ownerKey(id));
-    const set = keep ? vs.set : vs.set.difference(FieldSet.of(REPLICAS));
-    scaleOwners.delete(keep && vs.set.has(REPLICAS) ? ownerKey(id) : '');
+    const path = mappings[vs.apiVersion];
+    if (path === undefined) continue;
+    let set = vs.set;
+    if (vs.set.has(path)) {
+      if (scaleOwners.has(ownerKey(id))) scaleOwners.delete(ownerKey(id));
+      else set = vs.set.difference(FieldSet.of(path));
+    }
     if (set.isEmpty()) continue;
     out.fields.set(id, { ...vs, set });
     out.times.set(id, parent.times.get(id));
   }
+  const replicas = mappings[parentApiVersion];
   for (const scaleId of scaleOwners.values()) {
     const vs = scale.fields.get(scaleId);
-    if (!vs) continue;
+    if (!vs || !vs.set.has(REPLICAS_IN_SCALE) || replicas === undefined) continue;
     const e = parseIdentifier(scaleId);
     const id = managerIdentifier({ ...e, operation: vs.applied ? 'Apply' : 'Update', apiVersion: parentApiVersion });
-    out.fields.set(id, { set: FieldSet.of(REPLICAS), apiVersion: parentApiVersion, applied: vs.applied });
-    out.times.set(id, scale.times.get(scaleId));
+    out.fields.set(id, { set: FieldSet.of(replicas), apiVersion: parentApiVersion, applied: vs.applied });
+    out.times.set(id, parent.times.get(scaleId));
   }
   return encodeManagedFields(out);
 }

@@ -3,7 +3,6 @@ import { badRequest, conflict, invalid } from '../../apimachinery/errors';
 import type { ApiObject } from '../../apimachinery/meta/types';
 import { isPlainObject } from '../../apimachinery/meta/types';
 import type { ResourceDefinition } from '../../registry/rest/resource';
-import { groupResource } from '../../registry/rest/resource';
 import { defaultStrategy } from '../../registry/rest/strategy';
 import type { ScaleAdapter } from '../../registry/rest/scale';
 import { requestedReplicas } from '../../registry/apps/deployments/scale';
@@ -15,7 +14,12 @@ import { decodeObject } from '../decode-body';
 import { parseWriteQuery } from './write-options';
 import { writeResponse } from './write-response';
 import { checkNameAndNamespace } from './update';
-import { parsePatchBody, patcher, patchTypeOf } from './patch';
+import { parseForce, parsePatchBody, patcher, patchTypeOf } from './patch';
+import { applyToObject, parentEntriesAfterScale, scaleEntries, updateManagedFields } from '../../apimachinery/managed-fields';
+import { apiVersionOfDefinition, groupResource } from '../../registry/rest/resource';
+import { fieldValidationDirective } from '../decode-body';
+import { applyConfiguration, requireApplyManager } from './apply';
+import { managerOrUserAgent, scaleFieldManagerScope } from './field-manager';
 
 /** The Scale kind as a body to decode (autoscaling/v1). */
 const SCALE: ResourceDefinition = { group: 'autoscaling', version: 'v1', resource: 'scale', kind: 'Scale', listKind: '', shortNames: [], categories: [], strategy: defaultStrategy };
@@ -40,9 +44,22 @@ function scaled(r: ApiRequest, current: ApiObject, scale: ApiObject): ApiObject 
   return { ...next, metadata: { ...next.metadata, resourceVersion: scale.metadata.resourceVersion || current.metadata.resourceVersion } };
 }
 
-async function writeScale(r: ApiRequest, toScale: (current: ApiObject) => ApiObject, dryRun: boolean): Promise<void> {
-  const result = await r.store.patch(requestNamespace(r), r.info.name, (current) => scaled(r, current, toScale(current)), { dryRun });
-  writeResponse(r.res, 200, adapterOf(r).toScale(result.object), r.negotiated ?? { mediaType: 'application/json' }, { pretty: r.pretty, warnings: result.warnings });
+/** A Scale write: the old Scale carries the parent's replicas owners; the new Scale's owners go back to the parent. */
+async function writeScale(r: ApiRequest, toScale: (oldScale: ApiObject) => ApiObject, dryRun: boolean): Promise<void> {
+  const adapter = adapterOf(r);
+  const parentApiVersion = apiVersionOfDefinition(r.served.definition);
+  const result = await r.store.patch(requestNamespace(r), r.info.name, (current) => {
+    const oldScale = adapter.toScale(current);
+    const entries = scaleEntries(current.metadata.managedFields, adapter.replicasPaths);
+    if (entries !== undefined) oldScale.metadata.managedFields = entries as ApiObject['metadata']['managedFields'];
+    const scale = toScale(oldScale);
+    const next = scaled(r, current, scale);
+    const parentEntries = parentEntriesAfterScale(current.metadata.managedFields, scale.metadata.managedFields, parentApiVersion, adapter.replicasPaths);
+    const metadata = { ...next.metadata, managedFields: parentEntries as ApiObject['metadata']['managedFields'] };
+    if (parentEntries === undefined) delete metadata.managedFields;
+    return { ...next, metadata };
+  }, { dryRun });
+  writeResponse(r.res, 200, adapter.toScale(result.object), r.negotiated ?? { mediaType: 'application/json' }, { pretty: r.pretty, warnings: result.warnings });
 }
 
 export async function handleGetScale(r: ApiRequest): Promise<void> {
@@ -57,20 +74,31 @@ export async function handleUpdateScale(r: ApiRequest): Promise<void> {
   const format = bodyFormatOf(r.req.headers['content-type']);
   const scale = decodeObject(await readBody(r.req), format, SCALE, (v, k) => v === 'autoscaling/v1' && k === 'Scale');
   checkNameAndNamespace(r, scale);
-  await writeScale(r, () => scale, options.dryRun);
+  const manager = managerOrUserAgent(options.fieldManager, r.req.headers['user-agent']);
+  await writeScale(r, (oldScale) => updateManagedFields(oldScale, structuredClone(scale), manager, scaleFieldManagerScope()), options.dryRun);
 }
 
 export async function handlePatchScale(r: ApiRequest): Promise<void> {
   r.negotiated = negotiateResponse(r.req.headers.accept, false);
   const type = patchTypeOf(r.req.headers['content-type']);
   const options = parseWriteQuery(r.query, 'PatchOptions');
-  const apply = patcher(type, parsePatchBody(await readBody(r.req)));
+  const force = parseForce(r.query, type);
+  const body = await readBody(r.req);
+  const scope = scaleFieldManagerScope();
+  if (type === 'apply') {
+    const manager = requireApplyManager(options);
+    const { config } = applyConfiguration(body, fieldValidationDirective(options.fieldValidation, r.features.serverSideFieldValidation !== false));
+    await writeScale(r, (oldScale) => applyToObject(oldScale, config, manager, force, scope), options.dryRun);
+    return;
+  }
+  const apply = patcher(type, parsePatchBody(body));
+  const manager = managerOrUserAgent(options.fieldManager, r.req.headers['user-agent']);
   await writeScale(
     r,
-    (current) => {
-      const patched = apply(adapterOf(r).toScale(current));
+    (oldScale) => {
+      const patched = apply(structuredClone(oldScale));
       if (!isPlainObject(patched) || !isPlainObject(patched['metadata'])) throw badRequest('the patched object is not a valid Scale');
-      return patched as ApiObject; // checked to be an object with metadata just above
+      return updateManagedFields(oldScale, patched as ApiObject, manager, scope); // checked to be an object with metadata just above
     },
     options.dryRun,
   );

@@ -7,6 +7,10 @@ import { FieldPath } from '../../../apimachinery/field/path';
 import { readLabelSelector, labelSelectorAsSelector } from '../../../apis/apps/label-selector';
 import { WRONG_TYPE } from '../../../apimachinery/validation/untrusted-json';
 import type { ScaleAdapter } from '../../rest/scale';
+import { field } from '../../../apimachinery/managed-fields';
+
+/** replicasPathInDeployment of Kubernetes' deployment storage. */
+const SPEC_REPLICAS = [field('spec'), field('replicas')];
 
 function selectorText(deployment: ApiObject): string {
   const spec = isPlainObject(deployment['spec']) ? deployment['spec'] : {};
@@ -37,6 +41,7 @@ export const deploymentScale: ScaleAdapter = {
     const spec = isPlainObject(deployment['spec']) ? deployment['spec'] : {};
     return { ...deployment, spec: { ...spec, replicas } };
   },
+  replicasPaths: { 'apps/v1beta1': SPEC_REPLICAS, 'apps/v1beta2': SPEC_REPLICAS, 'apps/v1': SPEC_REPLICAS },
 };
 
 /** The replicas a submitted Scale asks for, or the field errors that make it invalid (422 on Scale.autoscaling). */
