@@ -8,8 +8,8 @@ import { decodeBody, decodeObject, fieldValidationDirective } from './decode-bod
 import { bodyFormatOf } from './negotiation';
 
 const defs = resourceDefinitions({});
-function def(kind: string): ResourceDefinition {
-  const found = defs.find((d) => d.kind === kind);
+function def(kind: string, version?: string): ResourceDefinition {
+  const found = defs.find((d) => d.kind === kind && (version === undefined || d.version === version));
   if (!found) throw new Error(`no definition for ${kind}`);
   return found;
 }
@@ -46,7 +46,7 @@ describe('decodeObject with protobuf bodies', () => {
 
   it('decodes an HPA with targetCPUUtilizationPercentage', () => {
     const spec = { scaleTargetRef: { kind: 'Deployment', name: 'web', apiVersion: 'apps/v1' }, maxReplicas: 5, targetCPUUtilizationPercentage: 80 };
-    const obj = decodeObject(encodeProtobufBody('autoscaling/v1', 'HorizontalPodAutoscaler', { metadata: { name: 'web' }, spec }), 'protobuf', def('HorizontalPodAutoscaler'), known);
+    const obj = decodeObject(encodeProtobufBody('autoscaling/v1', 'HorizontalPodAutoscaler', { metadata: { name: 'web' }, spec }), 'protobuf', def('HorizontalPodAutoscaler', 'v1'), known);
     expect(obj['spec']).toEqual(spec);
   });
 

@@ -17,7 +17,7 @@ import { deploymentScale } from './apps/deployments/scale';
 import { horizontalPodAutoscalerStrategies } from './autoscaling/horizontalpodautoscalers/strategy';
 import { flowSchemaStatusStrategy, flowSchemaStrategy } from './flowcontrol/flowschemas/strategy';
 import { priorityLevelConfigurationStatusStrategy, priorityLevelConfigurationStrategy } from './flowcontrol/prioritylevelconfigurations/strategy';
-import { applyHorizontalPodAutoscalerV2Defaults } from '../apis/autoscaling/v2/defaults';
+import { applyHorizontalPodAutoscalerDefaults } from '../apis/autoscaling/v1/defaults';
 import { applyPriorityLevelConfigurationDefaults as applyV1beta2PriorityLevelDefaults } from '../apis/flowcontrol/v1beta2/defaults';
 import type { Strategy } from './rest/strategy';
 
@@ -47,7 +47,7 @@ interface ExtraVersion {
 
 /** Versions served besides the storage version, by `group/resource` (Kubernetes 1.26). */
 const EXTRA_VERSIONS: Readonly<Record<string, ExtraVersion>> = {
-  'autoscaling/horizontalpodautoscalers': { version: 'v2', applyDefaults: applyHorizontalPodAutoscalerV2Defaults, preferred: true },
+  'autoscaling/horizontalpodautoscalers': { version: 'v1', applyDefaults: applyHorizontalPodAutoscalerDefaults, preferred: false },
   [`${FLOWCONTROL_GROUP}/flowschemas`]: {
     version: 'v1beta2', applyDefaults: flowSchemaStrategy.applyDefaults, preferred: false,
     deprecation: { deprecatedIn: '1.26', removedIn: '1.29', replacement: { group: FLOWCONTROL_GROUP, version: 'v1beta3', kind: 'FlowSchema' } },
@@ -86,7 +86,7 @@ function storageDefinitions(features: FeatureGates): ResourceDefinition[] {
   return [
     { group: '', version: 'v1', resource: 'namespaces', kind: 'Namespace', listKind: 'NamespaceList', shortNames: ['ns'], categories: [], strategy: namespaceStrategy, statusStrategy: namespaceStatusStrategy },
     { group: 'apps', version: 'v1', resource: 'deployments', kind: 'Deployment', listKind: 'DeploymentList', shortNames: ['deploy'], categories: ['all'], strategy: deploymentStrategy, statusStrategy: deploymentStatusStrategy },
-    { group: 'autoscaling', version: 'v1', resource: 'horizontalpodautoscalers', kind: 'HorizontalPodAutoscaler', listKind: 'HorizontalPodAutoscalerList', shortNames: ['hpa'], categories: ['all'], strategy: hpa.main, statusStrategy: hpa.status },
+    { group: 'autoscaling', version: 'v2', resource: 'horizontalpodautoscalers', kind: 'HorizontalPodAutoscaler', listKind: 'HorizontalPodAutoscalerList', shortNames: ['hpa'], categories: ['all'], strategy: hpa.main, statusStrategy: hpa.status },
     { group: FLOWCONTROL_GROUP, version: 'v1beta3', resource: 'flowschemas', kind: 'FlowSchema', listKind: 'FlowSchemaList', shortNames: [], categories: [], strategy: flowSchemaStrategy, statusStrategy: flowSchemaStatusStrategy },
     { group: FLOWCONTROL_GROUP, version: 'v1beta3', resource: 'prioritylevelconfigurations', kind: 'PriorityLevelConfiguration', listKind: 'PriorityLevelConfigurationList', shortNames: [], categories: [], strategy: priorityLevelConfigurationStrategy, statusStrategy: priorityLevelConfigurationStatusStrategy },
   ];

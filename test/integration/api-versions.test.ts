@@ -66,6 +66,35 @@ describe('autoscaling/v1 and autoscaling/v2', () => {
     v2Watch.close();
   });
 
+  it('validates the stored (v2) form: a v1 request reports internal field paths, a v2 request its own', async () => {
+    const v1Bad = await ts.api.post(`/apis/autoscaling/v1/namespaces/${NS}/horizontalpodautoscalers`, {
+      apiVersion: 'autoscaling/v1', kind: 'HorizontalPodAutoscaler', metadata: { name: 'bad' },
+      spec: { scaleTargetRef: { kind: 'Deployment', name: 'web' }, maxReplicas: 3, targetCPUUtilizationPercentage: 0 },
+    });
+    expect(v1Bad.status).toBe(422);
+    expect(v1Bad.body.message).toBe('HorizontalPodAutoscaler.autoscaling "bad" is invalid: spec.metrics[0].resource.target.averageUtilization: Invalid value: 0: must be greater than 0');
+    const v2Bad = await ts.api.post(`/apis/autoscaling/v2/namespaces/${NS}/horizontalpodautoscalers`, {
+      ...hpaV2, metadata: { name: 'bad' }, spec: { ...hpaV2.spec, behavior: { scaleUp: { stabilizationWindowSeconds: 3601 } } },
+    });
+    expect(v2Bad.status).toBe(422);
+    expect(v2Bad.body.details.causes).toEqual([{ reason: 'FieldValueInvalid', field: 'spec.behavior.scaleUp.stabilizationWindowSeconds', message: 'Invalid value: 3601: must be less than or equal to 3600' }]);
+  });
+
+  it.each(['v1', 'v2'])('writes status through %s, keeping the spec', async (version) => {
+    const name = `status-${version}`;
+    await ts.api.post(`/apis/autoscaling/v2/namespaces/${NS}/horizontalpodautoscalers`, { ...hpaV2, metadata: { name } });
+    const path = `/apis/autoscaling/${version}/namespaces/${NS}/horizontalpodautoscalers/${name}`;
+    const current = await ts.api.get(path);
+    current.body.status.desiredReplicas = 4;
+    current.body.spec.maxReplicas = 50;
+    const written = await ts.api.put(`${path}/status`, current.body);
+    expect(written.status).toBe(200);
+    expect(written.body).toMatchObject({ apiVersion: `autoscaling/${version}`, spec: { maxReplicas: 5 }, status: { desiredReplicas: 4 } });
+    const v2 = await ts.api.get(`/apis/autoscaling/v2/namespaces/${NS}/horizontalpodautoscalers/${name}`);
+    expect(v2.body.spec.metrics).toEqual(hpaV2.spec.metrics);
+    expect(v2.body.status.desiredReplicas).toBe(4);
+  });
+
   it('lists each version in its own form and prefers v2 in discovery', async () => {
     const list = await ts.api.get(`/apis/autoscaling/v2/namespaces/${NS}/horizontalpodautoscalers`);
     expect(list.body.apiVersion).toBe('autoscaling/v2');

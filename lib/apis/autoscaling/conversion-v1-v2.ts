@@ -125,8 +125,8 @@ export function hpaV1ToV2(obj: ApiObject): ApiObject {
   };
 }
 
-/** HorizontalPodAutoscaler, stored as autoscaling/v1 (see docs: Kubernetes 1.26 stores v2). */
+/** HorizontalPodAutoscaler, stored as autoscaling/v2 (Kubernetes 1.26's storage version); v1 data already in etcd converts on read. */
 export const HORIZONTAL_POD_AUTOSCALER_CONVERSIONS: KindConversions = {
-  hub: 'v1',
-  versions: { v2: { toHub: hpaV2ToV1, fromHub: hpaV1ToV2 } },
+  hub: 'v2',
+  versions: { v1: { toHub: hpaV1ToV2, fromHub: hpaV2ToV1 } },
 };

@@ -28,7 +28,7 @@ export function listBody(r: ApiRequest, outcome: ListOutcome): Record<string, un
     kind: def.listKind,
     apiVersion: def.group === '' ? def.version : `${def.group}/${def.version}`,
     metadata: listMetaOf(outcome),
-    items: outcome.items.map(listItem),
+    items: outcome.items.map((o) => listItem(asServed(r, o))),
   };
 }
 
@@ -61,8 +61,9 @@ function listJsonBytes(r: ApiRequest, outcome: ListOutcome): Buffer {
   const { items: _items, ...envelope } = listBody(r, { ...outcome, items: [] });
   const head = JSON.stringify(envelope);
   const parts: Buffer[] = [Buffer.from(`${head.slice(0, -1)},"items":[`)];
-  outcome.items.forEach((o, i) => {
+  outcome.items.forEach((stored, i) => {
     if (i > 0) parts.push(COMMA);
+    const o = asServed(r, stored);
     parts.push(servedItemBytes(o) ?? Buffer.from(JSON.stringify(listItem(o))));
   });
   const prefix = outcome.raw ? storedPrefix(envelope.apiVersion as string, r.served.definition.kind) : undefined;

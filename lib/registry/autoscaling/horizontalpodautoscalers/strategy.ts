@@ -1,37 +1,42 @@
-// HorizontalPodAutoscaler registry behaviour (pkg/registry/autoscaling/horizontalpodautoscaler), 1.26: no generation tracking.
+// HorizontalPodAutoscaler registry behaviour (pkg/registry/autoscaling/horizontalpodautoscaler), 1.26: stored as autoscaling/v2, no generation tracking.
 import type { ApiObject } from '../../../apimachinery/meta/types';
 import type { HorizontalPodAutoscalerValidationOptions } from '../../../apis/autoscaling/validation';
 import {
   validateHorizontalPodAutoscaler, validateHorizontalPodAutoscalerStatus, validateHorizontalPodAutoscalerUpdate,
 } from '../../../apis/autoscaling/validation';
-import { applyHorizontalPodAutoscalerDefaults } from '../../../apis/autoscaling/v1/defaults';
+import { applyHorizontalPodAutoscalerV2Defaults } from '../../../apis/autoscaling/v2/defaults';
 import type { Strategy } from '../../rest/strategy';
 import { defaultStrategy } from '../../rest/strategy';
 import { carryFromStorage } from '../../rest/spec-status';
+import { asStoredHub, dropContainerMetricSources, hasContainerMetricSources } from './stored-form';
 import { horizontalPodAutoscalerTable } from './table';
 
 /** The pair of strategies for a feature-gate setting (HPAScaleToZero decides the minReplicas lower bound). */
 export function horizontalPodAutoscalerStrategies(options: HorizontalPodAutoscalerValidationOptions): { main: Strategy; status: Strategy } {
+  const containerMetrics = options.hpaContainerMetrics === true;
   const main: Strategy = {
     ...defaultStrategy,
-    applyDefaults: applyHorizontalPodAutoscalerDefaults,
+    applyDefaults: applyHorizontalPodAutoscalerV2Defaults,
     prepareForCreate(obj: ApiObject): void {
-      // The zero status as autoscaling/v1 prints it: both counters are always emitted.
-      obj.status = { currentReplicas: 0, desiredReplicas: 0 };
+      // The zero internal status as autoscaling/v2 prints it (desiredReplicas and currentMetrics are not omitempty).
+      obj.status = { desiredReplicas: 0, currentMetrics: null };
+      if (!containerMetrics) dropContainerMetricSources(obj);
     },
     prepareForUpdate(obj: ApiObject, old: ApiObject): void {
-      carryFromStorage(obj, old, 'status');
+      const stored = asStoredHub(old);
+      if (!containerMetrics && !hasContainerMetricSources(stored)) dropContainerMetricSources(obj);
+      carryFromStorage(obj, stored, 'status');
     },
     validate: (obj) => validateHorizontalPodAutoscaler(obj, options),
-    validateUpdate: (obj, old) => validateHorizontalPodAutoscalerUpdate(obj, old, options),
+    validateUpdate: (obj, old) => validateHorizontalPodAutoscalerUpdate(obj, asStoredHub(old), options),
     table: horizontalPodAutoscalerTable,
   };
   const status: Strategy = {
     ...main,
     prepareForUpdate(obj: ApiObject, old: ApiObject): void {
-      carryFromStorage(obj, old, 'spec');
+      carryFromStorage(obj, asStoredHub(old), 'spec');
     },
-    validateUpdate: validateHorizontalPodAutoscalerStatus,
+    validateUpdate: (obj, old) => validateHorizontalPodAutoscalerStatus(obj, asStoredHub(old)),
   };
   return { main, status };
 }
