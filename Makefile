@@ -4,7 +4,7 @@ NODE_MODULES_STAMP := node_modules/.package-lock.json
 PORT ?= 8080
 APT_GET := $(if $(filter 0,$(shell id -u)),apt-get,sudo apt-get)
 
-.PHONY: all deps etcd wrk build run test test-unit test-e2e bench lint clean
+.PHONY: all deps etcd wrk prometheus build run test test-unit test-e2e bench lint clean
 
 all: build
 
@@ -21,6 +21,12 @@ wrk:
 	  $(APT_GET) update -qq && DEBIAN_FRONTEND=noninteractive $(APT_GET) install -y -qq wrk >/dev/null; } || \
 	  echo "warning: could not install wrk; make bench will use only its Node load generator" >&2
 
+# prometheus (scrapes the built server in test/e2e/prometheus.test.ts) from Debian when missing.
+prometheus:
+	@command -v prometheus >/dev/null || { \
+	  echo "installing prometheus from Debian"; \
+	  $(APT_GET) update -qq && DEBIAN_FRONTEND=noninteractive $(APT_GET) install -y -qq --no-install-recommends prometheus >/dev/null; }
+
 $(NODE_MODULES_STAMP): package.json package-lock.json
 	npm ci --no-audit --no-fund
 	@touch $@
@@ -33,13 +39,13 @@ build: $(NODE_MODULES_STAMP)
 run: deps build
 	node dist/cmd/apiserver.js --port $(PORT) --data-dir ./data
 
-test: deps build
+test: deps prometheus build
 	npx jest --ci
 
 test-unit: $(NODE_MODULES_STAMP)
 	npx jest lib
 
-test-e2e: deps build
+test-e2e: deps prometheus build
 	npx jest test/e2e
 
 bench: deps wrk build
@@ -47,6 +53,7 @@ bench: deps wrk build
 	node dist/test/bench/classification.js
 	node dist/test/bench/lists-watch.js
 	node dist/test/bench/protobuf.js
+	node dist/test/bench/apply.js
 
 clean:
 	rm -rf dist

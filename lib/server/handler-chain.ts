@@ -18,14 +18,16 @@ import { auditRequest, type AuditLog } from './filters/audit';
 import { markDeprecated } from './filters/deprecation';
 
 export interface HandlerChainDeps {
-  /** API Priority and Fairness: every request is classified and answered with its FlowSchema / level UIDs. */
-  flowcontrol: { readonly classifier: Classifier };
+  /** API Priority and Fairness: every request is classified and answered with its FlowSchema / level UIDs (absent: gate off). */
+  flowcontrol?: { readonly classifier: Classifier };
   resources: ResourceHandlerDeps;
   nonResource: NonResourceDeps;
   metrics: ApiServerMetrics;
   log: Logger;
   /** Long-running responses (watches) to end when the server shuts down. */
   longRunning: Set<ServerResponse>;
+  /** Responses not yet closed (any request), so shutdown knows when the remaining connections are only idle. */
+  inFlight: { count: number };
   /** --audit-log-path's log; absent: no audit events (the Audit-Id header is still set). */
   audit?: AuditLog;
 }
@@ -44,6 +46,8 @@ export function buildRequestListener(deps: HandlerChainDeps): (req: IncomingMess
     void serve(deps, req, res);
   });
   return (req, res) => {
+    deps.inFlight.count++;
+    res.once('close', () => deps.inFlight.count--);
     if (isApiPath(req.url)) void serve(deps, req, res);
     else app(req, res);
   };
@@ -60,8 +64,10 @@ async function serve(deps: HandlerChainDeps, req: IncomingMessage, res: ServerRe
     trackRequest(req, res, info, query, deps.log, deps.metrics);
     const auditAnnotations = auditRequest(deps.audit, req, res, info);
     // Until authentication exists every request is system:anonymous in system:unauthenticated.
-    const classification = deps.flowcontrol.classifier.classify({ user: ANONYMOUS, info });
-    for (const [name, value] of Object.entries(priorityAndFairnessHeaders(classification))) res.setHeader(name, value);
+    if (deps.flowcontrol) {
+      const classification = deps.flowcontrol.classifier.classify({ user: ANONYMOUS, info });
+      for (const [name, value] of Object.entries(priorityAndFairnessHeaders(classification))) res.setHeader(name, value);
+    }
     if (!info.isResourceRequest) return await serveNonResource(deps.nonResource, req, res, path, query);
     if (!deps.resources.registry.servesGroupVersion(info.apiGroup, info.apiVersion)) return writeNotFound(res);
     const served = deps.resources.registry.lookup(info.apiGroup, info.apiVersion, info.resource);

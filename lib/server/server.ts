@@ -26,6 +26,7 @@ import { flagCheck, pingCheck, withGracePeriod, withTimeout, type HealthCheck } 
 const ETCD_CHECK_TIMEOUT_MS = 2000;
 const ETCD_CONNECT_TIMEOUT_MS = 30_000;
 const IN_FLIGHT_DRAIN_TIMEOUT_MS = 60_000;
+const IDLE_SWEEP_MS = 200;
 
 export class ApiServer {
   readonly registry: ResourceRegistry;
@@ -38,6 +39,7 @@ export class ApiServer {
   readonly #controllers: RunningControllers;
   readonly #compactor: Compactor | undefined;
   readonly #longRunning: Set<ServerResponse>;
+  readonly #inFlight: { count: number };
   readonly #options: ServerOptions;
   #shuttingDown = false;
 
@@ -52,6 +54,7 @@ export class ApiServer {
     controllers: RunningControllers;
     compactor: Compactor | undefined;
     longRunning: Set<ServerResponse>;
+    inFlight: { count: number };
     options: ServerOptions;
   }) {
     this.registry = parts.registry;
@@ -64,6 +67,7 @@ export class ApiServer {
     this.#controllers = parts.controllers;
     this.#compactor = parts.compactor;
     this.#longRunning = parts.longRunning;
+    this.#inFlight = parts.inFlight;
     this.#options = parts.options;
   }
 
@@ -103,9 +107,10 @@ export class ApiServer {
     compactor?.start();
     const controllers = startControllers({ registry, client, etcdPrefix: options.etcdPrefix, admission, log });
 
-    const metrics = new ApiServerMetrics();
+    const metrics = new ApiServerMetrics({ showHidden: options.showHiddenMetricsForVersion !== '' });
     metrics.watchCaches(registry);
     const longRunning = new Set<ServerResponse>();
+    const inFlight = { count: 0 };
     let server: ApiServer | undefined;
     const etcdCheck = withTimeout({ name: 'etcd', check: () => storage.ping() }, ETCD_CHECK_TIMEOUT_MS);
     const logCheck: HealthCheck = { name: 'log', check: async () => {} };
@@ -126,7 +131,9 @@ export class ApiServer {
       metrics,
       log,
       longRunning,
-      flowcontrol: controllers.flowcontrol,
+      inFlight,
+      // --feature-gates=APIPriorityAndFairness=false: no classification, no X-*-PF-* headers (kube-apiserver falls back to max-in-flight).
+      ...(options.featureGates['APIPriorityAndFairness'] !== false ? { flowcontrol: controllers.flowcontrol } : {}),
     });
     const http = options.tls
       ? createHttpsServer({ cert: readFileSync(options.tls.certFile), key: readFileSync(options.tls.keyFile) }, listener)
@@ -151,6 +158,7 @@ export class ApiServer {
       controllers,
       compactor,
       longRunning,
+      inFlight,
       options,
     });
     await controllers.ready;
@@ -181,10 +189,19 @@ export class ApiServer {
     this.#http.closeIdleConnections();
     // Watchers get a last BOOKMARK (when they asked for bookmarks) before their streams end.
     await Promise.all(this.registry.cachers().map((c) => c.stop()));
+    this.#log.debug({ longRunning: this.#longRunning.size }, 'watch caches stopped; ending long-running requests');
     for (const res of this.#longRunning) res.end();
+    // Keep-alive connections become idle when their last request finishes; once no request is in flight, whatever
+    // is still open (a client that stopped reading an ended watch, say) holds no work and is closed.
+    const idleSweep = setInterval(() => {
+      if (this.#inFlight.count === 0) this.#http.closeAllConnections();
+      else this.#http.closeIdleConnections();
+    }, IDLE_SWEEP_MS);
     const drainTimer = setTimeout(() => this.#http.closeAllConnections(), IN_FLIGHT_DRAIN_TIMEOUT_MS);
     await closed;
+    clearInterval(idleSweep);
     clearTimeout(drainTimer);
+    this.#log.debug('HTTP server closed; stopping controllers');
     await this.#controllers.stop();
     await this.#compactor?.stop();
     this.#client.close();

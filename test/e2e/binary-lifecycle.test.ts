@@ -114,3 +114,25 @@ describe('embedded etcd', () => {
     }
   }, 60_000);
 });
+
+describe('shutdown', () => {
+  it('exits promptly on SIGTERM even when a client stopped reading a watch without closing its connection', async () => {
+    const dataDir = mkdtempSync(join(tmpdir(), 'orch-shutdown-'));
+    try {
+      const server = await startEmbedded(dataDir);
+      // fetch's abort leaves its keep-alive connection open: the server must not wait for it.
+      const abort = new AbortController();
+      const watch = await fetch(`http://127.0.0.1:${server.port}/api/v1/namespaces?watch=1`, { signal: abort.signal });
+      expect(watch.status).toBe(200);
+      await watch.body?.getReader().read();
+      abort.abort();
+      const exit = exited(server.child);
+      const stoppingAt = Date.now();
+      server.child.kill('SIGTERM');
+      expect(await exit).toBe(0);
+      expect(Date.now() - stoppingAt).toBeLessThan(5000);
+    } finally {
+      rmSync(dataDir, { recursive: true, force: true });
+    }
+  }, 60_000);
+});

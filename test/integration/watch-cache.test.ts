@@ -156,7 +156,7 @@ describe('slow clients', () => {
     const events = await fast.next(writes, 30_000);
     expect(events.every((e) => e.type === 'MODIFIED')).toBe(true);
     expect(events.map((e) => e.object.metadata.annotations.blob.split('-')[0])).toEqual(Array.from({ length: writes }, (_, i) => String(i)));
-    await eventually(async () => (await metric('apiserver_watch_cache_terminated_watchers_total', 'resource="deployments.apps"')) >= 1, 10_000, 'the slow watcher to be cut off');
+    await eventually(async () => (await metric('apiserver_terminated_watchers_total', 'resource="deployments.apps"')) >= 1, 10_000, 'the slow watcher to be cut off');
     // The slow client, reading at last, finds its stream cut short of the events written.
     slow.kill('SIGUSR1');
     await slowExited;
@@ -172,10 +172,10 @@ describe('metrics', () => {
     const watch = await openWatch(ts.url, `${DEPLOYMENTS}?watch=1&resourceVersion=${rv}`);
     await ts.api.patch(`${DEPLOYMENTS}/metrics-a`, { spec: { replicas: 5 } });
     await watch.next(1);
-    expect(await metric('apiserver_registered_watchers', 'kind="Deployment"')).toBeGreaterThanOrEqual(1);
+    expect(await metric('apiserver_longrunning_requests', 'verb="WATCH",group="apps",version="v1",resource="deployments"')).toBeGreaterThanOrEqual(1);
     expect(await metric('apiserver_watch_events_total', 'kind="Deployment"')).toBeGreaterThanOrEqual(1);
     expect(await metric('apiserver_watch_cache_window_events', 'resource="deployments.apps"')).toBeGreaterThanOrEqual(2);
-    expect(await metric('apiserver_watch_cache_capacity', 'resource="deployments.apps"')).toBe(102400);
+    expect(await metric('watch_cache_capacity', 'resource="deployments.apps"')).toBe(102400);
     watch.close();
   });
 });
@@ -215,7 +215,7 @@ describe('--watch-cache=false', () => {
       expect((await fromRv.next(1))[0]).toMatchObject({ type: 'MODIFIED', object: { spec: { replicas: 7 } } });
       const list = await direct.api.get(`${DEPLOYMENTS}?resourceVersion=0&limit=500`);
       expect(list.body.items.map((i: any) => i.metadata.name)).toEqual(['direct-a']);
-      expect((await direct.api.get('/metrics')).text).not.toContain('apiserver_watch_cache_capacity{');
+      expect((await direct.api.get('/metrics')).text).not.toContain('watch_cache_capacity{');
       fromState.close();
       fromRv.close();
     } finally {

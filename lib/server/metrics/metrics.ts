@@ -1,13 +1,9 @@
 // Prometheus metrics of one server instance (own registry, so several servers can share a process in tests).
 import { Counter, Gauge, Histogram, Registry, collectDefaultMetrics } from 'prom-client';
-import type { ResourceRegistry, ServedResource } from '../../registry/resource-registry';
-import type { CacherStats } from '../../storage/cacher/cacher';
-
-/** `resource.group` as kube-apiserver labels storage metrics (core resources without a group). */
-function resourceLabel(served: ServedResource): string {
-  const { group, resource } = served.definition;
-  return group === '' ? resource : `${resource}.${group}`;
-}
+import type { ResourceRegistry } from '../../registry/resource-registry';
+import { etcdRequestDuration, setEtcdKeyTypeResolver } from '../../storage/etcd/metrics';
+import { annotatedHelp } from './stability';
+import { registerWatchMetrics, resourceLabel } from './watch-metrics';
 
 const REQUEST_LABELS = ['verb', 'dry_run', 'group', 'version', 'resource', 'subresource', 'scope', 'component', 'code'] as const;
 const DURATION_LABELS = ['verb', 'dry_run', 'group', 'version', 'resource', 'subresource', 'scope', 'component'] as const;
@@ -27,43 +23,34 @@ export interface RequestLabels {
   component: 'apiserver';
 }
 
+export interface MetricsOptions {
+  /** --show-hidden-metrics-for-version was given (validated): register metrics deprecated before this release. */
+  showHidden?: boolean;
+}
+
 export class ApiServerMetrics {
   readonly registry = new Registry();
-  readonly requestTotal = new Counter({ name: 'apiserver_request_total', help: 'Counter of apiserver requests broken out for each verb, dry run value, group, version, resource, scope, component, and HTTP response code.', labelNames: REQUEST_LABELS, registers: [this.registry] });
-  readonly requestDuration = new Histogram({ name: 'apiserver_request_duration_seconds', help: 'Response latency distribution in seconds for each verb, dry run value, group, version, resource, subresource, scope and component.', labelNames: DURATION_LABELS, buckets: DURATION_BUCKETS, registers: [this.registry] });
-  readonly longRunning = new Gauge({ name: 'apiserver_longrunning_requests', help: 'Gauge of all active long-running apiserver requests broken out by verb, group, version, resource, scope and component.', labelNames: ['verb', 'group', 'version', 'resource', 'subresource', 'scope', 'component'], registers: [this.registry] });
-  readonly deprecatedApis = new Gauge({ name: 'apiserver_requested_deprecated_apis', help: 'Gauge of deprecated APIs that have been requested, broken out by API group, version, resource, subresource, and removed_release.', labelNames: ['group', 'version', 'resource', 'subresource', 'removed_release'], registers: [this.registry] });
+  readonly #showHidden: boolean;
+  readonly requestTotal = new Counter({ name: 'apiserver_request_total', help: annotatedHelp('Counter of apiserver requests broken out for each verb, dry run value, group, version, resource, scope, component, and HTTP response code.', { stability: 'STABLE' }), labelNames: REQUEST_LABELS, registers: [this.registry] });
+  readonly requestDuration = new Histogram({ name: 'apiserver_request_duration_seconds', help: annotatedHelp('Response latency distribution in seconds for each verb, dry run value, group, version, resource, subresource, scope and component.', { stability: 'STABLE' }), labelNames: DURATION_LABELS, buckets: DURATION_BUCKETS, registers: [this.registry] });
+  readonly longRunning = new Gauge({ name: 'apiserver_longrunning_requests', help: annotatedHelp('Gauge of all active long-running apiserver requests broken out by verb, group, version, resource, scope and component. Not all requests are tracked this way.', { stability: 'STABLE' }), labelNames: ['verb', 'group', 'version', 'resource', 'subresource', 'scope', 'component'], registers: [this.registry] });
+  readonly deprecatedApis = new Gauge({ name: 'apiserver_requested_deprecated_apis', help: annotatedHelp('Gauge of deprecated APIs that have been requested, broken out by API group, version, resource, subresource, and removed_release.', { stability: 'STABLE' }), labelNames: ['group', 'version', 'resource', 'subresource', 'removed_release'], registers: [this.registry] });
 
-  constructor() {
+  constructor(options: MetricsOptions = {}) {
+    this.#showHidden = options.showHidden === true;
     collectDefaultMetrics({ register: this.registry });
+    this.registry.registerMetric(etcdRequestDuration);
   }
 
-  /** Watch and watch-cache figures, read from each resource's cacher at scrape time. */
+  /** Watch, watch-cache and storage figures per resource, and the `type` label of etcd request metrics. */
   watchCaches(resources: ResourceRegistry): void {
-    const perResource = (read: (stats: CacherStats) => number) =>
-      function collect(this: Gauge<'resource'>): void {
-        for (const served of resources.all()) {
-          if (!served.cacher) continue;
-          this.set({ resource: resourceLabel(served) }, read(served.cacher.stats()));
-        }
-      };
-    const perKind = (read: (stats: CacherStats) => number) =>
-      function collect(this: Gauge<'group' | 'version' | 'kind'>): void {
-        for (const served of resources.all()) {
-          if (!served.cacher) continue;
-          const { group, version, kind } = served.definition;
-          this.set({ group, version, kind }, read(served.cacher.stats()));
-        }
-      };
-    const registers = [this.registry];
-    new Gauge({ name: 'apiserver_registered_watchers', help: 'Number of currently registered watchers for a given resources', labelNames: ['group', 'version', 'kind'], registers, collect: perKind((s) => s.watchers) });
-    // Counters kept by the cachers, exposed as their running totals.
-    new Gauge({ name: 'apiserver_watch_events_total', help: 'Number of events sent in watch clients', labelNames: ['group', 'version', 'kind'], registers, collect: perKind((s) => s.eventsSent) });
-    new Gauge({ name: 'apiserver_watch_cache_capacity', help: 'Total capacity of watch cache broken by resource type.', labelNames: ['resource'], registers, collect: perResource((s) => s.capacity) });
-    new Gauge({ name: 'apiserver_watch_cache_window_events', help: 'Events currently held in the watch cache window (the history resuming watches are served from), by resource type.', labelNames: ['resource'], registers, collect: perResource((s) => s.windowEvents) });
-    new Gauge({ name: 'apiserver_watch_cache_initializations_total', help: 'Counter of watch cache initializations broken by resource type.', labelNames: ['resource'], registers, collect: perResource((s) => s.initializations) });
-    new Gauge({ name: 'apiserver_watch_cache_terminated_watchers_total', help: 'Counter of watchers closed due to unresponsiveness broken by resource type.', labelNames: ['resource'], registers, collect: perResource((s) => s.slowWatchersClosed) });
-    new Gauge({ name: 'apiserver_storage_objects', help: 'Number of stored objects at the time of last check split by kind.', labelNames: ['resource'], registers, collect: perResource((s) => s.objects) });
+    registerWatchMetrics(this.registry, resources, this.#showHidden);
+    const labelBySegments = new Map<string, string>();
+    for (const served of resources.all()) {
+      const { group, resource } = served.definition;
+      labelBySegments.set(group === '' ? resource : `${group}/${resource}`, resourceLabel(served));
+    }
+    setEtcdKeyTypeResolver((key) => resourceOfKey(labelBySegments, key));
   }
 
   /** Label children by label values, so a request does not hash its labels twice (prom-client's costly part). */
@@ -80,4 +67,14 @@ export class ApiServerMetrics {
     child.total.inc();
     child.duration.observe(seconds);
   }
+}
+
+/** `deployments.apps` for `/registry/apps/deployments/ns/web`: the first `group/resource` (core: `resource`) segment pair; else the key. */
+function resourceOfKey(labelBySegments: ReadonlyMap<string, string>, key: string): string {
+  const segments = key.split('/');
+  for (let i = 0; i < segments.length; i++) {
+    const label = labelBySegments.get(`${segments[i]}/${segments[i + 1] ?? ''}`) ?? labelBySegments.get(segments[i] ?? '');
+    if (label !== undefined) return label;
+  }
+  return key;
 }

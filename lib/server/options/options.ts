@@ -7,6 +7,7 @@ import { parseDuration } from './duration';
 import type { RuntimeConfig } from './runtime-config';
 import { parseRuntimeConfig, validateRuntimeConfig } from './runtime-config';
 import { servedVersions } from '../../registry/install';
+import { validateShowHiddenMetricsVersion } from '../metrics/stability';
 
 export const FLAG_DEFINITIONS: readonly FlagDefinition[] = [
   { name: 'bind-address', kind: 'string', default: '127.0.0.1', usage: 'IP address to listen on' },
@@ -26,6 +27,7 @@ export const FLAG_DEFINITIONS: readonly FlagDefinition[] = [
   { name: 'feature-gates', kind: 'string', default: '', usage: 'comma-separated Name=true|false pairs (APIListChunking, ServerSideFieldValidation, HPAScaleToZero, APIPriorityAndFairness, …)' },
   { name: 'runtime-config', kind: 'string', default: '', usage: 'comma-separated key=value pairs enabling or disabling API versions: <group>/<version>=false, <group>/<version>/<resource>=false, api/all=false|true (api/v1 is the core group)' },
   { name: 'audit-log-path', kind: 'string', default: '', usage: 'write one audit event (level Metadata) per request as a JSON line to this file; - means stdout; empty disables' },
+  { name: 'show-hidden-metrics-for-version', kind: 'string', default: '', usage: 'the previous minor version (1.25) for which to show hidden metrics; only the previous minor version is allowed' },
   { name: 'log-level', kind: 'string', default: 'info', usage: 'one of trace, debug, info, warn, error, fatal, silent' },
 ];
 
@@ -49,6 +51,8 @@ export interface ServerOptions {
   runtimeConfig: RuntimeConfig;
   /** --audit-log-path ('' = no audit log, '-' = stdout). */
   auditLogPath: string;
+  /** --show-hidden-metrics-for-version ('' = hidden metrics stay hidden). */
+  showHiddenMetricsForVersion: string;
   logLevel: string;
 }
 
@@ -104,6 +108,9 @@ export function parseCommandLine(args: readonly string[]): ParsedCommandLine {
   } catch (err) {
     throw new FlagError(`invalid argument ${JSON.stringify(flagValue(values, 'feature-gates'))} for "--feature-gates" flag: ${(err as Error).message}`);
   }
+  const showHiddenMetricsForVersion = flagValue(values, 'show-hidden-metrics-for-version');
+  const showHiddenError = validateShowHiddenMetricsVersion(showHiddenMetricsForVersion);
+  if (showHiddenError !== undefined) throw new FlagError(showHiddenError);
   const options: ServerOptions = {
     bindAddress: flagValue(values, 'bind-address'),
     port,
@@ -116,6 +123,7 @@ export function parseCommandLine(args: readonly string[]): ParsedCommandLine {
     featureGates,
     runtimeConfig: runtimeConfigFlag(flagValue(values, 'runtime-config')),
     auditLogPath: flagValue(values, 'audit-log-path'),
+    showHiddenMetricsForVersion,
     logLevel,
   };
   if (certFile !== '') options.tls = { certFile, keyFile };

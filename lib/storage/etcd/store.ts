@@ -8,6 +8,7 @@ import { GetBatcher } from './get-batcher';
 import { StorageError } from '../storage-error';
 import { decodeObject, encodeObject, withStoredJson } from './codec';
 import { etcdCall } from './etcd-errors';
+import { timeEtcdCall } from './metrics';
 import { keyAfter, prefixRangeEnd } from './key-range';
 
 /** With a predicate, read pages of this many keys at first, doubling up to MAX (like kube-apiserver). */
@@ -26,17 +27,17 @@ export class EtcdStorage implements Storage {
   async get(key: string, options: GetOptions = {}): Promise<ApiObject> {
     let kv: IKeyValue | undefined;
     if (options.revision === undefined) {
-      kv = await this.#reads.read(key);
+      kv = await timeEtcdCall('get', key, () => this.#reads.read(key));
     } else {
       const request: IRangeRequest = { key: Buffer.from(key), revision: options.revision };
-      kv = (await etcdCall(key, () => this.#client.kv.range(request))).kvs[0];
+      kv = (await etcdCall(key, () => this.#client.kv.range(request), 'get')).kvs[0];
     }
     if (!kv) throw new StorageError('KeyNotFound', key, `key not found: ${key}`);
     return decodeObject(key, kv.value, kv.mod_revision);
   }
 
   async getJson(key: string): Promise<{ json: string; resourceVersion: string }> {
-    const kv = await this.#reads.read(key);
+    const kv = await timeEtcdCall('get', key, () => this.#reads.read(key));
     if (!kv) throw new StorageError('KeyNotFound', key, `key not found: ${key}`);
     return { json: kv.value.toString('utf8'), resourceVersion: String(kv.mod_revision) };
   }
@@ -56,7 +57,7 @@ export class EtcdStorage implements Storage {
       const request: IRangeRequest = { key: start, range_end: rangeEnd };
       if (pageSize > 0) request.limit = pageSize;
       if (revision !== undefined) request.revision = revision;
-      const res = await etcdCall(prefix, () => this.#client.kv.range(request));
+      const res = await etcdCall(prefix, () => this.#client.kv.range(request), 'list');
       revision ??= Number(res.header.revision);
       let kv: IKeyValue | undefined;
       let consumed = 0;
@@ -102,6 +103,7 @@ export class EtcdStorage implements Storage {
         success: [{ request_put: { key: keyBuf, value } }],
         failure: [],
       }),
+      'create',
     );
     if (!res.succeeded) throw new StorageError('KeyExists', key, `key exists: ${key}`);
     return withStoredJson(obj, json, res.header.revision);
@@ -123,6 +125,7 @@ export class EtcdStorage implements Storage {
           success,
           failure: [{ request_range: { key: keyBuf } }],
         }),
+        'update',
       );
       if (res.succeeded) {
         const object = result.delete ? withResourceVersion(result.object, res.header.revision) : withStoredJson(result.object, json, res.header.revision);
@@ -143,6 +146,7 @@ export class EtcdStorage implements Storage {
           success: [{ request_delete_range: { key: keyBuf } }],
           failure: [{ request_range: { key: keyBuf } }],
         }),
+        'delete',
       );
       if (res.succeeded) return withResourceVersion(current, res.header.revision);
       current = this.#currentFromFailure(key, res.responses[0]?.response_range.kvs[0]);
@@ -165,6 +169,7 @@ export class EtcdStorage implements Storage {
   async count(prefix: string): Promise<number> {
     const res = await etcdCall(prefix, () =>
       this.#client.kv.range({ key: Buffer.from(prefix), range_end: prefixRangeEnd(Buffer.from(prefix)), count_only: true }),
+      'listWithCount',
     );
     return Number(res.count);
   }
