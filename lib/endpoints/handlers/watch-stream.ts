@@ -9,6 +9,7 @@ import type { WatchDelivery } from '../../storage/cacher/cache-watcher';
 import type { WatchEventType } from '../../storage/cacher/transitions';
 import { isStorageError } from '../../storage/storage-error';
 import { servedJson } from '../../storage/stored-json';
+import { writeChunk } from './chunk-frames';
 import { encodeWatchEventProtobuf } from '../../apimachinery/serializers/protobuf';
 
 /** Bytes a client may have unread (beyond its initial burst) before it is closed; it will re-watch. */
@@ -67,7 +68,7 @@ export class WatchStream implements WatchDelivery {
     this.#started = true;
     this.flush();
     // The initial burst may be large; the cutoff counts only what piles up after it.
-    this.#limit = res.writableLength + MAX_UNREAD_BYTES;
+    this.#limit = (res.socket?.writableLength ?? res.writableLength) + MAX_UNREAD_BYTES;
   }
 
   send(type: 'ADDED' | 'MODIFIED' | 'DELETED', object: ApiObject, source: CachedEvent | undefined): void {
@@ -93,10 +94,10 @@ export class WatchStream implements WatchDelivery {
   flush(): void {
     if (!this.#started || this.#pending.length === 0 || this.closed) return;
     const res = this.#options.res;
-    res.write(this.#pending.length === 1 ? (this.#pending[0] as Buffer) : Buffer.concat(this.#pending));
+    const unread = writeChunk(res, this.#pending);
     this.#pending = [];
-    if (res.writableLength > this.#limit) {
-      this.#options.log.warn({ unreadBytes: res.writableLength }, 'closing a watch whose client cannot keep up');
+    if (unread > this.#limit) {
+      this.#options.log.warn({ unreadBytes: unread }, 'closing a watch whose client cannot keep up');
       this.#cutOff = true;
       this.#closed = true;
       res.destroy();

@@ -11,7 +11,7 @@ import { WatchCache } from './watch-cache';
 
 const RETRY_MIN_MS = 100;
 /** Shortest time between two writes to the same watchers (event batching under load). */
-const FLUSH_INTERVAL_MS = 10;
+const FLUSH_INTERVAL_MS = 50;
 const RETRY_MAX_MS = 5000;
 
 export interface CacherOptions {
