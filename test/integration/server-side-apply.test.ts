@@ -136,6 +136,30 @@ describe('managedFields on every write', () => {
     expect((await stored('tracked'))?.['metadata'].managedFields).toBeUndefined();
   });
 
+  it('[{}] also resets through JSON patch, strategic merge patch and PUT', async () => {
+    const reset = async (name: string, write: (current: Record<string, any>) => Promise<{ status: number; body: any }>): Promise<void> => {
+      const created = await ts.api.request('POST', `${DEPLOYMENTS}?fieldManager=creator`, aDeployment(name));
+      expect(created.body.metadata.managedFields).toHaveLength(1);
+      const res = await write(created.body);
+      expect(res.status).toBe(200);
+      expect(res.body.metadata.managedFields).toBeUndefined();
+      expect((await stored(name))?.['metadata'].managedFields).toBeUndefined();
+    };
+    await reset('reset-json', () => ts.api.request('PATCH', `${DEPLOYMENTS}/reset-json`, [{ op: 'replace', path: '/metadata/managedFields', value: [{}] }], { 'Content-Type': 'application/json-patch+json' }));
+    await reset('reset-smp', () => ts.api.request('PATCH', `${DEPLOYMENTS}/reset-smp`, { metadata: { managedFields: [{}] } }, { 'Content-Type': 'application/strategic-merge-patch+json' }));
+    await reset('reset-put', (current) => ts.api.request('PUT', `${DEPLOYMENTS}/reset-put`, { ...current, metadata: { ...current['metadata'], managedFields: [{}] } }));
+  });
+
+  it('apply through /status records an Apply entry with subresource status and owns only status fields', async () => {
+    await ts.api.request('POST', `${DEPLOYMENTS}?fieldManager=creator`, aDeployment('status-applied'));
+    const res = await ts.api.request('PATCH', `${DEPLOYMENTS}/status-applied/status?fieldManager=status-applier&force=true`, { apiVersion: 'apps/v1', kind: 'Deployment', metadata: { name: 'status-applied' }, status: { observedGeneration: 1, replicas: 2 } }, { 'Content-Type': APPLY });
+    expect(res.status).toBe(200);
+    expect(res.body.status).toMatchObject({ observedGeneration: 1, replicas: 2 });
+    const entry = res.body.metadata.managedFields.find((e: Record<string, string>) => e['manager'] === 'status-applier');
+    expect(entry).toMatchObject({ operation: 'Apply', subresource: 'status', fieldsV1: { 'f:status': { 'f:observedGeneration': {}, 'f:replicas': {} } } });
+    expect(JSON.stringify(entry)).not.toContain('f:spec');
+  });
+
   it('the first apply to an untracked object records the existing fields under before-first-apply', async () => {
     const res = await apply('tracked', { apiVersion: 'apps/v1', kind: 'Deployment', metadata: { name: 'tracked', labels: { team: 'a' } } }, 'fieldManager=applier');
     expect(res.status).toBe(200);
