@@ -98,3 +98,17 @@ export async function eventually(probe: () => Promise<boolean>, timeoutMs = 10_0
     await new Promise((r) => setTimeout(r, 50));
   }
 }
+
+/** A test server with `namespace` created, and an etcd3 client on its etcd for checking what is stored. */
+export async function startServerWithEtcdClient(namespace: string): Promise<{ ts: TestServer; etcd: import('etcd3').Etcd3 }> {
+  const ts = await startTestServer();
+  const { Etcd3 } = await import('etcd3');
+  const etcd = new Etcd3({ hosts: ts.etcd.clientUrl });
+  await createNamespace(ts.api, namespace);
+  return { ts, etcd };
+}
+
+export async function stopServerWithEtcdClient(ts: TestServer | undefined, etcd: import('etcd3').Etcd3 | undefined): Promise<void> {
+  etcd?.close();
+  await ts?.stop();
+}

@@ -3,9 +3,9 @@ import { execFile } from 'node:child_process';
 import { mkdtempSync, readdirSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { Etcd3 } from 'etcd3';
+import type { Etcd3 } from 'etcd3';
 import { yamlToJson } from '../../lib/apimachinery/json/yaml-to-json';
-import { createNamespace, startTestServer, type ApiResponse, type TestServer } from '../helpers/test-server';
+import { createNamespace, startTestServer, type ApiResponse, type TestServer, startServerWithEtcdClient, stopServerWithEtcdClient } from '../helpers/test-server';
 
 let ts: TestServer;
 let etcd: Etcd3;
@@ -16,15 +16,8 @@ const YAML_TYPE = { 'Content-Type': 'application/yaml' };
 const CANNOT_BE_HANDLED = 'Deployment in version "v1" cannot be handled as a Deployment: ';
 const REPLICAS_TYPE_ERROR = 'json: cannot unmarshal string into Go struct field DeploymentSpec.spec.replicas of type int32';
 
-beforeAll(async () => {
-  ts = await startTestServer();
-  etcd = new Etcd3({ hosts: ts.etcd.clientUrl });
-  await createNamespace(ts.api, NS);
-});
-afterAll(async () => {
-  etcd.close();
-  await ts.stop();
-});
+beforeAll(async () => ({ ts, etcd } = await startServerWithEtcdClient(NS)));
+afterAll(() => stopServerWithEtcdClient(ts, etcd));
 
 /** The texts of the Warning headers (`299 - "<text>"`), unescaped. */
 function warnings(res: ApiResponse): string[] {

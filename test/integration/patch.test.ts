@@ -1,6 +1,6 @@
 // PATCH over HTTP on real etcd: strategic merge, JSON and merge patches, their Kubernetes error statuses and texts, preconditions.
-import { Etcd3 } from 'etcd3';
-import { startTestServer, createNamespace, type TestServer } from '../helpers/test-server';
+import type { Etcd3 } from 'etcd3';
+import { type TestServer, startServerWithEtcdClient, stopServerWithEtcdClient } from '../helpers/test-server';
 import { aDeployment } from '../helpers/fixtures';
 
 let ts: TestServer;
@@ -21,15 +21,8 @@ const REJECTED = {
   code: 422,
 };
 
-beforeAll(async () => {
-  ts = await startTestServer();
-  etcd = new Etcd3({ hosts: ts.etcd.clientUrl });
-  await createNamespace(ts.api, NS);
-});
-afterAll(async () => {
-  etcd.close();
-  await ts.stop();
-});
+beforeAll(async () => ({ ts, etcd } = await startServerWithEtcdClient(NS)));
+afterAll(() => stopServerWithEtcdClient(ts, etcd));
 
 /** A Deployment with two containers (`main` with two env vars, `sidecar`), created over HTTP. */
 async function created(name: string): Promise<Record<string, any>> {

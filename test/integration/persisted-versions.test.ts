@@ -1,7 +1,7 @@
 // Persisted versions: HorizontalPodAutoscalers still held in etcd as autoscaling/v1 (the former storage version) read, list, watch and update in both versions, and move to v2 when written.
-import { Etcd3 } from 'etcd3';
+import type { Etcd3 } from 'etcd3';
 import { encodeObject } from '../../lib/storage/etcd/codec';
-import { startTestServer, createNamespace, eventually, type TestServer } from '../helpers/test-server';
+import { eventually, type TestServer, startServerWithEtcdClient, stopServerWithEtcdClient } from '../helpers/test-server';
 import { openWatch } from '../helpers/watch-client';
 
 const NS = 'persisted';
@@ -10,15 +10,8 @@ const base = (version: string): string => `/apis/autoscaling/${version}/namespac
 let ts: TestServer;
 let etcd: Etcd3;
 
-beforeAll(async () => {
-  ts = await startTestServer();
-  etcd = new Etcd3({ hosts: ts.etcd.clientUrl });
-  await createNamespace(ts.api, NS);
-});
-afterAll(async () => {
-  etcd.close();
-  await ts.stop();
-});
+beforeAll(async () => ({ ts, etcd } = await startServerWithEtcdClient(NS)));
+afterAll(() => stopServerWithEtcdClient(ts, etcd));
 
 const PODS_METRIC_V1 = { type: 'Pods', pods: { metricName: 'qps', targetAverageValue: '10' } };
 const PODS_METRIC_V2 = { type: 'Pods', pods: { metric: { name: 'qps' }, target: { type: 'AverageValue', averageValue: '10' } } };

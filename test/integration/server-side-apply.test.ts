@@ -1,6 +1,6 @@
 // Server-side apply and managedFields over HTTP on real etcd: create/update via apply, conflicts, force, tracking on every write, reset, dry-run.
-import { Etcd3 } from 'etcd3';
-import { startTestServer, createNamespace, type TestServer } from '../helpers/test-server';
+import type { Etcd3 } from 'etcd3';
+import { type TestServer, startServerWithEtcdClient, stopServerWithEtcdClient } from '../helpers/test-server';
 import { aDeployment } from '../helpers/fixtures';
 
 let ts: TestServer;
@@ -9,15 +9,8 @@ const NS = 'ssa';
 const DEPLOYMENTS = `/apis/apps/v1/namespaces/${NS}/deployments`;
 const APPLY = 'application/apply-patch+yaml';
 
-beforeAll(async () => {
-  ts = await startTestServer();
-  etcd = new Etcd3({ hosts: ts.etcd.clientUrl });
-  await createNamespace(ts.api, NS);
-});
-afterAll(async () => {
-  etcd.close();
-  await ts.stop();
-});
+beforeAll(async () => ({ ts, etcd } = await startServerWithEtcdClient(NS)));
+afterAll(() => stopServerWithEtcdClient(ts, etcd));
 
 const stored = async (name: string): Promise<Record<string, any> | null> => {
   const raw = await etcd.get(`/registry/apps/deployments/${NS}/${name}`).string();
