@@ -5,15 +5,15 @@ import { join } from 'node:path';
 import { startEmbeddedEtcd, type EmbeddedEtcd } from '../../lib/server/embedded-etcd';
 import { startServerProcess, type ServerProcess } from './server-process';
 
-/** Runs `body` against a fresh etcd and server, then stops both and removes the data. */
-export async function withBenchServer<T>(name: string, body: (server: ServerProcess) => Promise<T>): Promise<T> {
+/** Runs `body` against a fresh etcd and server (node flags `nodeArgs`), then stops both and removes the data. */
+export async function withBenchServer<T>(name: string, body: (server: ServerProcess, etcdUrl: string) => Promise<T>, nodeArgs: string[] = []): Promise<T> {
   const dataDir = mkdtempSync(join(tmpdir(), `orch-bench-${name}-`));
   let etcd: EmbeddedEtcd | undefined;
   let server: ServerProcess | undefined;
   try {
     etcd = await startEmbeddedEtcd(join(dataDir, 'etcd'));
-    server = await startServerProcess(etcd.clientUrl);
-    return await body(server);
+    server = await startServerProcess(etcd.clientUrl, nodeArgs);
+    return await body(server, etcd.clientUrl);
   } finally {
     await server?.stop().catch(() => undefined);
     await etcd?.stop().catch(() => undefined);

@@ -3,14 +3,12 @@
 // writes/s; server memory with the cache filled. Prints a table and prepends a section to docs/benchmarks.md.
 import { connect, type Socket } from 'node:net';
 import { Agent } from 'node:http';
-import { mkdtempSync, readFileSync, rmSync } from 'node:fs';
-import { tmpdir } from 'node:os';
+import { readFileSync } from 'node:fs';
 import { join } from 'node:path';
-import type { Etcd3 } from 'etcd3';
 import { newEtcdClient } from '../../lib/storage/etcd/client';
-import { startEmbeddedEtcd, type EmbeddedEtcd } from '../../lib/server/embedded-etcd';
 import { httpRequest } from './http-load';
-import { startServerProcess, type ServerProcess } from './server-process';
+import type { ServerProcess } from './server-process';
+import { runBench, withBenchServer } from './bench-server';
 import { machineDescription, prependSection } from './report';
 import { processCpuMs } from './stats';
 
@@ -188,39 +186,38 @@ function rssMiB(pid: number): number {
   return Number(line?.replace(/\D+/g, '') ?? NaN) / 1024;
 }
 
-async function main(): Promise<void> {
-  const dataDir = mkdtempSync(join(tmpdir(), 'orch-bench-lists-'));
-  let etcd: EmbeddedEtcd | undefined;
-  let server: ServerProcess | undefined;
-  let client: Etcd3 | undefined;
+/** Extra node flags for the server process, e.g. BENCH_SERVER_NODE_ARGS="--cpu-prof --cpu-prof-dir=/tmp/prof". */
+const SERVER_NODE_ARGS = (process.env['BENCH_SERVER_NODE_ARGS'] ?? '').split(/\s+/).filter(Boolean);
+
+runBench(() => withBenchServer('lists', measure, SERVER_NODE_ARGS));
+
+async function measure(server: ServerProcess, etcdUrl: string): Promise<void> {
+  const client = newEtcdClient(etcdUrl);
   try {
-    etcd = await startEmbeddedEtcd(join(dataDir, 'etcd'));
-    server = await startServerProcess(etcd.clientUrl, (process.env['BENCH_SERVER_NODE_ARGS'] ?? '').split(/\s+/).filter(Boolean));
     const agent = new Agent({ keepAlive: true, maxSockets: 64 });
     log(`creating ${OBJECTS} Deployments`);
     await fill(server.url, agent);
     const path = `/apis/apps/v1/namespaces/${NS}/deployments`;
     const one = await httpRequest(agent, server.url, 'GET', `${path}?limit=1`);
     const itemBytes = Buffer.byteLength(JSON.stringify(JSON.parse(one.body).items[0]));
-    client = newEtcdClient(etcd.clientUrl);
     const prefix = `/registry/apps/deployments/${NS}/`;
     const rawKeys = (await client.getAll().prefix(prefix).count());
     if (rawKeys !== OBJECTS) throw new Error(`expected ${OBJECTS} keys under ${prefix}, found ${rawKeys}`);
 
     log('measuring');
     const raw = await rounds(LIST_ROUNDS, async () => {
-      const res = await client!.kv.range({ key: Buffer.from(prefix), range_end: Buffer.from(`${prefix.slice(0, -1)}0`) });
+      const res = await client.kv.range({ key: Buffer.from(prefix), range_end: Buffer.from(`${prefix.slice(0, -1)}0`) });
       for (const kv of res.kvs) JSON.parse(kv.value.toString('utf8'));
     });
-    const get = (p: string): Promise<unknown> => httpRequest(agent, server!.url, 'GET', p);
+    const get = (p: string): Promise<unknown> => httpRequest(agent, server.url, 'GET', p);
     const full = await rounds(LIST_ROUNDS, () => get(path));
     const cached = await rounds(LIST_ROUNDS, () => get(`${path}?resourceVersion=0`));
-    const cachedParsed = await rounds(LIST_ROUNDS, async () => JSON.parse(((await httpRequest(agent, server!.url, 'GET', `${path}?resourceVersion=0`)) as { body: string }).body));
+    const cachedParsed = await rounds(LIST_ROUNDS, async () => JSON.parse(((await httpRequest(agent, server.url, 'GET', `${path}?resourceVersion=0`)) as { body: string }).body));
     const paged = await rounds(Math.max(3, LIST_ROUNDS / 2), async () => {
       let token = '';
       let pages = 0;
       do {
-        const res = await httpRequest(agent, server!.url, 'GET', `${path}?limit=500${token ? `&continue=${encodeURIComponent(token)}` : ''}`);
+        const res = await httpRequest(agent, server.url, 'GET', `${path}?limit=500${token ? `&continue=${encodeURIComponent(token)}` : ''}`);
         token = JSON.parse(res.body).metadata.continue ?? '';
         pages++;
       } while (token !== '');
@@ -265,14 +262,6 @@ async function main(): Promise<void> {
     process.stdout.write(`${section}\n`);
     if (WRITE_DOCS) prependSection(join(__dirname, '..', '..', '..', 'docs', 'benchmarks.md'), section);
   } finally {
-    client?.close();
-    await server?.stop().catch(() => undefined);
-    await etcd?.stop().catch(() => undefined);
-    rmSync(dataDir, { recursive: true, force: true });
+    client.close();
   }
 }
-
-main().catch((err: unknown) => {
-  process.stderr.write(`${err instanceof Error ? err.stack : String(err)}\n`);
-  process.exit(1);
-});
