@@ -55,12 +55,13 @@ export class GarbageCollector {
     await Promise.all(this.#watches.splice(0).map((w) => w.cancel()));
   }
 
-  /** Lists every resource for pending objects, and on the first pass starts one watch per resource. */
+  /** Lists every resource for pending objects, and on the first pass starts one watch per resource (both from the watch cache). */
   async #resync(): Promise<void> {
     const watching = this.#watches.length > 0;
     for (const [index, store] of this.#stores.entries()) {
       try {
-        const { items, resourceVersion } = await store.list('', LIST_EVERYTHING);
+        // resourceVersion 0: the watch cache answers (no etcd range, nothing decoded); the watch covers the rest.
+        const { items, resourceVersion } = await store.list('', { ...LIST_EVERYTHING, resourceVersion: 0 });
         this.#queue.add(...items.filter(isGcPending).map((o) => this.#key(index, o)));
         if (!watching && !this.#stopped) {
           this.#watches.push(

@@ -7,6 +7,7 @@ import { validateObjectMeta, validateObjectMetaUpdate } from '../../apimachinery
 import type { Storage, WatchHandle, WatchSink } from '../../storage/storage';
 import { isStorageError, StorageError } from '../../storage/storage-error';
 import type { Cacher } from '../../storage/cacher/cacher';
+import { sinkDelivery } from '../../storage/cacher/sink-delivery';
 import type { WatchDelivery } from '../../storage/cacher/cache-watcher';
 import { startCachedWatch, startDirectWatch, type StartedWatch } from './client-watch';
 import type { ResourceDefinition } from '../rest/resource';
@@ -152,9 +153,17 @@ export class GenericStore {
     }
   }
 
-  /** Changes in a namespace (or everywhere) after a revision, straight from etcd (controllers). */
-  watch(namespace: string, afterRevision: number, sink: WatchSink): Promise<WatchHandle> {
-    return this.#storage.watch(this.collectionPrefix(namespace), afterRevision, sink);
+  /**
+   * Changes in a namespace (or everywhere) after a revision (controllers): from the watch cache when there is
+   * one and its window reaches back to `afterRevision`, else straight from etcd.
+   */
+  async watch(namespace: string, afterRevision: number, sink: WatchSink): Promise<WatchHandle> {
+    const prefix = this.collectionPrefix(namespace);
+    if (this.#cacher && (await this.#cacher.waitReady())) {
+      const started = this.#cacher.watch({ prefix, delivery: sinkDelivery(sink), internal: true }, afterRevision);
+      if (started.kind === 'started') return { cancel: async () => started.watch.stop() };
+    }
+    return this.#storage.watch(prefix, afterRevision, sink);
   }
 
   async create(namespace: string, obj: ApiObject, options: WriteOptions): Promise<WriteResult> {

@@ -26,6 +26,8 @@ export class CacheWatcher {
     /** Events at or below this revision are already reflected in what the client has. */
     readonly fromRevision: number,
     readonly delivery: WatchDelivery,
+    /** An in-process consumer, left out of the client watch metrics. */
+    readonly internal = false,
   ) {}
 
   /** Events delivered so far (metrics). */

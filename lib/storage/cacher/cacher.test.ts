@@ -8,6 +8,8 @@ import type { ChangeSink, Storage, WatchHandle } from '../storage';
 import { StorageError } from '../storage-error';
 import { Cacher } from './cacher';
 import type { WatchDelivery } from './cache-watcher';
+import { sinkDelivery } from './sink-delivery';
+import type { StorageEvent } from '../storage';
 
 const shared = useTestEtcd();
 let prefixCounter = 0;
@@ -151,6 +153,29 @@ describe('Cacher on etcd', () => {
       const start = cacher.watch({ prefix, delivery: inside.delivery }, Number(last.metadata.resourceVersion) - 1);
       expect(start.kind).toBe('started');
       expect(inside.events.map((e) => e.split(' ')[1])).toEqual(['d']);
+    } finally {
+      await cacher.stop();
+    }
+  });
+
+  it('feeds an in-process watch each change with its previous state, and leaves it out of the client watch count', async () => {
+    const { storage, cacher, prefix } = setup();
+    try {
+      await cacher.waitReady();
+      const a = await storage.create(`${prefix}a`, thing('a', '1'));
+      const seen: StorageEvent[] = [];
+      const errors: Error[] = [];
+      const start = cacher.watch({ prefix, delivery: sinkDelivery({ event: (e) => seen.push(e), error: (e) => errors.push(e) }), internal: true }, Number(a.metadata.resourceVersion));
+      expect(start.kind).toBe('started');
+      const client = recorder();
+      cacher.watch({ prefix, delivery: client.delivery }, Number(a.metadata.resourceVersion));
+      const { object: updated } = await storage.guaranteedUpdate(`${prefix}a`, (cur) => ({ object: { ...cur, spec: { value: '2' } } }));
+      await storage.delete(`${prefix}a`);
+      await until(() => seen.length === 2, 'both events');
+      expect(seen.map((e) => [e.type, e.revision])).toEqual([['MODIFIED', Number(updated.metadata.resourceVersion)], ['DELETED', Number(updated.metadata.resourceVersion) + 1]]);
+      expect(seen[0]?.type === 'MODIFIED' && (seen[0].previous?.['spec'] as { value: string }).value).toBe('1');
+      expect(errors).toEqual([]);
+      expect(cacher.stats()).toMatchObject({ watchers: 1, eventsSent: 2 });
     } finally {
       await cacher.stop();
     }

@@ -34,6 +34,8 @@ export interface CacheWatchRequest {
   prefix: string;
   predicate?: (obj: ApiObject) => boolean;
   delivery: WatchDelivery;
+  /** An in-process consumer (controller): not counted as a client watch in the metrics. */
+  internal?: boolean;
 }
 
 export type CacheWatchStart =
@@ -177,13 +179,13 @@ export class Cacher {
       replay = since;
       fromRevision = from;
     }
-    const watcher = new CacheWatcher(request.prefix, request.predicate, fromRevision, request.delivery);
+    const watcher = new CacheWatcher(request.prefix, request.predicate, fromRevision, request.delivery, request.internal ?? false);
     this.#watchers.add(watcher);
     // Replayed events are queued now; the caller writes `initial` first, then flushes them.
     for (const event of replay) watcher.offer(event);
     const cache = this.#cache;
     const stop = (cutOff = false): void => {
-      if (this.#watchers.delete(watcher)) this.#eventsSentByGone += watcher.sent;
+      if (this.#watchers.delete(watcher) && !watcher.internal) this.#eventsSentByGone += watcher.sent;
       if (cutOff) this.#slowWatchersClosed++;
     };
     return {
@@ -200,9 +202,14 @@ export class Cacher {
 
   stats(): CacherStats {
     let eventsSent = this.#eventsSentByGone;
-    for (const watcher of this.#watchers) eventsSent += watcher.sent;
+    let watchers = 0;
+    for (const watcher of this.#watchers) {
+      if (watcher.internal) continue;
+      watchers++;
+      eventsSent += watcher.sent;
+    }
     return {
-      watchers: this.#watchers.size,
+      watchers,
       eventsSent,
       windowEvents: this.#cache.window.size,
       capacity: this.#cache.window.capacity,
@@ -256,7 +263,7 @@ export class Cacher {
   #terminateAll(revision: number): void {
     for (const watcher of this.#watchers) {
       watcher.delivery.fail(new StorageError('Compacted', this.prefix, `too old resource version: ${watcher.fromRevision} (${revision})`, { revision: watcher.fromRevision, currentRevision: revision }));
-      this.#eventsSentByGone += watcher.sent;
+      if (!watcher.internal) this.#eventsSentByGone += watcher.sent;
     }
     this.#watchers.clear();
   }
