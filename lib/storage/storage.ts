@@ -21,6 +21,8 @@ export interface ListOptions {
 
 /** A stored value as read, not decoded, with its resourceVersion. */
 export interface RawItem {
+  /** The storage key (the watch cache's key of the same object). */
+  key: string;
   value: Buffer;
   resourceVersion: string;
 }

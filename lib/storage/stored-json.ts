@@ -1,6 +1,7 @@
 // Serialize once: the JSON bytes an object was stored as are kept beside the decoded object, and responses
 // splice `metadata.resourceVersion` into them instead of stringifying the object again.
 import type { ApiObject } from '../apimachinery/meta/types';
+import { allowMessageReuse } from '../apimachinery/serializers/protobuf';
 
 /** Values written by encodeObject start like this, so the first `"metadata":{` is the top-level one. */
 const STORED_PREFIX = /^\{"apiVersion":"([^"\\]*)","kind":"([^"\\]*)","metadata":\{/;
@@ -8,14 +9,19 @@ const METADATA_OPEN = '"metadata":{';
 
 const storedJson = new WeakMap<ApiObject, string>();
 
-/** Remembers `json` (the stored form, without resourceVersion) as the serialization of `obj`. */
+/**
+ * Remembers `json` (the stored form, without resourceVersion) as the serialization of `obj`, an object just decoded
+ * from storage, which nothing changes afterwards: so its protobuf message may be encoded once and kept too.
+ */
 export function rememberStoredJson(obj: ApiObject, json: string): void {
+  allowMessageReuse(obj);
   if (STORED_PREFIX.test(json)) storedJson.set(obj, json);
 }
 
 /** `obj` with another resourceVersion, keeping its stored bytes for serving (DELETED events carry the delete's revision). */
 export function withResourceVersion(obj: ApiObject, resourceVersion: string): ApiObject {
   const copy: ApiObject = { ...obj, metadata: { ...obj.metadata, resourceVersion } };
+  allowMessageReuse(copy);
   const json = storedJson.get(obj);
   if (json !== undefined) storedJson.set(copy, json);
   return copy;
@@ -69,8 +75,8 @@ export function storedItemParts(value: Buffer, resourceVersion: string, prefix: 
 }
 
 /** A stored value decoded, with its resourceVersion (values in another layout or version). */
-export function decodeStoredValue(value: Buffer, resourceVersion: string): ApiObject {
-  const obj = JSON.parse(value.toString('utf8')) as ApiObject;
+export function decodeStoredValue(value: Buffer | string, resourceVersion: string): ApiObject {
+  const obj = JSON.parse(typeof value === 'string' ? value : value.toString('utf8')) as ApiObject;
   obj.metadata = { ...obj.metadata, resourceVersion };
   return obj;
 }

@@ -4,12 +4,14 @@ import { asServed, requestNamespace } from './api-request';
 import { negotiateResponse } from '../negotiation';
 import { parseResourceVersion } from './list-options';
 import { writeJsonText, writeResponse } from './write-response';
-import { servedJson, spliceResourceVersion, storedTypeMeta } from '../../storage/stored-json';
+import { decodeStoredValue, servedJson, spliceResourceVersion, storedTypeMeta } from '../../storage/stored-json';
+import type { ApiObject } from '../../apimachinery/meta/types';
 import { parseIncludeObject, toTable } from '../table';
 
+type StoredJson = Awaited<ReturnType<ApiRequest['store']['getJson']>>;
+
 /** Serves the stored bytes with the resourceVersion spliced in; false when they are not in the served form. */
-async function writeStoredJson(r: ApiRequest): Promise<boolean> {
-  const { json, resourceVersion } = await r.store.getJson(requestNamespace(r), r.info.name);
+function writeStoredJson(r: ApiRequest, { json, resourceVersion }: StoredJson): boolean {
   const typeMeta = storedTypeMeta(json);
   const def = r.served.definition;
   if (!typeMeta || typeMeta.kind !== def.kind || typeMeta.apiVersion !== (def.group === '' ? def.version : `${def.group}/${def.version}`)) return false;
@@ -17,12 +19,28 @@ async function writeStoredJson(r: ApiRequest): Promise<boolean> {
   return true;
 }
 
+/**
+ * The latest object as read from etcd: the watch cache's object when it holds the same version, so what is kept
+ * with it (protobuf bytes) is reused instead of decoding and encoding again; else the stored value decoded.
+ */
+function latestObject(r: ApiRequest, { json, resourceVersion }: StoredJson): ApiObject {
+  return r.store.cachedAt(r.store.keyFor(requestNamespace(r), r.info.name), resourceVersion) ?? decodeStoredValue(json, resourceVersion);
+}
+
 export async function handleGet(r: ApiRequest): Promise<void> {
   r.negotiated = negotiateResponse(r.req.headers.accept, true);
   const resourceVersion = parseResourceVersion(r.query.get('resourceVersion'));
   const plainJson = !r.negotiated.table && r.negotiated.mediaType === 'application/json' && !r.pretty;
-  if (resourceVersion === undefined && plainJson && (await writeStoredJson(r))) return;
-  const obj = asServed(r, await r.store.getAtVersion(requestNamespace(r), r.info.name, resourceVersion));
+  let stored: ApiObject;
+  if (resourceVersion === undefined) {
+    // Most Recent: a quorum read of etcd, as Kubernetes does without a resourceVersion.
+    const latest = await r.store.getJson(requestNamespace(r), r.info.name);
+    if (plainJson && writeStoredJson(r, latest)) return;
+    stored = latestObject(r, latest);
+  } else {
+    stored = await r.store.getAtVersion(requestNamespace(r), r.info.name, resourceVersion);
+  }
+  const obj = asServed(r, stored);
   const reused = plainJson ? servedJson(obj) : undefined;
   if (reused !== undefined) {
     writeJsonText(r.res, 200, reused);

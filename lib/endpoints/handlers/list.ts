@@ -3,11 +3,12 @@ import type { ApiObject, ListMeta } from '../../apimachinery/meta/types';
 import type { ListOutcome } from '../../registry/generic/list';
 import type { ApiRequest } from './api-request';
 import { asServed, requestNamespace } from './api-request';
-import { negotiateResponse } from '../negotiation';
+import { isProtobuf, negotiateResponse } from '../negotiation';
 import { parseListParams } from './list-options';
 import { writeResponse } from './write-response';
 import { decodeStoredValue, servedItemBytes, storedItemParts, storedPrefix } from '../../storage/stored-json';
 import { parseIncludeObject, toTable } from '../table';
+import { encodeProtobufList } from '../../apimachinery/serializers/protobuf';
 
 /** List items are written without kind/apiVersion, as Kubernetes does. */
 function listItem(obj: ApiObject): ApiObject {
@@ -22,11 +23,15 @@ export function listMetaOf(outcome: ListOutcome): ListMeta {
   return meta;
 }
 
-export function listBody(r: ApiRequest, outcome: ListOutcome): Record<string, unknown> {
+function listApiVersion(r: ApiRequest): string {
   const def = r.served.definition;
+  return def.group === '' ? def.version : `${def.group}/${def.version}`;
+}
+
+export function listBody(r: ApiRequest, outcome: ListOutcome): Record<string, unknown> {
   return {
-    kind: def.listKind,
-    apiVersion: def.group === '' ? def.version : `${def.group}/${def.version}`,
+    kind: r.served.definition.listKind,
+    apiVersion: listApiVersion(r),
     metadata: listMetaOf(outcome),
     items: outcome.items.map((o) => listItem(asServed(r, o))),
   };
@@ -37,16 +42,17 @@ export async function handleList(r: ApiRequest): Promise<void> {
   const includeObject = r.negotiated.table ? parseIncludeObject(r.query.get('includeObject')) : 'Metadata';
   const params = parseListParams(r.query, { watch: false, listChunking: r.features.listChunking, selectors: r.served.selectors });
   const plainJson = !r.negotiated.table && r.negotiated.mediaType === 'application/json' && !r.pretty;
-  const outcome = await r.store.list(requestNamespace(r), params, plainJson);
+  const protobuf = !r.negotiated.table && isProtobuf(r.negotiated.mediaType);
+  const outcome = await r.store.list(requestNamespace(r), params, plainJson || protobuf);
   if (r.negotiated.table) {
     const def = r.served.definition;
     const items = outcome.items.map((o) => asServed(r, o));
     writeResponse(r.res, 200, toTable(items, def.strategy.table, listMetaOf(outcome), { request: r.negotiated.table, includeObject }), r.negotiated, { pretty: r.pretty });
     return;
   }
-  if (plainJson) {
-    const body = listJsonBytes(r, outcome);
-    r.res.writeHead(200, { 'Content-Type': 'application/json', 'Content-Length': body.length });
+  if (plainJson || protobuf) {
+    const body = plainJson ? listJsonBytes(r, outcome) : listProtobufBytes(r, outcome);
+    r.res.writeHead(200, { 'Content-Type': r.negotiated.mediaType, 'Content-Length': body.length });
     r.res.end(body);
     return;
   }
@@ -75,4 +81,15 @@ function listJsonBytes(r: ApiRequest, outcome: ListOutcome): Buffer {
   });
   parts.push(LIST_END);
   return Buffer.concat(parts);
+}
+
+/**
+ * The list in protobuf from each item's message bytes: an item the watch cache holds at the same resourceVersion is
+ * served from the cache's object, whose message is encoded once per object version; others are decoded and encoded.
+ */
+function listProtobufBytes(r: ApiRequest, outcome: ListOutcome): Buffer {
+  const store = r.store;
+  const items = outcome.items.map((o) => asServed(r, store.cachedAt(store.keyFor(o.metadata.namespace ?? '', o.metadata.name ?? ''), o.metadata.resourceVersion ?? '') ?? o));
+  outcome.raw?.forEach((item) => items.push(asServed(r, store.cachedAt(item.key, item.resourceVersion) ?? decodeStoredValue(item.value, item.resourceVersion))));
+  return encodeProtobufList(listApiVersion(r), r.served.definition.listKind, listMetaOf(outcome), items);
 }

@@ -45,8 +45,13 @@ export class WatchStream implements WatchDelivery {
   #cutOff = false;
   #tableColumnsSent = false;
 
+  /** The key under which an event's encoding in this stream's form is shared, by event type. */
+  readonly #formKeys: Record<'ADDED' | 'MODIFIED' | 'DELETED', string>;
+
   constructor(options: WatchStreamOptions) {
     this.#options = options;
+    const form = options.table !== undefined ? `${options.table.key}:` : options.protobuf ? 'protobuf:' : '';
+    this.#formKeys = { ADDED: `${form}ADDED`, MODIFIED: `${form}MODIFIED`, DELETED: `${form}DELETED` };
   }
 
   /** True when the stream was closed because the client could not keep up. */
@@ -72,13 +77,13 @@ export class WatchStream implements WatchDelivery {
   }
 
   send(type: 'ADDED' | 'MODIFIED' | 'DELETED', object: ApiObject, source: CachedEvent | undefined): void {
-    if (this.closed) return;
+    if (this.#closed || this.closed) return;
     const served = this.#options.serve(object);
     const table = this.#options.table;
     const first = table !== undefined && !this.#tableColumnsSent;
     if (source !== undefined && served === object && !first) {
       // Every watcher asking for the same form shares one encoding of the event.
-      const key = table !== undefined ? `${table.key}:${type}` : this.#options.protobuf ? `protobuf:${type}` : type;
+      const key = this.#formKeys[type];
       const encoded = (source.encoded ??= new Map());
       let line = encoded.get(key) as Buffer | undefined;
       if (line === undefined) {

@@ -8,6 +8,9 @@ import { isProtobuf, negotiateWatch, watchContentType } from '../negotiation';
 import { parseIncludeObject, toTable } from '../table';
 import { isTruthyQueryFlag } from '../request-info';
 import { WatchStream } from './watch-stream';
+import type { ApiObject } from '../../apimachinery/meta/types';
+import { convertObject } from '../../apis/conversion';
+import { conversionsOf } from '../../apis/conversions';
 
 /** Without timeoutSeconds a watch lasts a random 30–60 minutes (kube-apiserver's min-request-timeout rule). */
 const MIN_REQUEST_TIMEOUT_SECONDS = 1800;
@@ -21,6 +24,14 @@ function pinName(r: ApiRequest): void {
   const byName = `metadata.name=${r.info.name}`;
   if (pinned && pinned !== byName && !pinned.split(',').includes(byName)) throw badRequest("fieldSelector metadata.name doesn't match requested name");
   r.query.set('fieldSelector', pinned ? `${pinned},${byName}` : byName);
+}
+
+/** asServed with the kind's conversions looked up once: it runs for every event of every watcher. */
+function servedForm(r: ApiRequest): (obj: ApiObject) => ApiObject {
+  const def = r.served.definition;
+  const conversions = conversionsOf(def.group, def.kind);
+  const apiVersion = def.group === '' ? def.version : `${def.group}/${def.version}`;
+  return (obj) => (obj.apiVersion === apiVersion && obj.kind === def.kind ? obj : convertObject(conversions, obj, def.group, def.kind, def.version));
 }
 
 export async function handleWatch(r: ApiRequest): Promise<void> {
@@ -38,7 +49,7 @@ export async function handleWatch(r: ApiRequest): Promise<void> {
   const stream = new WatchStream({
     res: r.res,
     log: r.log,
-    serve: (o) => asServed(r, o),
+    serve: servedForm(r),
     bookmarkObject: (resourceVersion) => ({ kind, apiVersion, metadata: { resourceVersion } }),
     bookmarks,
     contentType: watchContentType(negotiated),

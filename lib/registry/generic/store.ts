@@ -115,6 +115,12 @@ export class GenericStore {
     }
   }
 
+  /** The watch cache's object at `key` when it is exactly `resourceVersion` (same stored bytes, decoded once). */
+  cachedAt(key: string, resourceVersion: string): ApiObject | undefined {
+    const cached = this.#cacher?.get(key);
+    return cached?.metadata.resourceVersion === resourceVersion ? cached : undefined;
+  }
+
   /** `raw`: the caller can serve etcd's stored bytes as they are (plain JSON lists). */
   async list(namespace: string, params: ListParams, raw = false): Promise<ListOutcome> {
     try {

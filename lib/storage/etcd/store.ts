@@ -64,7 +64,7 @@ export class EtcdStorage implements Storage {
       for (kv of res.kvs) {
         consumed++;
         const key = kv.key.toString('utf8');
-        if (raw) raw.push({ value: kv.value, resourceVersion: String(kv.mod_revision) });
+        if (raw) raw.push({ key, value: kv.value, resourceVersion: String(kv.mod_revision) });
         else {
           const obj = decodeObject(key, kv.value, kv.mod_revision);
           if (options.predicate && !options.predicate(obj)) continue;

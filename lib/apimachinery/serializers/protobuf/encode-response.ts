@@ -1,48 +1,20 @@
 // Protobuf responses: an object as prefix + Unknown envelope, and a watch event as one length-prefixed frame.
-import { notAcceptable } from '../../errors';
 import { isPlainObject } from '../../meta/types';
 import { writeEnvelope } from './envelope';
 import { writeMessage } from './encode-message';
-import { responseMessageNameOf } from './kinds';
-import { messagePlan, type MessagePlan } from './message-plan';
-import { ReverseWriter } from './reverse-writer';
+import type { MessagePlan } from './message-plan';
+import { planOf } from './response-plans';
+import type { ReverseWriter } from './reverse-writer';
+import { reusableMessage } from './reused-messages';
+import { encodeWith } from './scratch-writer';
 
-/** A scratch buffer that grew past this is dropped after use rather than kept for the process' lifetime. */
-const MAX_RETAINED_BYTES = 8 * 1024 * 1024;
 const WATCH_EVENT_TYPE_TAG = Uint8Array.of(0x0a);
 const WATCH_EVENT_OBJECT_TAG = Uint8Array.of(0x12);
 const RAW_EXTENSION_RAW_TAG = Uint8Array.of(0x0a);
 
-let scratch = new ReverseWriter();
-
-/** Runs `write` on the reset scratch writer and returns a copy of its bytes (responses outlive the next encode). */
-function encodeWith(write: (w: ReverseWriter) => void): Buffer {
-  const w = scratch;
-  w.reset();
-  try {
-    write(w);
-    return w.finish();
-  } finally {
-    if (w.length > MAX_RETAINED_BYTES) scratch = new ReverseWriter();
-  }
-}
-
-/** Plans by apiVersion, then kind (looked up on every response, so no key strings are built). */
-const plansByType = new Map<string, Map<string, MessagePlan>>();
-
-/** The plan of `kind` in `apiVersion`; 406 as Kubernetes answers for an object without protobuf marshalling. */
-function planOf(apiVersion: string, kind: string): MessagePlan {
-  const cached = plansByType.get(apiVersion)?.get(kind);
-  if (cached) return cached;
-  const name = responseMessageNameOf(apiVersion, kind);
-  if (name === undefined) {
-    const version = apiVersion.slice(apiVersion.indexOf('/') + 1) || 'v1';
-    throw notAcceptable(`object *${version}.${kind} does not implement the protobuf marshalling interface and cannot be encoded to a protobuf message`);
-  }
-  const plan = messagePlan(name);
-  const byKind = plansByType.get(apiVersion) ?? new Map<string, MessagePlan>();
-  plansByType.set(apiVersion, byKind.set(kind, plan));
-  return plan;
+/** Writes `object` in its envelope: from its kept message bytes when it has them (see reused-messages.ts). */
+function writeObject(w: ReverseWriter, apiVersion: string, kind: string, plan: MessagePlan, object: object, kept: Buffer | undefined): void {
+  writeEnvelope(w, apiVersion, kind, () => (kept === undefined ? writeMessage(w, plan, object) : w.bytes(kept)));
 }
 
 /**
@@ -55,7 +27,8 @@ export function encodeProtobufResponse(value: unknown): Buffer | undefined {
   if (typeof kind !== 'string' || kind === '') return undefined;
   const apiVersion = typeof value['apiVersion'] === 'string' ? value['apiVersion'] : '';
   const plan = planOf(apiVersion, kind);
-  return encodeWith((w) => writeEnvelope(w, apiVersion, kind, () => writeMessage(w, plan, value)));
+  const kept = reusableMessage(plan, value);
+  return encodeWith((w) => writeObject(w, apiVersion, kind, plan, value, kept));
 }
 
 /**
@@ -65,9 +38,10 @@ export function encodeProtobufResponse(value: unknown): Buffer | undefined {
  */
 export function encodeWatchEventProtobuf(type: string, object: Record<string, unknown>, apiVersion: string, kind: string): Buffer {
   const plan = planOf(apiVersion, kind);
+  const kept = reusableMessage(plan, object);
   return encodeWith((w) => {
     const objectStart = w.length;
-    writeEnvelope(w, apiVersion, kind, () => writeMessage(w, plan, object));
+    writeObject(w, apiVersion, kind, plan, object, kept);
     w.uint32(w.length - objectStart);
     w.tag(RAW_EXTENSION_RAW_TAG);
     w.uint32(w.length - objectStart);

@@ -2,6 +2,7 @@
 import { badRequest } from '../../errors';
 import { protoType } from './catalog';
 import type { ReverseWriter } from './reverse-writer';
+import { encodeWith } from './scratch-writer';
 
 export const PROTOBUF_PREFIX = Buffer.from([0x6b, 0x38, 0x73, 0x00]);
 const UNKNOWN = 'k8s.io.apimachinery.pkg.runtime.Unknown';
@@ -51,26 +52,18 @@ export function encodeEnvelope(apiVersion: string, kind: string, raw: Uint8Array
   return Buffer.concat([PROTOBUF_PREFIX, type.encode(message).finish()]);
 }
 
-// Unknown's field tags: typeMeta=1, raw=2, contentEncoding=3, contentType=4; TypeMeta's apiVersion=1, kind=2.
+// Unknown's field tags: typeMeta=1, raw=2; TypeMeta's apiVersion=1, kind=2.
 const TAG_TYPE_META = Uint8Array.of(0x0a);
 const TAG_RAW = Uint8Array.of(0x12);
-const TAG_CONTENT_ENCODING = Uint8Array.of(0x1a);
-const TAG_CONTENT_TYPE = Uint8Array.of(0x22);
 const TAG_API_VERSION = Uint8Array.of(0x0a);
 const TAG_KIND = Uint8Array.of(0x12);
 
-/**
- * Writes prefix + Unknown{typeMeta, raw, contentEncoding "", contentType ""} around the message `writeRaw` writes,
- * in the order of runtime.Unknown's NestedMarshalTo (the empty strings are written, as Go does).
- */
-export function writeEnvelope(w: ReverseWriter, apiVersion: string, kind: string, writeRaw: () => void): void {
-  w.uint32(0);
-  w.tag(TAG_CONTENT_TYPE);
-  w.uint32(0);
-  w.tag(TAG_CONTENT_ENCODING);
-  const rawStart = w.length;
-  writeRaw();
-  w.uint32(w.length - rawStart);
+/** What follows raw: contentEncoding=3 and contentType=4, both "" (written, as Go does). */
+export const ENVELOPE_TAIL: Uint8Array = Uint8Array.of(0x1a, 0x00, 0x22, 0x00);
+
+/** Writes what precedes `rawLength` bytes of raw: the prefix, Unknown's typeMeta, and raw's tag and length. */
+function writeEnvelopeHead(w: ReverseWriter, apiVersion: string, kind: string, rawLength: number): void {
+  w.uint32(rawLength);
   w.tag(TAG_RAW);
   const typeMetaStart = w.length;
   w.string(kind);
@@ -80,4 +73,20 @@ export function writeEnvelope(w: ReverseWriter, apiVersion: string, kind: string
   w.uint32(w.length - typeMetaStart);
   w.tag(TAG_TYPE_META);
   w.bytes(PROTOBUF_PREFIX);
+}
+
+/**
+ * Writes prefix + Unknown{typeMeta, raw, contentEncoding "", contentType ""} around the message `writeRaw` writes,
+ * in the order of runtime.Unknown's NestedMarshalTo.
+ */
+export function writeEnvelope(w: ReverseWriter, apiVersion: string, kind: string, writeRaw: () => void): void {
+  w.bytes(ENVELOPE_TAIL);
+  const rawStart = w.length;
+  writeRaw();
+  writeEnvelopeHead(w, apiVersion, kind, w.length - rawStart);
+}
+
+/** The envelope's bytes before a raw message of `rawLength` bytes (bodies assembled from encoded parts). */
+export function envelopeHead(apiVersion: string, kind: string, rawLength: number): Buffer {
+  return encodeWith((w) => writeEnvelopeHead(w, apiVersion, kind, rawLength));
 }

@@ -1,0 +1,96 @@
+// The fan-out benchmark's watchers, in a process of their own (forked by lists-watch.ts): the writers' process
+// timestamps acknowledgments without waiting behind 1,000 sockets' worth of reads, and receipt times here
+// include this process's own queueing, as a real client's would. Times are wall-clock ms (timeOrigin + now).
+import { connect, type Socket } from 'node:net';
+
+const MODIFIED_MARK = Buffer.from('"type":"MODIFIED"');
+const RV_MARK = Buffer.from('"resourceVersion":"');
+
+export type ParentMessage =
+  | { type: 'open'; port: number; path: string; watchers: number }
+  | { type: 'finish'; total: number; acked: Array<[number, number]>; waitMs: number }
+  | { type: 'cpu' };
+
+export type ChildMessage =
+  | { type: 'opened' }
+  | { type: 'cpu'; ms: number }
+  | { type: 'result'; complete: number; delivered: number; latencies: { p50: number; p99: number; max: number } };
+
+const now = (): number => performance.timeOrigin + performance.now();
+
+/** Opens a raw watch and calls `onRevision` per MODIFIED event; scans bytes without decoding (cheap per event). */
+function rawWatch(port: number, path: string, onRevision: (rv: number) => void): Promise<Socket> {
+  return new Promise((resolve, reject) => {
+    const socket = connect(port, '127.0.0.1', () => {
+      socket.write(`GET ${path} HTTP/1.1\r\nHost: bench\r\n\r\n`);
+      resolve(socket);
+    });
+    socket.on('error', reject);
+    let tail: Buffer = Buffer.alloc(0);
+    socket.on('data', (chunk: Buffer) => {
+      const data = tail.length === 0 ? chunk : Buffer.concat([tail, chunk]);
+      let at = data.indexOf(MODIFIED_MARK);
+      let consumed = 0;
+      while (at >= 0) {
+        const m = data.indexOf(RV_MARK, at);
+        if (m < 0) break;
+        let rv = 0;
+        let i = m + RV_MARK.length;
+        for (; i < data.length && data[i] !== 0x22; i++) rv = rv * 10 + ((data[i] as number) - 0x30);
+        if (i >= data.length) break;
+        onRevision(rv);
+        consumed = i;
+        at = data.indexOf(MODIFIED_MARK, i);
+      }
+      tail = data.subarray(Math.max(consumed, data.length - 200));
+    });
+  });
+}
+
+const sockets: Socket[] = [];
+let counts = new Int32Array(0);
+/** Receipt times by resourceVersion, one per watcher that received it. */
+const received = new Map<number, number[]>();
+
+function send(message: ChildMessage): void {
+  process.send?.(message);
+}
+
+async function open(port: number, path: string, watchers: number): Promise<void> {
+  counts = new Int32Array(watchers);
+  for (let w = 0; w < watchers; w++) {
+    sockets.push(
+      await rawWatch(port, path, (rv) => {
+        const at = now();
+        counts[w] = (counts[w] ?? 0) + 1;
+        let times = received.get(rv);
+        if (times === undefined) received.set(rv, (times = []));
+        times.push(at);
+      }),
+    );
+  }
+  send({ type: 'opened' });
+}
+
+async function finish(total: number, acked: Array<[number, number]>, waitMs: number): Promise<void> {
+  const deadline = Date.now() + waitMs;
+  while (Date.now() < deadline && counts.some((c) => c < total)) await new Promise((r) => setTimeout(r, 100));
+  for (const s of sockets) s.destroy();
+  const ackedAt = new Map(acked);
+  const latencies: number[] = [];
+  for (const [rv, times] of received) {
+    const at = ackedAt.get(rv);
+    for (const t of times) latencies.push(at === undefined ? 0 : Math.max(0, t - at));
+  }
+  latencies.sort((a, b) => a - b);
+  const q = (p: number): number => latencies[Math.min(latencies.length - 1, Math.floor(latencies.length * p))] ?? NaN;
+  send({ type: 'result', complete: counts.filter((c) => c === total).length, delivered: latencies.length, latencies: { p50: q(0.5), p99: q(0.99), max: q(1) } });
+}
+
+process.on('message', (message: ParentMessage) => {
+  if (message.type === 'open') void open(message.port, message.path, message.watchers);
+  else if (message.type === 'cpu') {
+    const usage = process.cpuUsage();
+    send({ type: 'cpu', ms: (usage.user + usage.system) / 1000 });
+  } else void finish(message.total, message.acked, message.waitMs).then(() => process.exit(0));
+});
