@@ -52,6 +52,8 @@ export class WatchStream implements WatchDelivery {
     this.#options = options;
     const form = options.table !== undefined ? `${options.table.key}:` : options.protobuf ? 'protobuf:' : '';
     this.#formKeys = { ADDED: `${form}ADDED`, MODIFIED: `${form}MODIFIED`, DELETED: `${form}DELETED` };
+    // Noted once here, so the per-event path reads one field instead of the response's state getters.
+    options.res.once('close', () => (this.#closed = true));
   }
 
   /** True when the stream was closed because the client could not keep up. */
@@ -77,7 +79,7 @@ export class WatchStream implements WatchDelivery {
   }
 
   send(type: 'ADDED' | 'MODIFIED' | 'DELETED', object: ApiObject, source: CachedEvent | undefined): void {
-    if (this.#closed || this.closed) return;
+    if (this.#closed) return;
     const served = this.#options.serve(object);
     const table = this.#options.table;
     const first = table !== undefined && !this.#tableColumnsSent;

@@ -16,16 +16,46 @@ export const etcdRequestDuration = new Histogram({
 /** Maps a key to the `type` label (`deployments.apps`); the server installs one that knows the served resources. */
 let typeOfKey: (key: string) => string = (key) => key;
 
+/** Bound on the memos below (keys are chosen by clients: cluster-scoped names, namespaces). */
+const MAX_MEMO = 10_000;
+/** The type label by a key's parent path (`/registry/apps/deployments/ns`): one resolution per collection. */
+const typeByParent = new Map<string, string>();
+/** Histogram children by `operation|type`, so a call does not hash its labels (prom-client's costly part). */
+const children = new Map<string, ReturnType<typeof etcdRequestDuration.labels>>();
+
 export function setEtcdKeyTypeResolver(resolve: (key: string) => string): void {
   typeOfKey = resolve;
+  typeByParent.clear();
+}
+
+function typeLabel(key: string): string {
+  const parent = key.slice(0, key.lastIndexOf('/'));
+  let type = typeByParent.get(parent);
+  if (type === undefined) {
+    type = typeOfKey(key);
+    if (typeByParent.size >= MAX_MEMO) typeByParent.clear();
+    typeByParent.set(parent, type);
+  }
+  return type;
+}
+
+function histogramOf(operation: string, type: string): ReturnType<typeof etcdRequestDuration.labels> {
+  const id = `${operation}|${type}`;
+  let child = children.get(id);
+  if (child === undefined) {
+    if (children.size >= MAX_MEMO) children.clear();
+    child = etcdRequestDuration.labels({ operation, type });
+    children.set(id, child);
+  }
+  return child;
 }
 
 /** Runs one etcd call, recording its latency (failed calls too) under `operation`. */
 export async function timeEtcdCall<T>(operation: string, key: string, call: () => Promise<T>): Promise<T> {
-  const end = etcdRequestDuration.startTimer();
+  const started = performance.now();
   try {
     return await call();
   } finally {
-    end({ operation, type: typeOfKey(key) });
+    histogramOf(operation, typeLabel(key)).observe((performance.now() - started) / 1000);
   }
 }
