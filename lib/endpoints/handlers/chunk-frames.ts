@@ -51,3 +51,28 @@ export function writeChunk(res: ServerResponse, parts: Buffer[]): number {
   socket.write(sharedChunk(parts));
   return socket.writableLength;
 }
+
+/** A batch's chunk by the batch (one array shared by a watcher group) and the group's form. */
+const batchChunks = new WeakMap<readonly unknown[], Map<string, Buffer>>();
+
+/**
+ * Writes a group's batch as one chunk, framed once for every watcher of the group (`lines` runs for the first
+ * one only). Returns the bytes waiting in the socket's buffer, or undefined when there is no socket to write to.
+ */
+export function writeBatchChunk(res: ServerResponse, batch: readonly unknown[], form: string, lines: () => Buffer[]): number | undefined {
+  const socket = res.socket;
+  if (socket === null || socket.destroyed) return undefined;
+  let byForm = batchChunks.get(batch);
+  if (byForm === undefined) {
+    byForm = new Map();
+    batchChunks.set(batch, byForm);
+  }
+  let chunk = byForm.get(form);
+  if (chunk === undefined) {
+    chunk = frame(lines());
+    byForm.set(form, chunk);
+  }
+  socket.write(chunk);
+  return socket.writableLength;
+}
+

@@ -9,7 +9,7 @@ import type { WatchDelivery } from '../../storage/cacher/cache-watcher';
 import type { WatchEventType } from '../../storage/cacher/transitions';
 import { isStorageError } from '../../storage/storage-error';
 import { servedJson } from '../../storage/stored-json';
-import { writeChunk } from './chunk-frames';
+import { writeBatchChunk, writeChunk } from './chunk-frames';
 import { encodeWatchEventProtobuf } from '../../apimachinery/serializers/protobuf';
 
 /** Bytes a client may have unread (beyond its initial burst) before it is closed; it will re-watch. */
@@ -32,6 +32,8 @@ export interface WatchStreamOptions {
   /** `application/json`, or a protobuf type with `;stream=watch` (then events are length-prefixed frames). */
   contentType: string;
   protobuf: boolean;
+  /** Set when the bytes for an event depend on the event alone (not for Table streams): see WatchDelivery.shareKey. */
+  shareKey?: string;
   /** Table watch: each event's object becomes a one-row Table (`first`: the only one with column definitions). */
   table?: { key: string; render: (obj: ApiObject, first: boolean) => unknown };
 }
@@ -78,31 +80,56 @@ export class WatchStream implements WatchDelivery {
     this.#limit = (res.socket?.writableLength ?? res.writableLength) + MAX_UNREAD_BYTES;
   }
 
+  get shareKey(): string | undefined {
+    return this.#options.shareKey;
+  }
+
   send(type: 'ADDED' | 'MODIFIED' | 'DELETED', object: ApiObject, source: CachedEvent | undefined): void {
     if (this.#closed) return;
-    const served = this.#options.serve(object);
-    const table = this.#options.table;
-    const first = table !== undefined && !this.#tableColumnsSent;
-    if (source !== undefined && served === object && !first) {
-      // Every watcher asking for the same form shares one encoding of the event.
-      const key = this.#formKeys[type];
-      const encoded = (source.encoded ??= new Map());
-      let line = encoded.get(key) as Buffer | undefined;
-      if (line === undefined) {
-        line = this.#line(type, served);
-        encoded.set(key, line);
-      }
-      this.#pending.push(line);
-    } else {
-      this.#pending.push(this.#line(type, served));
+    this.#pending.push(this.#eventBytes(type, object, source));
+  }
+
+  /** A batch shared by a group of watchers: one chunk for all of them, unless this stream has its own backlog. */
+  sendBatch(events: readonly CachedEvent[]): void {
+    if (this.#closed) return;
+    const shareKey = this.#options.shareKey;
+    if (!this.#started || this.#pending.length > 0 || shareKey === undefined) {
+      for (const event of events) this.send(event.type, event.object, event);
+      this.flush();
+      return;
     }
+    const written = writeBatchChunk(this.#options.res, events, shareKey, () => events.map((e) => this.#eventBytes(e.type, e.object, e)));
+    if (written === undefined) {
+      for (const event of events) this.send(event.type, event.object, event);
+      this.flush();
+    } else this.#checkBacklog(written);
+  }
+
+  /** One event's bytes; every watcher asking for the same form shares one encoding through the cached event. */
+  #eventBytes(type: 'ADDED' | 'MODIFIED' | 'DELETED', object: ApiObject, source: CachedEvent | undefined): Buffer {
+    const served = this.#options.serve(object);
+    const first = this.#options.table !== undefined && !this.#tableColumnsSent;
+    if (source === undefined || served !== object || first) return this.#line(type, served);
+    const key = this.#formKeys[type];
+    const encoded = (source.encoded ??= new Map());
+    let line = encoded.get(key) as Buffer | undefined;
+    if (line === undefined) {
+      line = this.#line(type, served);
+      encoded.set(key, line);
+    }
+    return line;
   }
 
   flush(): void {
     if (!this.#started || this.#pending.length === 0 || this.closed) return;
-    const res = this.#options.res;
-    const unread = writeChunk(res, this.#pending);
+    const unread = writeChunk(this.#options.res, this.#pending);
     this.#pending = [];
+    this.#checkBacklog(unread);
+  }
+
+  /** Closes the stream when its client has more than the limit unread (it will re-watch). */
+  #checkBacklog(unread: number): void {
+    const res = this.#options.res;
     if (unread > this.#limit) {
       this.#options.log.warn({ unreadBytes: unread }, 'closing a watch whose client cannot keep up');
       this.#cutOff = true;

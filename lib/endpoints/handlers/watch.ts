@@ -54,6 +54,7 @@ export async function handleWatch(r: ApiRequest): Promise<void> {
     bookmarks,
     contentType: watchContentType(negotiated),
     protobuf: isProtobuf(negotiated.mediaType),
+    ...(table ? {} : { shareKey: `${apiVersion}/${kind}|${watchContentType(negotiated)}` }),
     ...(table
       ? {
           table: {

@@ -15,6 +15,14 @@ export interface WatchDelivery {
   fail(err: Error): void;
   /** Ends the stream cleanly, after a BOOKMARK at `revision` when the client asked for bookmarks. */
   end(revision: number): void;
+  /**
+   * Deliveries whose bytes for an event depend on the event alone (same form, same version) carry the same key;
+   * unfiltered watchers with equal keys form a group that the cacher hands whole batches (`sendBatch`), so a
+   * busy fan-out costs one encoding per batch and one write per watcher instead of work per watcher per event.
+   */
+  readonly shareKey?: string;
+  /** The events of one batch, in order, written at once (shared bytes); only called when `shareKey` is set. */
+  sendBatch?(events: readonly CachedEvent[]): void;
 }
 
 export class CacheWatcher {
@@ -33,6 +41,26 @@ export class CacheWatcher {
   /** Events delivered so far (metrics). */
   get sent(): number {
     return this.#sent;
+  }
+
+  /** A grouped watcher skips batch events up to here (those it got from the window when it started). */
+  batchAfter = 0;
+
+  /** The key of the group this watcher can join, or undefined when it must be offered each event itself. */
+  get groupKey(): string | undefined {
+    const key = this.delivery.shareKey;
+    return this.predicate === undefined && key !== undefined && this.delivery.sendBatch !== undefined ? `${this.prefix}\n${key}` : undefined;
+  }
+
+  /** Hands a grouped watcher a batch of events under its prefix (in revision order). */
+  offerBatch(events: readonly CachedEvent[]): void {
+    const after = Math.max(this.fromRevision, this.batchAfter);
+    const first = events[0];
+    if (first === undefined) return;
+    const fresh = first.revision > after ? events : events.filter((e) => e.revision > after);
+    if (fresh.length === 0) return;
+    this.delivery.sendBatch?.(fresh);
+    this.#sent += fresh.length;
   }
 
   /** Queues the event if this watcher selects it; true when something was queued. */

@@ -180,4 +180,74 @@ describe('Cacher on etcd', () => {
       await cacher.stop();
     }
   });
+
+  it('hands grouped watchers whole batches: same events as one-by-one delivery, none repeated after a window replay, bookmarks after the events they cover', async () => {
+    const storage = new EtcdStorage(shared.client()) as Storage;
+    const prefix = `/cacher-${++prefixCounter}/things/`;
+    const cacher = new Cacher({ storage, prefix, keyOf: (o) => `${prefix}${o.metadata.name}`, capacity: 1000, minAgeMs: 60_000, bookmarkIntervalMs: 15, log: pino({ level: 'silent' }) });
+    cacher.start();
+    /** A recorder in a group: events arrive through sendBatch; bookmarks are recorded in the same sequence. */
+    const grouped = (): Recorded & { batches: number; seq: string[] } => {
+      const out = recorder() as Recorded & { batches: number; seq: string[] };
+      out.batches = 0;
+      out.seq = [];
+      const base = out.delivery;
+      out.delivery = {
+        ...base,
+        send: (type, object, source) => {
+          base.send(type, object, source);
+          out.seq.push(`E ${object.metadata.resourceVersion}`);
+        },
+        bookmark: (rv) => out.seq.push(`B ${rv}`),
+        shareKey: 'json',
+        sendBatch: (events) => {
+          out.batches++;
+          for (const e of events) out.delivery.send(e.type, e.object, e);
+        },
+      };
+      return out;
+    };
+    try {
+      await cacher.waitReady();
+      const start = await storage.create(`${prefix}a`, thing('a', '0'));
+      const from = Number(start.metadata.resourceVersion);
+      const one = grouped();
+      const two = grouped();
+      const single = recorder();
+      cacher.watch({ prefix, delivery: one.delivery }, from);
+      cacher.watch({ prefix, delivery: two.delivery }, from);
+      cacher.watch({ prefix, delivery: single.delivery }, from);
+      const revisions: number[] = [];
+      for (let i = 1; i <= 20; i++) {
+        const { object } = await storage.guaranteedUpdate(`${prefix}a`, (cur) => ({ object: { ...cur, spec: { value: String(i) } } }));
+        revisions.push(Number(object.metadata.resourceVersion));
+        if (i === 10) {
+          // Once the cache holds write 10 (usually still in an unflushed batch), a late watcher replays 1..10
+          // from the window; batched events it already has must not come again.
+          await until(() => cacher.revision >= revisions[9]!, 'the cache to apply write 10');
+          const late = grouped();
+          cacher.watch({ prefix, delivery: late.delivery }, from);
+          (one as unknown as { late: typeof late }).late = late;
+        }
+      }
+      const late = (one as unknown as { late: ReturnType<typeof grouped> }).late;
+      const expected = revisions.map((rv) => `MODIFIED a ${rv}`);
+      await until(() => [one, two, late, single].every((r) => r.events.length >= 20), 'every watcher to get the 20 events');
+      await new Promise((r) => setTimeout(r, 50));
+      for (const r of [one, two, late, single]) expect(r.events).toEqual(expected);
+      expect(one.batches).toBeGreaterThan(0);
+      // Bookmarks never claim a revision whose event comes later.
+      for (const r of [one, two, late]) {
+        let bookmarked = 0;
+        for (const entry of r.seq) {
+          const [kind, rv] = entry.split(' ');
+          if (kind === 'B') bookmarked = Math.max(bookmarked, Number(rv));
+          else expect(Number(rv)).toBeGreaterThan(bookmarked);
+        }
+      }
+    } finally {
+      await cacher.stop();
+    }
+  });
 });
+

@@ -56,6 +56,13 @@ export interface CacheWatch {
   stop(cutOff?: boolean): void;
 }
 
+/** Unfiltered watchers of one prefix sharing a delivery form, and the events batched for them since the last flush. */
+interface WatcherGroup {
+  prefix: string;
+  members: Set<CacheWatcher>;
+  events: CachedEvent[];
+}
+
 export interface CacherStats {
   watchers: number;
   eventsSent: number;
@@ -72,7 +79,15 @@ export class Cacher {
   readonly #keyOf: (obj: ApiObject) => string;
   readonly #cache: WatchCache;
   readonly #log: Logger;
+  /** Every registered watcher. */
   readonly #watchers = new Set<CacheWatcher>();
+  /** Watchers offered each event one by one (filtered ones, table streams, controllers). */
+  readonly #individual = new Set<CacheWatcher>();
+  /** Unfiltered watchers by prefix and delivery form: one batch of events per group per flush. */
+  readonly #groups = new Map<string, WatcherGroup>();
+  #unflushedGroups = new Set<WatcherGroup>();
+  /** The cache's revision when the last flush started: grouped watchers have been sent every event up to it. */
+  #flushedRevision = 0;
   #etcdWatch: WatchHandle | undefined;
   #stopped = false;
   #ready = false;
@@ -109,6 +124,8 @@ export class Cacher {
   }
 
   #sendBookmarks(): void {
+    // A BOOKMARK promises every earlier event: batches waiting for their flush go first.
+    if (this.#unflushedGroups.size > 0) this.#flushNow();
     const revision = this.#cache.revision;
     for (const watcher of this.#watchers) if (revision >= watcher.fromRevision) watcher.delivery.bookmark(revision);
   }
@@ -117,12 +134,11 @@ export class Cacher {
   async stop(): Promise<void> {
     this.#stopped = true;
     clearInterval(this.#bookmarkTimer);
-    clearTimeout(this.#flushTimer);
-    this.#flush();
+    this.#flushNow();
     this.#wakeRetry?.();
     this.#endEtcdWatch?.(new Error('watch cache stopped'));
     for (const watcher of this.#watchers) watcher.delivery.end(this.#cache.revision);
-    this.#watchers.clear();
+    this.#forgetWatchers();
     await this.#etcdWatch?.cancel();
     for (const resolve of this.#readyWaiters) resolve();
     await this.#running;
@@ -188,24 +204,69 @@ export class Cacher {
       fromRevision = from;
     }
     const watcher = new CacheWatcher(request.prefix, request.predicate, fromRevision, request.delivery, request.internal ?? false);
-    this.#watchers.add(watcher);
     // Replayed events are queued now; the caller writes `initial` first, then flushes them.
     for (const event of replay) watcher.offer(event);
-    const cache = this.#cache;
+    this.#register(watcher);
     const stop = (cutOff = false): void => {
-      if (this.#watchers.delete(watcher) && !watcher.internal) this.#eventsSentByGone += watcher.sent;
+      if (this.#unregister(watcher) && !watcher.internal) this.#eventsSentByGone += watcher.sent;
       if (cutOff) this.#slowWatchersClosed++;
     };
+    const deliveredRevision = (): number => this.#deliveredRevision();
     return {
       kind: 'started',
       initial,
       watch: {
         get revision() {
-          return cache.revision;
+          return deliveredRevision();
         },
         stop,
       },
     };
+  }
+
+  #register(watcher: CacheWatcher): void {
+    this.#watchers.add(watcher);
+    const key = watcher.groupKey;
+    if (key === undefined) {
+      this.#individual.add(watcher);
+      return;
+    }
+    // Events already batched for the group (but not flushed) came to this watcher from the window or the list.
+    watcher.batchAfter = this.#cache.revision;
+    let group = this.#groups.get(key);
+    if (group === undefined) {
+      group = { prefix: watcher.prefix, members: new Set(), events: [] };
+      this.#groups.set(key, group);
+    }
+    group.members.add(watcher);
+  }
+
+  /** True when the watcher was registered. */
+  #unregister(watcher: CacheWatcher): boolean {
+    if (!this.#watchers.delete(watcher)) return false;
+    this.#individual.delete(watcher);
+    const key = watcher.groupKey;
+    const group = key === undefined ? undefined : this.#groups.get(key);
+    if (key !== undefined && group !== undefined) {
+      group.members.delete(watcher);
+      if (group.members.size === 0) {
+        this.#groups.delete(key);
+        this.#unflushedGroups.delete(group);
+      }
+    }
+    return true;
+  }
+
+  #forgetWatchers(): void {
+    this.#watchers.clear();
+    this.#individual.clear();
+    this.#groups.clear();
+    this.#unflushedGroups.clear();
+  }
+
+  /** Every event up to this revision has been written (or queued in order) to every watcher. */
+  #deliveredRevision(): number {
+    return this.#unflushedGroups.size === 0 ? this.#cache.revision : this.#flushedRevision;
   }
 
   stats(): CacherStats {
@@ -273,7 +334,7 @@ export class Cacher {
       watcher.delivery.fail(new StorageError('Compacted', this.prefix, `too old resource version: ${watcher.fromRevision} (${revision})`, { revision: watcher.fromRevision, currentRevision: revision }));
       if (!watcher.internal) this.#eventsSentByGone += watcher.sent;
     }
-    this.#watchers.clear();
+    this.#forgetWatchers();
   }
 
   /** Streams etcd changes into the cache until the stream breaks; resolves with the reason. */
@@ -301,7 +362,12 @@ export class Cacher {
     for (const change of batch) {
       const event = this.#cache.apply(change);
       if (event === undefined) continue;
-      for (const watcher of this.#watchers) if (watcher.offer(event)) this.#unflushed.add(watcher);
+      for (const watcher of this.#individual) if (watcher.offer(event)) this.#unflushed.add(watcher);
+      for (const group of this.#groups.values()) {
+        if (!event.key.startsWith(group.prefix)) continue;
+        group.events.push(event);
+        this.#unflushedGroups.add(group);
+      }
     }
     this.#scheduleFlush();
     this.#wakeRevisionWaiters();
@@ -312,15 +378,28 @@ export class Cacher {
    * out at once, a busy one's in batches (one write per watcher per batch instead of per event).
    */
   #scheduleFlush(): void {
-    if (this.#unflushed.size === 0 || this.#flushTimer !== undefined) return;
+    if ((this.#unflushed.size === 0 && this.#unflushedGroups.size === 0) || this.#flushTimer !== undefined) return;
     const wait = this.#lastFlush + Math.max(FLUSH_INTERVAL_MS, FLUSH_COST_FACTOR * this.#lastFlushMs) - performance.now();
     if (wait <= 0) this.#flush();
     else this.#flushTimer = setTimeout(() => this.#flush(), wait);
   }
 
+  #flushNow(): void {
+    clearTimeout(this.#flushTimer);
+    this.#flush();
+  }
+
   #flush(): void {
     this.#flushTimer = undefined;
     const started = performance.now();
+    this.#flushedRevision = this.#cache.revision;
+    const groups = this.#unflushedGroups;
+    this.#unflushedGroups = new Set();
+    for (const group of groups) {
+      const events = group.events;
+      group.events = [];
+      for (const watcher of group.members) watcher.offerBatch(events);
+    }
     const watchers = this.#unflushed;
     this.#unflushed = new Set();
     for (const watcher of watchers) watcher.delivery.flush();
