@@ -3,6 +3,7 @@
 import { startTestServer, createNamespace, eventually, type TestServer } from '../helpers/test-server';
 import { aDeployment, aFlowSchema, anHpa, aPriorityLevel, FLOWCONTROL } from '../helpers/fixtures';
 import { decodeProtobufJson, decodeWatchFrames } from '../helpers/protobuf-decoder';
+import { withoutNullsAndEmptyObjects } from '../helpers/protobuf-compare';
 import { encodeProtobufResponse } from '../../lib/apimachinery/serializers/protobuf';
 
 const PROTOBUF = 'application/vnd.orch.protobuf';
@@ -25,19 +26,6 @@ async function fetchRaw(path: string, init: { method?: string; accept?: string; 
   if (init.contentType) headers['Content-Type'] = init.contentType;
   const res = await fetch(ts.url + path, { method: init.method ?? 'GET', headers, ...(init.body !== undefined ? { body: init.body } : {}) });
   return { status: res.status, contentType: res.headers.get('content-type') ?? '', bytes: Buffer.from(await res.arrayBuffer()) };
-}
-
-/** Protobuf has no null and always carries non-pointer structs, so `null` and `{}` are the same there as absent. */
-function withoutNullsAndEmptyObjects(value: unknown): unknown {
-  if (Array.isArray(value)) return value.map(withoutNullsAndEmptyObjects);
-  if (typeof value !== 'object' || value === null) return value;
-  const out: Record<string, unknown> = {};
-  for (const [k, v] of Object.entries(value)) {
-    const normalized = withoutNullsAndEmptyObjects(v);
-    if (normalized === null || (typeof normalized === 'object' && !Array.isArray(normalized) && Object.keys(normalized as object).length === 0)) continue;
-    out[k] = normalized;
-  }
-  return out;
 }
 
 /** The same request in JSON and in protobuf: same status, and the decoded protobuf equals the JSON body. */

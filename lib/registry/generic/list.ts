@@ -32,6 +32,8 @@ export const LIST_EVERYTHING: Readonly<ListParams> = { hasSelector: false, limit
 
 export interface ListOutcome {
   items: ApiObject[];
+  /** The items are the watch cache's objects (not decoded for this request). */
+  fromCache?: boolean;
   /** Stored bytes instead of `items`, when the caller asked for raw items and etcd answered. */
   raw?: RawItem[];
   resourceVersion: string;
@@ -55,7 +57,7 @@ export async function listObjects(storage: Storage, prefix: string, params: List
     // A cache behind the requested revision leaves it to etcd (which waits for it, then answers 504).
     if (cacher.revision >= (params.resourceVersion ?? 0)) {
       const listed = cacher.list(prefix, params.predicate);
-      return { items: listed.items, resourceVersion: String(listed.revision) };
+      return { items: listed.items, resourceVersion: String(listed.revision), fromCache: true };
     }
   }
   const options: ListOptions = {};

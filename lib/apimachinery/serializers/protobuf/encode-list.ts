@@ -35,7 +35,7 @@ function varintSize(value: number): number {
 }
 
 /** Writes `tag`, the length of `bytes` and `bytes` at `pos`; returns the position after them. */
-function putField(out: Buffer, pos: number, tag: Uint8Array, bytes: Uint8Array): number {
+function putField(out: Buffer, pos: number, tag: Uint8Array, bytes: Buffer): number {
   out.set(tag, pos);
   pos += tag.length;
   let n = bytes.length;
@@ -44,8 +44,7 @@ function putField(out: Buffer, pos: number, tag: Uint8Array, bytes: Uint8Array):
     n >>>= 7;
   }
   out[pos++] = n;
-  out.set(bytes, pos);
-  return pos + bytes.length;
+  return pos + bytes.copy(out, pos);
 }
 
 function fieldSize(tag: Uint8Array, bytes: Uint8Array): number {
