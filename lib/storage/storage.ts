@@ -17,6 +17,12 @@ export interface ListOptions {
   predicate?: (obj: ApiObject) => boolean;
   /** Without a predicate: return the stored bytes undecoded in `raw` (JSON responses splice them as they are). */
   raw?: boolean;
+  /**
+   * Objects already decoded elsewhere (the watch cache), by key and resourceVersion: a value at a key's mod
+   * revision never changes, so the list reads only keys and revisions and takes these; others are read and
+   * decoded. The objects returned are shared: the caller must not change them. Takes precedence over `raw`.
+   */
+  known?: (key: string, resourceVersion: string) => ApiObject | undefined;
 }
 
 /** A stored value as read, not decoded, with its resourceVersion. */

@@ -64,6 +64,11 @@ export async function listObjects(storage: Storage, prefix: string, params: List
   if (params.limit > 0) options.limit = params.limit;
   if (params.predicate) options.predicate = params.predicate;
   else if (raw) options.raw = true;
+  // Serving paths (raw: nothing changes the items) take the values etcd names from the watch cache's objects.
+  if (raw && cacher?.ready) options.known = (key, resourceVersion) => {
+    const cached = cacher.get(key);
+    return cached?.metadata.resourceVersion === resourceVersion ? cached : undefined;
+  };
   const rv = params.resourceVersion;
 
   if (params.continueToken !== '') {

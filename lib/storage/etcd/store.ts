@@ -14,6 +14,8 @@ import { keyAfter, prefixRangeEnd } from './key-range';
 /** With a predicate, read pages of this many keys at first, doubling up to MAX (like kube-apiserver). */
 const MIN_PREDICATE_PAGE = 64;
 const MAX_PREDICATE_PAGE = 10000;
+/** etcd's default --max-txn-ops: values of a keys-only page not known elsewhere are read this many per txn. */
+const MAX_TXN_OPS = 128;
 
 export class EtcdStorage implements Storage {
   readonly #client: Etcd3;
@@ -46,7 +48,8 @@ export class EtcdStorage implements Storage {
     const rangeEnd = prefixRangeEnd(Buffer.from(prefix));
     const limit = options.limit !== undefined && options.limit > 0 ? options.limit : 0;
     const items: ApiObject[] = [];
-    const raw: RawItem[] | undefined = options.raw && !options.predicate ? [] : undefined;
+    const known = options.known;
+    const raw: RawItem[] | undefined = options.raw && !options.predicate && !known ? [] : undefined;
     let start: Buffer = Buffer.from(options.startKey ?? prefix);
     let revision = options.revision;
     let pageSize = limit === 0 ? 0 : options.predicate ? Math.max(limit, MIN_PREDICATE_PAGE) : limit;
@@ -57,8 +60,10 @@ export class EtcdStorage implements Storage {
       const request: IRangeRequest = { key: start, range_end: rangeEnd };
       if (pageSize > 0) request.limit = pageSize;
       if (revision !== undefined) request.revision = revision;
+      if (known) request.keys_only = true;
       const res = await etcdCall(prefix, () => this.#client.kv.range(request), 'list');
       revision ??= Number(res.header.revision);
+      const objects = known ? await this.#objectsOf(res.kvs, revision, known) : undefined;
       let kv: IKeyValue | undefined;
       let consumed = 0;
       for (kv of res.kvs) {
@@ -66,7 +71,7 @@ export class EtcdStorage implements Storage {
         const key = kv.key.toString('utf8');
         if (raw) raw.push({ key, value: kv.value, resourceVersion: String(kv.mod_revision) });
         else {
-          const obj = decodeObject(key, kv.value, kv.mod_revision);
+          const obj = objects ? (objects[consumed - 1] as ApiObject) : decodeObject(key, kv.value, kv.mod_revision);
           if (options.predicate && !options.predicate(obj)) continue;
           items.push(obj);
         }
@@ -91,6 +96,26 @@ export class EtcdStorage implements Storage {
     if (lastKey !== undefined) result.lastKey = lastKey;
     if (remainingItemCount !== undefined && remainingItemCount > 0) result.remainingItemCount = remainingItemCount;
     return result;
+  }
+
+  /** The objects of a keys-only page: the known ones as they are, the others read at `revision` and decoded. */
+  async #objectsOf(kvs: IKeyValue[], revision: number, known: NonNullable<ListOptions['known']>): Promise<ApiObject[]> {
+    const objects: (ApiObject | undefined)[] = kvs.map((kv) => known(kv.key.toString('utf8'), String(kv.mod_revision)));
+    const missing = objects.flatMap((o, i) => (o === undefined ? [i] : []));
+    for (let at = 0; at < missing.length; at += MAX_TXN_OPS) {
+      const batch = missing.slice(at, at + MAX_TXN_OPS);
+      const res = await etcdCall(String(kvs[0]?.key ?? ''), () =>
+        this.#client.kv.txn({ compare: [], success: batch.map((i) => ({ request_range: { key: (kvs[i] as IKeyValue).key, revision } })), failure: [] }),
+        'list',
+      );
+      batch.forEach((i, n) => {
+        const value = res.responses[n]?.response_range.kvs[0];
+        const key = (kvs[i] as IKeyValue).key.toString('utf8');
+        if (!value) throw new StorageError('InvalidObject', key, `key ${key} vanished at revision ${revision}`);
+        objects[i] = decodeObject(key, value.value, value.mod_revision);
+      });
+    }
+    return objects as ApiObject[];
   }
 
   async create(key: string, obj: ApiObject): Promise<ApiObject> {
