@@ -1,4 +1,5 @@
 // metadata.managedFields ↔ manager identifiers and their field sets (fieldmanager/internal managedfields.go).
+import { BoundedCache } from './bounded-cache';
 import { FieldSet } from './field-set';
 import { goJsonOrdered } from './go-json';
 import type { ManagedFieldsMap } from './updater';
@@ -31,13 +32,18 @@ export function managerIdentifier(entry: Pick<ManagedFieldsEntry, 'manager' | 'o
   return goJsonOrdered(id);
 }
 
-export function parseIdentifier(id: string): ManagedFieldsEntry {
+/** Identifiers repeat on every write of an object. */
+const parsedIdentifiers = new BoundedCache<Readonly<ManagedFieldsEntry>>(1024);
+
+function parseIdentifierUncached(id: string): Readonly<ManagedFieldsEntry> {
   try {
-    return JSON.parse(id) as ManagedFieldsEntry;
+    return Object.freeze(JSON.parse(id) as ManagedFieldsEntry);
   } catch {
-    return { manager: id };
+    return Object.freeze({ manager: id });
   }
 }
+
+export const parseIdentifier = (id: string): Readonly<ManagedFieldsEntry> => parsedIdentifiers.get(id, parseIdentifierUncached);
 
 const isObject = (v: unknown): v is Record<string, unknown> => v !== null && typeof v === 'object' && !Array.isArray(v);
 

@@ -30,7 +30,18 @@ export interface FieldManagerScope {
   now?: () => string;
 }
 
-const nowSeconds = (): string => new Date().toISOString().replace(/\.\d+Z$/, 'Z');
+let lastSecond = Number.NaN;
+let lastSecondText = '';
+
+/** RFC 3339 in whole seconds; the text is kept for the rest of its second (every write asks). */
+function nowSeconds(): string {
+  const second = Math.floor(Date.now() / 1000);
+  if (second !== lastSecond) {
+    lastSecond = second;
+    lastSecondText = new Date(second * 1000).toISOString().replace(/\.\d+Z$/, 'Z');
+  }
+  return lastSecondText;
+}
 
 function stripManager(fields: ManagedFieldsMap, id: string): void {
   const vs = fields.get(id);
@@ -44,7 +55,7 @@ function stripManager(fields: ManagedFieldsMap, id: string): void {
 function trackUpdate(live: unknown, next: unknown, managed: Managed, manager: string, scope: FieldManagerScope): Managed {
   const id = managerIdentifier({ manager: manager || 'unknown', operation: 'Update', apiVersion: scope.apiVersion, subresource: scope.subresource });
   const options = { schema: scope.schema, ignored: scope.ignored };
-  const fields = updateManagers(goShaped(live, scope.schema), goShaped(next, scope.schema), scope.apiVersion, managed.fields, CURRENT_OPERATION, options);
+  const fields = updateManagers(live, next, scope.apiVersion, managed.fields, CURRENT_OPERATION, options);
   stripManager(fields, CURRENT_OPERATION);
   const times = new Map(managed.times);
   const current = fields.get(CURRENT_OPERATION);

@@ -1,14 +1,20 @@
 // A set of field paths (structured-merge-diff fieldpath.Set): members at this level and child sets by path element.
-import { comparePathElements, parsePathElement, serializePathElement, type Path, type PathElement } from './path-element';
+import { comparePathElements, parsePathElement, type Path, type PathElement } from './path-element';
 
 interface Child {
   readonly pe: PathElement;
   readonly set: FieldSet;
 }
 
+/**
+ * Sets are filled while they are built (insert, descend, addMember) and never changed afterwards: the set
+ * operations return `this`, `other` or children of either where nothing changes instead of copying them.
+ */
 export class FieldSet {
-  readonly members = new Map<string, PathElement>();
-  readonly children = new Map<string, Child>();
+  constructor(
+    readonly members = new Map<string, PathElement>(),
+    readonly children = new Map<string, Child>(),
+  ) {}
 
   static of(...paths: Path[]): FieldSet {
     const set = new FieldSet();
@@ -17,37 +23,41 @@ export class FieldSet {
   }
 
   insert(path: Path): void {
-    if (path.length === 0) return;
+    const last = path.length - 1;
+    if (last < 0) return;
     let node: FieldSet = this;
-    for (const pe of path.slice(0, -1)) node = node.descend(pe);
-    const last = path[path.length - 1] as PathElement;
-    node.members.set(serializePathElement(last), last);
+    for (let i = 0; i < last; i++) node = node.descend(path[i] as PathElement);
+    node.addMember(path[last] as PathElement);
+  }
+
+  addMember(pe: PathElement): void {
+    this.members.set(pe.serialized, pe);
   }
 
   /** The child set under `pe`, created when missing. */
   descend(pe: PathElement): FieldSet {
-    const key = serializePathElement(pe);
-    let child = this.children.get(key);
+    let child = this.children.get(pe.serialized);
     if (!child) {
       child = { pe, set: new FieldSet() };
-      this.children.set(key, child);
+      this.children.set(pe.serialized, child);
     }
     return child.set;
   }
 
   child(pe: PathElement): FieldSet | undefined {
-    return this.children.get(serializePathElement(pe))?.set;
+    return this.children.get(pe.serialized)?.set;
   }
 
   hasMember(pe: PathElement): boolean {
-    return this.members.has(serializePathElement(pe));
+    return this.members.has(pe.serialized);
   }
 
   has(path: Path): boolean {
-    if (path.length === 0) return false;
+    const last = path.length - 1;
+    if (last < 0) return false;
     let node: FieldSet | undefined = this;
-    for (const pe of path.slice(0, -1)) node = node?.child(pe);
-    return node?.hasMember(path[path.length - 1] as PathElement) ?? false;
+    for (let i = 0; i < last && node; i++) node = node.child(path[i] as PathElement);
+    return node?.hasMember(path[last] as PathElement) ?? false;
   }
 
   isEmpty(): boolean {
@@ -57,15 +67,16 @@ export class FieldSet {
   }
 
   union(other: FieldSet): FieldSet {
-    const out = new FieldSet();
-    for (const [k, pe] of this.members) out.members.set(k, pe);
-    for (const [k, pe] of other.members) out.members.set(k, pe);
-    for (const [k, c] of this.children) {
-      const o = other.children.get(k);
-      out.children.set(k, { pe: c.pe, set: o ? c.set.union(o.set) : c.set.union(new FieldSet()) });
+    if (other.isEmpty()) return this;
+    if (this.isEmpty()) return other;
+    const members = new Map(this.members);
+    for (const [k, pe] of other.members) members.set(k, pe);
+    const children = new Map(this.children);
+    for (const [k, o] of other.children) {
+      const c = this.children.get(k);
+      children.set(k, c ? { pe: c.pe, set: c.set.union(o.set) } : o);
     }
-    for (const [k, c] of other.children) if (!this.children.has(k)) out.children.set(k, { pe: c.pe, set: c.set.union(new FieldSet()) });
-    return out;
+    return new FieldSet(members, children);
   }
 
   intersection(other: FieldSet): FieldSet {
@@ -80,25 +91,38 @@ export class FieldSet {
 
   /** Members of `other` removed at each level; their descendants here stay (Set.Difference). */
   difference(other: FieldSet): FieldSet {
-    const out = new FieldSet();
-    for (const [k, pe] of this.members) if (!other.members.has(k)) out.members.set(k, pe);
-    for (const [k, c] of this.children) {
-      const o = other.children.get(k);
-      out.#keep(k, c.pe, o ? c.set.difference(o.set) : c.set.union(new FieldSet()));
-    }
-    return out;
+    return this.#without(other, false);
   }
 
   /** Like difference, and a member of `other` also removes everything below it here. */
   recursiveDifference(other: FieldSet): FieldSet {
-    const out = new FieldSet();
-    for (const [k, pe] of this.members) if (!other.members.has(k)) out.members.set(k, pe);
-    for (const [k, c] of this.children) {
-      if (other.members.has(k)) continue;
-      const o = other.children.get(k);
-      out.#keep(k, c.pe, o ? c.set.recursiveDifference(o.set) : c.set.union(new FieldSet()));
+    return this.#without(other, true);
+  }
+
+  /** Walks only what `other` holds; `this` itself when nothing of it goes. */
+  #without(other: FieldSet, recursive: boolean): FieldSet {
+    let members = this.members;
+    let children = this.children;
+    for (const k of other.members.keys()) {
+      if (members.has(k)) {
+        if (members === this.members) members = new Map(members);
+        members.delete(k);
+      }
+      if (recursive && children.has(k)) {
+        if (children === this.children) children = new Map(children);
+        children.delete(k);
+      }
     }
-    return out;
+    for (const [k, o] of other.children) {
+      const c = children.get(k);
+      if (!c) continue;
+      const rest = c.set.#without(o.set, recursive);
+      if (rest === c.set) continue;
+      if (children === this.children) children = new Map(children);
+      if (rest.isEmpty()) children.delete(k);
+      else children.set(k, { pe: c.pe, set: rest });
+    }
+    return members === this.members && children === this.children ? this : new FieldSet(members, children);
   }
 
   #keep(key: string, pe: PathElement, set: FieldSet): void {
@@ -108,8 +132,9 @@ export class FieldSet {
   /** Every member path: this level's members in order, then each child's (Set.Iterate). */
   paths(prefix: Path = []): Path[] {
     const out: Path[] = [];
-    for (const pe of sortedElements([...this.members.values()])) out.push([...prefix, pe]);
-    for (const c of sortedChildren([...this.children.values()])) out.push(...c.set.paths([...prefix, c.pe]));
+    for (const pe of [...this.members.values()].sort(comparePathElements)) out.push([...prefix, pe]);
+    const children = [...this.children.values()].sort((a, b) => comparePathElements(a.pe, b.pe));
+    for (const c of children) out.push(...c.set.paths([...prefix, c.pe]));
     return out;
   }
 
@@ -125,14 +150,26 @@ export class FieldSet {
   #emit(includeSelf: boolean): Record<string, unknown> {
     const out: Record<string, unknown> = {};
     if (includeSelf && (this.members.size > 0 || this.children.size > 0)) out['.'] = {};
-    const keys = new Set([...this.members.keys(), ...this.children.keys()]);
-    const entries = [...keys].map((k) => ({ k, pe: (this.members.get(k) ?? this.children.get(k)?.pe) as PathElement }));
-    entries.sort((a, b) => comparePathElements(a.pe, b.pe));
-    for (const { k } of entries) {
-      const child = this.children.get(k);
-      out[k] = child ? child.set.#emit(this.members.has(k)) : {};
+    for (const key of this.#sortedKeys()) {
+      const child = this.children.get(key);
+      out[key] = child ? child.set.#emit(this.members.has(key)) : {};
     }
     return out;
+  }
+
+  /** Members then children that are not members, by path element; `f:` keys alone sort as plain strings. */
+  #sortedKeys(): string[] {
+    const keys = [...this.members.keys()];
+    let fieldsOnly = true;
+    for (const pe of this.members.values()) if (pe.kind !== 'field') fieldsOnly = false;
+    for (const [k, c] of this.children) {
+      if (this.members.has(k)) continue;
+      keys.push(k);
+      if (c.pe.kind !== 'field') fieldsOnly = false;
+    }
+    if (fieldsOnly) return keys.sort();
+    const element = (k: string): PathElement => (this.members.get(k) ?? this.children.get(k)?.pe) as PathElement;
+    return keys.sort((a, b) => comparePathElements(element(a), element(b)));
   }
 
   /** Reads a FieldsV1 tree (unknown key kinds are dropped, as structured-merge-diff does). */
@@ -143,15 +180,20 @@ export class FieldSet {
       if (key === '.') continue;
       const pe = parsePathElement(key);
       if (pe === undefined) continue;
-      const isObject = value !== null && typeof value === 'object' && !Array.isArray(value);
-      const inner = isObject ? (value as Record<string, unknown>) : {};
-      const child = FieldSet.fromFields(inner);
-      if ('.' in inner || child.isEmpty()) set.members.set(serializePathElement(pe), pe);
-      if (!child.isEmpty()) set.children.set(serializePathElement(pe), { pe, set: child });
+      const inner = value !== null && typeof value === 'object' && !Array.isArray(value) ? (value as Record<string, unknown>) : EMPTY_FIELDS;
+      // A leaf `{}` needs no child set to learn that it is one.
+      const child = hasKeys(inner) ? FieldSet.fromFields(inner) : undefined;
+      const isLeaf = child === undefined || child.isEmpty();
+      if ('.' in inner || isLeaf) set.members.set(pe.serialized, pe);
+      if (!isLeaf) set.children.set(pe.serialized, { pe, set: child });
     }
     return set;
   }
 }
 
-const sortedElements = (pes: PathElement[]): PathElement[] => pes.sort(comparePathElements);
-const sortedChildren = (cs: Child[]): Child[] => cs.sort((a, b) => comparePathElements(a.pe, b.pe));
+const EMPTY_FIELDS: Record<string, unknown> = Object.freeze({});
+
+function hasKeys(obj: Record<string, unknown>): boolean {
+  for (const _key in obj) return true;
+  return false;
+}

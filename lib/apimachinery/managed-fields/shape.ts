@@ -1,6 +1,6 @@
 // How server-side apply sees a schema node (structured-merge-diff's atoms): scalar, struct, map or list with its relationship.
 import type { SchemaNode } from '../schema/node';
-import { keyElement, type PathElement } from './path-element';
+import { indexElement, keyElement, valueElement, type PathElement } from './path-element';
 
 export type Shape =
   | { readonly kind: 'scalar' }
@@ -11,8 +11,22 @@ export type Shape =
   /** Untyped JSON (RawExtension, interface{}): objects are granular maps, lists atomic. */
   | { readonly kind: 'deduced' };
 
+const DEDUCED: Shape = { kind: 'deduced' };
+const SCALAR: Shape = { kind: 'scalar' };
+const shapeCache = new WeakMap<SchemaNode, Shape>();
+
+/** Kept per node: nodes are immutable, and every walk asks for the shape of each position it passes. */
 export function shapeOf(node: SchemaNode | undefined): Shape {
-  if (node === undefined) return { kind: 'deduced' };
+  if (node === undefined) return DEDUCED;
+  let shape = shapeCache.get(node);
+  if (shape === undefined) {
+    shape = shapeOfNode(node);
+    shapeCache.set(node, shape);
+  }
+  return shape;
+}
+
+function shapeOfNode(node: SchemaNode): Shape {
   switch (node.type) {
     case 'object':
       return { kind: 'struct', node, atomic: node.mapType === 'atomic' };
@@ -22,9 +36,9 @@ export function shapeOf(node: SchemaNode | undefined): Shape {
       return listShape(node);
     case 'raw':
     case 'any':
-      return { kind: 'deduced' };
+      return DEDUCED;
     default:
-      return { kind: 'scalar' };
+      return SCALAR;
   }
 }
 
@@ -59,7 +73,7 @@ const isObject = (v: unknown): v is Record<string, unknown> => v !== null && typ
 
 /** The path element of a list item: its keys (list-map), its value (set) or its index (atomic). */
 export function listItemElement(shape: Extract<Shape, { kind: 'list' }>, index: number, item: unknown): PathElement {
-  if (shape.relationship === 'set') return { kind: 'value', value: item };
+  if (shape.relationship === 'set') return valueElement(item);
   if (shape.relationship === 'map' && shape.keys.length > 0) {
     if (!isObject(item)) throw new SchemaMismatch(`element ${index}: expected map, got ${JSON.stringify(item)}`);
     const fields: Array<[string, unknown]> = [];
@@ -70,5 +84,5 @@ export function listItemElement(shape: Extract<Shape, { kind: 'list' }>, index: 
     }
     return keyElement(fields);
   }
-  return { kind: 'index', index };
+  return indexElement(index);
 }

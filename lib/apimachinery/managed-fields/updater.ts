@@ -38,8 +38,9 @@ function filterComparison(c: Comparison, ignored: FieldSet): Comparison {
   return { added: c.added.recursiveDifference(ignored), removed: c.removed.recursiveDifference(ignored), modified: c.modified.recursiveDifference(ignored) };
 }
 
-function settle(live: unknown, next: unknown, managers: ManagedFieldsMap, self: string, force: boolean, options: UpdaterOptions): Comparison {
-  const comparison = filterComparison(compare(live, next, options.schema), options.ignored);
+/** `goShape`: live and next are compared as their Go round trips (goShaped) would be. */
+function settle(live: unknown, next: unknown, managers: ManagedFieldsMap, self: string, force: boolean, options: UpdaterOptions, goShape: boolean): Comparison {
+  const comparison = filterComparison(compare(live, next, options.schema, { goShape }), options.ignored);
   const changed = comparison.modified.union(comparison.added);
   const conflicts = new Map<string, FieldSet>();
   const removed = new Map<string, FieldSet>();
@@ -62,10 +63,13 @@ function settle(live: unknown, next: unknown, managers: ManagedFieldsMap, self: 
   return comparison;
 }
 
-/** An update by `manager`: it owns what it changed or added, others lose what changed. Never conflicts. */
+/**
+ * An update by `manager`: it owns what it changed or added, others lose what changed. Never conflicts.
+ * `live` and `next` are read as goShaped would make them (already go-shaped values read the same).
+ */
 export function updateManagers(live: unknown, next: unknown, apiVersion: string, managers: ManagedFieldsMap, manager: string, options: UpdaterOptions): ManagedFieldsMap {
   const out: ManagedFieldsMap = new Map(managers);
-  const comparison = settle(live, next, out, manager, true, options);
+  const comparison = settle(live, next, out, manager, true, options, true);
   const previous = out.get(manager)?.set ?? new FieldSet();
   const set = previous.difference(comparison.removed).union(comparison.modified).union(comparison.added).recursiveDifference(options.ignored);
   if (set.isEmpty()) out.delete(manager);
@@ -87,7 +91,7 @@ export function applyManagers(live: unknown, config: unknown, apiVersion: string
   const set = toFieldSet(config, options.schema, true).recursiveDifference(options.ignored);
   out.set(manager, { set, apiVersion, applied: true });
   merged = prune(merged, out, manager, lastSet, options.schema);
-  settle(live, merged, out, manager, force, options);
+  settle(live, merged, out, manager, force, options, false);
   return { object: isDeepStrictEqual(live, merged) ? undefined : merged, managers: out };
 }
 
