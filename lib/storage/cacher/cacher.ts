@@ -18,6 +18,8 @@ const FLUSH_INTERVAL_MS = 50;
  * a fifth of the event loop and a busy fan-out sends fewer, larger chunks.
  */
 const FLUSH_COST_FACTOR = 4;
+/** The spacing never exceeds this: bigger batches make longer flushes, which must not stretch the spacing further. */
+const MAX_FLUSH_INTERVAL_MS = 100;
 const RETRY_MAX_MS = 5000;
 
 export interface CacherOptions {
@@ -379,7 +381,8 @@ export class Cacher {
    */
   #scheduleFlush(): void {
     if ((this.#unflushed.size === 0 && this.#unflushedGroups.size === 0) || this.#flushTimer !== undefined) return;
-    const wait = this.#lastFlush + Math.max(FLUSH_INTERVAL_MS, FLUSH_COST_FACTOR * this.#lastFlushMs) - performance.now();
+    const spacing = Math.min(MAX_FLUSH_INTERVAL_MS, Math.max(FLUSH_INTERVAL_MS, FLUSH_COST_FACTOR * this.#lastFlushMs));
+    const wait = this.#lastFlush + spacing - performance.now();
     if (wait <= 0) this.#flush();
     else this.#flushTimer = setTimeout(() => this.#flush(), wait);
   }
