@@ -19,7 +19,9 @@ const READY_TIMEOUT_MS = 30_000;
 export async function startServerProcess(etcdUrl: string, extraNodeArgs: string[] = []): Promise<ServerProcess> {
   const port = await freePort();
   const script = join(__dirname, '..', '..', 'cmd', 'apiserver.js');
-  const child = spawn(process.execPath, [...extraNodeArgs, script, '--port', String(port), '--etcd-servers', etcdUrl, '--log-level', 'warn'], {
+  // BENCH_SERVER_ARGS: extra apiserver flags for experiments, e.g. "--watch-cache=false".
+  const serverArgs = (process.env['BENCH_SERVER_ARGS'] ?? '').split(/\s+/).filter(Boolean);
+  const child = spawn(process.execPath, [...extraNodeArgs, script, '--port', String(port), '--etcd-servers', etcdUrl, '--log-level', 'warn', ...serverArgs], {
     stdio: ['ignore', 'pipe', 'pipe'],
   });
   const tail: string[] = [];

@@ -143,3 +143,23 @@ describe('deletion', () => {
     });
   });
 });
+
+describe('the garbage collector without a watch cache (--watch-cache=false: etcd watches)', () => {
+  let plain: TestServer;
+  beforeAll(async () => {
+    plain = await startTestServer(['--watch-cache=false']);
+    await createNamespace(plain.api, NS);
+  });
+  afterAll(() => plain.stop());
+
+  it('still orphans dependents and removes the owner', async () => {
+    const hpas = `/apis/autoscaling/v1/namespaces/${NS}/horizontalpodautoscalers`;
+    const owner = (await plain.api.post(DEPLOYMENTS, aDeployment('plain-owner'))).body;
+    const hpa = anHpa('plain-hpa');
+    hpa['metadata'].ownerReferences = [{ apiVersion: 'apps/v1', kind: 'Deployment', name: 'plain-owner', uid: owner.metadata.uid }];
+    expect((await plain.api.post(hpas, hpa)).status).toBe(201);
+    expect((await plain.api.delete(`${DEPLOYMENTS}/plain-owner?propagationPolicy=Orphan`)).status).toBe(200);
+    await eventually(async () => (await plain.api.get(`${DEPLOYMENTS}/plain-owner`)).status === 404, 10_000, 'owner removal');
+    expect((await plain.api.get(`${hpas}/plain-hpa`)).body.metadata.ownerReferences ?? []).toEqual([]);
+  });
+});

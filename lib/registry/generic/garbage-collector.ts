@@ -28,9 +28,11 @@ function ignoreNotFound(err: unknown): void {
 export class GarbageCollector {
   readonly #stores: GenericStore[];
   readonly #log: Logger;
-  readonly #watches: WatchHandle[] = [];
+  /** The watch of each store (by index) while it runs; a store without one is listed at the next resync. */
+  readonly #watches = new Map<number, WatchHandle>();
   #timer: NodeJS.Timeout | undefined;
   #stopped = false;
+  #resyncing = false;
   readonly #queue = new WorkQueue(
     (key) => this.#sync(key),
     (key, err) => this.#log.warn({ err, object: key }, 'garbage collection failed; will retry'),
@@ -52,27 +54,44 @@ export class GarbageCollector {
   async stop(): Promise<void> {
     this.#stopped = true;
     if (this.#timer) clearInterval(this.#timer);
-    await Promise.all(this.#watches.splice(0).map((w) => w.cancel()));
+    const watches = [...this.#watches.values()];
+    this.#watches.clear();
+    await Promise.all(watches.map((w) => w.cancel()));
   }
 
-  /** Lists every resource for pending objects, and on the first pass starts one watch per resource (both from the watch cache). */
+  /**
+   * Lists each resource without a running watch for pending objects, then watches it (both through the watch
+   * cache when there is one), like an informer: a resource is listed again only after its watch ended.
+   */
   async #resync(): Promise<void> {
-    const watching = this.#watches.length > 0;
+    if (this.#resyncing) return;
+    this.#resyncing = true;
+    try {
+      await this.#listAndWatchUnwatched();
+    } finally {
+      this.#resyncing = false;
+    }
+  }
+
+  async #listAndWatchUnwatched(): Promise<void> {
     for (const [index, store] of this.#stores.entries()) {
+      if (this.#watches.has(index) || this.#stopped) continue;
       try {
-        // resourceVersion 0: the watch cache answers (no etcd range, nothing decoded); the watch covers the rest.
         const { items, resourceVersion } = await store.list('', { ...LIST_EVERYTHING, resourceVersion: 0 });
         this.#queue.add(...items.filter(isGcPending).map((o) => this.#key(index, o)));
-        if (!watching && !this.#stopped) {
-          this.#watches.push(
-            await store.watch('', Number(resourceVersion), {
-              event: (event) => {
-                if (event.type !== 'DELETED' && isGcPending(event.object)) this.#queue.add(this.#key(index, event.object));
-              },
-              error: (err) => this.#log.warn({ err }, 'garbage collector watch ended; the resync keeps going'),
-            }),
-          );
-        }
+        let ended = false;
+        const watch = await store.watch('', Number(resourceVersion), {
+          event: (event) => {
+            if (event.type !== 'DELETED' && isGcPending(event.object)) this.#queue.add(this.#key(index, event.object));
+          },
+          error: (err) => {
+            this.#log.warn({ err }, 'garbage collector watch ended; the next resync lists and watches again');
+            ended = true;
+            this.#watches.delete(index);
+          },
+        });
+        if (this.#stopped) await watch.cancel();
+        else if (!ended) this.#watches.set(index, watch);
       } catch (err) {
         this.#log.warn({ err }, 'garbage collector resync failed');
       }
