@@ -1,4 +1,6 @@
 // Builds the served resources: each ResourceDefinition with its strategies, on one storage, behind admission.
+import { conversionsOf } from '../apis/conversions';
+import { EncodingStorage } from './generic/encoding-storage';
 import type { Logger } from 'pino';
 import type { Storage } from '../storage/storage';
 import { Cacher } from '../storage/cacher/cacher';
@@ -43,17 +45,19 @@ interface ExtraVersion {
   /** Listed before the storage version in discovery (the group's preferred version). */
   preferred: boolean;
   deprecation?: Deprecation;
+  /** The version written to etcd (the strategies still work on the hub version): Kubernetes 1.26's storage version. */
+  writtenToEtcd?: boolean;
 }
 
 /** Versions served besides the storage version, by `group/resource` (Kubernetes 1.26). */
 const EXTRA_VERSIONS: Readonly<Record<string, ExtraVersion>> = {
   'autoscaling/horizontalpodautoscalers': { version: 'v1', applyDefaults: applyHorizontalPodAutoscalerDefaults, preferred: false },
   [`${FLOWCONTROL_GROUP}/flowschemas`]: {
-    version: 'v1beta2', applyDefaults: flowSchemaStrategy.applyDefaults, preferred: false,
+    version: 'v1beta2', applyDefaults: flowSchemaStrategy.applyDefaults, preferred: false, writtenToEtcd: true,
     deprecation: { deprecatedIn: '1.26', removedIn: '1.29', replacement: { group: FLOWCONTROL_GROUP, version: 'v1beta3', kind: 'FlowSchema' } },
   },
   [`${FLOWCONTROL_GROUP}/prioritylevelconfigurations`]: {
-    version: 'v1beta2', applyDefaults: applyV1beta2PriorityLevelDefaults, preferred: false,
+    version: 'v1beta2', applyDefaults: applyV1beta2PriorityLevelDefaults, preferred: false, writtenToEtcd: true,
     deprecation: { deprecatedIn: '1.26', removedIn: '1.29', replacement: { group: FLOWCONTROL_GROUP, version: 'v1beta3', kind: 'PriorityLevelConfiguration' } },
   },
 };
@@ -118,12 +122,21 @@ function cacherFor(storage: Storage, definition: ResourceDefinition, keyPrefix: 
   });
 }
 
+/** The storage of one resource: converting to and from the version written to etcd when that is not the hub. */
+function storageFor(storage: Storage, definition: ResourceDefinition, extra: ExtraVersion | undefined): Storage {
+  const conversions = conversionsOf(definition.group, definition.kind);
+  if (!extra?.writtenToEtcd || !conversions) return storage;
+  return new EncodingStorage(storage, { group: definition.group, kind: definition.kind, conversions, version: extra.version });
+}
+
 export function buildRegistry(storage: Storage, etcdPrefix: string, features: FeatureGates, admission: Admission, watchCache?: WatchCacheConfig, runtimeConfig?: RuntimeConfig): ResourceRegistry {
   const registry = new ResourceRegistry();
   for (const definition of storageDefinitions(features)) {
     const keyPrefix = keyPrefixOf(etcdPrefix, definition);
-    const cacher = watchCache ? cacherFor(storage, definition, keyPrefix, watchCache) : undefined;
-    const store = new GenericStore({ definition, strategy: definition.strategy, storage, keyPrefix, admission, ...(cacher ? { cacher } : {}) });
+    const extra = EXTRA_VERSIONS[`${definition.group}/${definition.resource}`];
+    const resourceStorage = storageFor(storage, definition, extra);
+    const cacher = watchCache ? cacherFor(resourceStorage, definition, keyPrefix, watchCache) : undefined;
+    const store = new GenericStore({ definition, strategy: definition.strategy, storage: resourceStorage, keyPrefix, admission, ...(cacher ? { cacher } : {}) });
     const isNamespaces = definition.group === '' && definition.resource === 'namespaces';
     const statusStore = definition.statusStrategy ? store.withStrategy(definition.statusStrategy) : undefined;
     const servedAs = (def: ResourceDefinition, deprecation?: Deprecation): ServedResource => {
@@ -134,6 +147,7 @@ export function buildRegistry(storage: Storage, etcdPrefix: string, features: Fe
         selectors: isNamespaces ? NAMESPACE_SELECTORS : DEFAULT_SELECTOR_SUPPORT,
         returnDeletedObject: isNamespaces,
         storageVersion: definition.version,
+        encodingVersion: extra?.writtenToEtcd ? extra.version : definition.version,
       };
       if (cacher) served.cacher = cacher;
       if (definition.group === 'apps' && definition.resource === 'deployments') served.scale = deploymentScale;
@@ -141,7 +155,6 @@ export function buildRegistry(storage: Storage, etcdPrefix: string, features: Fe
       if (deprecation) served.deprecation = deprecation;
       return served;
     };
-    const extra = EXTRA_VERSIONS[`${definition.group}/${definition.resource}`];
     const versions = [servedAs(definition)];
     if (extra) {
       const other = servedAs(versionDefinition(definition, extra), extra.deprecation);

@@ -20,8 +20,10 @@ export interface ServedResource {
   returnDeletedObject: boolean;
   /** The resource's watch cache (absent with --watch-cache=false). */
   cacher?: Cacher;
-  /** The version objects are stored in (every served version of the resource shares store and cache). */
+  /** The hub version: every served version converts to and from it, the strategies work on it (one store and cache for all). */
   storageVersion: string;
+  /** The version written to etcd: the hub, except where Kubernetes 1.26 kept an older one (its storageVersionHash). */
+  encodingVersion: string;
   /** Set when this version is deprecated: the Warning, gauge and audit annotations of requests to it. */
   deprecation?: Deprecation;
 }

@@ -20,7 +20,7 @@ function apiResources(served: ServedResource): Record<string, unknown>[] {
   const main: Record<string, unknown> = { name: def.resource, singularName: '', namespaced, kind: def.kind, verbs: MAIN_VERBS };
   if (def.shortNames.length > 0) main['shortNames'] = def.shortNames;
   if (def.categories.length > 0) main['categories'] = def.categories;
-  main['storageVersionHash'] = storageVersionHash(def.group, served.storageVersion, def.kind);
+  main['storageVersionHash'] = storageVersionHash(def.group, served.encodingVersion, def.kind);
   const entries: Record<string, unknown>[] = [main];
   if (served.scale) entries.push({ name: `${def.resource}/scale`, singularName: '', namespaced, group: 'autoscaling', version: 'v1', kind: 'Scale', verbs: STATUS_VERBS });
   if (served.statusStore) entries.push({ name: `${def.resource}/status`, singularName: '', namespaced, kind: def.kind, verbs: STATUS_VERBS });
