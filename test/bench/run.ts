@@ -24,6 +24,8 @@ const SERVER_NODE_ARGS = (process.env['BENCH_SERVER_NODE_ARGS'] ?? '').split(/\s
 const WRITE_DOCS = process.env['BENCH_NO_DOCS'] !== '1';
 /** For profiling one workload: BENCH_PHASES=create or BENCH_PHASES=get (the warm-up still creates the GET targets). */
 const PHASES = (process.env['BENCH_PHASES'] ?? 'create,get').split(',');
+/** For experiments: idle seconds between the create and GET phases (lets the server finish collecting garbage). */
+const PAUSE_BEFORE_GETS_SECONDS = Number(process.env['BENCH_PAUSE_BEFORE_GETS'] ?? 0);
 /** Load generators to run: BENCH_LOAD_GENS=node,wrk (default both; wrk only when installed). */
 const LOAD_GENS = (process.env['BENCH_LOAD_GENS'] ?? 'node,wrk').split(',');
 
@@ -142,6 +144,10 @@ async function main(): Promise<void> {
     await wrkPhase('POST create Deployment', c, createScript(`wrk-c${c}-`), `create-c${c}.lua`);
   }
   if (created.length === 0) throw new Error('no Deployment was created; cannot measure GETs');
+  if (PAUSE_BEFORE_GETS_SECONDS > 0) {
+    log(`pausing ${PAUSE_BEFORE_GETS_SECONDS}s before the GET phases (BENCH_PAUSE_BEFORE_GETS)`);
+    await new Promise((r) => setTimeout(r, PAUSE_BEFORE_GETS_SECONDS * 1000));
+  }
   for (const c of PHASES.includes('get') && runNode ? LEVELS : []) {
     log(`GETs (node), concurrency ${c}, ${SECONDS}s`);
     results.push(await runLoad(url, getSpec(c, SECONDS), server.pid, etcdPid));
