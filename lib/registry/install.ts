@@ -53,11 +53,11 @@ interface ExtraVersion {
 const EXTRA_VERSIONS: Readonly<Record<string, ExtraVersion>> = {
   'autoscaling/horizontalpodautoscalers': { version: 'v1', applyDefaults: applyHorizontalPodAutoscalerDefaults, preferred: false },
   [`${FLOWCONTROL_GROUP}/flowschemas`]: {
-    version: 'v1beta2', applyDefaults: flowSchemaStrategy.applyDefaults, preferred: false, writtenToEtcd: true,
+    version: 'v1beta2', applyDefaults: flowSchemaStrategy.applyDefaults, preferred: true, writtenToEtcd: true,
     deprecation: { deprecatedIn: '1.26', removedIn: '1.29', replacement: { group: FLOWCONTROL_GROUP, version: 'v1beta3', kind: 'FlowSchema' } },
   },
   [`${FLOWCONTROL_GROUP}/prioritylevelconfigurations`]: {
-    version: 'v1beta2', applyDefaults: applyV1beta2PriorityLevelDefaults, preferred: false, writtenToEtcd: true,
+    version: 'v1beta2', applyDefaults: applyV1beta2PriorityLevelDefaults, preferred: true, writtenToEtcd: true,
     deprecation: { deprecatedIn: '1.26', removedIn: '1.29', replacement: { group: FLOWCONTROL_GROUP, version: 'v1beta3', kind: 'PriorityLevelConfiguration' } },
   },
 };

@@ -51,7 +51,8 @@ describe('kubectl explain', () => {
 
   it('explains a kind of the orch-branded flowcontrol group', async () => {
     const out = await kubectl.ok('explain', 'flowschemas');
-    expect(out).toMatch(/^GROUP:\s+flowcontrol\.apiserver\.orch\.io\nKIND:\s+FlowSchema\nVERSION:\s+v1beta3\n/);
+    // The group's preferred version in 1.26 is v1beta2.
+    expect(out).toMatch(/^GROUP:\s+flowcontrol\.apiserver\.orch\.io\nKIND:\s+FlowSchema\nVERSION:\s+v1beta2\n/);
     expect([...fields(out).keys()]).toEqual(['apiVersion', 'kind', 'metadata', 'spec', 'status']);
   });
 

@@ -73,8 +73,9 @@ describe('kubectl against the built server', () => {
     expect(byName.get('deployments')).toEqual(['deployments', 'deploy', 'apps/v1', 'true', 'Deployment']);
     // autoscaling/v2 is the preferred version, as in Kubernetes 1.26.
     expect(byName.get('horizontalpodautoscalers')).toEqual(['horizontalpodautoscalers', 'hpa', 'autoscaling/v2', 'true', 'HorizontalPodAutoscaler']);
-    expect(byName.get('flowschemas')).toEqual(['flowschemas', 'flowcontrol.apiserver.orch.io/v1beta3', 'false', 'FlowSchema']);
-    expect(byName.get('prioritylevelconfigurations')).toEqual(['prioritylevelconfigurations', 'flowcontrol.apiserver.orch.io/v1beta3', 'false', 'PriorityLevelConfiguration']);
+    // flowcontrol's preferred (and storage) version in 1.26 is still v1beta2: v1beta3 is new in 1.26 (spec Versioning 4b).
+    expect(byName.get('flowschemas')).toEqual(['flowschemas', 'flowcontrol.apiserver.orch.io/v1beta2', 'false', 'FlowSchema']);
+    expect(byName.get('prioritylevelconfigurations')).toEqual(['prioritylevelconfigurations', 'flowcontrol.apiserver.orch.io/v1beta2', 'false', 'PriorityLevelConfiguration']);
   });
 
   it('get --raw /readyz?verbose reports every check', async () => {
@@ -153,16 +154,19 @@ describe('kubectl against the built server', () => {
     const v1 = await getJson('horizontalpodautoscalers.v1.autoscaling', 'web', '-n', ns);
     expect(v1).toMatchObject({ apiVersion: 'autoscaling/v1', spec: { targetCPUUtilizationPercentage: 75 } });
 
+    // kubectl reads the preferred version, v1beta2 in 1.26 (the v1beta3 manifest's nominalConcurrencyShares comes back as assuredConcurrencyShares).
     const pl = await getJson('prioritylevelconfigurations', plName);
     expect(pl).toMatchObject({
-      apiVersion: 'flowcontrol.apiserver.orch.io/v1beta3',
+      apiVersion: 'flowcontrol.apiserver.orch.io/v1beta2',
       kind: 'PriorityLevelConfiguration',
-      spec: { type: 'Limited', limited: { nominalConcurrencyShares: 10, limitResponse: { type: 'Reject' } } },
+      spec: { type: 'Limited', limited: { assuredConcurrencyShares: 10, limitResponse: { type: 'Reject' } } },
     });
+    const plV1beta3 = await getJson('prioritylevelconfigurations.v1beta3.flowcontrol.apiserver.orch.io', plName);
+    expect(plV1beta3).toMatchObject({ apiVersion: 'flowcontrol.apiserver.orch.io/v1beta3', spec: { limited: { nominalConcurrencyShares: 10 } } });
 
     const fs = await getJson('flowschemas', fsName);
     expect(fs).toMatchObject({
-      apiVersion: 'flowcontrol.apiserver.orch.io/v1beta3',
+      apiVersion: 'flowcontrol.apiserver.orch.io/v1beta2',
       kind: 'FlowSchema',
       metadata: { name: fsName },
       spec: { matchingPrecedence: 1000, priorityLevelConfiguration: { name: plName }, distinguisherMethod: { type: 'ByUser' } },

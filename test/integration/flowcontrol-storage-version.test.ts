@@ -1,5 +1,5 @@
-// FlowSchema and PriorityLevelConfiguration are written to etcd as v1beta2, Kubernetes 1.26's storage version
-// (kubernetes/kubernetes#112512), while v1beta3 stays the version served first and the one the strategies use.
+// FlowSchema and PriorityLevelConfiguration are written to etcd as v1beta2, Kubernetes 1.26's storage and preferred
+// version (kubernetes/kubernetes#112512; spec Versioning 4b), while the strategies work on v1beta3.
 import type { Etcd3 } from 'etcd3';
 import { storageVersionHash } from '../../lib/endpoints/discovery/storage-version-hash';
 import { aPriorityLevel, FLOWCONTROL } from '../helpers/fixtures';
@@ -55,6 +55,12 @@ describe('flowcontrol storage version', () => {
     } finally {
       watch.close();
     }
+  });
+
+  it('names v1beta2 the preferred version of the group, as 1.26 does (the version kubectl reads)', async () => {
+    const group = await ts.api.get(`/apis/${GROUP}`);
+    expect(group.body.preferredVersion).toEqual({ groupVersion: `${GROUP}/v1beta2`, version: 'v1beta2' });
+    expect(group.body.versions.map((v: any) => v.version)).toEqual(['v1beta2', 'v1beta3']);
   });
 
   it("reports the v1beta2 storageVersionHash in both versions' discovery", async () => {
