@@ -1,10 +1,12 @@
 // Storage of a resource whose objects are written to etcd in another version than the one its strategies use
 // (Kubernetes 1.26 stores FlowSchema and PriorityLevelConfiguration as v1beta2 while v1beta3 is served first):
-// objects are converted on their way in and out, so everything above sees the hub version only.
+// objects are converted on their way in and out, so everything above sees the hub version only (stored bytes
+// from getJson stay as they are: the serving paths compare their apiVersion with the one asked for).
 import type { ApiObject } from '../../apimachinery/meta/types';
 import { convertObject } from '../../apis/conversion';
 import type { KindConversions } from '../../apis/conversion';
 import type { ChangeSink, DeleteCheck, GetOptions, ListOptions, ListResult, Storage, UpdateFunc, WatchHandle, WatchSink } from '../../storage/storage';
+import { ForwardingStorage } from '../../storage/forwarding-storage';
 
 export interface StorageEncoding {
   group: string;
@@ -14,12 +16,11 @@ export interface StorageEncoding {
   version: string;
 }
 
-export class EncodingStorage implements Storage {
-  readonly #storage: Storage;
+export class EncodingStorage extends ForwardingStorage {
   readonly #encoding: StorageEncoding;
 
   constructor(storage: Storage, encoding: StorageEncoding) {
-    this.#storage = storage;
+    super(storage);
     this.#encoding = encoding;
   }
 
@@ -34,65 +35,45 @@ export class EncodingStorage implements Storage {
     return convertObject(conversions, obj, group, kind, version);
   }
 
-  async get(key: string, options?: GetOptions): Promise<ApiObject> {
-    return this.#decoded(await this.#storage.get(key, options));
+  override async get(key: string, options?: GetOptions): Promise<ApiObject> {
+    return this.#decoded(await this.inner.get(key, options));
   }
 
-  /** Stored bytes as they are: the serving paths compare their apiVersion with the one asked for. */
-  getJson(key: string): Promise<{ json: string; resourceVersion: string }> {
-    return this.#storage.getJson(key);
-  }
-
-  async list(prefix: string, options?: ListOptions): Promise<ListResult> {
+  override async list(prefix: string, options?: ListOptions): Promise<ListResult> {
     const predicate = options?.predicate;
-    const listed = await this.#storage.list(prefix, predicate ? { ...options, predicate: (obj) => predicate(this.#decoded(obj)) } : options);
+    const listed = await this.inner.list(prefix, predicate ? { ...options, predicate: (obj) => predicate(this.#decoded(obj)) } : options);
     return { ...listed, items: listed.items.map(this.#decoded) };
   }
 
-  async create(key: string, obj: ApiObject): Promise<ApiObject> {
-    return this.#decoded(await this.#storage.create(key, this.#encoded(obj)));
+  override async create(key: string, obj: ApiObject): Promise<ApiObject> {
+    return this.#decoded(await this.inner.create(key, this.#encoded(obj)));
   }
 
-  async guaranteedUpdate(key: string, update: UpdateFunc): Promise<{ object: ApiObject; deleted: boolean }> {
-    const result = await this.#storage.guaranteedUpdate(key, async (current) => {
+  override async guaranteedUpdate(key: string, update: UpdateFunc): Promise<{ object: ApiObject; deleted: boolean }> {
+    const result = await this.inner.guaranteedUpdate(key, async (current) => {
       const next = await update(this.#decoded(current));
       return { ...next, object: this.#encoded(next.object) };
     });
     return { ...result, object: this.#decoded(result.object) };
   }
 
-  async delete(key: string, check?: DeleteCheck): Promise<ApiObject> {
-    return this.#decoded(await this.#storage.delete(key, check ? (current) => check(this.#decoded(current)) : undefined));
+  override async delete(key: string, check?: DeleteCheck): Promise<ApiObject> {
+    return this.#decoded(await this.inner.delete(key, check ? (current) => check(this.#decoded(current)) : undefined));
   }
 
-  watch(prefix: string, afterRevision: number, sink: WatchSink): Promise<WatchHandle> {
-    return this.#storage.watch(prefix, afterRevision, {
+  override watch(prefix: string, afterRevision: number, sink: WatchSink): Promise<WatchHandle> {
+    return this.inner.watch(prefix, afterRevision, {
       event: (event) =>
         sink.event(event.type === 'DELETED' ? { ...event, object: this.#decoded(event.object) } : { ...event, object: this.#decoded(event.object), ...(event.previous ? { previous: this.#decoded(event.previous) } : {}) }),
       error: (err) => sink.error(err),
     });
   }
 
-  watchChanges(prefix: string, afterRevision: number, sink: ChangeSink): Promise<WatchHandle> {
-    return this.#storage.watchChanges(prefix, afterRevision, {
+  override watchChanges(prefix: string, afterRevision: number, sink: ChangeSink): Promise<WatchHandle> {
+    return this.inner.watchChanges(prefix, afterRevision, {
       changes: (batch) => sink.changes(batch.map((change) => (change.type === 'put' ? { ...change, object: this.#decoded(change.object) } : change))),
       progress: (revision) => sink.progress(revision),
       error: (err) => sink.error(err),
     });
   }
-
-  currentRevision(): Promise<number> {
-    return this.#storage.currentRevision();
-  }
-
-  count(prefix: string): Promise<number> {
-    return this.#storage.count(prefix);
-  }
-
-  ping(): Promise<void> {
-    return this.#storage.ping();
-  }
-
-  /** The shared storage is closed by its owner. */
-  async close(): Promise<void> {}
 }
