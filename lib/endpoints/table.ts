@@ -32,13 +32,18 @@ export interface TableOptions {
   includeObject: IncludeObject;
   /** Omit columnDefinitions (later watch events). */
   withoutColumns?: boolean;
+  /**
+   * The form the cells are read from: the kind's columns are written against its hub version (Kubernetes prints
+   * from the internal object), whatever version the rows' objects are served in.
+   */
+  cellsFrom?: (obj: ApiObject) => ApiObject;
 }
 
 export function toTable(objects: ApiObject[], convertor: TableConvertor | undefined, listMeta: ListMeta, options: TableOptions, now = new Date()): Record<string, unknown> {
   const tc = convertor ?? defaultTableConvertor;
   const columnDefinitions: TableColumnDefinition[] | null = options.withoutColumns ? null : tc.columns;
   const rows = objects.map((obj) => {
-    const row: Record<string, unknown> = { cells: tc.cells(obj, now) };
+    const row: Record<string, unknown> = { cells: tc.cells(options.cellsFrom ? options.cellsFrom(obj) : obj, now) };
     const object = rowObject(obj, options.includeObject, options.request);
     if (object !== undefined) row['object'] = object;
     return row;

@@ -57,6 +57,17 @@ describe('flowcontrol storage version', () => {
     }
   });
 
+  it('prints the same table cells through either version (columns read the hub form)', async () => {
+    await ts.api.post(`${FLOWCONTROL}/prioritylevelconfigurations`, aPriorityLevel('table-pl'));
+    const accept = { accept: 'application/json;as=Table;g=meta.orch.io;v=v1' };
+    for (const base of [FLOWCONTROL, V1BETA2]) {
+      const table = await ts.api.get(`${base}/prioritylevelconfigurations/table-pl`, accept);
+      const shares = table.body.columnDefinitions.findIndex((c: any) => c.name === 'NominalConcurrencyShares');
+      expect(shares).toBeGreaterThan(0);
+      expect(table.body.rows[0].cells[shares]).toBe(10);
+    }
+  });
+
   it('names v1beta2 the preferred version of the group, as 1.26 does (the version kubectl reads)', async () => {
     const group = await ts.api.get(`/apis/${GROUP}`);
     expect(group.body.preferredVersion).toEqual({ groupVersion: `${GROUP}/v1beta2`, version: 'v1beta2' });

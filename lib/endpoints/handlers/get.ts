@@ -1,6 +1,6 @@
 // GET on a named object (or its status).
 import type { ApiRequest } from './api-request';
-import { asServed, requestNamespace } from './api-request';
+import { asServed, requestNamespace, toStorage } from './api-request';
 import { negotiateResponse } from '../negotiation';
 import { parseResourceVersion } from './list-options';
 import { writeJsonText, writeResponse } from './write-response';
@@ -48,7 +48,7 @@ export async function handleGet(r: ApiRequest): Promise<void> {
   }
   if (r.negotiated.table) {
     const includeObject = parseIncludeObject(r.query.get('includeObject'));
-    const table = toTable([obj], r.served.definition.strategy.table, { resourceVersion: obj.metadata.resourceVersion ?? '' }, { request: r.negotiated.table, includeObject });
+    const table = toTable([obj], r.served.definition.strategy.table, { resourceVersion: obj.metadata.resourceVersion ?? '' }, { request: r.negotiated.table, includeObject, cellsFrom: (o) => toStorage(r, o) });
     writeResponse(r.res, 200, table, r.negotiated, { pretty: r.pretty });
     return;
   }

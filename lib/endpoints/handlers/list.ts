@@ -2,7 +2,7 @@
 import type { ApiObject, ListMeta } from '../../apimachinery/meta/types';
 import type { ListOutcome } from '../../registry/generic/list';
 import type { ApiRequest } from './api-request';
-import { asServed, requestNamespace } from './api-request';
+import { asServed, requestNamespace, toStorage } from './api-request';
 import { isProtobuf, negotiateResponse } from '../negotiation';
 import { parseListParams } from './list-options';
 import { writeResponse } from './write-response';
@@ -47,7 +47,7 @@ export async function handleList(r: ApiRequest): Promise<void> {
   if (r.negotiated.table) {
     const def = r.served.definition;
     const items = outcome.items.map((o) => asServed(r, o));
-    writeResponse(r.res, 200, toTable(items, def.strategy.table, listMetaOf(outcome), { request: r.negotiated.table, includeObject }), r.negotiated, { pretty: r.pretty });
+    writeResponse(r.res, 200, toTable(items, def.strategy.table, listMetaOf(outcome), { request: r.negotiated.table, includeObject, cellsFrom: (o) => toStorage(r, o) }), r.negotiated, { pretty: r.pretty });
     return;
   }
   if (plainJson || protobuf) {

@@ -2,7 +2,7 @@
 // (see registry/generic/client-watch.ts); events come from the resource's watch cache.
 import { badRequest } from '../../apimachinery/errors';
 import type { ApiRequest } from './api-request';
-import { asServed, requestNamespace } from './api-request';
+import { asServed, requestNamespace, toStorage } from './api-request';
 import { parseIntegerParam, parseListParams } from './list-options';
 import { isProtobuf, negotiateWatch, watchContentType } from '../negotiation';
 import { parseIncludeObject, toTable } from '../table';
@@ -59,7 +59,7 @@ export async function handleWatch(r: ApiRequest): Promise<void> {
       ? {
           table: {
             key: `${table.group}/${table.version}/${includeObject}`,
-            render: (obj, first) => toTable([obj], r.served.definition.strategy.table, { resourceVersion: obj.metadata.resourceVersion ?? '' }, { request: table, includeObject, withoutColumns: !first }),
+            render: (obj, first) => toTable([obj], r.served.definition.strategy.table, { resourceVersion: obj.metadata.resourceVersion ?? '' }, { request: table, includeObject, withoutColumns: !first, cellsFrom: (o) => toStorage(r, o) }),
           },
         }
       : {}),
