@@ -29,6 +29,11 @@ class BreakableStorage extends EtcdStorage {
     return handle;
   }
 
+  /** Change streams open now (a ready cache may still be opening its first one). */
+  get streams(): number {
+    return this.#sinks.length;
+  }
+
   /** Breaks every open change stream; new ones wait until release(). */
   break(): void {
     this.#gate = new Promise((resolve) => (this.#open = resolve));
@@ -115,6 +120,8 @@ describe('Cacher on etcd', () => {
       await storage.create(`${prefix}a`, thing('a', '1'));
       const watcher = recorder();
       cacher.watch({ prefix, delivery: watcher.delivery }, undefined);
+      // Ready means listed; the etcd watch may still be opening, and breaking before it exists breaks nothing.
+      await until(() => storage.streams === 1, 'the etcd watch to open');
       storage.break();
       await storage.create(`${prefix}b`, thing('b', '1'));
       await storage.guaranteedUpdate(`${prefix}a`, (cur) => ({ object: { ...cur, spec: { value: '2' } } }));
