@@ -1,25 +1,17 @@
 // Cacher: the watch cache of one resource in one replica. One etcd watch feeds the cache; every client watch
 // and every `resourceVersion=0` read is served from memory. When the etcd watch breaks the cacher resumes from
 // the revision it has applied; when that revision is compacted it re-lists and its watchers get 410 (they re-list too).
+// How events reach the watchers (groups, batching, bookmarks) is fan-out.ts's job.
 import type { Logger } from 'pino';
 import type { ApiObject } from '../../apimachinery/meta/types';
 import type { Storage, StorageChange, WatchHandle } from '../storage';
 import { isStorageError, StorageError } from '../storage-error';
 import type { CachedEvent } from './cached-event';
 import { CacheWatcher, type WatchDelivery } from './cache-watcher';
+import { FanOut } from './fan-out';
 import { WatchCache } from './watch-cache';
 
 const RETRY_MIN_MS = 100;
-/** Shortest time between two writes to the same watchers (event batching under load). */
-const FLUSH_INTERVAL_MS = 50;
-/**
- * A flush writes to every watcher with news (one socket write each, mostly kernel time): with many watchers
- * the next flush waits this many times as long as the last one took, so writing never takes more than about
- * a fifth of the event loop and a busy fan-out sends fewer, larger chunks.
- */
-const FLUSH_COST_FACTOR = 4;
-/** The spacing never exceeds this: bigger batches make longer flushes, which must not stretch the spacing further. */
-const MAX_FLUSH_INTERVAL_MS = 100;
 const RETRY_MAX_MS = 5000;
 
 export interface CacherOptions {
@@ -58,13 +50,6 @@ export interface CacheWatch {
   stop(cutOff?: boolean): void;
 }
 
-/** Unfiltered watchers of one prefix sharing a delivery form, and the events batched for them since the last flush. */
-interface WatcherGroup {
-  prefix: string;
-  members: Set<CacheWatcher>;
-  events: CachedEvent[];
-}
-
 export interface CacherStats {
   watchers: number;
   eventsSent: number;
@@ -81,31 +66,16 @@ export class Cacher {
   readonly #keyOf: (obj: ApiObject) => string;
   readonly #cache: WatchCache;
   readonly #log: Logger;
-  /** Every registered watcher. */
-  readonly #watchers = new Set<CacheWatcher>();
-  /** Watchers offered each event one by one (filtered ones, table streams, controllers). */
-  readonly #individual = new Set<CacheWatcher>();
-  /** Unfiltered watchers by prefix and delivery form: one batch of events per group per flush. */
-  readonly #groups = new Map<string, WatcherGroup>();
-  #unflushedGroups = new Set<WatcherGroup>();
-  /** The cache's revision when the last flush started: grouped watchers have been sent every event up to it. */
-  #flushedRevision = 0;
+  readonly #fanOut: FanOut;
   #etcdWatch: WatchHandle | undefined;
   #stopped = false;
   #ready = false;
   #readyWaiters: (() => void)[] = [];
   #revisionWaiters: { revision: number; resolve: () => void }[] = [];
-  #eventsSentByGone = 0;
   #initializations = 0;
-  #slowWatchersClosed = 0;
   #running: Promise<void> | undefined;
   #wakeRetry: (() => void) | undefined;
   #endEtcdWatch: ((reason: Error) => void) | undefined;
-  #unflushed = new Set<CacheWatcher>();
-  #flushTimer: NodeJS.Timeout | undefined;
-  #lastFlush = 0;
-  /** How long the last flush took. */
-  #lastFlushMs = 0;
   readonly #bookmarkIntervalMs: number;
   #bookmarkTimer: NodeJS.Timeout | undefined;
 
@@ -116,31 +86,23 @@ export class Cacher {
     this.#log = options.log;
     this.#bookmarkIntervalMs = options.bookmarkIntervalMs;
     this.#cache = new WatchCache({ capacity: options.capacity, minAgeMs: options.minAgeMs });
+    this.#fanOut = new FanOut(() => this.#cache.revision);
   }
 
   start(): void {
     if (this.#running) return;
     this.#running = this.#run();
-    this.#bookmarkTimer = setInterval(() => this.#sendBookmarks(), this.#bookmarkIntervalMs);
+    this.#bookmarkTimer = setInterval(() => this.#fanOut.bookmarkAll(), this.#bookmarkIntervalMs);
     this.#bookmarkTimer.unref();
-  }
-
-  #sendBookmarks(): void {
-    // A BOOKMARK promises every earlier event: batches waiting for their flush go first.
-    if (this.#unflushedGroups.size > 0) this.#flushNow();
-    const revision = this.#cache.revision;
-    for (const watcher of this.#watchers) if (revision >= watcher.fromRevision) watcher.delivery.bookmark(revision);
   }
 
   /** Ends every client watch (with a final BOOKMARK where asked for) and the etcd watch. */
   async stop(): Promise<void> {
     this.#stopped = true;
     clearInterval(this.#bookmarkTimer);
-    this.#flushNow();
     this.#wakeRetry?.();
     this.#endEtcdWatch?.(new Error('watch cache stopped'));
-    for (const watcher of this.#watchers) watcher.delivery.end(this.#cache.revision);
-    this.#forgetWatchers();
+    this.#fanOut.endAll();
     await this.#etcdWatch?.cancel();
     for (const resolve of this.#readyWaiters) resolve();
     await this.#running;
@@ -208,85 +170,27 @@ export class Cacher {
     const watcher = new CacheWatcher(request.prefix, request.predicate, fromRevision, request.delivery, request.internal ?? false);
     // Replayed events are queued now; the caller writes `initial` first, then flushes them.
     for (const event of replay) watcher.offer(event);
-    this.#register(watcher);
-    const stop = (cutOff = false): void => {
-      if (this.#unregister(watcher) && !watcher.internal) this.#eventsSentByGone += watcher.sent;
-      if (cutOff) this.#slowWatchersClosed++;
-    };
-    const deliveredRevision = (): number => this.#deliveredRevision();
+    const fanOut = this.#fanOut;
+    fanOut.add(watcher);
     return {
       kind: 'started',
       initial,
       watch: {
         get revision() {
-          return deliveredRevision();
+          return fanOut.deliveredRevision();
         },
-        stop,
+        stop: (cutOff = false) => fanOut.remove(watcher, cutOff),
       },
     };
   }
 
-  #register(watcher: CacheWatcher): void {
-    this.#watchers.add(watcher);
-    const key = watcher.groupKey;
-    if (key === undefined) {
-      this.#individual.add(watcher);
-      return;
-    }
-    // Events already batched for the group (but not flushed) came to this watcher from the window or the list.
-    watcher.batchAfter = this.#cache.revision;
-    let group = this.#groups.get(key);
-    if (group === undefined) {
-      group = { prefix: watcher.prefix, members: new Set(), events: [] };
-      this.#groups.set(key, group);
-    }
-    group.members.add(watcher);
-  }
-
-  /** True when the watcher was registered. */
-  #unregister(watcher: CacheWatcher): boolean {
-    if (!this.#watchers.delete(watcher)) return false;
-    this.#individual.delete(watcher);
-    const key = watcher.groupKey;
-    const group = key === undefined ? undefined : this.#groups.get(key);
-    if (key !== undefined && group !== undefined) {
-      group.members.delete(watcher);
-      if (group.members.size === 0) {
-        this.#groups.delete(key);
-        this.#unflushedGroups.delete(group);
-      }
-    }
-    return true;
-  }
-
-  #forgetWatchers(): void {
-    this.#watchers.clear();
-    this.#individual.clear();
-    this.#groups.clear();
-    this.#unflushedGroups.clear();
-  }
-
-  /** Every event up to this revision has been written (or queued in order) to every watcher. */
-  #deliveredRevision(): number {
-    return this.#unflushedGroups.size === 0 ? this.#cache.revision : this.#flushedRevision;
-  }
-
   stats(): CacherStats {
-    let eventsSent = this.#eventsSentByGone;
-    let watchers = 0;
-    for (const watcher of this.#watchers) {
-      if (watcher.internal) continue;
-      watchers++;
-      eventsSent += watcher.sent;
-    }
     return {
-      watchers,
-      eventsSent,
+      ...this.#fanOut.stats(),
       windowEvents: this.#cache.window.size,
       capacity: this.#cache.window.capacity,
       initializations: this.#initializations,
       objects: this.#cache.size,
-      slowWatchersClosed: this.#slowWatchersClosed,
     };
   }
 
@@ -332,11 +236,7 @@ export class Cacher {
 
   /** The history before `revision` is lost: every watcher must re-list. */
   #terminateAll(revision: number): void {
-    for (const watcher of this.#watchers) {
-      watcher.delivery.fail(new StorageError('Compacted', this.prefix, `too old resource version: ${watcher.fromRevision} (${revision})`, { revision: watcher.fromRevision, currentRevision: revision }));
-      if (!watcher.internal) this.#eventsSentByGone += watcher.sent;
-    }
-    this.#forgetWatchers();
+    this.#fanOut.failAll((watcher) => new StorageError('Compacted', this.prefix, `too old resource version: ${watcher.fromRevision} (${revision})`, { revision: watcher.fromRevision, currentRevision: revision }));
   }
 
   /** Streams etcd changes into the cache until the stream breaks; resolves with the reason. */
@@ -363,51 +263,10 @@ export class Cacher {
   #dispatch(batch: StorageChange[]): void {
     for (const change of batch) {
       const event = this.#cache.apply(change);
-      if (event === undefined) continue;
-      for (const watcher of this.#individual) if (watcher.offer(event)) this.#unflushed.add(watcher);
-      for (const group of this.#groups.values()) {
-        if (!event.key.startsWith(group.prefix)) continue;
-        group.events.push(event);
-        this.#unflushedGroups.add(group);
-      }
+      if (event !== undefined) this.#fanOut.offer(event);
     }
-    this.#scheduleFlush();
+    this.#fanOut.scheduleFlush();
     this.#wakeRevisionWaiters();
-  }
-
-  /**
-   * Writes what watchers have queued. At most one flush per FLUSH_INTERVAL_MS: a quiet resource's events go
-   * out at once, a busy one's in batches (one write per watcher per batch instead of per event).
-   */
-  #scheduleFlush(): void {
-    if ((this.#unflushed.size === 0 && this.#unflushedGroups.size === 0) || this.#flushTimer !== undefined) return;
-    const spacing = Math.min(MAX_FLUSH_INTERVAL_MS, Math.max(FLUSH_INTERVAL_MS, FLUSH_COST_FACTOR * this.#lastFlushMs));
-    const wait = this.#lastFlush + spacing - performance.now();
-    if (wait <= 0) this.#flush();
-    else this.#flushTimer = setTimeout(() => this.#flush(), wait);
-  }
-
-  #flushNow(): void {
-    clearTimeout(this.#flushTimer);
-    this.#flush();
-  }
-
-  #flush(): void {
-    this.#flushTimer = undefined;
-    const started = performance.now();
-    this.#flushedRevision = this.#cache.revision;
-    const groups = this.#unflushedGroups;
-    this.#unflushedGroups = new Set();
-    for (const group of groups) {
-      const events = group.events;
-      group.events = [];
-      for (const watcher of group.members) watcher.offerBatch(events);
-    }
-    const watchers = this.#unflushed;
-    this.#unflushed = new Set();
-    for (const watcher of watchers) watcher.delivery.flush();
-    this.#lastFlush = performance.now();
-    this.#lastFlushMs = this.#lastFlush - started;
   }
 
   #wakeRevisionWaiters(): void {
