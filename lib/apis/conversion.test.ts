@@ -3,17 +3,7 @@ import type { ApiObject } from '../apimachinery/meta/types';
 import { convertObject } from './conversion';
 import { conversionsOf } from './conversions';
 import { METRICS_ANNOTATION } from './autoscaling/annotations';
-
-/** A small deterministic PRNG (mulberry32), so a failure can be replayed from its seed. */
-function random(seed: number): () => number {
-  let a = seed;
-  return () => {
-    a = (a + 0x6d2b79f5) | 0;
-    let t = Math.imul(a ^ (a >>> 15), 1 | a);
-    t = (t + Math.imul(t ^ (t >>> 7), 61 | t)) ^ t;
-    return ((t ^ (t >>> 14)) >>> 0) / 4294967296;
-  };
-}
+import { seededRandom as random } from '../../test/helpers/seeded-random';
 
 type Rand = () => number;
 const int = (r: Rand, lo: number, hi: number): number => lo + Math.floor(r() * (hi - lo + 1));

@@ -90,7 +90,27 @@ export function measureObjectEncoding(obj: ApiObject, reps: number): EncodingRes
   return result(reps, { stringify: () => JSON.stringify(obj), stored: () => servedJson(obj) ?? '', protobuf: () => encoded(copy), kept: () => encoded(obj) });
 }
 
+/** The list with every item's managedFields left out: the part of each object the two formats encode differently. */
+export function withoutManagedFields<T extends { items: ApiObject[] }>(list: T): T {
+  return {
+    ...list,
+    items: list.items.map((item) => {
+      const { managedFields: _left, ...metadata } = item.metadata;
+      return { ...item, metadata };
+    }),
+  };
+}
+
 const f1 = (n: number): string => n.toFixed(n < 10 ? 3 : 1);
+
+/** The targets on cold encoding (JSON.stringify → bytes vs the protobuf encoder, both from the parsed object). */
+export function encodingTargetLines(rows: Array<[string, EncodingResult]>, speedTarget: number, sizeTarget: number): string[] {
+  return rows.map(([name, r]) => {
+    const speed = r.jsonStringifyUs / r.protobufUs;
+    const smaller = 1 - r.protobufBytes / r.jsonBytes;
+    return `- ${name}: encoding JSON ÷ protobuf ${speed.toFixed(2)}× (target ≥ ${speedTarget}×: **${speed >= speedTarget ? 'PASS' : 'FAIL'}**), protobuf ${(smaller * 100).toFixed(1)}% smaller (target ≥ ${sizeTarget * 100}%: **${smaller >= sizeTarget ? 'PASS' : 'FAIL'}**)`;
+  });
+}
 
 export function encodingTable(rows: Array<[string, EncodingResult]>): string[] {
   return [

@@ -5,6 +5,7 @@
 import type { ReverseWriter } from './reverse-writer';
 import type { FieldPlan, MessagePlan, ScalarKind, SpecialKind } from './message-plan';
 import { EMPTY, encoderOf, type EncoderHelpers, type Json } from './compile-encoder';
+import { writeEmbeddedJson } from './embedded-json';
 import { durationNanos, microTimeNanos, timeSeconds } from './json-time';
 
 // Field tags of the special messages (field number << 3 | wire type).
@@ -91,7 +92,7 @@ function writeSpecial(w: ReverseWriter, special: SpecialKind, value: unknown): v
     case 'raw':
       // RawExtension/FieldsV1 hold the embedded JSON; nil Raw is not written.
       if (value !== undefined && value !== null) {
-        w.string(JSON.stringify(value));
+        writeEmbeddedJson(w, value);
         w.tag(F1_BYTES);
       }
       return;

@@ -1,0 +1,12 @@
+// Deterministic pseudo-random numbers for property-style tests, so a failure can be replayed from its seed.
+
+/** mulberry32: numbers in [0, 1) from a 32-bit seed. */
+export function seededRandom(seed: number): () => number {
+  let a = seed;
+  return () => {
+    a = (a + 0x6d2b79f5) | 0;
+    let t = Math.imul(a ^ (a >>> 15), 1 | a);
+    t = (t + Math.imul(t ^ (t >>> 7), 61 | t)) ^ t;
+    return ((t ^ (t >>> 14)) >>> 0) / 4294967296;
+  };
+}
