@@ -50,6 +50,7 @@ export function startControllers(deps: ControllerDeps): RunningControllers {
   const namespaceController = new NamespaceController({
     namespaces: namespaces.store,
     finalize: namespaces.putSubresources.get('finalize') ?? namespaces.store,
+    status: namespaces.statusStore ?? namespaces.store,
     namespacedStores: () => registry.all().filter((s) => s.definition.strategy.namespaced).map((s) => s.store),
     log: log.child({ controller: 'namespace' }),
     onNamespaceChange: (name) => deps.admission.invalidate(name),

@@ -69,6 +69,26 @@ describe('namespaces', () => {
     await ts.api.patch('/apis/apps/v1/namespaces/doomed/deployments/held', { metadata: { finalizers: null } });
     await eventually(async () => (await ts.api.get('/api/v1/namespaces/doomed')).status === 404, 15_000, 'namespace removal');
   });
+
+  it('records the namespace controller\'s deletion conditions while finalizer-held content remains', async () => {
+    await createNamespace(ts.api, 'stuck');
+    const held = aDeployment('held', {});
+    held['metadata'].finalizers = ['example.com/hold'];
+    await ts.api.post('/apis/apps/v1/namespaces/stuck/deployments', held);
+    expect((await ts.api.delete('/api/v1/namespaces/stuck')).status).toBe(200);
+
+    const conditions = async (): Promise<any[]> => (await ts.api.get('/api/v1/namespaces/stuck')).body.status.conditions ?? [];
+    await eventually(async () => (await conditions()).length === 5, 10_000, 'deletion conditions');
+    expect((await conditions()).map(({ lastTransitionTime, ...c }) => ({ ...c, at: typeof lastTransitionTime }))).toEqual([
+      { type: 'NamespaceDeletionDiscoveryFailure', status: 'False', reason: 'ResourcesDiscovered', message: 'All resources successfully discovered', at: 'string' },
+      { type: 'NamespaceDeletionGroupVersionParsingFailure', status: 'False', reason: 'ParsedGroupVersions', message: 'All legacy kube types successfully parsed', at: 'string' },
+      { type: 'NamespaceDeletionContentFailure', status: 'False', reason: 'ContentDeleted', message: 'All content successfully deleted, may be waiting on finalization', at: 'string' },
+      { type: 'NamespaceContentRemaining', status: 'True', reason: 'SomeResourcesRemain', message: 'Some resources are remaining: deployments.apps has 1 resource instances', at: 'string' },
+      { type: 'NamespaceFinalizersRemaining', status: 'True', reason: 'SomeFinalizersRemain', message: 'Some content in the namespace has finalizers remaining: example.com/hold in 1 resource instances', at: 'string' },
+    ]);
+    await ts.api.patch('/apis/apps/v1/namespaces/stuck/deployments/held', { metadata: { finalizers: null } });
+    await eventually(async () => (await ts.api.get('/api/v1/namespaces/stuck')).status === 404, 15_000, 'namespace removal');
+  });
 });
 
 describe('namespace cascade at scale', () => {

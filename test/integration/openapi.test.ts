@@ -1,7 +1,26 @@
 // /openapi/v3 (root and group-version documents) and /openapi/v2 as a client fetches them: caching headers,
-// redirects for stale hashes, 406 for protobuf, structurally valid documents that cover what discovery lists.
+// redirects for stale hashes, v2 as gnostic protobuf, 406 for v3 protobuf, structurally valid documents that cover what discovery lists.
 import { startTestServer, type TestServer } from '../helpers/test-server';
 import { structuralProblems } from '../../lib/endpoints/openapi/testing/structure';
+import { parse } from 'yaml';
+import { readWireFields } from '../helpers/protobuf-decoder';
+
+/** The length-delimited occurrences of field `n` (messages, strings). */
+function all(message: Uint8Array, n: number): Uint8Array[] {
+  return readWireFields(message).flatMap((f) => (f.number === n && f.value.wireType === 2 ? [f.value.bytes] : []));
+}
+function only(message: Uint8Array, n: number): Uint8Array {
+  const [first, ...rest] = all(message, n);
+  if (!first || rest.length > 0) throw new Error(`field ${n} occurs ${rest.length + (first ? 1 : 0)} times`);
+  return first;
+}
+const text = (message: Uint8Array, n: number): string => Buffer.from(only(message, n)).toString('utf8');
+/** The value (field 2) of the gnostic `Named*` entry (field `n`) called `name`. */
+function named(message: Uint8Array, n: number, name: string): Uint8Array {
+  const entry = all(message, n).find((e) => text(e, 1) === name);
+  if (!entry) throw new Error(`no ${name} in field ${n}`);
+  return only(entry, 2);
+}
 
 type Json = Record<string, any>; // eslint-disable-line @typescript-eslint/no-explicit-any -- reading parsed JSON documents
 
@@ -105,9 +124,43 @@ describe('/openapi/v2', () => {
     }
   });
 
-  it('answers the protobuf form kubectl asks for with 406 (kubectl tolerates it)', async () => {
-    const res = await ts.api.get('/openapi/v2', { Accept: 'application/com.github.proto-openapi.spec.v2@v1.0+protobuf' });
-    expect(res.status).toBe(406);
+  it('serves gnostic protobuf to kubectl ≤ 1.28\'s Accept, with the JSON form\'s ETag, carrying definitions, extensions and parameters', async () => {
+    const json = await ts.api.get('/openapi/v2', { Accept: 'application/json' });
+    const res = await fetch(`${ts.url}/openapi/v2`, { headers: { Accept: 'application/com.github.proto-openapi.spec.v2@v1.0+protobuf' } });
+    expect(res.status).toBe(200);
+    expect(res.headers.get('content-type')).toBe('application/com.github.proto-openapi.spec.v2.v1.0+protobuf');
+    expect(res.headers.get('etag')).toBe(json.headers.get('etag'));
+    const doc = new Uint8Array(await res.arrayBuffer());
+    expect(text(doc, 1)).toBe('2.0'); // Document.swagger
+    // Document.definitions → Definitions.additional_properties (NamedSchema) → Schema
+    const deployment = named(only(doc, 9), 1, 'io.k8s.api.apps.v1.Deployment');
+    const gvk = named(deployment, 31, 'x-kubernetes-group-version-kind'); // Schema.vendor_extension → Any.yaml
+    expect(parse(text(gvk, 2))).toEqual([{ group: 'apps', kind: 'Deployment', version: 'v1' }]);
+    const spec = named(only(deployment, 25), 1, 'spec'); // Schema.properties
+    expect(text(spec, 1)).toBe('#/definitions/io.k8s.api.apps.v1.DeploymentSpec');
+    const containers = named(only(named(only(doc, 9), 1, 'io.k8s.api.core.v1.PodSpec'), 25), 1, 'containers');
+    expect(text(named(containers, 31, 'x-kubernetes-patch-merge-key'), 2).trim()).toBe('name');
+    expect(text(only(containers, 22), 1)).toBe('array'); // Schema.type → TypeItem.value
+    // Document.paths → Paths.path → PathItem.patch → Operation.parameters → Parameter → NonBodyParameter.query
+    const patch = only(named(only(doc, 8), 2, '/apis/apps/v1/namespaces/{namespace}/deployments/{name}'), 8);
+    const parameters = all(patch, 8).map((item) => only(item, 1));
+    expect(text(only(parameters[0] as Uint8Array, 1), 2)).toBe('body'); // Parameter.body_parameter.name
+    const queryNames = parameters.flatMap((p) => all(p, 2)).flatMap((nonBody) => all(nonBody, 3)).map((q) => text(q, 4));
+    expect(queryNames).toEqual(expect.arrayContaining(['dryRun', 'fieldManager', 'fieldValidation', 'force']));
+  });
+
+  it.each([
+    ['application/json, */*', 'application/json'],
+    ['application/com.github.proto-openapi.spec.v2.v1.0+protobuf', 'application/com.github.proto-openapi.spec.v2.v1.0+protobuf'],
+    ['application/json;q=0.5, application/com.github.proto-openapi.spec.v2@v1.0+protobuf', 'application/com.github.proto-openapi.spec.v2.v1.0+protobuf'],
+  ])('negotiates Accept %s to %s', async (accept, contentType) => {
+    const res = await fetch(`${ts.url}/openapi/v2`, { headers: { Accept: accept } });
+    expect(res.status).toBe(200);
+    expect(res.headers.get('content-type')).toBe(contentType);
+  });
+
+  it('answers 406 to an Accept it cannot serve', async () => {
+    expect((await ts.api.get('/openapi/v2', { Accept: 'application/vnd.orch.protobuf' })).status).toBe(406);
   });
 
   it('is listed in the root paths', async () => {

@@ -2,6 +2,7 @@
 import { createHash } from 'node:crypto';
 import type { ResourceRegistry } from '../../registry/resource-registry';
 import { swaggerDocument } from './v2';
+import { encodeSwaggerProtobuf } from './v2-protobuf';
 import { groupVersionDocument, groupVersionKey } from './v3';
 
 export interface RenderedDocument {
@@ -20,6 +21,7 @@ export class OpenApiDocuments {
   readonly #registry: ResourceRegistry;
   readonly #created = new Date(Math.floor(Date.now() / 1000) * 1000);
   #v2: RenderedDocument | undefined;
+  #v2Protobuf: RenderedDocument | undefined;
   #v3: Map<string, RenderedDocument> | undefined;
   #root: RenderedDocument | undefined;
 
@@ -54,6 +56,13 @@ export class OpenApiDocuments {
   v2(): RenderedDocument {
     this.#v2 ??= render(swaggerDocument(this.#registry), this.#created);
     return this.#v2;
+  }
+
+  /** The v2 document as gnostic protobuf, made from the JSON bytes with their ETag, as kube-openapi's handler does. */
+  v2Protobuf(): RenderedDocument {
+    const json = this.v2();
+    this.#v2Protobuf ??= { ...json, body: encodeSwaggerProtobuf(JSON.parse(json.body.toString('utf8')) as Record<string, unknown>) };
+    return this.#v2Protobuf;
   }
 }
 

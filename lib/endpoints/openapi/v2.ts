@@ -1,5 +1,5 @@
 // The Swagger 2.0 document (/openapi/v2): every served group-version's paths and every definition they reach.
-// kubectl reads it only as a fallback when OpenAPI v3 is missing (and asks for protobuf, which answers 406 here).
+// kubectl 1.27 and 1.28 read it (as protobuf, v2-protobuf.ts) for create/apply validation and client-side apply; newer kubectl reads v3.
 import type { ResourceRegistry } from '../../registry/resource-registry';
 import { buildDefinitions } from './definitions';
 import { definitionName, servedKinds } from './definition-names';

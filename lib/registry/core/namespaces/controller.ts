@@ -7,6 +7,7 @@ import type { GenericStore } from '../../generic/store';
 import { LIST_EVERYTHING } from '../../generic/list';
 import type { WatchHandle } from '../../../storage/storage';
 import { WorkQueue } from '../../rest/work-queue';
+import { updateDeletionConditions, type RemainingContent } from './deletion-conditions';
 
 /** Terminating namespaces are re-examined this often, so work left by a crashed replica is finished. */
 const RESYNC_INTERVAL_MS = 5000;
@@ -18,6 +19,8 @@ export interface NamespaceControllerDeps {
   namespaces: GenericStore;
   /** The `finalize` view of the namespace store (only spec.finalizers change). */
   finalize: GenericStore;
+  /** The `status` view of the namespace store, for the deletion conditions. */
+  status: GenericStore;
   /** Every namespaced resource store whose objects live in namespaces. */
   namespacedStores: () => GenericStore[];
   log: Logger;
@@ -98,10 +101,20 @@ export class NamespaceController {
       throw err;
     }
     if (!ns.metadata.deletionTimestamp || !specFinalizers(ns).includes(NAMESPACE_FINALIZER)) return;
-    let remaining = 0;
-    for (const store of this.#deps.namespacedStores()) remaining += await this.#deleteContent(store, name);
+    const remaining: RemainingContent = { byResource: new Map(), byFinalizer: new Map() };
+    for (const store of this.#deps.namespacedStores()) {
+      const left = await this.#deleteContent(store, name);
+      if (left.length > 0) remaining.byResource.set(`${store.definition.resource}.${store.definition.group}`, left.length);
+      for (const finalizer of left.flat()) remaining.byFinalizer.set(finalizer, (remaining.byFinalizer.get(finalizer) ?? 0) + 1);
+    }
+    // Like the deleter, record progress in status.conditions whenever it changed (also once all content is gone).
+    await this.#deps.status.patch('', name, (current) => {
+      const status = (current['status'] ?? {}) as Record<string, unknown>;
+      const conditions = updateDeletionConditions(status['conditions'], remaining);
+      return conditions ? { ...current, status: { ...status, conditions } } : current;
+    }, { dryRun: false });
     // Objects held by finalizers keep the namespace; look again soon, as Kubernetes requeues with an estimate.
-    if (remaining > 0) {
+    if (remaining.byResource.size > 0) {
       setTimeout(() => this.enqueue(name), CONTENT_REMAINING_RECHECK_MS).unref();
       return;
     }
@@ -114,16 +127,16 @@ export class NamespaceController {
 
   /**
    * Deletes everything of one resource in the namespace, a page at a time so that memory stays bounded, and
-   * returns how many objects are left (held by finalizers). Deletes are idempotent, so a replica that crashes
-   * midway leaves work any replica's resync finishes.
+   * returns the finalizers of each object left (held by finalizers). Deletes are idempotent, so a replica that
+   * crashes midway leaves work any replica's resync finishes.
    */
-  async #deleteContent(store: GenericStore, namespace: string): Promise<number> {
-    let remaining = 0;
+  async #deleteContent(store: GenericStore, namespace: string): Promise<string[][]> {
+    const remaining: string[][] = [];
     let continueToken = '';
     do {
       const page = await store.list(namespace, { ...LIST_EVERYTHING, limit: CLEANUP_PAGE_SIZE, continueToken });
       const live = page.items.filter((item) => !item.metadata.deletionTimestamp);
-      remaining += page.items.length - live.length;
+      remaining.push(...page.items.filter((item) => item.metadata.deletionTimestamp).map((item) => item.metadata.finalizers ?? []));
       for (let i = 0; i < live.length; i += CLEANUP_CONCURRENCY) {
         const outcomes = await Promise.all(
           live.slice(i, i + CLEANUP_CONCURRENCY).map((item) =>
@@ -133,7 +146,7 @@ export class NamespaceController {
             }),
           ),
         );
-        remaining += outcomes.filter((o) => o?.kind === 'terminating').length;
+        for (const o of outcomes) if (o?.kind === 'terminating') remaining.push(o.object.metadata.finalizers ?? []);
       }
       continueToken = page.continue ?? '';
     } while (continueToken !== '');
