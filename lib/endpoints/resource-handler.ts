@@ -30,7 +30,9 @@ export interface WatchHandler {
 function collectionRoute(served: ServedResource, allNamespaces: boolean, watch: WatchHandler): Route {
   const listOrWatch: Handler = (r) => (r.info.verb === 'watch' ? watch(r) : handleList(r));
   if (allNamespaces) return { store: served.store, methods: { GET: listOrWatch } };
-  return { store: served.store, methods: { GET: listOrWatch, POST: handleCreate, DELETE: handleDeleteCollection } };
+  const methods: Route['methods'] = { GET: listOrWatch, POST: handleCreate };
+  if (served.deleteCollection) methods['DELETE'] = handleDeleteCollection;
+  return { store: served.store, methods };
 }
 
 /** The route of a path, or undefined when no route exists (404). */

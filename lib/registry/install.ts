@@ -146,6 +146,7 @@ export function buildRegistry(storage: Storage, etcdPrefix: string, features: Fe
         putSubresources: new Map(isNamespaces ? [['finalize', store.withStrategy(namespaceFinalizeStrategy)]] : []),
         selectors: isNamespaces ? NAMESPACE_SELECTORS : DEFAULT_SELECTOR_SUPPORT,
         returnDeletedObject: isNamespaces,
+        deleteCollection: !isNamespaces,
         storageVersion: definition.version,
         encodingVersion: extra?.writtenToEtcd ? extra.version : definition.version,
       };

@@ -18,6 +18,8 @@ export interface ServedResource {
   scale?: ScaleAdapter;
   /** Delete answers with the deleted object instead of a Status (namespaces). */
   returnDeletedObject: boolean;
+  /** DELETE on the collection is served (not for namespaces: Kubernetes' namespace REST has no DeleteCollection). */
+  deleteCollection: boolean;
   /** The resource's watch cache (absent with --watch-cache=false). */
   cacher?: Cacher;
   /** The hub version: every served version converts to and from it, the strategies work on it (one store and cache for all). */

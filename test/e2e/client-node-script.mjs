@@ -1,8 +1,8 @@
 // Drives a running orch-apiserver with @kubernetes/client-node (ESM-only, hence a plain .mjs run by `node`).
 // Usage: node client-node-script.mjs <server-url> <namespace>
 // Prints one JSON document on stdout: { steps: { <step>: <result> } }; a step that throws records { error }.
-// @kubernetes/client-node is pinned to 1.4.0: 2.x needs undici 8, which requires Node >= 22.19.
-import { KubeConfig, CoreV1Api, AppsV1Api, AutoscalingV1Api, ApiException, makeInformer } from '@kubernetes/client-node';
+import { CoreV1Api, AppsV1Api, AutoscalingV1Api, makeInformer } from '@kubernetes/client-node';
+import { kubeConfig, stepRecorder, until } from './client-node-harness.mjs';
 
 const [serverUrl, namespace] = process.argv.slice(2);
 if (!serverUrl || !namespace) {
@@ -10,41 +10,11 @@ if (!serverUrl || !namespace) {
   process.exit(2);
 }
 
-const kc = new KubeConfig();
-kc.loadFromOptions({
-  clusters: [{ name: 'e2e', server: serverUrl, skipTLSVerify: true }],
-  users: [{ name: 'anonymous' }],
-  contexts: [{ name: 'e2e', cluster: 'e2e', user: 'anonymous', namespace }],
-  currentContext: 'e2e',
-});
+const kc = kubeConfig(serverUrl, namespace);
 const core = kc.makeApiClient(CoreV1Api);
 const apps = kc.makeApiClient(AppsV1Api);
 const autoscaling = kc.makeApiClient(AutoscalingV1Api);
-
-/** An ApiException (or any error) as plain JSON; the Status body is parsed when it arrives as text. */
-function describeError(err) {
-  if (err instanceof ApiException) {
-    let body = err.body;
-    if (typeof body === 'string') {
-      try {
-        body = JSON.parse(body);
-      } catch {
-        // keep the text
-      }
-    }
-    return { apiException: true, code: err.code, body };
-  }
-  return { apiException: false, message: err instanceof Error ? err.message : String(err) };
-}
-
-const steps = {};
-async function step(name, fn) {
-  try {
-    steps[name] = { ok: true, value: await fn() };
-  } catch (err) {
-    steps[name] = { ok: false, error: describeError(err) };
-  }
-}
+const { step, print } = stepRecorder();
 
 const deployment = (replicas) => ({
   apiVersion: 'apps/v1',
@@ -138,15 +108,6 @@ await step('readDeletedDeployment', async () => {
   return { unexpectedlyFound: d.metadata?.name, deletionTimestamp: d.metadata?.deletionTimestamp };
 });
 
-/** Resolves when `probe()` holds, polling; rejects after `ms`. */
-async function until(probe, ms, what) {
-  const deadline = Date.now() + ms;
-  while (!probe()) {
-    if (Date.now() > deadline) throw new Error(`timed out waiting for ${what}`);
-    await new Promise((r) => setTimeout(r, 50));
-  }
-}
-
 const named = (name, replicas) => {
   const d = deployment(replicas);
   d.metadata = { name, labels: { app: 'web' } };
@@ -178,4 +139,4 @@ await step('informer', async () => {
   return { events, cached, errors: errorsWhileRunning };
 });
 
-process.stdout.write(`${JSON.stringify({ steps })}\n`);
+print();

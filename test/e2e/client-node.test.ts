@@ -1,48 +1,21 @@
 // End-to-end: the built server binary driven by @kubernetes/client-node (ESM-only, so it runs in a child `node`
 // process from client-node-script.mjs, which prints one JSON document of step results asserted on here).
-import { execFile } from 'node:child_process';
 import { join } from 'node:path';
 import { startBinaryServer, type BinaryServer } from '../helpers/binary-server';
+import { runClientNodeScript, stepValue, type Step } from '../helpers/client-node-script';
 
 const SCRIPT = join(__dirname, 'client-node-script.mjs');
-
-interface Step {
-  ok: boolean;
-  value?: any;
-  error?: { apiException: boolean; code?: number; body?: any; message?: string };
-}
 
 let server: BinaryServer;
 let steps: Record<string, Step>;
 const namespace = `e2e-client-node-${process.pid}`;
 
-function runScript(url: string, ns: string): Promise<Record<string, Step>> {
-  return new Promise((resolve, reject) => {
-    execFile(process.execPath, [SCRIPT, url, ns], { cwd: join(__dirname, '..', '..'), timeout: 60_000, maxBuffer: 16 * 1024 * 1024 }, (error, stdout, stderr) => {
-      if (error) {
-        reject(new Error(`client-node script failed: ${error.message}\nstdout: ${stdout}\nstderr: ${stderr}`));
-        return;
-      }
-      try {
-        resolve((JSON.parse(String(stdout)) as { steps: Record<string, Step> }).steps);
-      } catch (err) {
-        reject(new Error(`client-node script printed no JSON (${String(err)})\nstdout: ${stdout}\nstderr: ${stderr}`));
-      }
-    });
-  });
-}
-
 /** The step's value, or a failure naming the step and its error. */
-function value(name: string): any {
-  const step = steps[name];
-  if (!step) throw new Error(`step ${name} did not run`);
-  if (!step.ok) throw new Error(`step ${name} failed: ${JSON.stringify(step.error)}`);
-  return step.value;
-}
+const value = (name: string): any => stepValue(steps, name); // eslint-disable-line @typescript-eslint/no-explicit-any
 
 beforeAll(async () => {
   server = await startBinaryServer();
-  steps = await runScript(server.url, namespace);
+  steps = await runClientNodeScript(SCRIPT, [server.url, namespace]);
 }, 120_000);
 
 afterAll(async () => {

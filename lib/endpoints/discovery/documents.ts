@@ -17,7 +17,8 @@ function groupVersion(group: string, version: string): string {
 function apiResources(served: ServedResource): Record<string, unknown>[] {
   const def = served.definition;
   const namespaced = def.strategy.namespaced;
-  const main: Record<string, unknown> = { name: def.resource, singularName: '', namespaced, kind: def.kind, verbs: MAIN_VERBS };
+  const verbs = served.deleteCollection ? MAIN_VERBS : MAIN_VERBS.filter((v) => v !== 'deletecollection');
+  const main: Record<string, unknown> = { name: def.resource, singularName: '', namespaced, kind: def.kind, verbs };
   if (def.shortNames.length > 0) main['shortNames'] = def.shortNames;
   if (def.categories.length > 0) main['categories'] = def.categories;
   main['storageVersionHash'] = storageVersionHash(def.group, served.encodingVersion, def.kind);

@@ -107,6 +107,19 @@ export function patcher(type: PatchType, patch: unknown, options: PatcherOptions
   }
 }
 
+interface DecodedPatch {
+  patch: unknown;
+  apply: (current: ApiObject) => ApiObject;
+  bodyProblems: ReturnType<typeof patchBodyProblems>;
+}
+
+function decodePatch(r: ApiRequest, body: Buffer, type: Exclude<PatchType, 'apply'>, directive: FieldValidation): DecodedPatch {
+  const patch = parsePatchBody(body, type, directive);
+  const def = r.served.definition;
+  const apply = patcher(type, patch, { schema: patchMetaForKind(apiVersionOfDefinition(def), def.kind), fieldValidation: directive });
+  return { patch, apply, bodyProblems: patchBodyProblems(body, type, directive) };
+}
+
 export async function handlePatch(r: ApiRequest): Promise<void> {
   r.negotiated = negotiateResponse(r.req.headers.accept, false);
   const type = patchTypeOf(r.req.headers['content-type']);
@@ -115,15 +128,16 @@ export async function handlePatch(r: ApiRequest): Promise<void> {
   const force = parseForce(r.query, type);
   const body = await readBody(r.req);
   if (type === 'apply') return handleApply(r, options, directive, body, force);
-  const patch = parsePatchBody(body, type, directive);
-  const apply = patcher(type, patch, { schema: patchMetaForKind(apiVersionOfDefinition(r.served.definition), r.served.definition.kind), fieldValidation: directive });
   const def = r.served.definition;
-  const bodyProblems = patchBodyProblems(body, type, directive);
   const schema = schemaFor(apiVersionOfDefinition(def), def.kind);
   let warnings: string[] = [];
   const manager = managerOrUserAgent(options.fieldManager, r.req.headers['user-agent']);
   const scope = fieldManagerScope(r);
+  // Decoded once the object is known to exist: Kubernetes answers 404 for any patch of a missing object, even a malformed one.
+  let decoded: DecodedPatch | undefined;
   const result = await r.store.patch(requestNamespace(r), r.info.name, (current) => {
+    decoded ??= decodePatch(r, body, type, directive);
+    const { patch, apply, bodyProblems } = decoded;
     const checked = checkPatchedObject(apply(asServed(r, current)), schema, type, patch, directive, bodyProblems);
     warnings = checked.warnings;
     const patched = checked.object;

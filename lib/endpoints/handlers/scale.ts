@@ -91,11 +91,13 @@ export async function handlePatchScale(r: ApiRequest): Promise<void> {
     await writeScale(r, (oldScale) => applyToObject(oldScale, config, manager, force, scope), options.dryRun);
     return;
   }
-  const apply = patcher(type, parsePatchBody(body));
+  // Decoded once the Deployment is known to exist (a patch of a missing one is a 404 whatever its body).
+  let apply: ((current: ApiObject) => ApiObject) | undefined;
   const manager = managerOrUserAgent(options.fieldManager, r.req.headers['user-agent']);
   await writeScale(
     r,
     (oldScale) => {
+      apply ??= patcher(type, parsePatchBody(body));
       const patched = apply(structuredClone(oldScale));
       if (!isPlainObject(patched) || !isPlainObject(patched['metadata'])) throw badRequest('the patched object is not a valid Scale');
       return updateManagedFields(oldScale, patched as ApiObject, manager, scope); // checked to be an object with metadata just above

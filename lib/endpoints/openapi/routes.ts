@@ -84,7 +84,9 @@ export function pathItemsOf(served: ServedResource): PathItem[] {
       operations: [
         kindOp('get', 'list', 'list', `list or watch objects of kind ${def.kind}`, LIST_PARAMS, { responses: [ok(listMessage)], streams: true }),
         kindOp('post', 'post', 'create', `create a ${def.kind}`, WRITE_PARAMS, { body: { message: kindMessage, kind: 'object', required: true }, responses: [ok(kindMessage), created(kindMessage), accepted(kindMessage)] }),
-        kindOp('delete', 'deletecollection', 'delete', `delete collection of ${def.kind}`, DELETE_COLLECTION_PARAMS, { operationId: id('delete', '', 'Collection'), body: { message: META.deleteOptions, kind: 'object', required: false }, responses: [ok(META.status)] }),
+        ...(served.deleteCollection
+          ? [kindOp('delete', 'deletecollection', 'delete', `delete collection of ${def.kind}`, DELETE_COLLECTION_PARAMS, { operationId: id('delete', '', 'Collection'), body: { message: META.deleteOptions, kind: 'object', required: false }, responses: [ok(META.status)] })]
+          : []),
       ],
     },
     {

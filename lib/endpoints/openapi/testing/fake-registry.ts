@@ -10,11 +10,13 @@ interface FakeResource {
   status?: boolean;
   scale?: boolean;
   putSubresources?: string[];
+  /** False where DELETE on the collection is not served (namespaces). */
+  deleteCollection?: boolean;
 }
 
 /** The resources install.ts serves, as plain facts. */
 export const SERVED_RESOURCES: readonly FakeResource[] = [
-  { group: '', version: 'v1', resource: 'namespaces', kind: 'Namespace', namespaced: false, status: true, putSubresources: ['finalize'] },
+  { group: '', version: 'v1', resource: 'namespaces', kind: 'Namespace', namespaced: false, status: true, putSubresources: ['finalize'], deleteCollection: false },
   { group: 'apps', version: 'v1', resource: 'deployments', kind: 'Deployment', namespaced: true, status: true, scale: true },
   { group: 'autoscaling', version: 'v1', resource: 'horizontalpodautoscalers', kind: 'HorizontalPodAutoscaler', namespaced: true, status: true },
   { group: 'flowcontrol.apiserver.orch.io', version: 'v1beta3', resource: 'flowschemas', kind: 'FlowSchema', namespaced: false, status: true },
@@ -33,6 +35,7 @@ export function fakeRegistry(resources: readonly FakeResource[] = SERVED_RESOURC
       ...(r.scale ? { scale: present } : {}),
       putSubresources: new Map((r.putSubresources ?? []).map((name) => [name, present])),
       returnDeletedObject: false,
+      deleteCollection: r.deleteCollection ?? true,
     } as unknown as ServedResource;
     registry.add(served);
   }
