@@ -89,7 +89,8 @@ function listJsonBytes(r: ApiRequest, outcome: ListOutcome): Buffer {
  */
 function listProtobufBytes(r: ApiRequest, outcome: ListOutcome): Buffer {
   const store = r.store;
-  const cachedOrSelf = (o: ApiObject): ApiObject => (outcome.fromCache ? o : (store.cachedAt(store.keyFor(o.metadata.namespace ?? '', o.metadata.name ?? ''), o.metadata.resourceVersion ?? '') ?? o));
+  const lookUp = !outcome.fromCache && !outcome.cacheConsulted;
+  const cachedOrSelf = (o: ApiObject): ApiObject => (lookUp ? (store.cachedAt(store.keyFor(o.metadata.namespace ?? '', o.metadata.name ?? ''), o.metadata.resourceVersion ?? '') ?? o) : o);
   const items = outcome.items.map((o) => asServed(r, cachedOrSelf(o)));
   outcome.raw?.forEach((item) => items.push(asServed(r, store.cachedAt(item.key, item.resourceVersion) ?? decodeStoredValue(item.value, item.resourceVersion))));
   return encodeProtobufList(listApiVersion(r), r.served.definition.listKind, listMetaOf(outcome), items);

@@ -34,6 +34,8 @@ export interface ListOutcome {
   items: ApiObject[];
   /** The items are the watch cache's objects (not decoded for this request). */
   fromCache?: boolean;
+  /** Each item was taken from the watch cache where it held the key at etcd's revision (decoded only where not). */
+  cacheConsulted?: boolean;
   /** Stored bytes instead of `items`, when the caller asked for raw items and etcd answered. */
   raw?: RawItem[];
   resourceVersion: string;
@@ -94,6 +96,7 @@ async function readPage(storage: Storage, prefix: string, options: ListOptions, 
   try {
     const result = await storage.list(prefix, options);
     const outcome: ListOutcome = { items: result.items, resourceVersion: String(result.revision) };
+    if (options.known) outcome.cacheConsulted = true;
     if (result.raw) outcome.raw = result.raw;
     if (result.lastKey !== undefined) {
       outcome.continue = encodeContinueToken(prefix, result.lastKey, result.revision);
