@@ -1,5 +1,6 @@
 // Version conversion: every served version of a kind converts to and from the hub (its resource's storage version).
 import type { ApiObject } from '../apimachinery/meta/types';
+import { goShape } from '../apimachinery/serializers/go-shape';
 
 export type Convert = (obj: ApiObject) => ApiObject;
 
@@ -30,5 +31,6 @@ export function convertObject(conversions: KindConversions | undefined, obj: Api
   const hub = source === conversions.hub || !toHub ? obj : toHub(obj);
   const fromHub = conversions.versions[targetVersion]?.fromHub;
   const out = targetVersion === conversions.hub || !fromHub ? hub : fromHub(hub);
-  return labelled(out, target, kind);
+  // A converted object is written as Kubernetes writes the target version's Go type.
+  return goShape(labelled(out, target, kind));
 }

@@ -8,6 +8,7 @@ import { ANY_MAP_NODE } from '../apimachinery/schema/generic-nodes';
 import { schemaFor } from '../apimachinery/schema/kinds';
 import { decodeEnvelope, decodeProtobufObject, messageNameOf, orchApiVersion, type Envelope } from '../apimachinery/serializers/protobuf';
 import type { ApiObject } from '../apimachinery/meta/types';
+import { goShape } from '../apimachinery/serializers/go-shape';
 import { isPlainObject } from '../apimachinery/meta/types';
 import type { ResourceDefinition } from '../registry/rest/resource';
 import { apiVersionOfDefinition } from '../registry/rest/resource';
@@ -158,7 +159,8 @@ export function decodeBody(body: Buffer, format: BodyFormat, def: ResourceDefini
   const metadata = value['metadata'] ?? {};
   if (!isPlainObject(metadata)) throw cannotBeHandled(def, kind, bodyVersion, `json: cannot unmarshal ${goTypeName(metadata)} into Go struct field ${def.kind}.metadata of type v1.ObjectMeta`);
   for (const field of NULLABLE_STRING_FIELDS) if (metadata[field] === null) delete metadata[field];
-  return { object: { ...value, apiVersion, kind, metadata } as ApiObject, warnings }; // metadata types checked by the schema decoder
+  // Go decodes the body into its type: what the server handles from here on is that object as Go writes it.
+  return { object: goShape({ ...value, apiVersion, kind, metadata } as ApiObject), warnings }; // metadata types checked by the schema decoder
 }
 
 /** decodeBody with fieldValidation=Ignore (types still checked, unknown fields dropped), for callers without a directive. */

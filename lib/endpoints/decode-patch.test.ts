@@ -40,7 +40,7 @@ describe('patchBodyProblems', () => {
 describe('checkPatchedObject', () => {
   it('drops unknown fields and warns under Warn, body problems first', () => {
     const { object, warnings } = checkPatchedObject(patched({ foo: 1, replicas: 2 }), DEPLOYMENT, 'merge', {}, 'Warn', ['duplicate field "spec.replicas"']);
-    expect(object.spec).toEqual({ replicas: 2 });
+    expect(object.spec).toEqual({ replicas: 2, selector: null, strategy: {}, template: { metadata: { creationTimestamp: null }, spec: { containers: null } } });
     expect(warnings).toEqual(['duplicate field "spec.replicas"', 'unknown field "spec.foo"']);
   });
 

@@ -13,6 +13,7 @@ import { goPrint } from '../apimachinery/strategic-merge-patch/go-print';
 import { goMarshal } from './handlers/go-json-errors';
 import type { PatchType } from './handlers/patch-body';
 import type { FieldValidation } from './handlers/write-options';
+import { goShape } from '../apimachinery/serializers/go-shape';
 
 /** apiserver handlers/patch.go jsonPatchOp: what a JSON patch is strictly decoded into. */
 const JSON_PATCH_OPS = sliceNode(structNode('handlers.jsonPatchOp', 'jsonPatchOp', { op: STRING_NODE, path: STRING_NODE, from: STRING_NODE, value: ANY_NODE }));
@@ -66,5 +67,6 @@ export function checkPatchedObject(patched: ApiObject, schema: SchemaNode | unde
   const problems = [...bodyProblems, ...objectProblems];
   if (problems.length > 0 && directive === 'Strict') throw patchInvalid(shown(), strictDecodingError(problems));
   const warnings = directive === 'Warn' ? problems.flatMap(warningsOfStrictError) : [];
-  return { object: decoded.value as ApiObject, warnings }; // the patched object, an object, decoded as one
+  // Go decodes the patched JSON into the kind's type: from here on it is that object as Go writes it.
+  return { object: goShape(decoded.value as ApiObject), warnings }; // the patched object, an object, decoded as one
 }

@@ -13,6 +13,7 @@ import { META_GROUP } from './list-options';
 import { checkNameAndNamespace } from './update';
 import type { FieldValidation, WriteQuery } from './write-options';
 import { writeResponse } from './write-response';
+import { goShape } from '../../apimachinery/serializers/go-shape';
 
 /** The applied configuration: YAML (JSON included), an object; strict duplicate keys per fieldValidation. */
 export function applyConfiguration(body: Buffer, directive: FieldValidation): { config: Record<string, unknown>; warnings: string[] } {
@@ -44,7 +45,8 @@ export async function handleApply(r: ApiRequest, options: WriteQuery, directive:
   const scope = fieldManagerScope(r);
   const def = r.served.definition;
   const run = (live: ApiObject | undefined): ApiObject => {
-    const obj = applyToObject(live === undefined ? undefined : asServed(r, live), config, manager, force, scope);
+    // The merged result becomes the kind's Go type before it is stored, as in Kubernetes.
+    const obj = goShape(applyToObject(live === undefined ? undefined : asServed(r, live), config, manager, force, scope));
     checkNameAndNamespace(r, obj);
     def.strategy.applyDefaults(obj);
     return toStorage(r, obj);

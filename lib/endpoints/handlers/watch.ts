@@ -11,6 +11,7 @@ import { WatchStream } from './watch-stream';
 import type { ApiObject } from '../../apimachinery/meta/types';
 import { convertObject } from '../../apis/conversion';
 import { conversionsOf } from '../../apis/conversions';
+import { goShape } from '../../apimachinery/serializers/go-shape';
 
 /** Without timeoutSeconds a watch lasts a random 30–60 minutes (kube-apiserver's min-request-timeout rule). */
 const MIN_REQUEST_TIMEOUT_SECONDS = 1800;
@@ -50,7 +51,8 @@ export async function handleWatch(r: ApiRequest): Promise<void> {
     res: r.res,
     log: r.log,
     serve: servedForm(r),
-    bookmarkObject: (resourceVersion) => ({ kind, apiVersion, metadata: { resourceVersion } }),
+    // An empty object of the kind as Go writes one (zero values included), carrying only the resourceVersion.
+    bookmarkObject: (resourceVersion) => goShape({ kind, apiVersion, metadata: { resourceVersion } }),
     bookmarks,
     contentType: watchContentType(negotiated),
     protobuf: isProtobuf(negotiated.mediaType),

@@ -6,7 +6,7 @@ import { watchPrefix } from './watcher';
 import { watchChanges } from './change-watcher';
 import { GetBatcher } from './get-batcher';
 import { StorageError } from '../storage-error';
-import { decodeObject, encodeObject, withStoredJson } from './codec';
+import { decodeObject, encodeObject, storedForm, withStoredJson } from './codec';
 import { etcdCall } from './etcd-errors';
 import { timeEtcdCall } from './metrics';
 import { keyAfter, prefixRangeEnd } from './key-range';
@@ -118,7 +118,8 @@ export class EtcdStorage implements Storage {
     return objects as ApiObject[];
   }
 
-  async create(key: string, obj: ApiObject): Promise<ApiObject> {
+  async create(key: string, created: ApiObject): Promise<ApiObject> {
+    const obj = storedForm(created);
     const json = encodeObject(obj);
     const value = Buffer.from(json);
     const keyBuf = Buffer.from(key);
@@ -138,7 +139,8 @@ export class EtcdStorage implements Storage {
     const keyBuf = Buffer.from(key);
     let current = await this.get(key);
     for (;;) {
-      const result = await update(structuredClone(current));
+      const updated = await update(structuredClone(current));
+      const result = updated.delete ? updated : { ...updated, object: storedForm(updated.object) };
       // An update that changes nothing is not written (no new revision, no watch event), as in Kubernetes.
       if (!result.delete && sameStoredState(result.object, current)) return { object: current, deleted: false };
       const modRevision = current.metadata.resourceVersion ?? '0';
