@@ -1,7 +1,7 @@
 // Which field manager a write records (fieldManager, else the User-Agent's first segment) and the field-tracking scope of its path.
 import { resetFields, type FieldManagerScope } from '../../apimachinery/managed-fields';
 import { schemaFor } from '../../apimachinery/schema/kinds';
-import { apiVersionOfDefinition } from '../../registry/rest/resource';
+import { fieldManagerScopeOf } from '../../registry/generic/internal-field-manager';
 import type { ApiRequest } from './api-request';
 
 const FIELD_MANAGER_MAX_BYTES = 128;
@@ -20,9 +20,7 @@ export function managerOrUserAgent(fieldManager: string, userAgent: string | und
 
 /** The scope of the resource (or its status/finalize subresource) this request writes. */
 export function fieldManagerScope(r: ApiRequest): FieldManagerScope {
-  const def = r.served.definition;
-  const apiVersion = apiVersionOfDefinition(def);
-  return { schema: schemaFor(apiVersion, def.kind), apiVersion, kind: def.kind, subresource: r.info.subresource, ignored: resetFields(def.group, def.resource, r.info.subresource) };
+  return fieldManagerScopeOf(r.served.definition, r.info.subresource);
 }
 
 /** The Scale kind's scope, for /scale writes. */

@@ -9,6 +9,7 @@ import { WorkQueue } from '../rest/work-queue';
 import type { GenericStore } from '../generic/store';
 import { LIST_EVERYTHING } from '../generic/list';
 import { nowTimestamp } from '../generic/system-metadata';
+import { APF_CONFIG_CONSUMER_MANAGER, trackedAs } from '../generic/internal-field-manager';
 
 export const DANGLING_CONDITION_TYPE = 'Dangling';
 /** Missed events (a watch that ended) are caught up by this periodic re-list. */
@@ -89,8 +90,12 @@ export class DanglingConditionController {
   #resyncTimer: NodeJS.Timeout | undefined;
   #stopped = true;
 
+  /** Status writes are recorded as Kubernetes' config consumer records them (an Update of the status subresource). */
+  readonly #track: ReturnType<typeof trackedAs>;
+
   constructor(deps: DanglingConditionControllerDeps) {
     this.#deps = deps;
+    this.#track = trackedAs(APF_CONFIG_CONSUMER_MANAGER, deps.flowSchemaStatus.definition, 'status');
   }
 
   start(): void {
@@ -212,7 +217,7 @@ export class DanglingConditionController {
         const next = withDanglingCondition(latest, this.#priorityLevels.has(priorityLevelOf(latest)), nowTimestamp());
         wrote = next !== undefined;
         return next ?? latest;
-      }, { dryRun: false });
+      }, { dryRun: false, transform: this.#track });
     } catch (err) {
       if (err instanceof StatusError && err.code === 404) return; // deleted meanwhile; the watch says so too
       throw err;

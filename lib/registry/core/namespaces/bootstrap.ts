@@ -1,6 +1,7 @@
 // Ensures the built-in namespaces exist (kube-apiserver's bootstrap controller), re-checked periodically.
 import type { Logger } from 'pino';
 import { StatusError } from '../../../apimachinery/errors';
+import { KUBE_APISERVER_MANAGER, trackedAs } from '../../generic/internal-field-manager';
 import type { GenericStore } from '../../generic/store';
 
 export const BUILT_IN_NAMESPACES = ['default', 'kube-system', 'kube-public', 'kube-node-lease'];
@@ -10,7 +11,7 @@ export async function ensureNamespace(namespaces: GenericStore, name: string, ap
   const obj = { apiVersion: 'v1', kind: 'Namespace', metadata: { name } };
   applyDefaults(obj);
   try {
-    await namespaces.create('', obj, { dryRun: false });
+    await namespaces.create('', obj, { dryRun: false, transform: trackedAs(KUBE_APISERVER_MANAGER, namespaces.definition) });
   } catch (err) {
     if (err instanceof StatusError && err.code === 409) return; // another replica (or an earlier run) made it
     throw err;

@@ -6,6 +6,7 @@ import { isPlainObject } from '../../../apimachinery/meta/types';
 import { semanticEqual } from '../../../apimachinery/validation/semantic-equal';
 import type { GenericStore } from '../../generic/store';
 import { LIST_EVERYTHING } from '../../generic/list';
+import { APF_CONFIG_PRODUCER_MANAGER, trackedAs } from '../../generic/internal-field-manager';
 import {
   AUTO_UPDATE_ANNOTATION,
   BOOTSTRAP_FLOW_SCHEMA_NAMES,
@@ -191,7 +192,7 @@ export class FlowcontrolBootstrap {
       try {
         const current = await this.#getOrUndefined(kind, b.name);
         if (current === undefined) {
-          await kind.store.create('', structuredClone(wanted), { dryRun: false });
+          await kind.store.create('', structuredClone(wanted), { dryRun: false, transform: trackedAs(APF_CONFIG_PRODUCER_MANAGER, kind.store.definition) });
           this.#log.info({ kind: kind.name, name: b.name, mandatory }, 'created APF bootstrap object');
           return;
         }
@@ -202,7 +203,7 @@ export class FlowcontrolBootstrap {
           const next = planUpdate(latest, wanted, mandatory);
           wrote = next !== undefined;
           return next ?? latest;
-        }, { dryRun: false });
+        }, { dryRun: false, transform: trackedAs(APF_CONFIG_PRODUCER_MANAGER, kind.store.definition) });
         if (wrote) this.#log.info({ kind: kind.name, name: b.name, mandatory }, 'updated APF bootstrap object');
         return;
       } catch (err) {
