@@ -86,6 +86,9 @@ describe('namespaces', () => {
       { type: 'NamespaceContentRemaining', status: 'True', reason: 'SomeResourcesRemain', message: 'Some resources are remaining: deployments.apps has 1 resource instances', at: 'string' },
       { type: 'NamespaceFinalizersRemaining', status: 'True', reason: 'SomeFinalizersRemain', message: 'Some content in the namespace has finalizers remaining: example.com/hold in 1 resource instances', at: 'string' },
     ]);
+    // Written as kube-controller-manager's namespace controller writes them: an Update of the status subresource.
+    const entries: Array<{ manager: string; operation: string; subresource?: string }> = (await ts.api.get('/api/v1/namespaces/stuck')).body.metadata.managedFields;
+    expect(entries.map(({ manager, operation, subresource }) => ({ manager, operation, subresource }))).toContainEqual({ manager: 'kube-controller-manager', operation: 'Update', subresource: 'status' });
     await ts.api.patch('/apis/apps/v1/namespaces/stuck/deployments/held', { metadata: { finalizers: null } });
     await eventually(async () => (await ts.api.get('/api/v1/namespaces/stuck')).status === 404, 15_000, 'namespace removal');
   });

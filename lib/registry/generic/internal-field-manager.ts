@@ -7,6 +7,8 @@ import { apiVersionOfDefinition, type ResourceDefinition } from '../rest/resourc
 
 /** The kube-apiserver's own writes (built-in namespaces). */
 export const KUBE_APISERVER_MANAGER = 'kube-apiserver';
+/** kube-controller-manager's controllers (the namespace controller's status and finalize writes); its user agent's first segment. */
+export const KUBE_CONTROLLER_MANAGER = 'kube-controller-manager';
 /** The APF configuration producer (bootstrap FlowSchemas and priority levels). */
 export const APF_CONFIG_PRODUCER_MANAGER = 'api-priority-and-fairness-config-producer-v1';
 /** The APF configuration consumer (the Dangling condition of FlowSchemas). */

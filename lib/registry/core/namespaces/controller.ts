@@ -8,6 +8,7 @@ import { LIST_EVERYTHING } from '../../generic/list';
 import type { WatchHandle } from '../../../storage/storage';
 import { WorkQueue } from '../../rest/work-queue';
 import { updateDeletionConditions, type RemainingContent } from './deletion-conditions';
+import { KUBE_CONTROLLER_MANAGER, trackedAs } from '../../generic/internal-field-manager';
 
 /** Terminating namespaces are re-examined this often, so work left by a crashed replica is finished. */
 const RESYNC_INTERVAL_MS = 5000;
@@ -112,7 +113,7 @@ export class NamespaceController {
       const status = (current['status'] ?? {}) as Record<string, unknown>;
       const conditions = updateDeletionConditions(status['conditions'], remaining);
       return conditions ? { ...current, status: { ...status, conditions } } : current;
-    }, { dryRun: false });
+    }, { dryRun: false, transform: trackedAs(KUBE_CONTROLLER_MANAGER, this.#deps.status.definition, 'status') });
     // Objects held by finalizers keep the namespace; look again soon, as Kubernetes requeues with an estimate.
     if (remaining.byResource.size > 0) {
       setTimeout(() => this.enqueue(name), CONTENT_REMAINING_RECHECK_MS).unref();
@@ -121,7 +122,7 @@ export class NamespaceController {
     await this.#deps.finalize.patch('', name, (current) => {
       const spec = (current['spec'] ?? {}) as Record<string, unknown>;
       return { ...current, spec: { ...spec, finalizers: specFinalizers(current).filter((f) => f !== NAMESPACE_FINALIZER) } };
-    }, { dryRun: false });
+    }, { dryRun: false, transform: trackedAs(KUBE_CONTROLLER_MANAGER, this.#deps.finalize.definition, 'finalize') });
     this.#deps.log.info({ namespace: name }, 'namespace finalized');
   }
 
