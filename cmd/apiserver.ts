@@ -21,10 +21,17 @@ async function main(): Promise<number> {
     return 0;
   }
   const log = pino({ level: parsed.options.logLevel, base: { component: 'apiserver' }, redact: ['req.headers.authorization'] });
-  // Signals are caught from the start, so one that arrives while the server starts still shuts it down cleanly.
+  // Signals are caught from the start, so one that arrives while the server starts still shuts it down cleanly;
+  // a second one exits at once with code 1, as kube-apiserver's signal handler does.
   const signalled = new Promise<string>((resolve) => {
-    process.once('SIGINT', () => resolve('SIGINT'));
-    process.once('SIGTERM', () => resolve('SIGTERM'));
+    let received = false;
+    const onSignal = (signal: string): void => {
+      if (received) process.exit(1);
+      received = true;
+      resolve(signal);
+    };
+    process.on('SIGINT', onSignal);
+    process.on('SIGTERM', onSignal);
   });
   let server: ApiServer;
   try {

@@ -60,10 +60,11 @@ function parseAccept(header: string): AcceptClause[] {
       if (eq < 0) continue;
       const key = p.slice(0, eq).trim().toLowerCase();
       const value = p.slice(eq + 1).trim().replace(/^"|"$/g, '');
-      if (key === 'q') q = Number(value);
+      if (key === 'q') q = Number(value) || 0; // Go's ParseFloat error leaves 0
       else params.set(key, value);
     }
-    if (q > 0 && !Number.isNaN(q)) clauses.push({ type: slash < 0 ? full : full.slice(0, slash), subType: slash < 0 ? '*' : full.slice(slash + 1), params, q });
+    // 1.26's NegotiateMediaTypeOptions never looks at q beyond ordering: a q=0 clause still matches, last.
+    clauses.push({ type: slash < 0 ? full : full.slice(0, slash), subType: slash < 0 ? '*' : full.slice(slash + 1), params, q });
   }
   return clauses.sort(compareClauses);
 }

@@ -39,6 +39,27 @@ export function isTruthyQueryFlag(value: string | null): boolean {
   return v !== '0' && v !== 'false';
 }
 
+/**
+ * The request path with its %XX escapes decoded, as Go's url.URL.Path holds it (so `%2F` separates segments
+ * and `%25` is a `%` in a name); undefined for a malformed escape, which Go's server refuses before routing.
+ */
+export function decodeRequestPath(raw: string): string | undefined {
+  if (!raw.includes('%')) return raw;
+  const bytes: number[] = [];
+  for (let i = 0; i < raw.length; i++) {
+    const c = raw.charCodeAt(i);
+    if (c !== 0x25) {
+      bytes.push(c & 0xff); // Node hands over the request line's bytes one char each
+      continue;
+    }
+    const hex = raw.slice(i + 1, i + 3);
+    if (!/^[0-9a-fA-F]{2}$/.test(hex)) return undefined;
+    bytes.push(parseInt(hex, 16));
+    i += 2;
+  }
+  return Buffer.from(bytes).toString('utf8');
+}
+
 export function parseRequestInfo(method: string, path: string, query: URLSearchParams): RequestInfo {
   const nonResource: NonResourceRequestInfo = { isResourceRequest: false, path, verb: method.toLowerCase() };
   const parts = path.split('/').filter((p) => p !== '');

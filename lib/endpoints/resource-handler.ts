@@ -53,6 +53,17 @@ function routeOf(served: ServedResource, info: ResourceRequestInfo, watch: Watch
   return undefined;
 }
 
+/**
+ * Whether a route serves this path and method, so the request is instrumented: kube-apiserver's metrics wrap its
+ * routes, and a 404/405 for a path or method no route serves records nothing (no label values from client paths).
+ */
+export function hasRoute(registry: ResourceRegistry, info: ResourceRequestInfo, method: string): boolean {
+  if (!registry.servesGroupVersion(info.apiGroup, info.apiVersion)) return false;
+  const served = registry.lookup(info.apiGroup, info.apiVersion, info.resource);
+  const route = served && routeOf(served, info, () => Promise.resolve());
+  return route?.methods[method === 'HEAD' ? 'GET' : method] !== undefined;
+}
+
 export interface ResourceHandlerDeps {
   registry: ResourceRegistry;
   features: Features;

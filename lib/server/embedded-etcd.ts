@@ -55,6 +55,10 @@ export async function startEmbeddedEtcd(dataDir: string, onLog?: (line: string) 
     ],
     { stdio: ['ignore', 'ignore', 'pipe'] },
   );
+  // A server that exits without stopping it (a second signal, a crash) must not leave etcd running.
+  const stopOnExit = (): void => void child.kill('SIGTERM');
+  process.once('exit', stopOnExit);
+  child.once('exit', () => process.off('exit', stopOnExit));
   const stderrTail: string[] = [];
   child.stderr?.setEncoding('utf8').on('data', (chunk: string) => {
     for (const line of chunk.split('\n').filter(Boolean)) {

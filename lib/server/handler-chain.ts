@@ -4,8 +4,8 @@
 import type { IncomingMessage, ServerResponse } from 'node:http';
 import express from 'express';
 import type { Logger } from 'pino';
-import { parseRequestInfo } from '../endpoints/request-info';
-import { serveResource, type ResourceHandlerDeps } from '../endpoints/resource-handler';
+import { decodeRequestPath, parseRequestInfo } from '../endpoints/request-info';
+import { hasRoute, serveResource, type ResourceHandlerDeps } from '../endpoints/resource-handler';
 import type { ApiRequest } from '../endpoints/handlers/api-request';
 import { writeError } from '../endpoints/handlers/write-status';
 import { writeNotFound } from './healthz/healthz';
@@ -32,6 +32,9 @@ export interface HandlerChainDeps {
   audit?: AuditLog;
 }
 
+/** The non-resource paths kube-apiserver instruments (metrics): the health endpoints' roots. */
+const INSTRUMENTED_PATHS = new Set(['/healthz', '/livez', '/readyz']);
+
 /** Paths that may name resources; everything else (health, metrics, discovery roots, OpenAPI) goes through Express. */
 function isApiPath(url: string | undefined): boolean {
   return url !== undefined && (url.startsWith('/apis/') || url.startsWith('/api/'));
@@ -53,15 +56,23 @@ export function buildRequestListener(deps: HandlerChainDeps): (req: IncomingMess
   };
 }
 
+/** What Go's net/http server answers when the request URI does not parse (a bad %-escape), before any handler. */
+function refuseMalformedUrl(res: ServerResponse): void {
+  res.writeHead(400, { 'Content-Type': 'text/plain; charset=utf-8', Connection: 'close' });
+  res.end('400 Bad Request');
+}
+
 async function serve(deps: HandlerChainDeps, req: IncomingMessage, res: ServerResponse): Promise<void> {
   const url = req.url ?? '/';
   const q = url.indexOf('?');
-  const path = q < 0 ? url : url.slice(0, q);
+  const path = decodeRequestPath(q < 0 ? url : url.slice(0, q));
+  if (path === undefined) return refuseMalformedUrl(res);
   const query = new URLSearchParams(q < 0 ? '' : url.slice(q + 1));
   const holder: { request?: ApiRequest } = {};
   try {
     const info = parseRequestInfo(req.method ?? 'GET', path, query);
-    trackRequest(req, res, info, query, deps.log, deps.metrics);
+    const instrumented = info.isResourceRequest ? hasRoute(deps.resources.registry, info, req.method ?? 'GET') : INSTRUMENTED_PATHS.has(path);
+    trackRequest(req, res, info, query, deps.log, deps.metrics, instrumented);
     const auditAnnotations = auditRequest(deps.audit, req, res, info);
     // Until authentication exists every request is system:anonymous in system:unauthenticated.
     if (deps.flowcontrol) {

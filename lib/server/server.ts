@@ -19,7 +19,7 @@ import { handleWatch } from '../endpoints/handlers/watch';
 import type { ServerOptions } from './options/options';
 import { startEmbeddedEtcd, type EmbeddedEtcd } from './embedded-etcd';
 import { buildRequestListener } from './handler-chain';
-import { openAuditLog } from './filters/audit';
+import { ensureAuditLogFile, openAuditLog } from './filters/audit';
 import { ApiServerMetrics } from './metrics/metrics';
 import { flagCheck, pingCheck, withGracePeriod, withTimeout, type HealthCheck } from './healthz/healthz';
 
@@ -71,8 +71,30 @@ export class ApiServer {
     this.#options = parts.options;
   }
 
-  /** Starts etcd if embedded, waits for it, and listens. Resolves once the server accepts requests. */
+  /**
+   * Starts etcd if embedded, waits for it, and listens. Resolves once the server accepts requests; when start-up
+   * fails, whatever it started (embedded etcd, caches, controllers) is stopped before the error is thrown.
+   */
   static async start(options: ServerOptions, log: Logger): Promise<ApiServer> {
+    // Files first, as kube-apiserver applies these options before it touches storage: a bad path starts nothing.
+    if (options.auditLogPath !== '' && options.auditLogPath !== '-') ensureAuditLogFile(options.auditLogPath);
+    const tlsFiles = options.tls ? { cert: readFileSync(options.tls.certFile), key: readFileSync(options.tls.keyFile) } : undefined;
+    const undo: Array<() => unknown> = [];
+    try {
+      return await ApiServer.#start(options, log, tlsFiles, undo);
+    } catch (err) {
+      for (const step of undo.reverse()) {
+        try {
+          await step();
+        } catch (cleanupErr) {
+          log.warn({ err: cleanupErr }, 'cleanup after failed start-up failed');
+        }
+      }
+      throw err;
+    }
+  }
+
+  static async #start(options: ServerOptions, log: Logger, tlsFiles: { cert: Buffer; key: Buffer } | undefined, undo: Array<() => unknown>): Promise<ApiServer> {
     const startedAt = Date.now();
     let embedded: EmbeddedEtcd | undefined;
     let etcdServers = options.etcdServers;
@@ -80,16 +102,13 @@ export class ApiServer {
       embedded = await startEmbeddedEtcd(join(options.dataDir, 'etcd'), (line) => log.debug({ etcd: line }, 'embedded etcd output'));
       etcdServers = [embedded.clientUrl];
       log.info({ clientUrl: embedded.clientUrl, dataDir: options.dataDir }, 'embedded etcd started');
+      const started = embedded;
+      undo.push(() => started.stop());
     }
     const client = newEtcdClient(etcdServers, { dialTimeout: 5000 });
+    undo.push(() => client.close());
     const storage = new EtcdStorage(client);
-    try {
-      await waitForEtcd(storage, log);
-    } catch (err) {
-      client.close();
-      await embedded?.stop();
-      throw err;
-    }
+    await waitForEtcd(storage, log);
 
     let namespacesStore: () => GenericStore = () => {
       throw new Error('registry not built yet');
@@ -98,6 +117,7 @@ export class ApiServer {
     const watchCache = options.watchCache ? { capacity: options.watchCache.capacity, minAgeMs: options.watchCache.windowMs, bookmarkIntervalMs: options.watchCache.bookmarkIntervalMs, log: log.child({ component: 'watch-cache' }) } : undefined;
     const registry = buildRegistry(storage, options.etcdPrefix, options.featureGates, admission, watchCache, options.runtimeConfig);
     for (const cacher of registry.cachers()) cacher.start();
+    undo.push(() => Promise.all(registry.cachers().map((c) => c.stop())));
     const namespaces = registry.lookup('', 'v1', 'namespaces');
     if (!namespaces) throw new Error('namespaces are not served');
     namespacesStore = () => namespaces.store;
@@ -105,7 +125,9 @@ export class ApiServer {
     // Like kube-apiserver, every replica runs a compactor; they coordinate through etcd (--etcd-compaction-interval=0 opts out).
     const compactor = options.etcdCompactionIntervalMs > 0 ? new Compactor(client, options.etcdCompactionIntervalMs, log.child({ component: 'etcd-compactor' })) : undefined;
     compactor?.start();
+    undo.push(() => compactor?.stop());
     const controllers = startControllers({ registry, client, etcdPrefix: options.etcdPrefix, admission, log });
+    undo.push(() => controllers.stop());
 
     const metrics = new ApiServerMetrics({ showHidden: options.showHiddenMetricsForVersion !== '' });
     metrics.watchCaches(registry);
@@ -124,6 +146,7 @@ export class ApiServer {
     };
 
     const audit = options.auditLogPath ? openAuditLog(options.auditLogPath, log.child({ component: 'audit' })) : undefined;
+    undo.push(() => audit?.close());
     const listener = buildRequestListener({
       ...(audit ? { audit } : {}),
       resources: { registry, features: { listChunking: options.featureGates['APIListChunking'] !== false, serverSideFieldValidation: options.featureGates['ServerSideFieldValidation'] !== false }, watch: handleWatch },
@@ -135,9 +158,7 @@ export class ApiServer {
       // --feature-gates=APIPriorityAndFairness=false: no classification, no X-*-PF-* headers (kube-apiserver falls back to max-in-flight).
       ...(options.featureGates['APIPriorityAndFairness'] !== false ? { flowcontrol: controllers.flowcontrol } : {}),
     });
-    const http = options.tls
-      ? createHttpsServer({ cert: readFileSync(options.tls.certFile), key: readFileSync(options.tls.keyFile) }, listener)
-      : createHttpServer(listener);
+    const http = tlsFiles ? createHttpsServer(tlsFiles, listener) : createHttpServer(listener);
     http.keepAliveTimeout = 65_000;
     http.once('close', () => audit?.close());
     await new Promise<void>((resolve, reject) => {
@@ -147,6 +168,7 @@ export class ApiServer {
         resolve();
       });
     });
+    undo.push(() => new Promise<void>((resolve) => http.close(() => resolve())));
     server = new ApiServer({
       registry,
       storage,

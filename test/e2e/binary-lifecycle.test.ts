@@ -1,6 +1,7 @@
 // The built binary on its own: command line errors, embedded etcd that keeps data across restarts, clean shutdown.
 import { execFileSync, spawn, type ChildProcess } from 'node:child_process';
-import { existsSync, mkdtempSync, rmSync } from 'node:fs';
+import { existsSync, mkdtempSync, rmSync, statSync, writeFileSync } from 'node:fs';
+import { createServer } from 'node:net';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 
@@ -17,9 +18,9 @@ function run(args: string[], env: NodeJS.ProcessEnv = process.env): { code: numb
 }
 
 /** Starts the binary with embedded etcd; resolves with the process and its port once it serves. */
-function startEmbedded(dataDir: string): Promise<{ child: ChildProcess; port: number }> {
+function startEmbedded(dataDir: string, extraFlags: string[] = []): Promise<{ child: ChildProcess; port: number }> {
   return new Promise((resolve, reject) => {
-    const child = spawn(process.execPath, [BINARY, '--port=0', `--data-dir=${dataDir}`], { stdio: ['ignore', 'pipe', 'pipe'] });
+    const child = spawn(process.execPath, [BINARY, '--port=0', `--data-dir=${dataDir}`, ...extraFlags], { stdio: ['ignore', 'pipe', 'pipe'] });
     let out = '';
     const timer = setTimeout(() => reject(new Error(`server did not start: ${out}`)), 30_000);
     child.stdout?.on('data', (chunk: Buffer) => {
@@ -131,6 +132,76 @@ describe('shutdown', () => {
       server.child.kill('SIGTERM');
       expect(await exit).toBe(0);
       expect(Date.now() - stoppingAt).toBeLessThan(5000);
+    } finally {
+      rmSync(dataDir, { recursive: true, force: true });
+    }
+  }, 60_000);
+});
+
+describe('start-up failures start nothing', () => {
+  it('fails with ensureLogFile when the audit log cannot be created, before etcd starts', () => {
+    const dir = mkdtempSync(join(tmpdir(), 'orch-audit-'));
+    try {
+      writeFileSync(join(dir, 'file'), '');
+      const res = run([`--data-dir=${dir}`, '--port=0', `--audit-log-path=${join(dir, 'file', 'audit.log')}`]);
+      expect(res.code).toBe(1);
+      expect(res.stderr).toContain(`Error: ensureLogFile: mkdir ${join(dir, 'file')}: not a directory`);
+      expect(existsSync(join(dir, 'etcd'))).toBe(false);
+    } finally {
+      rmSync(dir, { recursive: true, force: true });
+    }
+  });
+
+  it('creates a missing audit log directory 0700 and the file 0600', async () => {
+    const dir = mkdtempSync(join(tmpdir(), 'orch-audit-'));
+    try {
+      const server = await startEmbedded(dir, [`--audit-log-path=${join(dir, 'logs', 'audit.log')}`]);
+      const exit = exited(server.child);
+      server.child.kill('SIGTERM');
+      expect(await exit).toBe(0);
+      expect(statSync(join(dir, 'logs')).mode & 0o777).toBe(0o700);
+      expect(statSync(join(dir, 'logs', 'audit.log')).mode & 0o777).toBe(0o600);
+    } finally {
+      rmSync(dir, { recursive: true, force: true });
+    }
+  }, 60_000);
+
+  it('stops the embedded etcd it started when the port is taken', async () => {
+    const dir = mkdtempSync(join(tmpdir(), 'orch-busy-'));
+    const blocker = createServer();
+    await new Promise<void>((resolve) => blocker.listen(0, '127.0.0.1', resolve));
+    try {
+      const port = (blocker.address() as { port: number }).port;
+      const res = run([`--data-dir=${dir}`, `--port=${port}`]);
+      expect(res.code).toBe(1);
+      expect(res.stderr).toContain(`address already in use 127.0.0.1:${port}`);
+      expect(processesMatching(`--data-dir ${join(dir, 'etcd')}`)).toBe(0);
+    } finally {
+      blocker.close();
+      rmSync(dir, { recursive: true, force: true });
+    }
+  }, 60_000);
+});
+
+describe('second signal', () => {
+  it('exits 1 at once on a second SIGTERM during the shutdown delay, stopping the embedded etcd', async () => {
+    const dataDir = mkdtempSync(join(tmpdir(), 'orch-twice-'));
+    try {
+      const server = await startEmbedded(dataDir, ['--shutdown-delay-duration=30s']);
+      const exit = exited(server.child);
+      server.child.kill('SIGTERM');
+      // The first signal starts the delay: /readyz fails while requests are still served.
+      const deadline = Date.now() + 5000;
+      while ((await fetch(`http://127.0.0.1:${server.port}/readyz`)).status !== 500 && Date.now() < deadline) await new Promise((r) => setTimeout(r, 50));
+      expect((await fetch(`http://127.0.0.1:${server.port}/readyz`)).status).toBe(500);
+      const secondAt = Date.now();
+      server.child.kill('SIGTERM');
+      expect(await exit).toBe(1);
+      expect(Date.now() - secondAt).toBeLessThan(5000);
+      // etcd gets SIGTERM as the server exits; give it a moment to go.
+      const etcdGone = Date.now() + 10_000;
+      while (processesMatching(`--data-dir ${join(dataDir, 'etcd')}`) > 0 && Date.now() < etcdGone) await new Promise((r) => setTimeout(r, 100));
+      expect(processesMatching(`--data-dir ${join(dataDir, 'etcd')}`)).toBe(0);
     } finally {
       rmSync(dataDir, { recursive: true, force: true });
     }

@@ -1,5 +1,6 @@
 // A JSON tokenizer over a string, step by step, failing with Go's scanner texts (the first syntax error in document order).
 import { goQuoteChar, JsonSyntaxError, UNEXPECTED_END } from './go-json-errors';
+import { EXCEEDED_MAX_DEPTH, MAX_NESTING_DEPTH } from './max-depth';
 
 export type ValueKind = 'object' | 'array' | 'string' | 'number' | 'true' | 'false' | 'null';
 
@@ -18,6 +19,8 @@ export function setOwn(target: Record<string, unknown>, key: string, value: unkn
 
 export class JsonReader {
   pos = 0;
+  /** Open objects and arrays; past MAX_NESTING_DEPTH the next `{`/`[` fails as Go's scanner does past its limit. */
+  #depth = 0;
 
   constructor(readonly text: string) {}
 
@@ -48,12 +51,18 @@ export class JsonReader {
     return this.fail('looking for beginning of value');
   }
 
+  #enter(): void {
+    if (++this.#depth > MAX_NESTING_DEPTH) this.fail(EXCEEDED_MAX_DEPTH);
+    this.pos += 1;
+  }
+
   /** Consumes `{`; true when a key follows, false when the object is empty (its `}` consumed). */
   beginObject(): boolean {
-    this.pos += 1;
+    this.#enter();
     const c = this.peek();
     if (c === 0x7d) {
       this.pos += 1;
+      this.#depth -= 1;
       return false;
     }
     if (c !== QUOTE) this.fail('looking for beginning of object key string');
@@ -72,7 +81,10 @@ export class JsonReader {
   nextKey(): boolean {
     const c = this.peek();
     this.pos += 1;
-    if (c === 0x7d) return false;
+    if (c === 0x7d) {
+      this.#depth -= 1;
+      return false;
+    }
     if (c !== 0x2c) this.fail('after object key:value pair', this.pos - 1);
     if (this.peek() !== QUOTE) this.fail('looking for beginning of object key string');
     return true;
@@ -80,9 +92,10 @@ export class JsonReader {
 
   /** Consumes `[`; true when an element follows, false when the array is empty (its `]` consumed). */
   beginArray(): boolean {
-    this.pos += 1;
+    this.#enter();
     if (this.peek() === 0x5d) {
       this.pos += 1;
+      this.#depth -= 1;
       return false;
     }
     return true;
@@ -92,7 +105,10 @@ export class JsonReader {
   nextElement(): boolean {
     const c = this.peek();
     this.pos += 1;
-    if (c === 0x5d) return false;
+    if (c === 0x5d) {
+      this.#depth -= 1;
+      return false;
+    }
     if (c !== 0x2c) this.fail('after array element', this.pos - 1);
     return true;
   }

@@ -1,6 +1,7 @@
 // YAML → JSON text as Kubernetes' YAML serializer does it (sigs.k8s.io/yaml on gopkg.in/yaml.v2), with yaml.v2's strict duplicate-key errors.
 import { isMap, isPair, isScalar, isSeq, LineCounter, parseDocument, type Node as YamlNode, type Tags } from 'yaml';
 import { goQuote } from '../field/errors';
+import { yamlNestingError } from './max-depth';
 
 /** A YAML body that does not parse (the message is the `yaml` library's). */
 export class YamlSyntaxError extends Error {
@@ -65,6 +66,8 @@ function collectDuplicateKeys(node: YamlNode | null | undefined, lines: LineCoun
 
 /** Converts a YAML body; `strict` also collects repeated keys. Throws YamlSyntaxError when it does not parse. */
 export function yamlToJson(text: string, options: { strict: boolean }): YamlConversion {
+  const tooDeep = yamlNestingError(text);
+  if (tooDeep !== undefined) throw new YamlSyntaxError(tooDeep);
   const lineCounter = new LineCounter();
   const doc = parseDocument(text, { version: '1.1', customTags: goYamlTags, uniqueKeys: false, lineCounter });
   const error = doc.errors[0];

@@ -7,6 +7,7 @@ import type { ApiRequest } from './api-request';
 import { bodyFormatOf } from '../negotiation';
 import { readBody } from '../request-body';
 import { parse as parseYaml } from 'yaml';
+import { yamlNestingError } from '../../apimachinery/json/max-depth';
 import { decodeProtobufBody } from '../../apimachinery/serializers/protobuf';
 import { META_GROUP, parseIntegerParam } from './list-options';
 import { dryRunValues } from './write-options';
@@ -59,6 +60,12 @@ function fromQuery(query: URLSearchParams): DeleteOptions {
   return options;
 }
 
+function parseYamlOptions(text: string): unknown {
+  const tooDeep = yamlNestingError(text);
+  if (tooDeep !== undefined) throw new Error(tooDeep);
+  return parseYaml(text);
+}
+
 /** `allowPreconditionQuery` is false for deletecollection, whose resourceVersion is a list option. */
 export async function readDeleteOptions(r: ApiRequest, allowPreconditionQuery: boolean): Promise<DeleteOptions> {
   const body = await readBody(r.req);
@@ -67,7 +74,7 @@ export async function readDeleteOptions(r: ApiRequest, allowPreconditionQuery: b
     const format = bodyFormatOf(r.req.headers['content-type']);
     let value: unknown;
     try {
-      value = format === 'yaml' ? parseYaml(body.toString('utf8')) : format === 'protobuf' ? protobufDeleteOptions(body) : JSON.parse(body.toString('utf8'));
+      value = format === 'yaml' ? parseYamlOptions(body.toString('utf8')) : format === 'protobuf' ? protobufDeleteOptions(body) : JSON.parse(body.toString('utf8'));
     } catch (err) {
       throw badRequest(`couldn't decode DeleteOptions: ${err instanceof Error ? err.message : String(err)}`);
     }

@@ -2,6 +2,7 @@
 // the JSON kind named in unmarshal type errors, and json.Marshal's compact form.
 import { isPlainObject } from '../../apimachinery/meta/types';
 import { compareGoStrings } from '../../apimachinery/labels/parser';
+import { EXCEEDED_MAX_DEPTH, MAX_NESTING_DEPTH } from '../../apimachinery/json/max-depth';
 
 const UNEXPECTED_END = 'unexpected end of JSON input';
 
@@ -28,6 +29,7 @@ const ESCAPABLE = new Set([...'bfnrt\\/"'].map((ch) => ch.charCodeAt(0)));
 /** A recursive-descent twin of Go's scanner state machine, failing with its messages. */
 class Scanner {
   #i = 0;
+  #depth = 0;
   constructor(readonly data: Buffer) {}
 
   fail(context: string): never {
@@ -61,8 +63,13 @@ class Scanner {
   value(): void {
     this.skipSpace();
     const c = this.need();
-    if (c === 0x7b) return this.object();
-    if (c === 0x5b) return this.array();
+    if (c === 0x7b || c === 0x5b) {
+      if (++this.#depth > MAX_NESTING_DEPTH) this.fail(EXCEEDED_MAX_DEPTH);
+      if (c === 0x7b) this.object();
+      else this.array();
+      this.#depth--;
+      return;
+    }
     if (c === 0x22) return this.string();
     if (c === 0x2d || isDigit(c)) return this.number();
     const literal = { t: 'true', f: 'false', n: 'null' }[String.fromCharCode(c)];

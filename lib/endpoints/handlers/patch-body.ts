@@ -1,6 +1,7 @@
 // Decoding PATCH bodies with kube-apiserver's 400 texts, which depend on the patch type and on fieldValidation.
 import { badRequest } from '../../apimachinery/errors';
 import { isPlainObject } from '../../apimachinery/meta/types';
+import { jsonNestsTooDeep } from '../../apimachinery/json/max-depth';
 import { goJsonSyntaxError, goUnmarshalKind } from './go-json-errors';
 import type { FieldValidation } from './write-options';
 
@@ -17,7 +18,10 @@ const decodesStrictly = (fieldValidation: FieldValidation): boolean => fieldVali
 /** The body as JSON; a syntax error is worded as the Go decoder that would have read it. */
 export function parsePatchText(body: Buffer, type: PatchType, fieldValidation: FieldValidation): unknown {
   try {
-    return JSON.parse(body.toString('utf8'));
+    const text = body.toString('utf8');
+    const value: unknown = JSON.parse(text);
+    if (jsonNestsTooDeep(text)) throw new Error('too deep'); // the scanner below words it
+    return value;
   } catch (err) {
     const syntax = goJsonSyntaxError(body) ?? (err instanceof Error ? err.message : String(err));
     if (type === 'merge' && !decodesStrictly(fieldValidation)) throw badRequest(BAD_JSON_PATCH_TEXT);

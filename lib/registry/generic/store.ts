@@ -4,6 +4,8 @@ import { alreadyExists, badRequest, conflict, generateNameConflict, invalid, not
 import type { DeleteOptions } from '../../apimachinery/meta/delete-options';
 import type { ApiObject } from '../../apimachinery/meta/types';
 import { validateObjectMeta, validateObjectMetaUpdate } from '../../apimachinery/validation/object-meta';
+import { isValidPathSegmentName } from '../../apimachinery/validation/names';
+import { goQuote } from '../../apimachinery/field/errors';
 import type { Storage, WatchHandle, WatchSink } from '../../storage/storage';
 import { isStorageError, StorageError } from '../../storage/storage-error';
 import type { Cacher } from '../../storage/cacher/cacher';
@@ -89,7 +91,10 @@ export class GenericStore {
     return this.strategy.namespaced;
   }
 
+  /** The object's etcd key; a name that cannot be a path segment is 400 (registry NamespaceKeyFunc / NoNamespaceKeyFunc). */
   keyFor(namespace: string, name: string): string {
+    const problems = isValidPathSegmentName(name);
+    if (problems.length > 0) throw badRequest(`Name parameter invalid: ${goQuote(name)}: ${problems.join(';')}`);
     return this.strategy.namespaced ? `${this.keyPrefix}${namespace}/${name}` : `${this.keyPrefix}${name}`;
   }
 

@@ -1,8 +1,11 @@
 // The audit log (--audit-log-path): one audit.orch.io/v1 Event per request at level Metadata, written with pino on its own async destination.
 import { randomUUID } from 'node:crypto';
+import { closeSync, mkdirSync, openSync, statSync } from 'node:fs';
+import { dirname } from 'node:path';
 import type { IncomingMessage, ServerResponse } from 'node:http';
 import pino, { type Logger } from 'pino';
 import type { RequestInfo } from '../../endpoints/request-info';
+import { statusOfResponse } from '../../endpoints/handlers/write-status';
 
 export interface AuditLog {
   write(event: Record<string, unknown>): void;
@@ -10,9 +13,37 @@ export interface AuditLog {
   close(): void;
 }
 
+/** Go's text for a failed file system call: `open /var/log/audit.log: permission denied`. */
+function goPathError(err: unknown): string {
+  const e = err as NodeJS.ErrnoException;
+  if (e.syscall === undefined || e.path === undefined) return e.message;
+  const description = /^[A-Z]+: ([^,]+),/.exec(e.message)?.[1] ?? e.message;
+  return `${e.syscall} ${e.path}: ${description}`;
+}
+
+/** Go's os.MkdirAll, one level at a time (Node's recursive mkdirSync never returns for some paths under /proc). */
+function mkdirAll(dir: string, mode: number): void {
+  const existing = statSync(dir, { throwIfNoEntry: false });
+  if (existing?.isDirectory()) return;
+  if (existing) throw Object.assign(new Error(`ENOTDIR: not a directory, mkdir '${dir}'`), { syscall: 'mkdir', path: dir });
+  const parent = dirname(dir);
+  if (parent !== dir) mkdirAll(parent, mode);
+  mkdirSync(dir, { mode });
+}
+
+/** Creates the audit log's directory (0700) and file (0600) if missing, failing start-up as kube-apiserver does (`ensureLogFile: …`). */
+export function ensureAuditLogFile(path: string): void {
+  try {
+    mkdirAll(dirname(path), 0o700);
+    closeSync(openSync(path, 'a', 0o600));
+  } catch (err) {
+    throw new Error(`ensureLogFile: ${goPathError(err)}`);
+  }
+}
+
 /** `-` is stdout. Destination errors are logged once and the events dropped: auditing never fails a request. */
 export function openAuditLog(path: string, log: Logger): AuditLog {
-  const destination = pino.destination({ dest: path === '-' ? 1 : path, sync: false, mkdir: true });
+  const destination = pino.destination({ dest: path === '-' ? 1 : path, sync: false });
   let broken = false;
   destination.on('error', (err: Error) => {
     if (!broken) log.error({ err, path }, 'audit log destination failed; dropping audit events');
@@ -20,9 +51,10 @@ export function openAuditLog(path: string, log: Logger): AuditLog {
   });
   // pino's level slot carries the event's leading TypeMeta and level (an empty one would leave a stray comma).
   const writer = pino({ base: null, timestamp: false, formatters: { level: () => ({ kind: 'Event', apiVersion: 'audit.orch.io/v1', level: 'Metadata' }) } }, destination);
+  let closed = false;
   return {
     write(event) {
-      if (broken) return;
+      if (broken || closed) return;
       try {
         writer.info(event);
       } catch (err) {
@@ -31,6 +63,8 @@ export function openAuditLog(path: string, log: Logger): AuditLog {
       }
     },
     close() {
+      if (closed) return;
+      closed = true;
       try {
         destination.flushSync();
       } catch {
@@ -86,7 +120,9 @@ export function auditRequest(audit: AuditLog | undefined, req: IncomingMessage, 
     };
     const ref = objectRef(info);
     if (ref) event['objectRef'] = ref;
-    event['responseStatus'] = { metadata: {}, code: res.statusCode };
+    // A failure's Status contributes its bounded fields (audit.LogResponseObject); a success shows just its code.
+    const status = statusOfResponse(res);
+    event['responseStatus'] = status ? { metadata: {}, status: status.status, message: status.message, reason: status.reason, details: status.details, code: status.code } : { metadata: {}, code: res.statusCode };
     event['requestReceivedTimestamp'] = received;
     event['stageTimestamp'] = microTime(nowMicros());
     if (Object.keys(annotations).length > 0) event['annotations'] = annotations;

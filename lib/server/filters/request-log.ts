@@ -36,10 +36,17 @@ function scopeOf(info: RequestInfo): string {
   return info.namespace !== '' ? 'namespace' : 'cluster';
 }
 
+/** cleanDryRun: the sorted distinct values, or `invalid` when one is not `All` (clients must not choose label values). */
+function dryRunLabel(values: string[]): string {
+  if (values.some((v) => v !== 'All')) return 'invalid';
+  return [...new Set(values)].sort().join(',');
+}
+
 export function requestLabels(info: RequestInfo, req: IncomingMessage, query: URLSearchParams): RequestLabels {
-  const dryRun = query.has('dryRun') ? [...new Set(query.getAll('dryRun').filter(Boolean))].sort().join(',') : '';
+  const dryRun = query.has('dryRun') ? dryRunLabel(query.getAll('dryRun').filter(Boolean)) : '';
   if (!info.isResourceRequest) {
-    return { verb: metricVerb(info, req), dry_run: dryRun, group: '', version: '', resource: '', subresource: info.path, scope: '', component: 'apiserver' };
+    // Only the health endpoints are instrumented among non-resource paths, with an empty component (healthz.InstallPathHandler).
+    return { verb: metricVerb(info, req), dry_run: dryRun, group: '', version: '', resource: '', subresource: info.path, scope: '', component: '' };
   }
   return { verb: metricVerb(info, req), dry_run: dryRun, group: info.apiGroup, version: info.apiVersion, resource: info.resource, subresource: info.subresource, scope: scopeOf(info), component: 'apiserver' };
 }
@@ -49,11 +56,14 @@ function longRunningLabels(labels: RequestLabels): Omit<RequestLabels, 'dry_run'
   return rest;
 }
 
-/** Call when a request arrives; logs and records when its response finishes or its connection closes. */
-export function trackRequest(req: IncomingMessage, res: ServerResponse, info: RequestInfo, query: URLSearchParams, log: Logger, metrics: ApiServerMetrics): void {
+/**
+ * Call when a request arrives; logs when its response finishes or its connection closes, and records metrics when
+ * `instrumented` (a route serves it: paths no route serves would make label values unbounded).
+ */
+export function trackRequest(req: IncomingMessage, res: ServerResponse, info: RequestInfo, query: URLSearchParams, log: Logger, metrics: ApiServerMetrics, instrumented: boolean): void {
   const started = performance.now();
   const labels = requestLabels(info, req, query);
-  const gaugeLabels = labels.verb === 'WATCH' ? longRunningLabels(labels) : undefined;
+  const gaugeLabels = instrumented && labels.verb === 'WATCH' ? longRunningLabels(labels) : undefined;
   if (gaugeLabels) metrics.longRunning.inc(gaugeLabels);
   let done = false;
   const finish = (): void => {
@@ -61,7 +71,7 @@ export function trackRequest(req: IncomingMessage, res: ServerResponse, info: Re
     done = true;
     if (gaugeLabels) metrics.longRunning.dec(gaugeLabels);
     const seconds = (performance.now() - started) / 1000;
-    metrics.observe(labels, res.statusCode, seconds);
+    if (instrumented) metrics.observe(labels, res.statusCode, seconds);
     const level = res.statusCode >= 500 ? 'error' : 'info';
     if (!log.isLevelEnabled(level)) return;
     const entry = {

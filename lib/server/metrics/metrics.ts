@@ -7,7 +7,7 @@ import { registerWatchMetrics, resourceLabel } from './watch-metrics';
 
 const REQUEST_LABELS = ['verb', 'dry_run', 'group', 'version', 'resource', 'subresource', 'scope', 'component', 'code'] as const;
 const DURATION_LABELS = ['verb', 'dry_run', 'group', 'version', 'resource', 'subresource', 'scope', 'component'] as const;
-/** Bound on cached label children (non-resource paths are labels too, and clients choose paths). */
+/** Bound on cached label children (label values come from served routes, so this is a safety net). */
 const MAX_CACHED_LABEL_SETS = 10_000;
 /** kube-apiserver's request duration buckets (seconds). */
 const DURATION_BUCKETS = [0.005, 0.025, 0.05, 0.1, 0.2, 0.4, 0.6, 0.8, 1, 1.25, 1.5, 2, 3, 4, 5, 6, 8, 10, 15, 20, 30, 45, 60];
@@ -20,7 +20,8 @@ export interface RequestLabels {
   resource: string;
   subresource: string;
   scope: string;
-  component: 'apiserver';
+  /** `apiserver`; empty for the health endpoints. */
+  component: 'apiserver' | '';
 }
 
 export interface MetricsOptions {
@@ -57,7 +58,7 @@ export class ApiServerMetrics {
   readonly #children = new Map<string, { total: ReturnType<Counter['labels']>; duration: ReturnType<Histogram['labels']> }>();
 
   observe(labels: RequestLabels, code: number, seconds: number): void {
-    const key = `${labels.verb}|${labels.dry_run}|${labels.group}|${labels.version}|${labels.resource}|${labels.subresource}|${labels.scope}|${code}`;
+    const key = `${labels.verb}|${labels.dry_run}|${labels.group}|${labels.version}|${labels.resource}|${labels.subresource}|${labels.scope}|${labels.component}|${code}`;
     let child = this.#children.get(key);
     if (!child) {
       if (this.#children.size >= MAX_CACHED_LABEL_SETS) this.#children.clear();
