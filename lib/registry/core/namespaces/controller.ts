@@ -38,7 +38,11 @@ export class NamespaceController {
   readonly #deps: NamespaceControllerDeps;
   readonly #queue = new WorkQueue(
     (name) => this.#sync(name),
-    (name, err) => this.#deps.log.warn({ err, namespace: name }, 'namespace cleanup failed; will retry'),
+    (name, err) => {
+      // Every replica runs this controller: the one that loses the race finds the namespace already gone.
+      if (err instanceof StatusError && err.code === 404) return;
+      this.#deps.log.warn({ err, namespace: name }, 'namespace cleanup failed; will retry');
+    },
     () => this.#stopped,
   );
   #timer: NodeJS.Timeout | undefined;
