@@ -16,6 +16,7 @@ import { ANONYMOUS, type Classifier } from './flowcontrol/classifier';
 import { priorityAndFairnessHeaders } from './flowcontrol/headers';
 import { auditRequest, type AuditLog } from './filters/audit';
 import { markDeprecated } from './filters/deprecation';
+import { compressLargeResponses } from './filters/response-compression';
 
 export interface HandlerChainDeps {
   /** API Priority and Fairness: every request is classified and answered with its FlowSchema / level UIDs (absent: gate off). */
@@ -30,6 +31,8 @@ export interface HandlerChainDeps {
   inFlight: { count: number };
   /** --audit-log-path's log; absent: no audit events (the Audit-Id header is still set). */
   audit?: AuditLog;
+  /** APIResponseCompression: gzip resource responses over 128 KiB for clients that accept it. */
+  compressResponses?: boolean;
 }
 
 /** The non-resource paths kube-apiserver instruments (metrics): the health endpoints' roots. */
@@ -86,7 +89,7 @@ async function serve(deps: HandlerChainDeps, req: IncomingMessage, res: ServerRe
     if (info.verb === 'watch') {
       deps.longRunning.add(res);
       res.once('close', () => deps.longRunning.delete(res));
-    }
+    } else if (deps.compressResponses) compressLargeResponses(req, res);
     await serveResource(deps.resources, req, res, info, query, deps.log, holder);
   } catch (err) {
     writeError(res, err, deps.log, holder.request?.negotiated, holder.request?.pretty ?? false);

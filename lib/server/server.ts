@@ -155,6 +155,7 @@ export class ApiServer {
       log,
       longRunning,
       inFlight,
+      compressResponses: options.featureGates['APIResponseCompression'] !== false,
       // --feature-gates=APIPriorityAndFairness=false: no classification, no X-*-PF-* headers (kube-apiserver falls back to max-in-flight).
       ...(options.featureGates['APIPriorityAndFairness'] !== false ? { flowcontrol: controllers.flowcontrol } : {}),
     });

@@ -18,6 +18,7 @@ export const KNOWN_FEATURES: Readonly<Record<string, FeatureSpec>> = {
   ServerSideApply: { stage: 'GA', default: true, locked: true },
   WatchBookmark: { stage: 'GA', default: true, locked: true },
   RemainingItemCount: { stage: 'BETA', default: true, locked: false },
+  APIResponseCompression: { stage: 'BETA', default: true, locked: false },
 };
 
 export type FeatureGates = Readonly<Record<string, boolean>>;

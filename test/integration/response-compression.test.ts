@@ -1,0 +1,88 @@
+// APIResponseCompression: resource responses over 128 KiB are gzipped for clients whose Accept-Encoding names gzip,
+// smaller ones and watches are not; --feature-gates=APIResponseCompression=false turns it off.
+import { request } from 'node:http';
+import { gunzipSync } from 'node:zlib';
+import { startTestServer, createNamespace, type TestServer } from '../helpers/test-server';
+import { aDeployment } from '../helpers/fixtures';
+
+const NS = 'gzip';
+const DEPLOYMENTS = `/apis/apps/v1/namespaces/${NS}/deployments`;
+
+interface Raw {
+  status: number;
+  headers: Record<string, string | string[] | undefined>;
+  body: Buffer;
+}
+
+/** A request whose body is read as sent (no transparent decompression, unlike fetch). */
+function rawGet(url: string, path: string, headers: Record<string, string>, stopAfterMs?: number): Promise<Raw> {
+  return new Promise((resolve, reject) => {
+    const req = request(url + path, { headers }, (res) => {
+      const chunks: Buffer[] = [];
+      res.on('data', (c: Buffer) => chunks.push(c));
+      const done = (): void => resolve({ status: res.statusCode ?? 0, headers: res.headers, body: Buffer.concat(chunks) });
+      res.on('end', done);
+      if (stopAfterMs !== undefined) setTimeout(() => { req.destroy(); done(); }, stopAfterMs);
+    });
+    req.on('error', (err) => (stopAfterMs === undefined ? reject(err) : undefined));
+    req.end();
+  });
+}
+
+async function withDeployments(ts: TestServer, count: number): Promise<void> {
+  await createNamespace(ts.api, NS);
+  for (let i = 0; i < count; i += 25) {
+    await Promise.all(Array.from({ length: Math.min(25, count - i) }, (_, k) => ts.api.post(DEPLOYMENTS, aDeployment(`d${i + k}`))));
+  }
+}
+
+describe('response compression (on by default)', () => {
+  let ts: TestServer;
+  beforeAll(async () => {
+    ts = await startTestServer();
+    await withDeployments(ts, 150); // a list of ~200 KiB
+  });
+  afterAll(() => ts.stop());
+
+  it('gzips a list over 128 KiB for Accept-Encoding: gzip, with Vary and the compressed length', async () => {
+    const plain = await rawGet(ts.url, DEPLOYMENTS, {});
+    expect(plain.body.length).toBeGreaterThan(128 * 1024);
+    expect(plain.headers['content-encoding']).toBeUndefined();
+    const zipped = await rawGet(ts.url, DEPLOYMENTS, { 'Accept-Encoding': 'gzip, deflate' });
+    expect(zipped.status).toBe(200);
+    expect(zipped.headers['content-encoding']).toBe('gzip');
+    expect(zipped.headers['vary']).toContain('Accept-Encoding');
+    expect(Number(zipped.headers['content-length'])).toBe(zipped.body.length);
+    expect(zipped.body.length).toBeLessThan(plain.body.length / 4);
+    const items = (JSON.parse(gunzipSync(zipped.body).toString('utf8')) as { items: unknown[] }).items;
+    expect(items).toHaveLength(150);
+  });
+
+  it('sends small bodies, other encodings and q-valued gzip as they are (negotiateContentEncoding takes bare "gzip" only)', async () => {
+    for (const [path, encoding] of [[`${DEPLOYMENTS}/d1`, 'gzip'], [DEPLOYMENTS, 'deflate, br'], [DEPLOYMENTS, 'gzip;q=1.0']] as const) {
+      const res = await rawGet(ts.url, path, { 'Accept-Encoding': encoding });
+      expect({ path, encoding, contentEncoding: res.headers['content-encoding'], json: res.body[0] }).toEqual({ path, encoding, contentEncoding: undefined, json: 0x7b });
+    }
+  });
+
+  it('does not compress a watch', async () => {
+    const res = await rawGet(ts.url, `${DEPLOYMENTS}?watch=1`, { 'Accept-Encoding': 'gzip' }, 1000);
+    expect(res.headers['content-encoding']).toBeUndefined();
+    expect(res.body.toString('utf8').split('\n').filter(Boolean)).toHaveLength(150);
+  });
+});
+
+describe('response compression turned off', () => {
+  let ts: TestServer;
+  beforeAll(async () => {
+    ts = await startTestServer(['--feature-gates=APIResponseCompression=false']);
+    await withDeployments(ts, 150);
+  });
+  afterAll(() => ts.stop());
+
+  it('sends large bodies uncompressed', async () => {
+    const res = await rawGet(ts.url, DEPLOYMENTS, { 'Accept-Encoding': 'gzip' });
+    expect(res.headers['content-encoding']).toBeUndefined();
+    expect(res.body.length).toBeGreaterThan(128 * 1024);
+  });
+});
