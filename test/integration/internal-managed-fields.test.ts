@@ -1,7 +1,7 @@
 // The server's own writes carry managedFields as Kubernetes' loopback clients record them: the built-in namespaces
-// by kube-apiserver, the APF bootstrap objects by the config producer, their Dangling condition by the consumer.
+// by kube-apiserver, the APF bootstrap objects by the config producer, their Dangling condition by the consumer (an Apply).
 import { startTestServer, eventually, type TestServer } from '../helpers/test-server';
-import { FLOWCONTROL } from '../helpers/fixtures';
+import { aFlowSchema, FLOWCONTROL } from '../helpers/fixtures';
 
 let ts: TestServer;
 beforeAll(async () => {
@@ -42,11 +42,10 @@ describe('managedFields of objects the server writes itself', () => {
         'f:spec': { 'f:distinguisherMethod': { '.': {}, 'f:type': {} }, 'f:matchingPrecedence': {}, 'f:priorityLevelConfiguration': { 'f:name': {} }, 'f:rules': {} },
       },
     });
-    expect(byManager.get('api-priority-and-fairness-config-consumer-v1')).toMatchObject({
-      operation: 'Update',
-      subresource: 'status',
-      fieldsV1: { 'f:status': { 'f:conditions': { '.': {}, 'k:{"type":"Dangling"}': { '.': {}, 'f:lastTransitionTime': {}, 'f:message': {}, 'f:reason': {}, 'f:status': {}, 'f:type': {} } } } },
-    });
+    // Kubernetes 1.26's consumer writes the condition with ApplyStatus (Force): an Apply entry owning the item, not the list.
+    const consumer = byManager.get('api-priority-and-fairness-config-consumer-v1');
+    expect(consumer).toMatchObject({ operation: 'Apply', subresource: 'status', apiVersion: 'flowcontrol.apiserver.orch.io/v1beta3' });
+    expect(consumer?.fieldsV1).toEqual({ 'f:status': { 'f:conditions': { 'k:{"type":"Dangling"}': { '.': {}, 'f:lastTransitionTime': {}, 'f:message': {}, 'f:reason': {}, 'f:status': {}, 'f:type': {} } } } });
   });
 
   it('makes a server-side apply of a bootstrap spec field conflict with the config producer', async () => {
@@ -54,5 +53,23 @@ describe('managedFields of objects the server writes itself', () => {
     const res = await ts.api.patch(`${FLOWCONTROL}/flowschemas/catch-all?fieldManager=ops`, apply, 'application/apply-patch+yaml');
     expect(res.status).toBe(409);
     expect(res.body.message).toContain('conflict with "api-priority-and-fairness-config-producer-v1" using flowcontrol.apiserver.orch.io/v1beta3');
+  });
+
+  it('records the Dangling condition of a user\'s FlowSchema as the consumer\'s Apply, sorted before the creator\'s Update', async () => {
+    expect((await ts.api.post(`${FLOWCONTROL}/flowschemas?fieldManager=ops`, aFlowSchema('qa-dangling', 'no-such-level'))).status).toBe(201);
+    let body = { metadata: {} } as { metadata: { managedFields?: Entry[] } };
+    await eventually(async () => {
+      body = (await ts.api.get(`${FLOWCONTROL}/flowschemas/qa-dangling`)).body;
+      return entries(body).length === 2;
+    }, 10_000, 'the Dangling condition to be written');
+    expect(entries(body).map((e) => [e.manager, e.operation, e.subresource])).toEqual([
+      ['api-priority-and-fairness-config-consumer-v1', 'Apply', 'status'],
+      ['ops', 'Update', undefined],
+    ]);
+    // The consumer owns only its condition: a controller applying another condition type co-exists without conflict.
+    const other = { apiVersion: 'flowcontrol.apiserver.orch.io/v1beta3', kind: 'FlowSchema', metadata: { name: 'qa-dangling' }, status: { conditions: [{ type: 'Reviewed', status: 'True' }] } };
+    const res = await ts.api.patch(`${FLOWCONTROL}/flowschemas/qa-dangling/status?fieldManager=reviewer`, other, 'application/apply-patch+yaml');
+    expect(res.status).toBe(200);
+    expect(res.body.status.conditions.map((c: { type: string }) => c.type)).toEqual(['Dangling', 'Reviewed']);
   });
 });

@@ -9,7 +9,7 @@ import { allowedConflictsFromLastApplied, refreshLastApplied } from './last-appl
 import { goShaped } from './normalize';
 import { STRIPPED_FIELDS } from './reset-fields';
 import { SchemaMismatch } from './shape';
-import { applyManagers, Conflicts, updateManagers, type ManagedFieldsMap } from './updater';
+import { applyManagers, Conflicts, updateManagers, type ManagedFieldsMap, type VersionView } from './updater';
 import { capUpdateManagers } from './cap-managers';
 
 const BEFORE_FIRST_APPLY = 'before-first-apply';
@@ -27,6 +27,8 @@ export interface FieldManagerScope {
   subresource: string;
   /** Reset fields of this write path. */
   ignored: FieldSet;
+  /** The kind in another of its apiVersions, for multi-version kinds (entries are compared in their own version). */
+  atVersion?: (apiVersion: string) => VersionView | undefined;
   now?: () => string;
 }
 
@@ -54,8 +56,10 @@ function stripManager(fields: ManagedFieldsMap, id: string): void {
 /** managedFieldsUpdater + stripMeta + structured merge Update, then capManagers: `manager` owns what it changed. */
 function trackUpdate(live: unknown, next: unknown, managed: Managed, manager: string, scope: FieldManagerScope): Managed {
   const id = managerIdentifier({ manager: manager || 'unknown', operation: 'Update', apiVersion: scope.apiVersion, subresource: scope.subresource });
-  const options = { schema: scope.schema, ignored: scope.ignored };
-  const fields = updateManagers(live, next, scope.apiVersion, managed.fields, CURRENT_OPERATION, options);
+  const options = { schema: scope.schema, ignored: scope.ignored, atVersion: scope.atVersion };
+  // The written objects may be in the storage version: they are tracked in the request's (toVersioned upstream).
+  const view = scope.atVersion?.(scope.apiVersion);
+  const fields = updateManagers(view ? view.convert(live) : live, view ? view.convert(next) : next, scope.apiVersion, managed.fields, CURRENT_OPERATION, options);
   stripManager(fields, CURRENT_OPERATION);
   const times = new Map(managed.times);
   const current = fields.get(CURRENT_OPERATION);
@@ -136,7 +140,7 @@ function applyOnce(live: ApiObject, config: Record<string, unknown>, managed: Ma
   const liveShaped = goShaped(stripManaged(live), scope.schema);
   let outcome;
   try {
-    outcome = applyManagers(liveShaped, config, scope.apiVersion, managed.fields, id, force, { schema: scope.schema, ignored: scope.ignored });
+    outcome = applyManagers(liveShaped, config, scope.apiVersion, managed.fields, id, force, { schema: scope.schema, ignored: scope.ignored, atVersion: scope.atVersion });
   } catch (err) {
     if (err instanceof SchemaMismatch) throw typedPatchError(config, scope, err);
     throw err;

@@ -3,6 +3,7 @@ export { FieldSet } from './field-set';
 export type { Path, PathElement } from './path-element';
 export { field, keyElement, pathString, serializePathElement } from './path-element';
 export { applyToObject, updateManagedFields, type FieldManagerScope } from './field-manager';
+export type { VersionView } from './updater';
 export { resetFields } from './reset-fields';
 export { decodeManagedFields, encodeManagedFields, type ManagedFieldsEntry } from './entries';
 export { LAST_APPLIED_ANNOTATIONS } from './last-applied';

@@ -28,27 +28,57 @@ export class Conflicts extends Error {
   }
 }
 
+/** Another served version of the kind: its schema and a conversion of an object into it. */
+export interface VersionView {
+  schema: SchemaNode | undefined;
+  convert: (obj: unknown) => unknown;
+}
+
 export interface UpdaterOptions {
   schema: SchemaNode | undefined;
   /** Fields this write path never records (reset fields such as `status` on the main resource). */
   ignored: FieldSet;
+  /** The kind in another apiVersion (undefined: not a version of the kind); absent for single-version kinds. */
+  atVersion?: (apiVersion: string) => VersionView | undefined;
 }
 
 function filterComparison(c: Comparison, ignored: FieldSet): Comparison {
   return { added: c.added.recursiveDifference(ignored), removed: c.removed.recursiveDifference(ignored), modified: c.modified.recursiveDifference(ignored) };
 }
 
+/**
+ * The comparison each manager's entry is read against: in its own apiVersion (structured-merge-diff converts old and
+ * new object into it); null when that version is not one of the kind's (the entry is dropped, as upstream).
+ */
+function comparisonsByVersion(live: unknown, next: unknown, apiVersion: string, options: UpdaterOptions, goShape: boolean): (version: string) => Comparison | null {
+  const byVersion = new Map<string, Comparison | null>([[apiVersion, filterComparison(compare(live, next, options.schema, { goShape }), options.ignored)]]);
+  return (version) => {
+    const known = byVersion.get(version);
+    if (known !== undefined) return known;
+    const view = options.atVersion?.(version);
+    const at = view === undefined ? null : filterComparison(compare(view.convert(live), view.convert(next), view.schema, { goShape }), options.ignored);
+    byVersion.set(version, at);
+    return at;
+  };
+}
+
 /** `goShape`: live and next are compared as their Go round trips (goShaped) would be. */
-function settle(live: unknown, next: unknown, managers: ManagedFieldsMap, self: string, force: boolean, options: UpdaterOptions, goShape: boolean): Comparison {
-  const comparison = filterComparison(compare(live, next, options.schema, { goShape }), options.ignored);
-  const changed = comparison.modified.union(comparison.added);
+function settle(live: unknown, next: unknown, apiVersion: string, managers: ManagedFieldsMap, self: string, force: boolean, options: UpdaterOptions, goShape: boolean): Comparison {
+  const comparisonAt = comparisonsByVersion(live, next, apiVersion, options, goShape);
+  const comparison = comparisonAt(apiVersion) as Comparison;
   const conflicts = new Map<string, FieldSet>();
   const removed = new Map<string, FieldSet>();
   for (const [manager, vs] of managers) {
     if (manager === self) continue;
-    const conflictSet = vs.set.intersection(changed);
+    // Without other versions every entry is read in the request's version.
+    const at = options.atVersion ? comparisonAt(vs.apiVersion) : comparison;
+    if (at === null) {
+      managers.delete(manager);
+      continue;
+    }
+    const conflictSet = vs.set.intersection(at.modified.union(at.added));
     if (!conflictSet.isEmpty()) conflicts.set(manager, conflictSet);
-    if (!comparison.removed.isEmpty()) removed.set(manager, comparison.removed);
+    if (!at.removed.isEmpty()) removed.set(manager, at.removed);
   }
   if (!force && conflicts.size > 0) {
     const list: Conflict[] = [];
@@ -69,7 +99,7 @@ function settle(live: unknown, next: unknown, managers: ManagedFieldsMap, self: 
  */
 export function updateManagers(live: unknown, next: unknown, apiVersion: string, managers: ManagedFieldsMap, manager: string, options: UpdaterOptions): ManagedFieldsMap {
   const out: ManagedFieldsMap = new Map(managers);
-  const comparison = settle(live, next, out, manager, true, options, true);
+  const comparison = settle(live, next, apiVersion, out, manager, true, options, true);
   const previous = out.get(manager)?.set ?? new FieldSet();
   const set = previous.difference(comparison.removed).union(comparison.modified).union(comparison.added).recursiveDifference(options.ignored);
   if (set.isEmpty()) out.delete(manager);
@@ -91,7 +121,7 @@ export function applyManagers(live: unknown, config: unknown, apiVersion: string
   const set = toFieldSet(config, options.schema, true).recursiveDifference(options.ignored);
   out.set(manager, { set, apiVersion, applied: true });
   merged = prune(merged, out, manager, lastSet, options.schema);
-  settle(live, merged, out, manager, force, options, false);
+  settle(live, merged, apiVersion, out, manager, force, options, false);
   return { object: isDeepStrictEqual(live, merged) ? undefined : merged, managers: out };
 }
 

@@ -9,7 +9,8 @@ import { WorkQueue } from '../rest/work-queue';
 import type { GenericStore } from '../generic/store';
 import { LIST_EVERYTHING } from '../generic/list';
 import { nowTimestamp } from '../generic/system-metadata';
-import { APF_CONFIG_CONSUMER_MANAGER, trackedAs } from '../generic/internal-field-manager';
+import { APF_CONFIG_CONSUMER_MANAGER, appliedAs } from '../generic/internal-field-manager';
+import { apiVersionOfDefinition } from '../rest/resource';
 
 export const DANGLING_CONDITION_TYPE = 'Dangling';
 /** Missed events (a watch that ended) are caught up by this periodic re-list. */
@@ -43,6 +44,12 @@ function priorityLevelOf(fs: ApiObject): string {
 function conditionsOf(fs: ApiObject): unknown[] {
   const status = fs['status'];
   return isPlainObject(status) && Array.isArray(status['conditions']) ? status['conditions'] : [];
+}
+
+/** What Kubernetes' config consumer applies (ApplyStatus, forced): the name and the one Dangling condition. */
+export function danglingApplyConfiguration(fs: ApiObject, apiVersion: string): Record<string, unknown> {
+  const condition = conditionsOf(fs).find((c) => isPlainObject(c) && c['type'] === DANGLING_CONDITION_TYPE);
+  return { apiVersion, kind: 'FlowSchema', metadata: { name: fs.metadata.name }, status: { conditions: condition === undefined ? [] : [condition] } };
 }
 
 /** The FlowSchema with its condition set, or undefined when status, reason and message already match (no write). */
@@ -90,12 +97,13 @@ export class DanglingConditionController {
   #resyncTimer: NodeJS.Timeout | undefined;
   #stopped = true;
 
-  /** Status writes are recorded as Kubernetes' config consumer records them (an Update of the status subresource). */
-  readonly #track: ReturnType<typeof trackedAs>;
+  /** Status writes are recorded as Kubernetes' config consumer records them (a forced Apply to the status subresource). */
+  readonly #track: ReturnType<typeof appliedAs>;
 
   constructor(deps: DanglingConditionControllerDeps) {
     this.#deps = deps;
-    this.#track = trackedAs(APF_CONFIG_CONSUMER_MANAGER, deps.flowSchemaStatus.definition, 'status');
+    const apiVersion = apiVersionOfDefinition(deps.flowSchemaStatus.definition);
+    this.#track = appliedAs(APF_CONFIG_CONSUMER_MANAGER, deps.flowSchemaStatus.definition, 'status', (fs) => danglingApplyConfiguration(fs, apiVersion));
   }
 
   start(): void {

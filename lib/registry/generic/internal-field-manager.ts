@@ -1,7 +1,10 @@
 // Field tracking for the writes the server makes itself. Kubernetes makes them through loopback clients that name a
-// field manager, so they show up in managedFields as an Update by that manager (in the version the client writes).
+// field manager, so they show up in managedFields as an Update (or Apply) by that manager in the version the client writes.
 import type { ApiObject } from '../../apimachinery/meta/types';
-import { resetFields, updateManagedFields, type FieldManagerScope } from '../../apimachinery/managed-fields';
+import { isPlainObject } from '../../apimachinery/meta/types';
+import { applyToObject, resetFields, updateManagedFields, type FieldManagerScope, type VersionView } from '../../apimachinery/managed-fields';
+import { convertObject, type KindConversions } from '../../apis/conversion';
+import { conversionsOf } from '../../apis/conversions';
 import { schemaFor } from '../../apimachinery/schema/kinds';
 import { apiVersionOfDefinition, type ResourceDefinition } from '../rest/resource';
 
@@ -17,11 +20,37 @@ export const APF_CONFIG_CONSUMER_MANAGER = 'api-priority-and-fairness-config-con
 /** The field-tracking scope of writes to a resource (or one of its subresources) in the definition's version. */
 export function fieldManagerScopeOf(def: ResourceDefinition, subresource: string): FieldManagerScope {
   const apiVersion = apiVersionOfDefinition(def);
-  return { schema: schemaFor(apiVersion, def.kind), apiVersion, kind: def.kind, subresource, ignored: resetFields(def.group, def.resource, subresource) };
+  const scope: FieldManagerScope = { schema: schemaFor(apiVersion, def.kind), apiVersion, kind: def.kind, subresource, ignored: resetFields(def.group, def.resource, subresource) };
+  const conversions = conversionsOf(def.group, def.kind);
+  if (conversions !== undefined) scope.atVersion = (other) => versionView(conversions, def, other);
+  return scope;
+}
+
+/** `def`'s kind in `apiVersion` (one of its group's versions the conversions know), else undefined. */
+function versionView(conversions: KindConversions, def: ResourceDefinition, apiVersion: string): VersionView | undefined {
+  const prefix = def.group === '' ? '' : `${def.group}/`;
+  const version = apiVersion.slice(prefix.length);
+  if (!apiVersion.startsWith(prefix) || (version !== conversions.hub && conversions.versions[version] === undefined)) return undefined;
+  const convert = (obj: unknown): unknown => (isPlainObject(obj) && isPlainObject(obj['metadata']) ? convertObject(conversions, obj as ApiObject, def.group, def.kind, version) : obj);
+  return { schema: schemaFor(apiVersion, def.kind), convert };
 }
 
 /** A store write transform recording the write as an Update by `manager`. */
 export function trackedAs(manager: string, def: ResourceDefinition, subresource = ''): (obj: ApiObject, live: ApiObject | undefined) => ApiObject {
   const scope = fieldManagerScopeOf(def, subresource);
   return (obj, live) => updateManagedFields(live, obj, manager, scope);
+}
+
+/**
+ * A store write transform recording the write as a forced server-side apply of `configOf(obj)` by `manager` (what
+ * client-go's Apply/ApplyStatus with Force records); the written object stays `obj`, only its managedFields change.
+ */
+export function appliedAs(manager: string, def: ResourceDefinition, subresource: string, configOf: (obj: ApiObject) => Record<string, unknown>): (obj: ApiObject, live: ApiObject | undefined) => ApiObject {
+  const scope = fieldManagerScopeOf(def, subresource);
+  return (obj, live) => {
+    const applied = applyToObject(live, configOf(obj), manager, true, scope);
+    obj.metadata.managedFields = applied.metadata.managedFields;
+    if (obj.metadata.managedFields === undefined) delete obj.metadata.managedFields;
+    return obj;
+  };
 }
