@@ -7,7 +7,13 @@ describe('negotiateResponse', () => {
     ['application/yaml', { mediaType: 'application/yaml' }],
     ['application/json;as=Table;v=v1;g=meta.k8s.io,application/json;as=Table;v=v1beta1;g=meta.k8s.io,application/json', { mediaType: 'application/json', table: { group: 'meta.k8s.io', version: 'v1' } }],
     ['application/json;as=Table;g=meta.orch.io;v=v1', { mediaType: 'application/json', table: { group: 'meta.orch.io', version: 'v1' } }],
-    ['application/json;as=PartialObjectMetadataList;g=meta.k8s.io;v=v1, application/json', { mediaType: 'application/json' }],
+    // PartialObjectMetadata[List] in any format (client-go's metadata client asks protobuf first)
+    ['application/json;as=PartialObjectMetadataList;g=meta.k8s.io;v=v1, application/json', { mediaType: 'application/json', partial: { group: 'meta.k8s.io', version: 'v1', list: true } }],
+    ['application/vnd.kubernetes.protobuf;as=PartialObjectMetadata;g=meta.k8s.io;v=v1, application/json', { mediaType: 'application/vnd.kubernetes.protobuf', partial: { group: 'meta.k8s.io', version: 'v1', list: false } }],
+    ['application/yaml;as=PartialObjectMetadata;g=meta.k8s.io;v=v1beta1', { mediaType: 'application/yaml', partial: { group: 'meta.k8s.io', version: 'v1beta1', list: false } }],
+    // other conversion targets, and meta groups/versions that do not exist, fail the clause
+    ['application/json;as=Deployment;g=meta.k8s.io;v=v1, application/yaml', { mediaType: 'application/yaml' }],
+    ['application/json;as=PartialObjectMetadata;g=meta.k8s.io;v=v2, application/yaml', { mediaType: 'application/yaml' }],
     ['application/yaml;q=0.5, application/json', { mediaType: 'application/json' }],
     // 1.26 orders by q but never refuses a q=0 clause (NegotiateMediaTypeOptions)
     ['*/*;q=0', { mediaType: 'application/json' }],

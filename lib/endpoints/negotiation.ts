@@ -15,10 +15,17 @@ export interface TableRequest {
   version: 'v1' | 'v1beta1';
 }
 
+/** `as=PartialObjectMetadata` (one object) or `as=PartialObjectMetadataList` (`list`), as client-go's metadata client asks. */
+export interface PartialRequest extends TableRequest {
+  list: boolean;
+}
+
 export interface Negotiated {
   mediaType: MediaType;
   /** Set when the client asked for `as=Table` and it was chosen. */
   table?: TableRequest;
+  /** Set when the client asked for `as=PartialObjectMetadata[List]` and it was chosen. */
+  partial?: PartialRequest;
 }
 
 const TABLE_GROUPS = new Set(['meta.orch.io', 'meta.k8s.io']);
@@ -91,18 +98,23 @@ function acceptCandidate(mediaType: MediaType, params: Map<string, string>, allo
   const serverVersion = params.get('sv') ?? '';
   if (serverVersion !== '' && serverVersion !== SERVER_META_VERSION) return undefined;
   if (!params.has('as') && !params.has('g') && !params.has('v')) return { mediaType };
-  // A conversion target: only Table (meta v1/v1beta1) in JSON or YAML where tables are served; others (e.g.
-  // PartialObjectMetadata, not served here) fail the clause so a later one can win.
+  // A conversion target (meta v1/v1beta1, on get/list/watch of resources): Table in JSON or YAML, or
+  // PartialObjectMetadata[List] in any format (the protobuf catalog holds the meta v1 messages only); any other
+  // target fails the clause so a later one can win.
   const group = params.get('g') ?? '';
   const version = params.get('v') ?? '';
-  if (params.get('as') !== 'Table' || !allowTable || isProtobuf(mediaType) || !TABLE_GROUPS.has(group)) return undefined;
-  if (version !== 'v1' && version !== 'v1beta1') return undefined;
-  return { mediaType, table: { group, version } };
+  if (!allowTable || !TABLE_GROUPS.has(group) || (version !== 'v1' && version !== 'v1beta1')) return undefined;
+  const as = params.get('as');
+  if (as === 'Table') return isProtobuf(mediaType) ? undefined : { mediaType, table: { group, version } };
+  if (as !== 'PartialObjectMetadata' && as !== 'PartialObjectMetadataList') return undefined;
+  if (isProtobuf(mediaType) && version !== 'v1') return undefined;
+  return { mediaType, partial: { group, version, list: as === 'PartialObjectMetadataList' } };
 }
 
 /**
- * Chooses the response representation. `allowTable` is true for get/list/watch of resources; protobuf is offered
- * everywhere (a value without a protobuf message is still written as JSON by the response writer).
+ * Chooses the response representation. `allowTable` (Table and PartialObjectMetadata targets) is true for
+ * get/list/watch of resources; protobuf is offered everywhere (a value without a protobuf message is still written
+ * as JSON by the response writer).
  */
 export function negotiateResponse(accept: string | undefined, allowTable: boolean): Negotiated {
   if (accept === undefined || accept.trim() === '') return { mediaType: 'application/json' };

@@ -4,6 +4,7 @@ import type { ApiObject, ListMeta } from '../apimachinery/meta/types';
 import type { TableColumnDefinition, TableConvertor } from '../registry/rest/table';
 import { CREATION_TIMESTAMP_DOC, nameColumn } from '../registry/rest/table';
 import type { TableRequest } from './negotiation';
+import { asPartialObject } from './partial-object-metadata';
 
 export type IncludeObject = 'None' | 'Metadata' | 'Object';
 
@@ -24,7 +25,7 @@ export function parseIncludeObject(value: string | null): IncludeObject {
 function rowObject(obj: ApiObject, include: IncludeObject, table: TableRequest): unknown {
   if (include === 'None') return undefined;
   if (include === 'Object') return obj;
-  return { kind: 'PartialObjectMetadata', apiVersion: `${table.group}/${table.version}`, metadata: obj.metadata };
+  return asPartialObject(obj, table);
 }
 
 export interface TableOptions {

@@ -240,7 +240,8 @@ function messageNameFor(apiVersion: string, kind: string): string {
   const [group, version] = apiVersion.includes('/') ? apiVersion.split('/') : ['', apiVersion];
   const packages: Record<string, string> = { '': 'core', apps: 'apps', autoscaling: 'autoscaling', 'flowcontrol.apiserver.orch.io': 'flowcontrol' };
   const metaKinds = ['Status', 'APIResourceList', 'APIGroupList', 'APIGroup', 'APIVersions', 'WatchEvent'];
-  const name = group === '' && metaKinds.includes(kind) ? `${META}.${kind}` : `k8s.io.api.${packages[group ?? ''] ?? '?'}.${version}.${kind}`;
+  const metaGroup = group === 'meta.k8s.io' || group === 'meta.orch.io';
+  const name = (group === '' && metaKinds.includes(kind)) || metaGroup ? `${META}.${kind}` : `k8s.io.api.${packages[group ?? ''] ?? '?'}.${version}.${kind}`;
   if (types[name] === undefined) throw new Error(`no message for ${apiVersion} ${kind}`);
   return name;
 }

@@ -58,4 +58,12 @@ describe('watch (basic)', () => {
     expect(event?.object.metadata.name).toBe('w5');
     await watch.ended;
   });
+
+  it('ends a watch with a negative timeoutSeconds at once (a deadline already past)', async () => {
+    const started = Date.now();
+    const res = await fetch(`${ts.url}${DEPLOYMENTS}?watch=1&resourceVersion=${(await ts.api.get(DEPLOYMENTS)).body.metadata.resourceVersion}&timeoutSeconds=-1`);
+    expect(res.status).toBe(200);
+    expect(await res.text()).toBe('');
+    expect(Date.now() - started).toBeLessThan(2000);
+  });
 });

@@ -7,6 +7,7 @@ import { writeJsonText, writeResponse } from './write-response';
 import { decodeStoredValue, servedJson, spliceResourceVersion, storedTypeMeta } from '../../storage/stored-json';
 import type { ApiObject } from '../../apimachinery/meta/types';
 import { parseIncludeObject, toTable } from '../table';
+import { partialObjectOf } from '../partial-object-metadata';
 
 type StoredJson = Awaited<ReturnType<ApiRequest['store']['getJson']>>;
 
@@ -30,7 +31,7 @@ function latestObject(r: ApiRequest, { json, resourceVersion }: StoredJson): Api
 export async function handleGet(r: ApiRequest): Promise<void> {
   r.negotiated = negotiateResponse(r.req.headers.accept, true);
   const resourceVersion = parseResourceVersion(r.query.get('resourceVersion'));
-  const plainJson = !r.negotiated.table && r.negotiated.mediaType === 'application/json' && !r.pretty;
+  const plainJson = !r.negotiated.table && !r.negotiated.partial && r.negotiated.mediaType === 'application/json' && !r.pretty;
   let stored: ApiObject;
   if (resourceVersion === undefined) {
     // Most Recent: a quorum read of etcd, as Kubernetes does without a resourceVersion.
@@ -52,5 +53,6 @@ export async function handleGet(r: ApiRequest): Promise<void> {
     writeResponse(r.res, 200, table, r.negotiated, { pretty: r.pretty });
     return;
   }
-  writeResponse(r.res, 200, obj, r.negotiated, { pretty: r.pretty });
+  const partial = r.negotiated.partial;
+  writeResponse(r.res, 200, partial ? partialObjectOf(obj, partial, r.served.definition.group) : obj, r.negotiated, { pretty: r.pretty });
 }

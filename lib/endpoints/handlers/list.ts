@@ -8,6 +8,7 @@ import { parseListParams } from './list-options';
 import { writeResponse } from './write-response';
 import { decodeStoredValue, servedItemBytes, storedItemParts, storedPrefix } from '../../storage/stored-json';
 import { parseIncludeObject, toTable } from '../table';
+import { partialListOf } from '../partial-object-metadata';
 import { encodeProtobufList } from '../../apimachinery/serializers/protobuf';
 
 /** List items are written without kind/apiVersion, as Kubernetes does. */
@@ -41,13 +42,20 @@ export async function handleList(r: ApiRequest): Promise<void> {
   r.negotiated = negotiateResponse(r.req.headers.accept, true);
   const includeObject = r.negotiated.table ? parseIncludeObject(r.query.get('includeObject')) : 'Metadata';
   const params = parseListParams(r.query, { watch: false, listChunking: r.features.listChunking, selectors: r.served.selectors });
-  const plainJson = !r.negotiated.table && r.negotiated.mediaType === 'application/json' && !r.pretty;
-  const protobuf = !r.negotiated.table && isProtobuf(r.negotiated.mediaType);
+  const converted = r.negotiated.table !== undefined || r.negotiated.partial !== undefined;
+  const plainJson = !converted && r.negotiated.mediaType === 'application/json' && !r.pretty;
+  const protobuf = !converted && isProtobuf(r.negotiated.mediaType);
   const outcome = await r.store.list(requestNamespace(r), params, plainJson || protobuf);
   if (r.negotiated.table) {
     const def = r.served.definition;
     const items = outcome.items.map((o) => asServed(r, o));
     writeResponse(r.res, 200, toTable(items, def.strategy.table, listMetaOf(outcome), { request: r.negotiated.table, includeObject, cellsFrom: (o) => toStorage(r, o) }), r.negotiated, { pretty: r.pretty });
+    return;
+  }
+  if (r.negotiated.partial) {
+    const def = r.served.definition;
+    const items = outcome.items.map((o) => asServed(r, o));
+    writeResponse(r.res, 200, partialListOf(items, listMetaOf(outcome), r.negotiated.partial, def.group, def.listKind), r.negotiated, { pretty: r.pretty });
     return;
   }
   if (plainJson || protobuf) {

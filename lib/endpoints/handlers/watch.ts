@@ -6,6 +6,7 @@ import { asServed, requestNamespace, toStorage } from './api-request';
 import { parseIntegerParam, parseListParams } from './list-options';
 import { isProtobuf, negotiateWatch, watchContentType } from '../negotiation';
 import { parseIncludeObject, toTable } from '../table';
+import { asPartialObject } from '../partial-object-metadata';
 import { isTruthyQueryFlag } from '../request-info';
 import { WatchStream } from './watch-stream';
 import type { ApiObject } from '../../apimachinery/meta/types';
@@ -46,17 +47,21 @@ export async function handleWatch(r: ApiRequest): Promise<void> {
   const bookmarks = isTruthyQueryFlag(r.query.get('allowWatchBookmarks'));
   const kind = r.served.definition.kind;
   const apiVersion = asServed(r, { metadata: {} }).apiVersion;
+  const partial = negotiated.partial;
+  const served = servedForm(r);
+  // An empty object of the kind as Go writes one (zero values included), carrying only the resourceVersion.
+  const emptyObject = (resourceVersion: string): ApiObject => goShape({ kind, apiVersion, metadata: { resourceVersion } }) as ApiObject;
 
   const stream = new WatchStream({
     res: r.res,
     log: r.log,
-    serve: servedForm(r),
-    // An empty object of the kind as Go writes one (zero values included), carrying only the resourceVersion.
-    bookmarkObject: (resourceVersion) => goShape({ kind, apiVersion, metadata: { resourceVersion } }),
+    // Kubernetes transforms every event's object, bookmarks included (PartialObjectMetadata of the empty object).
+    serve: partial ? (obj) => asPartialObject(served(obj), partial) as ApiObject : served,
+    bookmarkObject: (resourceVersion) => (partial ? asPartialObject(emptyObject(resourceVersion), partial) : emptyObject(resourceVersion)),
     bookmarks,
     contentType: watchContentType(negotiated),
     protobuf: isProtobuf(negotiated.mediaType),
-    ...(table ? {} : { shareKey: `${apiVersion}/${kind}|${watchContentType(negotiated)}` }),
+    ...(table || partial ? {} : { shareKey: `${apiVersion}/${kind}|${watchContentType(negotiated)}` }),
     ...(table
       ? {
           table: {
@@ -67,15 +72,17 @@ export async function handleWatch(r: ApiRequest): Promise<void> {
       : {}),
   });
   const { initial, watch, expired } = await r.store.startWatch(requestNamespace(r), params, stream);
-  stream.begin(initial);
+  // A PartialObjectMetadataList watch: kube-apiserver cannot transform the first object and ends the stream there.
+  stream.begin(partial?.list ? [] : initial);
   if (expired) {
     stream.fail(expired);
     return;
   }
 
-  const seconds = timeoutSeconds !== undefined && timeoutSeconds > 0 ? timeoutSeconds : MIN_REQUEST_TIMEOUT_SECONDS * (1 + Math.random());
+  // A negative timeoutSeconds is a deadline already past: kube-apiserver ends the stream at once.
+  const seconds = timeoutSeconds === undefined || timeoutSeconds === 0 ? MIN_REQUEST_TIMEOUT_SECONDS * (1 + Math.random()) : Math.max(timeoutSeconds, 0);
   await new Promise<void>((resolve) => {
-    const deadline = setTimeout(() => r.res.end(), seconds * 1000);
+    const deadline = setTimeout(() => r.res.end(), partial?.list ? 0 : seconds * 1000);
     const lastBookmark = bookmarks && seconds * 1000 > FINAL_BOOKMARK_LEAD_MS ? setTimeout(() => stream.bookmark(watch.revision), seconds * 1000 - FINAL_BOOKMARK_LEAD_MS) : undefined;
     const finish = (): void => {
       clearTimeout(deadline);
