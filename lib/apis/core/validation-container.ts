@@ -3,9 +3,10 @@ import type { FieldError } from '../../apimachinery/field/errors';
 import { duplicate, forbiddenField, invalidValue, notFoundField, notSupported, required } from '../../apimachinery/field/errors';
 import type { FieldPath } from '../../apimachinery/field/path';
 import { isPlainObject } from '../../apimachinery/meta/types';
-import { isDNS1123Label, regexError } from '../../apimachinery/validation/names';
+import { isDNS1123Label } from '../../apimachinery/validation/names';
 import type { JsonObject, Read } from '../../apimachinery/validation/untrusted-json';
-import { WRONG_TYPE, isAbsent, readInt32, readList, readObject, readObjectList, readString } from '../../apimachinery/validation/untrusted-json';
+import { WRONG_TYPE, isAbsent, readInt32, readObject, readObjectList, readString } from '../../apimachinery/validation/untrusted-json';
+import { validateEnv, validateEnvFrom } from './validation-env';
 import { isValidPortName, isValidPortNum, requireSuccessThresholdOne, validateLifecycle, validateProbe } from './validation-probe';
 import { validateResourceRequirements } from './validation-resources';
 
@@ -13,19 +14,6 @@ export const PULL_POLICIES = ['Always', 'IfNotPresent', 'Never'];
 export const TERMINATION_MESSAGE_POLICIES = ['File', 'FallbackToLogsOnError'];
 const PORT_PROTOCOLS = ['SCTP', 'TCP', 'UDP'];
 const INIT_CONTAINER_FORBIDDEN = 'may not be set for init containers';
-
-const ENV_VAR_NAME_FMT = '[-._a-zA-Z][-._a-zA-Z0-9]*';
-const ENV_VAR_NAME_ERR = "a valid environment variable name must consist of alphabetic characters, digits, '_', '-', or '.', and must not start with a digit";
-
-/** validation.IsEnvVarName */
-export function isEnvVarName(name: string): string[] {
-  const errs: string[] = [];
-  if (!new RegExp(`^${ENV_VAR_NAME_FMT}$`).test(name)) errs.push(regexError(ENV_VAR_NAME_ERR, ENV_VAR_NAME_FMT, 'my.env-name', 'MY_ENV.NAME', 'MyEnvName1'));
-  if (name === '.') errs.push("must not be '.'");
-  else if (name === '..') errs.push("must not be '..'");
-  else if (name.startsWith('..')) errs.push("must not start with '..'");
-  return errs;
-}
 
 /** A string enum field: Required when empty, NotSupported (list in the order given) when unknown. */
 export function validateEnum(errs: FieldError[], path: FieldPath, value: unknown, supported: readonly string[]): Read<string> {
@@ -56,19 +44,6 @@ function validatePorts(errs: FieldError[], value: unknown, path: FieldPath): voi
     const hostPort = readInt32(errs, p.child('hostPort'), port.hostPort);
     if (typeof hostPort === 'number' && hostPort !== 0) for (const msg of isValidPortNum(hostPort)) errs.push(invalidValue(p.child('hostPort'), hostPort, msg));
     validateEnum(errs, p.child('protocol'), port.protocol, PORT_PROTOCOLS);
-  });
-}
-
-function validateEnv(errs: FieldError[], value: unknown, path: FieldPath): void {
-  const env = readObjectList(errs, path, value);
-  if (!Array.isArray(env)) return;
-  env.forEach((ev, i) => {
-    if (ev === WRONG_TYPE) return;
-    const p = path.index(i).child('name');
-    const name = readString(errs, p, ev?.name);
-    if (name === WRONG_TYPE) return;
-    if (!name) errs.push(required(p));
-    else for (const msg of isEnvVarName(name)) errs.push(invalidValue(p, name, msg));
   });
 }
 
@@ -120,7 +95,7 @@ function validateContainerCommon(errs: FieldError[], ctr: JsonObject, path: Fiel
   validateEnum(errs, path.child('terminationMessagePolicy'), ctr.terminationMessagePolicy, TERMINATION_MESSAGE_POLICIES);
   validatePorts(errs, ctr.ports, path.child('ports'));
   validateEnv(errs, ctr.env, path.child('env'));
-  readList(errs, path.child('envFrom'), ctr.envFrom);
+  validateEnvFrom(errs, ctr.envFrom, path.child('envFrom'));
   validateVolumeMounts(errs, ctr.volumeMounts, path.child('volumeMounts'), volumes);
   validateEnum(errs, path.child('imagePullPolicy'), ctr.imagePullPolicy, PULL_POLICIES);
   errs.push(...validateResourceRequirements(ctr.resources, path.child('resources')));

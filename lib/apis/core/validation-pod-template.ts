@@ -7,6 +7,7 @@ import { validateAnnotations, validateLabels } from '../../apimachinery/validati
 import type { JsonObject } from '../../apimachinery/validation/untrusted-json';
 import { WRONG_TYPE, readBoolean, readInt64, readList, readObject, readString } from '../../apimachinery/validation/untrusted-json';
 import { validateContainers, validateEnum, validateInitContainers } from './validation-container';
+import { validatePodSecurityContext, validateTolerations } from './validation-pod-security';
 import { validateVolumes } from './validation-volume';
 
 /** Code order, not sorted: these lists are written out literally upstream. */
@@ -30,7 +31,7 @@ export function validatePodSpec(spec: JsonObject, path: FieldPath): FieldError[]
   validateEnum(errs, path.child('restartPolicy'), spec.restartPolicy, RESTART_POLICIES);
   const dnsPolicy = validateEnum(errs, path.child('dnsPolicy'), spec.dnsPolicy, DNS_POLICIES);
   errs.push(...validateLabels(spec.nodeSelector, path.child('nodeSelector')));
-  readObject(errs, path.child('securityContext'), spec.securityContext);
+  validatePodSecurityContext(errs, spec, path);
   readList(errs, path.child('imagePullSecrets'), spec.imagePullSecrets);
   readObject(errs, path.child('affinity'), spec.affinity);
   const dnsConfig = readObject(errs, path.child('dnsConfig'), spec.dnsConfig);
@@ -44,6 +45,7 @@ export function validatePodSpec(spec: JsonObject, path: FieldPath): FieldError[]
   }
   validateOptionalName(errs, spec, 'hostname', path, isDNS1123Label);
   validateOptionalName(errs, spec, 'subdomain', path, isDNS1123Label);
+  validateTolerations(errs, spec.tolerations, path.child('tolerations'));
   validateOptionalName(errs, spec, 'priorityClassName', path, isDNS1123Subdomain);
   const runtimeClassName = readString(errs, path.child('runtimeClassName'), spec.runtimeClassName);
   if (typeof runtimeClassName === 'string') for (const msg of isDNS1123Subdomain(runtimeClassName)) errs.push(invalidValue(path.child('runtimeClassName'), runtimeClassName, msg));
