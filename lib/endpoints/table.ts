@@ -43,7 +43,7 @@ export interface TableOptions {
 export function toTable(objects: ApiObject[], convertor: TableConvertor | undefined, listMeta: ListMeta, options: TableOptions, now = new Date()): Record<string, unknown> {
   const tc = convertor ?? defaultTableConvertor;
   const columnDefinitions: TableColumnDefinition[] | null = options.withoutColumns ? null : tc.columns;
-  const rows = objects.map((obj) => {
+  const rows = (tc.order ? tc.order(objects) : objects).map((obj) => {
     const row: Record<string, unknown> = { cells: tc.cells(options.cellsFrom ? options.cellsFrom(obj) : obj, now) };
     const object = rowObject(obj, options.includeObject, options.request);
     if (object !== undefined) row['object'] = object;

@@ -18,7 +18,7 @@ import { deploymentStatusStrategy, deploymentStrategy } from './apps/deployments
 import { deploymentScale } from './apps/deployments/scale';
 import { horizontalPodAutoscalerStrategies } from './autoscaling/horizontalpodautoscalers/strategy';
 import { flowSchemaStatusStrategy, flowSchemaStrategy } from './flowcontrol/flowschemas/strategy';
-import { priorityLevelConfigurationStatusStrategy, priorityLevelConfigurationStrategy } from './flowcontrol/prioritylevelconfigurations/strategy';
+import { priorityLevelConfigurationStatusStrategy, priorityLevelConfigurationStrategy, priorityLevelConfigurationV1beta2Overrides } from './flowcontrol/prioritylevelconfigurations/strategy';
 import { applyHorizontalPodAutoscalerDefaults } from '../apis/autoscaling/v1/defaults';
 import { applyPriorityLevelConfigurationDefaults as applyV1beta2PriorityLevelDefaults } from '../apis/flowcontrol/v1beta2/defaults';
 import type { Strategy } from './rest/strategy';
@@ -47,6 +47,8 @@ interface ExtraVersion {
   deprecation?: Deprecation;
   /** The version written to etcd (the strategies still work on the hub version): Kubernetes 1.26's storage version. */
   writtenToEtcd?: boolean;
+  /** Validation of writes through this version, when its error paths differ (Kubernetes validates with the request's version). */
+  validation?: Pick<Strategy, 'validate' | 'validateUpdate'>;
 }
 
 /** Versions served besides the storage version, by `group/resource` (Kubernetes 1.26). */
@@ -57,14 +59,14 @@ const EXTRA_VERSIONS: Readonly<Record<string, ExtraVersion>> = {
     deprecation: { deprecatedIn: '1.26', removedIn: '1.29', replacement: { group: FLOWCONTROL_GROUP, version: 'v1beta3', kind: 'FlowSchema' } },
   },
   [`${FLOWCONTROL_GROUP}/prioritylevelconfigurations`]: {
-    version: 'v1beta2', applyDefaults: applyV1beta2PriorityLevelDefaults, preferred: true, writtenToEtcd: true,
+    version: 'v1beta2', applyDefaults: applyV1beta2PriorityLevelDefaults, preferred: true, writtenToEtcd: true, validation: priorityLevelConfigurationV1beta2Overrides,
     deprecation: { deprecatedIn: '1.26', removedIn: '1.29', replacement: { group: FLOWCONTROL_GROUP, version: 'v1beta3', kind: 'PriorityLevelConfiguration' } },
   },
 };
 
 /** A served version's definition: the storage definition with its version and defaults. */
 function versionDefinition(storage: ResourceDefinition, extra: ExtraVersion): ResourceDefinition {
-  const strategy = { ...storage.strategy, applyDefaults: extra.applyDefaults };
+  const strategy = { ...storage.strategy, applyDefaults: extra.applyDefaults, ...extra.validation };
   const statusStrategy = storage.statusStrategy ? { ...storage.statusStrategy, applyDefaults: extra.applyDefaults } : undefined;
   return { ...storage, version: extra.version, strategy, ...(statusStrategy ? { statusStrategy } : {}) };
 }
@@ -142,7 +144,8 @@ export function buildRegistry(storage: Storage, etcdPrefix: string, features: Fe
     const servedAs = (def: ResourceDefinition, deprecation?: Deprecation): ServedResource => {
       const served: ServedResource = {
         definition: def,
-        store,
+        // A version with its own validation writes through a store with its strategy (same storage and cache).
+        store: def.strategy.validate === definition.strategy.validate ? store : store.withStrategy(def.strategy),
         putSubresources: new Map(isNamespaces ? [['finalize', store.withStrategy(namespaceFinalizeStrategy)]] : []),
         selectors: isNamespaces ? NAMESPACE_SELECTORS : DEFAULT_SELECTOR_SUPPORT,
         returnDeletedObject: isNamespaces,

@@ -14,6 +14,8 @@ export interface TableConvertor {
   columns: TableColumnDefinition[];
   /** `now` is passed in so the Age cell is computed at response time and tests can fix it. */
   cells(obj: ApiObject, now: Date): unknown[];
+  /** The order of a list's rows when the kind's printer sorts them (FlowSchemas); storage order otherwise. */
+  order?(objects: ApiObject[]): ApiObject[];
 }
 
 /** ObjectMeta's `name` doc (SwaggerDoc of k8s.io/apimachinery v0.26), which Kubernetes uses as the Name column's description. */

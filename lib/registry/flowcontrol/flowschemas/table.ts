@@ -54,4 +54,19 @@ export const flowSchemaTable: TableConvertor = {
       missingPriorityLevel(obj.status),
     ];
   },
+  // printFlowSchemaList sorts rows into matching order: matchingPrecedence, then name.
+  order: (objects) => [...objects].sort(byMatchingOrder),
 };
+
+function precedenceOf(obj: ApiObject): number {
+  const p = field(obj.spec, 'matchingPrecedence');
+  return typeof p === 'number' ? p : 0;
+}
+
+function byMatchingOrder(a: ApiObject, b: ApiObject): number {
+  const byPrecedence = precedenceOf(a) - precedenceOf(b);
+  if (byPrecedence !== 0) return byPrecedence;
+  const an = text(a.metadata.name);
+  const bn = text(b.metadata.name);
+  return an < bn ? -1 : an > bn ? 1 : 0;
+}

@@ -11,7 +11,7 @@ import { defaultStrategy } from '../../rest/strategy';
 import { carrySpecAndMetadata, carryStatusAndBumpGeneration, clearStatusAndStartGeneration } from '../../rest/spec-status';
 import { priorityLevelConfigurationTable } from './table';
 
-// Objects reach the strategy in v1beta3 form, so error paths name `nominalConcurrencyShares`.
+// Objects reach the strategy in v1beta3 form; error paths name the shares field as the request's version does.
 export const priorityLevelConfigurationStrategy: Strategy = {
   ...defaultStrategy,
   namespaced: false,
@@ -28,4 +28,10 @@ export const priorityLevelConfigurationStatusStrategy: Strategy = {
   ...priorityLevelConfigurationStrategy,
   prepareForUpdate: carrySpecAndMetadata,
   validateUpdate: validatePriorityLevelConfigurationStatus,
+};
+
+/** Writes through v1beta2: the same, with errors naming `assuredConcurrencyShares` (Kubernetes' request-version field name). */
+export const priorityLevelConfigurationV1beta2Overrides: Pick<Strategy, 'validate' | 'validateUpdate'> = {
+  validate: (obj) => validatePriorityLevelConfiguration(obj, 'v1beta2'),
+  validateUpdate: (obj, old) => validatePriorityLevelConfigurationUpdate(obj, old, 'v1beta2'),
 };
