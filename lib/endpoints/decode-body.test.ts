@@ -62,7 +62,7 @@ describe('decodeObject with protobuf bodies', () => {
 
   it('applies the apiVersion/kind checks to the envelope', () => {
     const deployment = encodeProtobufBody('apps/v1', 'Deployment', { metadata: { name: 'web' } });
-    expect(error400(() => decodeObject(deployment, 'protobuf', def('Namespace'), known))).toBe('the API version in the data (apps/v1) does not match the expected API version (v1)');
+    expect(error400(() => decodeObject(deployment, 'protobuf', def('Namespace'), known))).toBe('Deployment in version "v1" cannot be handled as a Namespace: converting (v1.Deployment) to (core.Namespace): unknown conversion');
   });
 });
 

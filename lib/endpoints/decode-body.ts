@@ -100,6 +100,15 @@ function decodeText(body: Buffer, format: 'json' | 'yaml', def: ResourceDefiniti
   }
 }
 
+function groupOf(apiVersion: string): string {
+  return apiVersion.includes('/') ? apiVersion.slice(0, apiVersion.indexOf('/')) : '';
+}
+
+/** The Go package of a group's internal types, as reflect prints them (`core`, `apps`, `flowcontrol`). */
+function internalPackage(group: string): string {
+  return group === '' ? 'core' : (group.split('.')[0] ?? group);
+}
+
 /** `<Kind> in version "<v>" cannot be handled as a <URL kind>: <detail>` (apiserver transformDecodeError). */
 function cannotBeHandled(def: ResourceDefinition, kind: string, bodyVersion: string, detail: string): Error {
   return badRequest(`${kind} in version "${bodyVersion}" cannot be handled as a ${def.kind}: ${detail}`);
@@ -151,8 +160,11 @@ export function decodeBody(body: Buffer, format: BodyFormat, def: ResourceDefini
     if (!isKnownKind(apiVersion, kind)) {
       throw cannotBeHandled(def, kind, bodyVersion, `no kind "${kind}" is registered for version "${apiVersion}" in scheme "${SCHEME_NAME}"`);
     }
-    if (apiVersion !== expectedApiVersion) throw badRequest(`the API version in the data (${apiVersion}) does not match the expected API version (${expectedApiVersion})`);
-    throw cannotBeHandled(def, kind, bodyVersion, `converting (${kind}) to (${def.kind}): unknown conversion`);
+    // Go decodes the body's own kind, then converts it to the URL kind's internal type: only the same group and kind convert.
+    if (kind !== def.kind || groupOf(apiVersion) !== def.group) {
+      throw cannotBeHandled(def, kind, bodyVersion, `converting (${bodyVersion}.${kind}) to (${internalPackage(def.group)}.${def.kind}): unknown conversion`);
+    }
+    throw badRequest(`the API version in the data (${apiVersion}) does not match the expected API version (${expectedApiVersion})`);
   }
   if (decodeError !== undefined) throw cannotBeHandled(def, kind, bodyVersion, decodeError);
   const warnings = strictOutcome(def, kind, bodyVersion, directive, problems);

@@ -25,10 +25,10 @@ describe('bad input gets a Kubernetes Status', () => {
     });
   });
 
-  it('answers 400 when the body is of another group/version', async () => {
+  it('answers 400 when the body is of another kind (the decoded kind does not convert to the URL kind)', async () => {
     const res = await ts.api.post(DEPLOYMENTS, { ...aDeployment('x'), apiVersion: 'v1', kind: 'Namespace' });
     expect(res.status).toBe(400);
-    expect(res.body.message).toBe('the API version in the data (v1) does not match the expected API version (apps/v1)');
+    expect(res.body.message).toBe('Namespace in version "v1" cannot be handled as a Deployment: converting (v1.Namespace) to (apps.Deployment): unknown conversion');
   });
 
   it('answers 400 for an unknown kind', async () => {

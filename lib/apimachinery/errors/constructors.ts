@@ -107,6 +107,11 @@ export function unsupportedMediaType(message: string): StatusError {
   return new StatusError(415, 'UnsupportedMediaType', message);
 }
 
+/** go-restful's 415 for a body no route consumes, as apiserver's serviceErrorHandler writes it (its text, empty details). */
+export function routeUnsupportedMediaType(): StatusError {
+  return new StatusError(415, 'UnsupportedMediaType', '415: Unsupported Media Type', {});
+}
+
 export function requestEntityTooLarge(message: string): StatusError {
   return new StatusError(413, 'RequestEntityTooLarge', `Request entity too large: ${message}`);
 }

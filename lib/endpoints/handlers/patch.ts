@@ -7,6 +7,7 @@ import { asServed, requestNamespace, toStorage } from './api-request';
 import { negotiateResponse } from '../negotiation';
 import { readBody } from '../request-body';
 import { parseWriteQuery } from './write-options';
+import { rejectUnroutedPatch } from './patch-route';
 import { writeResponse } from './write-response';
 import { checkNameAndNamespace } from './update';
 import { mergePatch } from './merge-patch';
@@ -121,6 +122,7 @@ function decodePatch(r: ApiRequest, body: Buffer, type: Exclude<PatchType, 'appl
 }
 
 export async function handlePatch(r: ApiRequest): Promise<void> {
+  rejectUnroutedPatch(r);
   r.negotiated = negotiateResponse(r.req.headers.accept, false);
   const type = patchTypeOf(r.req.headers['content-type']);
   const options = parseWriteQuery(r.query, 'PatchOptions');

@@ -12,6 +12,7 @@ import { bodyFormatOf, negotiateResponse } from '../negotiation';
 import { readBody } from '../request-body';
 import { decodeObject } from '../decode-body';
 import { parseWriteQuery } from './write-options';
+import { rejectUnroutedPatch } from './patch-route';
 import { writeResponse } from './write-response';
 import { checkNameAndNamespace } from './update';
 import { parseForce, parsePatchBody, patcher, patchTypeOf } from './patch';
@@ -79,6 +80,7 @@ export async function handleUpdateScale(r: ApiRequest): Promise<void> {
 }
 
 export async function handlePatchScale(r: ApiRequest): Promise<void> {
+  rejectUnroutedPatch(r);
   r.negotiated = negotiateResponse(r.req.headers.accept, false);
   const type = patchTypeOf(r.req.headers['content-type']);
   const options = parseWriteQuery(r.query, 'PatchOptions');
