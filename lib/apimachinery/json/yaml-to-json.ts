@@ -1,5 +1,5 @@
 // YAML → JSON text as Kubernetes' YAML serializer does it (sigs.k8s.io/yaml on gopkg.in/yaml.v2), with yaml.v2's strict duplicate-key errors.
-import { isMap, isPair, isScalar, isSeq, LineCounter, parseDocument, type Node as YamlNode, type Tags } from 'yaml';
+import { isMap, isPair, isScalar, isSeq, LineCounter, parseAllDocuments, type Node as YamlNode, type Tags, type YAMLError } from 'yaml';
 import { goQuote } from '../field/errors';
 import { yamlNestingError } from './max-depth';
 
@@ -29,6 +29,12 @@ export const YAML_UNMARSHAL_ERRORS = 'yaml: unmarshal errors:\n';
  * timestamps and base-60 numbers as strings when decoding into interface{}.
  */
 const goYamlTags = (tags: Tags): Tags => tags.filter((tag) => typeof tag === 'string' || !(tag.tag === 'tag:yaml.org,2002:timestamp' || tag.format === 'TIME'));
+
+/** yaml.v2's text for the errors whose wording is known (a tab indenting a line); the `yaml` library's otherwise. */
+function goSyntaxErrorText(error: YAMLError): string {
+  if (error.code === 'TAB_AS_INDENT' && error.linePos) return `yaml: line ${error.linePos[0].line}: found character that cannot start any token`;
+  return error.message;
+}
 
 /** Go's `%#v` of a decoded YAML key. */
 function goSyntax(value: unknown): string {
@@ -69,9 +75,12 @@ export function yamlToJson(text: string, options: { strict: boolean }): YamlConv
   const tooDeep = yamlNestingError(text);
   if (tooDeep !== undefined) throw new YamlSyntaxError(tooDeep);
   const lineCounter = new LineCounter();
-  const doc = parseDocument(text, { version: '1.1', customTags: goYamlTags, uniqueKeys: false, lineCounter });
+  // yaml.v2's Unmarshal reads the first document only; what follows a `---` is neither decoded nor checked.
+  const docs = parseAllDocuments(text, { version: '1.1', customTags: goYamlTags, uniqueKeys: false, lineCounter });
+  const doc = Array.isArray(docs) ? docs[0] : undefined;
+  if (doc === undefined) return { json: 'null', duplicateKeysError: undefined };
   const error = doc.errors[0];
-  if (error) throw new YamlSyntaxError(error.message);
+  if (error) throw new YamlSyntaxError(goSyntaxErrorText(error));
   let duplicateKeysError: string | undefined;
   if (options.strict) {
     const items: string[] = [];

@@ -1,10 +1,10 @@
 // Writes a response body once, in the negotiated representation, with Warning headers.
 import type { ServerResponse } from 'node:http';
-import { stringify as stringifyYaml } from 'yaml';
 import { isProtobuf, type Negotiated } from '../negotiation';
 import type { ApiObject } from '../../apimachinery/meta/types';
 import { servedJson } from '../../storage/stored-json';
 import { encodeProtobufResponse } from '../../apimachinery/serializers/protobuf';
+import { jsonToYaml } from '../../apimachinery/json/json-to-yaml';
 
 export interface ResponseOptions {
   pretty: boolean;
@@ -26,8 +26,9 @@ export function encodeBody(value: unknown, negotiated: Negotiated, pretty: boole
     const body = encodeProtobufResponse(value);
     if (body) return { body, contentType: negotiated.mediaType };
   }
-  if (negotiated.mediaType === 'application/yaml') return { body: stringifyYaml(value), contentType: 'application/yaml' };
-  if (pretty) return { body: `${JSON.stringify(value, null, 2)}\n`, contentType: 'application/json' };
+  if (negotiated.mediaType === 'application/yaml') return { body: jsonToYaml(value), contentType: 'application/yaml' };
+  // json.MarshalIndent, which (unlike the encoder of the compact form) ends without a newline.
+  if (pretty) return { body: JSON.stringify(value, null, 2), contentType: 'application/json' };
   const reused = typeof value === 'object' && value !== null ? servedJson(value as ApiObject) : undefined;
   return { body: `${reused ?? JSON.stringify(value)}\n`, contentType: 'application/json' };
 }
