@@ -1,5 +1,5 @@
 // FlowSchema registry behaviour: cluster-scoped, status cleared on create and carried on update, /status writes only status.
-import { isDeepStrictEqual } from 'node:util';
+import { semanticEqual } from '../../../apimachinery/validation/semantic-equal';
 import { applyFlowSchemaDefaults } from '../../../apis/flowcontrol/v1beta3/defaults';
 import { validateFlowSchema, validateFlowSchemaStatus, validateFlowSchemaUpdate } from '../../../apis/flowcontrol/validation';
 import type { Strategy } from '../../rest/strategy';
@@ -12,8 +12,8 @@ export const flowSchemaStrategy: Strategy = {
   namespaced: false,
   applyDefaults: applyFlowSchemaDefaults,
   prepareForCreate: clearStatusAndStartGeneration,
-  // Only spec changes bump the generation.
-  prepareForUpdate: (obj, old) => carryStatusAndBumpGeneration(obj, old, !isDeepStrictEqual(obj.spec, old.spec)),
+  // Only spec changes bump the generation (Semantic.DeepEqual: nil and empty lists/maps alike, prototypes ignored).
+  prepareForUpdate: (obj, old) => carryStatusAndBumpGeneration(obj, old, !semanticEqual(obj.spec, old.spec)),
   validate: validateFlowSchema,
   validateUpdate: validateFlowSchemaUpdate,
   table: flowSchemaTable,

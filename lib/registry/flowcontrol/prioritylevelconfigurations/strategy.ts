@@ -1,5 +1,5 @@
 // PriorityLevelConfiguration registry behaviour: cluster-scoped, status cleared on create and carried on update, /status writes only status.
-import { isDeepStrictEqual } from 'node:util';
+import { semanticEqual } from '../../../apimachinery/validation/semantic-equal';
 import { applyPriorityLevelConfigurationDefaults } from '../../../apis/flowcontrol/v1beta3/defaults';
 import {
   validatePriorityLevelConfiguration,
@@ -17,8 +17,8 @@ export const priorityLevelConfigurationStrategy: Strategy = {
   namespaced: false,
   applyDefaults: applyPriorityLevelConfigurationDefaults,
   prepareForCreate: clearStatusAndStartGeneration,
-  // Only spec changes bump the generation.
-  prepareForUpdate: (obj, old) => carryStatusAndBumpGeneration(obj, old, !isDeepStrictEqual(obj.spec, old.spec)),
+  // Only spec changes bump the generation (Semantic.DeepEqual: nil and empty lists/maps alike, prototypes ignored).
+  prepareForUpdate: (obj, old) => carryStatusAndBumpGeneration(obj, old, !semanticEqual(obj.spec, old.spec)),
   validate: (obj) => validatePriorityLevelConfiguration(obj),
   validateUpdate: (obj, old) => validatePriorityLevelConfigurationUpdate(obj, old),
   table: priorityLevelConfigurationTable,
