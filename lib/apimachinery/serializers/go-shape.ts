@@ -3,12 +3,12 @@
 // fields without omitempty (`desiredReplicas: 0`, `currentMetrics: null`), and leaves out omitempty fields holding
 // a zero value (`paused: false`, `labels: {}`). The type catalog's omitempty and pointer facts drive it, through a
 // plan compiled once per message.
+import { isPlainObject } from '../meta/types';
 import { catalogMessage, type CatalogField } from './protobuf/catalog';
 import { messageNameOf } from './protobuf/kinds';
 
 type Json = Record<string, unknown>;
 
-const isObject = (v: unknown): v is Json => typeof v === 'object' && v !== null && !Array.isArray(v);
 const SCALARS = new Set(['string', 'int32', 'int64', 'bool', 'bytes', 'double']);
 
 /** What a non-pointer value of a custom-JSON message writes when zero (Time and RawExtension write null). */
@@ -85,7 +85,7 @@ function fieldPlans(field: CatalogField): FieldPlan[] {
 }
 
 function shapeNested(plan: MessagePlan | null, value: unknown): unknown {
-  return plan !== null && isObject(value) ? shapeObject(plan, value) : value;
+  return plan !== null && isPlainObject(value) ? shapeObject(plan, value) : value;
 }
 
 /** The items shaped; the same array when no item changed. */
@@ -127,7 +127,7 @@ function presentValue(field: FieldPlan, value: unknown): unknown {
       if (value.length === 0) return field.dropsEmpty ? undefined : value;
       return field.nested === null ? value : shapeItems(field.nested, value);
     case 'map':
-      if (!isObject(value)) return value;
+      if (!isPlainObject(value)) return value;
       if (isEmptyObject(value)) return field.dropsEmpty ? undefined : value;
       return field.nested === null ? value : shapeValues(field.nested, value);
   }
