@@ -4,7 +4,7 @@ NODE_MODULES_STAMP := node_modules/.package-lock.json
 PORT ?= 8080
 APT_GET := $(if $(filter 0,$(shell id -u)),apt-get,sudo apt-get)
 
-.PHONY: all deps etcd wrk prometheus build run test test-unit test-e2e bench lint clean
+.PHONY: all deps etcd wrk prometheus chromium build run test test-unit test-e2e bench loadtest lint clean
 
 all: build
 
@@ -27,6 +27,12 @@ prometheus:
 	  echo "installing prometheus from Debian"; \
 	  $(APT_GET) update -qq && DEBIAN_FRONTEND=noninteractive $(APT_GET) install -y -qq --no-install-recommends prometheus >/dev/null; }
 
+# chromium (renders the load-test report in test/e2e/loadtest-report.test.ts) from Debian when missing.
+chromium:
+	@command -v chromium >/dev/null || { \
+	  echo "installing chromium from Debian"; \
+	  $(APT_GET) update -qq && DEBIAN_FRONTEND=noninteractive $(APT_GET) install -y -qq --no-install-recommends chromium >/dev/null; }
+
 $(NODE_MODULES_STAMP): package.json package-lock.json
 	npm ci --no-audit --no-fund
 	@touch $@
@@ -39,13 +45,13 @@ build: $(NODE_MODULES_STAMP)
 run: deps build
 	node dist/cmd/apiserver.js --port $(PORT) --data-dir ./data
 
-test: deps prometheus build
+test: deps prometheus chromium build
 	npx jest --ci
 
 test-unit: $(NODE_MODULES_STAMP)
 	npx jest lib
 
-test-e2e: deps prometheus build
+test-e2e: deps prometheus chromium build
 	npx jest test/e2e
 
 bench: deps wrk build
@@ -54,6 +60,11 @@ bench: deps wrk build
 	node dist/test/bench/lists-watch.js
 	node dist/test/bench/protobuf.js
 	node dist/test/bench/apply.js
+
+# The standard load test: a throwaway embedded server + etcd, 60 s at the default mix; results in ./loadtest-results.
+# LOADTEST_ARGS adds flags, e.g. LOADTEST_ARGS="--server https://127.0.0.1:6443 --kubeconfig ~/.kube/config".
+loadtest: deps build
+	node dist/cmd/loadtest.js $(LOADTEST_ARGS)
 
 clean:
 	rm -rf dist
