@@ -1,0 +1,146 @@
+// orch-loadtest against a small Kubernetes-style server that answers 429 and 500 on purpose (and, in a second run,
+// answers GETs slowly): the errors land in the right rows under their status codes, and --fail-on-slo exits 1.
+// The server speaks only the public API shapes (Kubernetes' flowcontrol.apiserver.k8s.io group, no orch names).
+import { createServer, type IncomingMessage, type Server, type ServerResponse } from 'node:http';
+import type { AddressInfo } from 'node:net';
+import { mkdtempSync, readFileSync, rmSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import type { ResultJson } from '../../lib/loadtest/run';
+import { runLoadtestCli } from '../helpers/loadtest-cli';
+
+jest.setTimeout(120_000);
+
+interface Tally {
+  sent429: number;
+  sent500: number;
+  okGets: number;
+  paths: Set<string>;
+}
+
+function startServer(slowGetMs = 0): Promise<{ server: Server; url: string; tally: Tally }> {
+  const tally: Tally = { sent429: 0, sent500: 0, okGets: 0, paths: new Set() };
+  let rv = 100;
+  let gets = 0;
+  let patches = 0;
+  const json = (res: ServerResponse, status: number, body: unknown, headers: Record<string, string> = {}): void => {
+    res.writeHead(status, { 'Content-Type': 'application/json', ...headers });
+    res.end(JSON.stringify(body));
+  };
+  const status = (res: ServerResponse, code: number, reason: string, headers: Record<string, string> = {}): void =>
+    json(res, code, { kind: 'Status', apiVersion: 'v1', metadata: {}, status: 'Failure', message: reason, reason, code }, headers);
+  const handle = (req: IncomingMessage, res: ServerResponse, body: string): void => {
+    const url = new URL(req.url ?? '/', 'http://x');
+    const parts = url.pathname.split('/').filter(Boolean);
+    tally.paths.add(`${req.method} ${url.pathname.replace(/\/lt-[^/]*$/, '/NAME')}`);
+    if (url.pathname === '/version') return json(res, 200, { major: '1', minor: '26', gitVersion: 'v1.26.0-test' });
+    if (url.pathname === '/apis') {
+      return json(res, 200, { kind: 'APIGroupList', groups: [{ name: 'flowcontrol.apiserver.k8s.io', versions: [{ groupVersion: 'flowcontrol.apiserver.k8s.io/v1beta3', version: 'v1beta3' }], preferredVersion: { groupVersion: 'flowcontrol.apiserver.k8s.io/v1beta3', version: 'v1beta3' } }] });
+    }
+    if (url.pathname === '/metrics') return status(res, 404, 'NotFound');
+    // Object paths end in a name; collections in the resource.
+    const named = parts.length > 0 && parts[parts.length - 1]!.startsWith('lt-') && !(parts[parts.length - 2] === 'namespaces' && req.method === 'POST');
+    const obj = (): unknown => {
+      rv += 1;
+      let parsed: { metadata?: Record<string, unknown> } = {};
+      try {
+        parsed = JSON.parse(body) as typeof parsed;
+      } catch {
+        // patches and deletes
+      }
+      return { ...parsed, metadata: { ...(parsed.metadata ?? {}), name: parts[parts.length - 1], resourceVersion: String(rv) } };
+    };
+    switch (req.method) {
+      case 'POST':
+        return json(res, 201, obj());
+      case 'PUT':
+        return json(res, 200, obj());
+      case 'DELETE':
+        return json(res, 200, obj());
+      case 'PATCH':
+        patches += 1;
+        if (patches % 3 === 0) {
+          tally.sent500 += 1;
+          return status(res, 500, 'InternalError');
+        }
+        return json(res, 200, obj());
+      case 'GET':
+        if (!named) return json(res, 200, { kind: 'List', apiVersion: 'v1', metadata: { resourceVersion: String(rv) }, items: [] });
+        gets += 1;
+        if (gets % 2 === 0) {
+          tally.sent429 += 1;
+          return status(res, 429, 'TooManyRequests', { 'Retry-After': '1' });
+        }
+        tally.okGets += 1;
+        if (slowGetMs > 0) return void setTimeout(() => json(res, 200, obj()), slowGetMs);
+        return json(res, 200, obj());
+      default:
+        return status(res, 405, 'MethodNotAllowed');
+    }
+  };
+  const server = createServer((req, res) => {
+    let body = '';
+    req.setEncoding('utf8').on('data', (c: string) => (body += c));
+    req.on('end', () => handle(req, res, body));
+  });
+  return new Promise((resolve) => server.listen(0, '127.0.0.1', () => resolve({ server, url: `http://127.0.0.1:${(server.address() as AddressInfo).port}`, tally })));
+}
+
+function stop(server: Server): Promise<void> {
+  server.closeAllConnections();
+  return new Promise((resolve) => server.close(() => resolve()));
+}
+
+let dir: string;
+beforeAll(() => (dir = mkdtempSync(join(tmpdir(), 'lt-errors-'))));
+afterAll(() => rmSync(dir, { recursive: true, force: true }));
+
+const sum = (rows: ResultJson['rows'], filter: (r: ResultJson['rows'][number]) => boolean, code: string): number =>
+  rows.filter(filter).reduce((a, r) => a + (r.errorsByCode[code] ?? 0), 0);
+
+describe('a server answering 429 and 500 on purpose', () => {
+  it('records each 429 under its GET rows and each 500 under the PATCH rows, and counts nothing else as an error', async () => {
+    const { server, url, tally } = await startServer();
+    const out = join(dir, 'errors');
+    let run;
+    try {
+      run = await runLoadtestCli(['--server', url, '--duration', '4s', '--warmup', '0s', '--rate', '60', '--seed', '3', '--watchers', '0', '--no-cleanup', '--out', out]);
+    } finally {
+      await stop(server);
+    }
+    expect(run.code).toBe(0);
+    const result = JSON.parse(readFileSync(join(out, 'result.json'), 'utf8')) as ResultJson;
+    expect(tally.sent429).toBeGreaterThan(5);
+    expect(tally.sent500).toBeGreaterThan(3);
+    expect(sum(result.rows, (r) => r.op === 'get', '429')).toBe(tally.sent429);
+    expect(sum(result.rows, (r) => ['patch-merge', 'patch-strategic', 'apply'].includes(r.op), '500')).toBe(tally.sent500);
+    expect(result.totals.errors).toBe(tally.sent429 + tally.sent500);
+    for (const r of result.rows) expect(Object.keys(r.errorsByCode).every((c) => (r.op === 'get' ? c === '429' : c === '500'))).toBe(true);
+    const gets = result.rows.filter((r) => r.op === 'get').reduce((a, r) => a + r.count, 0);
+    expect(gets - sum(result.rows, (r) => r.op === 'get', '429')).toBe(tally.okGets);
+    // The error timeline has them too, and the server figures say /metrics was not there.
+    expect(result.timeline.reduce((a, i) => a + (i.errorsByCode['429'] ?? 0), 0)).toBe(tally.sent429);
+    expect(result.server).toMatchObject({ available: false, error: 'GET /metrics answered 404' });
+    // FlowSchemas were written through the Kubernetes group the server's discovery named.
+    expect(tally.paths).toContain('POST /apis/flowcontrol.apiserver.k8s.io/v1beta3/flowschemas');
+    expect(readFileSync(join(out, 'report.html'), 'utf8')).toMatch(/Errors per second by status \(\d+ in the measured phase\)/);
+  });
+
+  it('exits 1 with --fail-on-slo when GETs take longer than the 1 s SLO, and 0 without it', async () => {
+    const { server, url } = await startServer(1200);
+    try {
+      const args = ['--server', url, '--duration', '3s', '--warmup', '0s', '--rate', '20', '--seed', '3', '--watchers', '0', '--no-cleanup', '--kinds', 'deployments', '--mix', 'get=1,create=1'];
+      const failing = await runLoadtestCli([...args, '--fail-on-slo', '--out', join(dir, 'slo')]);
+      expect(failing.code).toBe(1);
+      expect(failing.stdout).toMatch(/FAIL {2}get deployments \(resource\)\s+p99\s+1[2-9]\d\d\.\d ms {2}≤ 1000 ms/);
+      expect(failing.stdout).toMatch(/PASS {2}create deployments \(resource\)/);
+      const result = JSON.parse(readFileSync(join(dir, 'slo', 'result.json'), 'utf8')) as ResultJson;
+      expect(result.sloPass).toBe(false);
+      expect(readFileSync(join(dir, 'slo', 'report.html'), 'utf8')).toMatch(/class="fail l">FAIL</);
+      const lenient = await runLoadtestCli([...args, '--out', join(dir, 'slo2')]);
+      expect(lenient.code).toBe(0);
+    } finally {
+      await stop(server);
+    }
+  });
+});
