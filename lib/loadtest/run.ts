@@ -94,7 +94,7 @@ export async function runLoadTest(o: RunOptions): Promise<ResultJson> {
     const tick = setInterval(() => {
       const now = clock.now();
       progress.update({
-        elapsedSeconds: Math.max(0, (now - measureStart) / 1000),
+        elapsedSeconds: (now - measureStart) / 1000,
         totalSeconds: profile.duration,
         warmup: now < measureStart,
         ratePerSecond: ((completed - lastCompleted) * 1000) / (now - lastTick),

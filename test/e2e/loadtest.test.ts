@@ -85,7 +85,7 @@ describe('a 10 s run against the embedded server', () => {
   });
 
   it('prints plain progress lines when stderr is not a terminal', () => {
-    const lines = run.stderr.split('\n').filter((l) => /^\[\s*\d+s\/10s (warm-up|measure)\]/.test(l));
+    const lines = run.stderr.split('\n').filter((l) => /^\[\s*-?\d+s\/10s (warm-up|measure)\]/.test(l));
     expect(lines.length).toBeGreaterThanOrEqual(3);
     expect(run.stderr).not.toContain('\r');
   });
