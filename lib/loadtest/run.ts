@@ -52,6 +52,7 @@ async function serverVersion(client: ApiClient): Promise<string | undefined> {
   const reply = await client.request('GET', '/version', { timeoutMs: 10_000 });
   if (reply.status !== 200) {
     if (reply.status === 0) throw new Error(`cannot reach ${client.base.toString()}: ${reply.error}`);
+    if (reply.status === 401) throw new Error(`${client.base.toString()} answered 401 Unauthorized to GET /version: give credentials with --token or --kubeconfig`);
     return undefined;
   }
   try {

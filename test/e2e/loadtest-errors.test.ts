@@ -2,8 +2,10 @@
 // answers GETs slowly): the errors land in the right rows under their status codes, and --fail-on-slo exits 1.
 // The server speaks only the public API shapes (Kubernetes' flowcontrol.apiserver.k8s.io group, no orch names).
 import { createServer, type IncomingMessage, type Server, type ServerResponse } from 'node:http';
+import { createServer as createHttpsServer } from 'node:https';
+import { execFileSync } from 'node:child_process';
 import type { AddressInfo } from 'node:net';
-import { mkdtempSync, readFileSync, rmSync } from 'node:fs';
+import { mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import type { ResultJson } from '../../lib/loadtest/run';
@@ -16,10 +18,23 @@ interface Tally {
   sent500: number;
   okGets: number;
   paths: Set<string>;
+  /** Requests without the expected bearer token (answered 401). */
+  unauthorized: number;
+  requests: number;
 }
 
-function startServer(slowGetMs = 0): Promise<{ server: Server; url: string; tally: Tally }> {
-  const tally: Tally = { sent429: 0, sent500: 0, okGets: 0, paths: new Set() };
+interface ServerOptions {
+  slowGetMs?: number;
+  /** Answer every 2nd single-object GET with 429 and every 3rd PATCH with 500 (default true). */
+  faults?: boolean;
+  tls?: { key: Buffer; cert: Buffer };
+  token?: string;
+}
+
+function startServer(o: ServerOptions = {}): Promise<{ server: Server; url: string; tally: Tally }> {
+  const slowGetMs = o.slowGetMs ?? 0;
+  const faults = o.faults ?? true;
+  const tally: Tally = { sent429: 0, sent500: 0, okGets: 0, paths: new Set(), unauthorized: 0, requests: 0 };
   let rv = 100;
   let gets = 0;
   let patches = 0;
@@ -33,6 +48,11 @@ function startServer(slowGetMs = 0): Promise<{ server: Server; url: string; tall
     const url = new URL(req.url ?? '/', 'http://x');
     const parts = url.pathname.split('/').filter(Boolean);
     tally.paths.add(`${req.method} ${url.pathname.replace(/\/lt-[^/]*$/, '/NAME')}`);
+    tally.requests += 1;
+    if (o.token !== undefined && req.headers.authorization !== `Bearer ${o.token}`) {
+      tally.unauthorized += 1;
+      return status(res, 401, 'Unauthorized');
+    }
     if (url.pathname === '/version') return json(res, 200, { major: '1', minor: '26', gitVersion: 'v1.26.0-test' });
     if (url.pathname === '/apis') {
       return json(res, 200, { kind: 'APIGroupList', groups: [{ name: 'flowcontrol.apiserver.k8s.io', versions: [{ groupVersion: 'flowcontrol.apiserver.k8s.io/v1beta3', version: 'v1beta3' }], preferredVersion: { groupVersion: 'flowcontrol.apiserver.k8s.io/v1beta3', version: 'v1beta3' } }] });
@@ -59,7 +79,7 @@ function startServer(slowGetMs = 0): Promise<{ server: Server; url: string; tall
         return json(res, 200, obj());
       case 'PATCH':
         patches += 1;
-        if (patches % 3 === 0) {
+        if (faults && patches % 3 === 0) {
           tally.sent500 += 1;
           return status(res, 500, 'InternalError');
         }
@@ -67,7 +87,7 @@ function startServer(slowGetMs = 0): Promise<{ server: Server; url: string; tall
       case 'GET':
         if (!named) return json(res, 200, { kind: 'List', apiVersion: 'v1', metadata: { resourceVersion: String(rv) }, items: [] });
         gets += 1;
-        if (gets % 2 === 0) {
+        if (faults && gets % 2 === 0) {
           tally.sent429 += 1;
           return status(res, 429, 'TooManyRequests', { 'Retry-After': '1' });
         }
@@ -78,12 +98,14 @@ function startServer(slowGetMs = 0): Promise<{ server: Server; url: string; tall
         return status(res, 405, 'MethodNotAllowed');
     }
   };
-  const server = createServer((req, res) => {
+  const listener = (req: IncomingMessage, res: ServerResponse): void => {
     let body = '';
     req.setEncoding('utf8').on('data', (c: string) => (body += c));
     req.on('end', () => handle(req, res, body));
-  });
-  return new Promise((resolve) => server.listen(0, '127.0.0.1', () => resolve({ server, url: `http://127.0.0.1:${(server.address() as AddressInfo).port}`, tally })));
+  };
+  const server: Server = o.tls ? createHttpsServer({ key: o.tls.key, cert: o.tls.cert }, listener) : createServer(listener);
+  const scheme = o.tls ? 'https' : 'http';
+  return new Promise((resolve) => server.listen(0, '127.0.0.1', () => resolve({ server, url: `${scheme}://127.0.0.1:${(server.address() as AddressInfo).port}`, tally })));
 }
 
 function stop(server: Server): Promise<void> {
@@ -127,7 +149,7 @@ describe('a server answering 429 and 500 on purpose', () => {
   });
 
   it('exits 1 with --fail-on-slo when GETs take longer than the 1 s SLO, and 0 without it', async () => {
-    const { server, url } = await startServer(1200);
+    const { server, url } = await startServer({ slowGetMs: 1200 });
     try {
       const args = ['--server', url, '--duration', '3s', '--warmup', '0s', '--rate', '20', '--seed', '3', '--watchers', '0', '--no-cleanup', '--kinds', 'deployments', '--mix', 'get=1,create=1'];
       const failing = await runLoadtestCli([...args, '--fail-on-slo', '--out', join(dir, 'slo')]);
@@ -139,6 +161,60 @@ describe('a server answering 429 and 500 on purpose', () => {
       expect(readFileSync(join(dir, 'slo', 'report.html'), 'utf8')).toMatch(/class="fail l">FAIL</);
       const lenient = await runLoadtestCli([...args, '--out', join(dir, 'slo2')]);
       expect(lenient.code).toBe(0);
+    } finally {
+      await stop(server);
+    }
+  });
+});
+
+describe('an HTTPS server that wants a bearer token', () => {
+  let tls: { key: Buffer; cert: Buffer };
+  beforeAll(() => {
+    const key = join(dir, 'tls.key');
+    const cert = join(dir, 'tls.crt');
+    execFileSync('openssl', ['req', '-x509', '-newkey', 'rsa:2048', '-nodes', '-keyout', key, '-out', cert, '-days', '1', '-subj', '/CN=127.0.0.1', '-addext', 'subjectAltName=IP:127.0.0.1'], { stdio: 'ignore' });
+    tls = { key: readFileSync(key), cert: readFileSync(cert) };
+  });
+
+  const quick = ['--duration', '2s', '--warmup', '0s', '--rate', '20', '--seed', '5', '--watchers', '0', '--initial-objects', '2'];
+
+  it('is loaded through a kubeconfig with its CA and token, the token on every request', async () => {
+    const { server, url, tally } = await startServer({ tls, token: 's3cret', faults: false });
+    const kubeconfig = join(dir, 'kubeconfig');
+    writeFileSync(kubeconfig, `apiVersion: v1
+kind: Config
+current-context: test
+contexts: [{name: test, context: {cluster: c, user: u}}]
+clusters: [{name: c, cluster: {server: "${url}", certificate-authority-data: ${tls.cert.toString('base64')}}}]
+users: [{name: u, user: {token: s3cret}}]
+`);
+    try {
+      const run = await runLoadtestCli([...quick, '--kubeconfig', kubeconfig, '--out', join(dir, 'tls')]);
+      expect(run.code).toBe(0);
+      const result = JSON.parse(readFileSync(join(dir, 'tls', 'result.json'), 'utf8')) as ResultJson;
+      expect(result.totals.errors).toBe(0);
+      expect(result.target).toMatchObject({ server: url, embedded: false, version: 'v1.26.0-test' });
+    } finally {
+      await stop(server);
+    }
+    expect(tally.requests).toBeGreaterThan(40);
+    expect(tally.unauthorized).toBe(0);
+    // The run cleaned up after itself: the objects by label, then the namespaces.
+    expect(tally.paths).toContain('DELETE /apis/apps/v1/namespaces/lt-s5-0/deployments');
+    expect(tally.paths).toContain('DELETE /api/v1/namespaces/NAME');
+  });
+
+  it('refuses an unknown certificate unless told --insecure-skip-tls-verify, and says so when the token is missing', async () => {
+    const { server, url } = await startServer({ tls, token: 's3cret', faults: false });
+    try {
+      const refused = await runLoadtestCli([...quick, '--server', url, '--out', join(dir, 'tls2')]);
+      expect(refused.code).toBe(1);
+      expect(refused.stderr).toMatch(/cannot reach https:\/\/127\.0\.0\.1:\d+\/: (DEPTH_ZERO_SELF_SIGNED_CERT|SELF_SIGNED_CERT_IN_CHAIN)/);
+      const insecure = await runLoadtestCli([...quick, '--server', url, '--insecure-skip-tls-verify', '--token', 's3cret', '--out', join(dir, 'tls3')]);
+      expect(insecure.code).toBe(0);
+      const noToken = await runLoadtestCli([...quick, '--server', url, '--insecure-skip-tls-verify', '--out', join(dir, 'tls4')]);
+      expect(noToken.code).toBe(1);
+      expect(noToken.stderr).toMatch(/answered 401 Unauthorized to GET \/version: give credentials with --token or --kubeconfig/);
     } finally {
       await stop(server);
     }
