@@ -49,21 +49,34 @@ export class WatchTracker {
     for (let i = 0; i < count; i++) {
       const kind = kinds[i % kinds.length]!;
       const path = `${collectionPath(KIND_INFO[kind])}?labelSelector=${encodeURIComponent(`${RUN_LABEL}=${this.runId}`)}`;
-      const list = await this.client.request('GET', `${path}&limit=1`, { timeoutMs: 30_000 });
-      if (list.status !== 200) throw new Error(`watch setup: LIST ${path} answered ${list.error ?? list.status}: ${list.body.slice(0, 300)}`);
-      const rv = Number((JSON.parse(list.body) as { metadata?: { resourceVersion?: string } }).metadata?.resourceVersion);
+      const rv = await this.currentResourceVersion(path);
       const w: Watcher = { kind, startRv: rv, lastRv: rv, received: new Map(), reconnects: 0, errors: [], stop: () => undefined, stopped: false, loop: Promise.resolve() };
       w.loop = this.run(w, path);
       this.watchers.push(w);
     }
   }
 
+  private async currentResourceVersion(path: string): Promise<number> {
+    const list = await this.client.request('GET', `${path}&limit=1`, { timeoutMs: 30_000 });
+    if (list.status !== 200) throw new Error(`watch setup: LIST ${path} answered ${list.error ?? list.status}: ${list.body.slice(0, 300)}`);
+    return Number((JSON.parse(list.body) as { metadata?: { resourceVersion?: string } }).metadata?.resourceVersion);
+  }
+
   private async run(w: Watcher, path: string): Promise<void> {
     while (!w.stopped) {
+      let expired = false;
       const stream = this.client.watch(`${path}&watch=1&resourceVersion=${w.lastRv}`, (event, receivedAt) => {
+        if (event['type'] === 'ERROR') {
+          // Typically 410 Expired: the resourceVersion left the server's window; events in between are missed.
+          const st = event['object'] as { code?: number; message?: string } | undefined;
+          if (w.errors.length < 10) w.errors.push(`ERROR event ${st?.code ?? ''} ${st?.message ?? ''}`.trim());
+          expired = true;
+          stream.abort();
+          return;
+        }
         const obj = event['object'] as { metadata?: { resourceVersion?: string } } | undefined;
         const rv = Number(obj?.metadata?.resourceVersion);
-        if (!Number.isFinite(rv) || event['type'] === 'ERROR' || event['type'] === 'BOOKMARK') return;
+        if (!Number.isFinite(rv) || event['type'] === 'BOOKMARK') return;
         if (!w.received.has(rv)) w.received.set(rv, receivedAt);
         if (rv > w.lastRv) w.lastRv = rv;
       });
@@ -71,12 +84,14 @@ export class WatchTracker {
       if (w.stopped) stream.abort();
       const end = await stream.done;
       if (w.stopped) return;
-      // The server closed the watch (its timeout) or it failed: resume from the last event seen.
+      // The server closed the watch (its timeout) or it failed: resume from the last event seen, or list again.
       w.reconnects += 1;
       if (end.status !== 200 || end.error) {
         if (w.errors.length < 10) w.errors.push(`${end.error ?? end.status} ${end.body.slice(0, 200)}`.trim());
+        if (end.status === 410) expired = true;
         await new Promise((r) => setTimeout(r, 200));
       }
+      if (expired) w.lastRv = await this.currentResourceVersion(path).catch(() => w.lastRv);
     }
   }
 

@@ -1,5 +1,6 @@
-// orch-loadtest against a small Kubernetes-style server that answers 429 and 500 on purpose (and, in a second run,
-// answers GETs slowly): the errors land in the right rows under their status codes, and --fail-on-slo exits 1.
+// orch-loadtest against small Kubernetes-style servers that misbehave on purpose: 429 and 500 answers land in the
+// right rows under their status codes; slow GETs break the SLO and --fail-on-slo exits 1; HTTPS with a kubeconfig's
+// CA and token; watches that leave events out are counted as missed.
 // The server speaks only the public API shapes (Kubernetes' flowcontrol.apiserver.k8s.io group, no orch names).
 import { createServer, type IncomingMessage, type Server, type ServerResponse } from 'node:http';
 import { createServer as createHttpsServer } from 'node:https';
@@ -21,6 +22,10 @@ interface Tally {
   /** Requests without the expected bearer token (answered 401). */
   unauthorized: number;
   requests: number;
+  /** Writes whose watch event the server leaves out (resourceVersion divisible by 5), by resourceVersion. */
+  dropped: number[];
+  /** resourceVersion each watch first started from. */
+  watchStarts: number[];
 }
 
 interface ServerOptions {
@@ -29,12 +34,16 @@ interface ServerOptions {
   faults?: boolean;
   tls?: { key: Buffer; cert: Buffer };
   token?: string;
+  /** Serve watches, leaving out the events of every 5th resourceVersion. */
+  lossyWatch?: boolean;
 }
 
 function startServer(o: ServerOptions = {}): Promise<{ server: Server; url: string; tally: Tally }> {
   const slowGetMs = o.slowGetMs ?? 0;
   const faults = o.faults ?? true;
-  const tally: Tally = { sent429: 0, sent500: 0, okGets: 0, paths: new Set(), unauthorized: 0, requests: 0 };
+  const tally: Tally = { sent429: 0, sent500: 0, okGets: 0, paths: new Set(), unauthorized: 0, requests: 0, dropped: [], watchStarts: [] };
+  const history: Array<{ rv: number; line: string }> = [];
+  const watches = new Set<ServerResponse>();
   let rv = 100;
   let gets = 0;
   let patches = 0;
@@ -60,8 +69,8 @@ function startServer(o: ServerOptions = {}): Promise<{ server: Server; url: stri
     if (url.pathname === '/metrics') return status(res, 404, 'NotFound');
     // Object paths end in a name; collections in the resource.
     const named = parts.length > 0 && parts[parts.length - 1]!.startsWith('lt-') && !(parts[parts.length - 2] === 'namespaces' && req.method === 'POST');
-    const obj = (): unknown => {
-      rv += 1;
+    const obj = (bump = true): unknown => {
+      if (bump) rv += 1;
       let parsed: { metadata?: Record<string, unknown> } = {};
       try {
         parsed = JSON.parse(body) as typeof parsed;
@@ -70,21 +79,43 @@ function startServer(o: ServerOptions = {}): Promise<{ server: Server; url: stri
       }
       return { ...parsed, metadata: { ...(parsed.metadata ?? {}), name: parts[parts.length - 1], resourceVersion: String(rv) } };
     };
+    /** A successful write: its object, and its event for the watches (unless dropped). */
+    const write = (code: number, type: string): void => {
+      const o2 = obj();
+      json(res, code, o2);
+      if (!o.lossyWatch) return;
+      if (rv % 5 === 0) {
+        tally.dropped.push(rv);
+        return;
+      }
+      const line = `${JSON.stringify({ type, object: o2 })}\n`;
+      history.push({ rv, line });
+      for (const w of watches) w.write(line);
+    };
     switch (req.method) {
       case 'POST':
-        return json(res, 201, obj());
+        return write(201, 'ADDED');
       case 'PUT':
-        return json(res, 200, obj());
+        return write(200, 'MODIFIED');
       case 'DELETE':
-        return json(res, 200, obj());
+        return write(200, 'DELETED');
       case 'PATCH':
         patches += 1;
         if (faults && patches % 3 === 0) {
           tally.sent500 += 1;
           return status(res, 500, 'InternalError');
         }
-        return json(res, 200, obj());
+        return write(200, 'MODIFIED');
       case 'GET':
+        if (!named && url.searchParams.get('watch') === '1' && o.lossyWatch) {
+          const from = Number(url.searchParams.get('resourceVersion'));
+          tally.watchStarts.push(from);
+          res.writeHead(200, { 'Content-Type': 'application/json', 'Transfer-Encoding': 'chunked' });
+          for (const h of history) if (h.rv > from) res.write(h.line);
+          watches.add(res);
+          res.on('close', () => watches.delete(res));
+          return;
+        }
         if (!named) return json(res, 200, { kind: 'List', apiVersion: 'v1', metadata: { resourceVersion: String(rv) }, items: [] });
         gets += 1;
         if (faults && gets % 2 === 0) {
@@ -92,8 +123,8 @@ function startServer(o: ServerOptions = {}): Promise<{ server: Server; url: stri
           return status(res, 429, 'TooManyRequests', { 'Retry-After': '1' });
         }
         tally.okGets += 1;
-        if (slowGetMs > 0) return void setTimeout(() => json(res, 200, obj()), slowGetMs);
-        return json(res, 200, obj());
+        if (slowGetMs > 0) return void setTimeout(() => json(res, 200, obj(false)), slowGetMs);
+        return json(res, 200, obj(false));
       default:
         return status(res, 405, 'MethodNotAllowed');
     }
@@ -218,5 +249,26 @@ users: [{name: u, user: {token: s3cret}}]
     } finally {
       await stop(server);
     }
+  });
+});
+
+describe('a server whose watches leave events out', () => {
+  it('counts exactly the events each watch never received as missed', async () => {
+    const { server, url, tally } = await startServer({ faults: false, lossyWatch: true });
+    const out = join(dir, 'lossy');
+    let run;
+    try {
+      run = await runLoadtestCli(['--server', url, '--duration', '3s', '--warmup', '0s', '--rate', '40', '--seed', '8', '--watchers', '2', '--kinds', 'deployments', '--no-cleanup', '--out', out]);
+    } finally {
+      await stop(server);
+    }
+    expect(run.code).toBe(0);
+    const result = JSON.parse(readFileSync(join(out, 'result.json'), 'utf8')) as ResultJson;
+    expect(tally.watchStarts).toHaveLength(2);
+    const expectedMissed = tally.watchStarts.reduce((a, from) => a + tally.dropped.filter((rv) => rv > from).length, 0);
+    expect(expectedMissed).toBeGreaterThan(5);
+    expect(result.watch.missedEvents).toBe(expectedMissed);
+    expect(result.watch.receivedEvents).toBe(result.watch.expectedEvents - expectedMissed);
+    expect(run.stdout).toMatch(new RegExp(`watch: 2 watches, \\d+/\\d+ events, ${expectedMissed} missed`));
   });
 });
