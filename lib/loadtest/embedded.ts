@@ -68,7 +68,13 @@ export async function startEmbeddedServer(extraArgs: string[] = []): Promise<Emb
   child.stderr?.setEncoding('utf8').on('data', keep);
   const killOnExit = (): void => void child.kill('SIGKILL');
   process.once('exit', killOnExit);
+  // Interrupted (Ctrl-C, SIGTERM): stop the server and remove its directory before exiting.
+  const onSignal = (): void => void stop().finally(() => process.exit(130));
+  process.once('SIGINT', onSignal);
+  process.once('SIGTERM', onSignal);
   const stop = async (): Promise<void> => {
+    process.off('SIGINT', onSignal);
+    process.off('SIGTERM', onSignal);
     if (!exited(child)) {
       child.kill('SIGTERM');
       await new Promise<void>((done) => {
