@@ -146,7 +146,7 @@ describe('container securityContext', () => {
   });
 });
 
-describe('seccomp and AppArmor annotations', () => {
+describe('pod-specific annotations (mirror pod, deletion cost, seccomp, AppArmor)', () => {
   it.each<[string, Record<string, string>, string[]]>([
     ['valid profiles', { 'seccomp.security.alpha.kubernetes.io/pod': 'runtime/default', 'container.seccomp.security.alpha.kubernetes.io/web': 'localhost/p.json', 'container.apparmor.security.beta.kubernetes.io/web': 'localhost/k8s-web' }, []],
     ['seccomp pod profile', { 'seccomp.security.alpha.kubernetes.io/pod': 'default' }, ['spec.template.annotations.seccomp.security.alpha.kubernetes.io/pod: Invalid value: "default": must be a valid seccomp profile']],
@@ -163,6 +163,11 @@ describe('seccomp and AppArmor annotations', () => {
         'spec.template.annotations[container.apparmor.security.beta.kubernetes.io/db]: Invalid value: "docker-default": invalid AppArmor profile name: "docker-default"',
       ],
     ],
+    ['deletion cost', { 'controller.kubernetes.io/pod-deletion-cost': '-007' }, []],
+    ['deletion cost with a plus sign', { 'controller.kubernetes.io/pod-deletion-cost': '+5' }, ['spec.template.annotations[controller.kubernetes.io/pod-deletion-cost]: Invalid value: "+5": must be a 32bit integer']],
+    ['deletion cost with a leading zero', { 'controller.kubernetes.io/pod-deletion-cost': '05' }, ['spec.template.annotations[controller.kubernetes.io/pod-deletion-cost]: Invalid value: "05": must be a 32bit integer']],
+    ['deletion cost beyond int32', { 'controller.kubernetes.io/pod-deletion-cost': '2147483648' }, ['spec.template.annotations[controller.kubernetes.io/pod-deletion-cost]: Invalid value: "2147483648": must be a 32bit integer']],
+    ['mirror pod annotation without nodeName', { 'kubernetes.io/config.mirror': 'abc' }, ['spec.template.annotations[kubernetes.io/config.mirror]: Invalid value: "abc": must set spec.nodeName if mirror pod annotation is set']],
   ])('%s', (_name, annotations, expected) => {
     expect(texts(annotate(annotations))).toEqual(expected);
   });

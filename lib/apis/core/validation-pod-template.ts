@@ -9,7 +9,7 @@ import { WRONG_TYPE, readBoolean, readInt64, readList, readObject, readString } 
 import { validateContainers, validateEnum, validateInitContainers } from './validation-container';
 import { validateAffinity, validateTopologySpreadConstraints } from './validation-affinity';
 import { validatePodSecurityContext, validateTolerations } from './validation-pod-security';
-import { validateSecurityAnnotations } from './validation-security-context';
+import { validatePodSpecificAnnotations } from './validation-pod-annotations';
 import { validateVolumes } from './validation-volume';
 
 /** Code order, not sorted: these lists are written out literally upstream. */
@@ -60,7 +60,7 @@ export function validatePodSpec(spec: JsonObject, path: FieldPath): FieldError[]
 
 /**
  * ValidatePodTemplateSpec: template labels and annotations (reported at `<path>.labels`, without
- * `metadata`, as upstream), the seccomp/AppArmor annotations, the pod spec, and no ephemeral containers.
+ * `metadata`, as upstream), the pod-specific annotations, the pod spec, and no ephemeral containers.
  */
 export function validatePodTemplateSpec(template: JsonObject, path: FieldPath): FieldError[] {
   const errs: FieldError[] = [];
@@ -70,7 +70,7 @@ export function validatePodTemplateSpec(template: JsonObject, path: FieldPath): 
   errs.push(...validateAnnotations(meta?.annotations, path.child('annotations')));
   const spec = readObject(errs, path.child('spec'), template.spec);
   if (spec === WRONG_TYPE) return errs;
-  validateSecurityAnnotations(errs, meta?.annotations, spec, path.child('annotations'));
+  validatePodSpecificAnnotations(errs, meta?.annotations, spec, path.child('annotations'));
   errs.push(...validatePodSpec(spec ?? {}, path.child('spec')));
   const ephemeral = spec?.ephemeralContainers;
   if (Array.isArray(ephemeral) && ephemeral.length > 0) {

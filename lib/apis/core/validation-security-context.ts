@@ -1,12 +1,11 @@
-// Container securityContext (ValidateSecurityContext), seccomp profiles, Windows options and the seccomp/AppArmor
-// template annotations, with pkg/apis/core/validation's 1.26 rules and texts.
+// Container securityContext (ValidateSecurityContext), seccomp profiles and Windows options, with
+// pkg/apis/core/validation's 1.26 rules and texts.
 import type { FieldError } from '../../apimachinery/field/errors';
 import { goLiteral, goQuote, invalidValue, notSupported, required } from '../../apimachinery/field/errors';
 import type { FieldPath } from '../../apimachinery/field/path';
-import { isPlainObject } from '../../apimachinery/meta/types';
 import { isDNS1123Subdomain } from '../../apimachinery/validation/names';
 import type { JsonObject } from '../../apimachinery/validation/untrusted-json';
-import { WRONG_TYPE, goPointerText, isAbsent, objectsAt, readBoolean, readInt64, readObject, readString, readStringList, stringAt } from '../../apimachinery/validation/untrusted-json';
+import { WRONG_TYPE, goPointerText, isAbsent, readBoolean, readInt64, readObject, readString, readStringList, stringAt } from '../../apimachinery/validation/untrusted-json';
 import { validateLocalDescendingPath } from './validation-paths';
 
 const MAX_ID = 2 ** 31 - 1;
@@ -148,42 +147,4 @@ export function validateSecurityContext(errs: FieldError[], value: unknown, path
     }
   }
   validateWindowsOptions(errs, sc.windowsOptions, path.child('windowsOptions'));
-}
-
-const SECCOMP_POD_ANNOTATION = 'seccomp.security.alpha.kubernetes.io/pod';
-const SECCOMP_CONTAINER_PREFIX = 'container.seccomp.security.alpha.kubernetes.io/';
-const APPARMOR_CONTAINER_PREFIX = 'container.apparmor.security.beta.kubernetes.io/';
-const LOCALHOST_PREFIX = 'localhost/';
-
-/** ValidateSeccompProfile: an annotation's profile name. */
-function validateSeccompAnnotation(errs: FieldError[], profile: string, path: FieldPath): void {
-  if (profile === 'runtime/default' || profile === 'docker/default' || profile === 'unconfined') return;
-  if (profile.startsWith(LOCALHOST_PREFIX)) validateLocalDescendingPath(errs, profile.slice(LOCALHOST_PREFIX.length), path);
-  else errs.push(invalidValue(path, profile, 'must be a valid seccomp profile'));
-}
-
-function templateHasContainer(spec: unknown, name: string): boolean {
-  return ['containers', 'initContainers', 'ephemeralContainers'].some((key) => objectsAt(spec, key).some((c) => c.name === name));
-}
-
-/**
- * The seccomp and AppArmor parts of ValidatePodSpecificAnnotations: seccomp annotations name valid
- * profiles (reported at `annotations.<key>`), AppArmor ones a container of the template and a valid
- * profile (reported at `annotations[<key>]`).
- */
-export function validateSecurityAnnotations(errs: FieldError[], annotations: unknown, spec: unknown, path: FieldPath): void {
-  if (!isPlainObject(annotations)) return;
-  const pod = annotations[SECCOMP_POD_ANNOTATION];
-  if (typeof pod === 'string') validateSeccompAnnotation(errs, pod, path.child(SECCOMP_POD_ANNOTATION));
-  for (const [key, profile] of Object.entries(annotations)) {
-    if (typeof profile !== 'string') continue;
-    if (key.startsWith(SECCOMP_CONTAINER_PREFIX)) validateSeccompAnnotation(errs, profile, path.child(key));
-  }
-  for (const [key, profile] of Object.entries(annotations)) {
-    if (typeof profile !== 'string' || !key.startsWith(APPARMOR_CONTAINER_PREFIX)) continue;
-    const container = key.slice(APPARMOR_CONTAINER_PREFIX.length);
-    if (!templateHasContainer(spec, container)) errs.push(invalidValue(path.key(key), container, 'container not found'));
-    const valid = profile === '' || profile === 'runtime/default' || profile === 'unconfined' || profile.startsWith(LOCALHOST_PREFIX);
-    if (!valid) errs.push(invalidValue(path.key(key), profile, `invalid AppArmor profile name: ${goQuote(profile)}`));
-  }
 }
