@@ -1,10 +1,10 @@
 // The pod-specific template annotations (ValidatePodSpecificAnnotations): mirror pod, deletion cost, seccomp and
-// AppArmor profiles, with pkg/apis/core/validation's 1.26 texts.
+// AppArmor profiles, and seccomp annotations agreeing with the seccompProfile fields, with pkg/apis/core/validation's 1.26 texts.
 import type { FieldError } from '../../apimachinery/field/errors';
-import { goQuote, invalidValue } from '../../apimachinery/field/errors';
+import { forbiddenField, goQuote, invalidValue } from '../../apimachinery/field/errors';
 import type { FieldPath } from '../../apimachinery/field/path';
 import { isPlainObject } from '../../apimachinery/meta/types';
-import { objectsAt, stringAt } from '../../apimachinery/validation/untrusted-json';
+import { objectAt, objectsAt, stringAt } from '../../apimachinery/validation/untrusted-json';
 import { validateLocalDescendingPath } from './validation-paths';
 
 const MIRROR_POD_ANNOTATION = 'kubernetes.io/config.mirror';
@@ -57,5 +57,38 @@ export function validatePodSpecificAnnotations(errs: FieldError[], annotations: 
     if (!templateHasContainer(spec, container)) errs.push(invalidValue(path.key(key), container, 'container not found'));
     const valid = profile === '' || profile === 'runtime/default' || profile === 'unconfined' || profile.startsWith(LOCALHOST_PREFIX);
     if (!valid) errs.push(invalidValue(path.key(key), profile, `invalid AppArmor profile name: ${goQuote(profile)}`));
+  }
+}
+
+/** validateSeccompAnnotationsAndFieldsMatch: the annotation must name the profile the field sets. */
+function seccompMismatch(errs: FieldError[], annotation: string, profile: unknown, path: FieldPath): void {
+  if (!isPlainObject(profile)) return;
+  const type = stringAt(profile, 'type');
+  const typeMismatch = forbiddenField(path.child('type'), 'seccomp type in annotation and field must match');
+  if (type === 'Unconfined' && annotation !== 'unconfined') errs.push(typeMismatch);
+  else if (type === 'RuntimeDefault' && annotation !== 'runtime/default' && annotation !== 'docker/default') errs.push(typeMismatch);
+  else if (type === 'Localhost') {
+    if (!annotation.startsWith(LOCALHOST_PREFIX)) errs.push(typeMismatch);
+    else if (typeof profile.localhostProfile !== 'string' || annotation.slice(LOCALHOST_PREFIX.length) !== profile.localhostProfile) {
+      errs.push(forbiddenField(path.child('localhostProfile'), 'seccomp profile in annotation and field must match'));
+    }
+  }
+}
+
+/**
+ * validateSeccompAnnotationsAndFields: where a seccomp annotation and a seccompProfile field are both set (pod, or a
+ * container: init containers, containers, ephemeral containers in that order), they must agree.
+ */
+export function validateSeccompAnnotationsAndFields(errs: FieldError[], annotations: unknown, spec: unknown, specPath: FieldPath): void {
+  if (!isPlainObject(annotations)) return;
+  const pod = annotations[SECCOMP_POD_ANNOTATION];
+  const podProfile = objectAt(objectAt(spec, 'securityContext'), 'seccompProfile');
+  if (typeof pod === 'string' && podProfile !== undefined) seccompMismatch(errs, pod, podProfile, specPath.child('securityContext', 'seccompProfile'));
+  for (const key of ['initContainers', 'containers', 'ephemeralContainers']) {
+    objectsAt(spec, key).forEach((ctr, i) => {
+      const profile = objectAt(objectAt(ctr, 'securityContext'), 'seccompProfile');
+      const annotation = annotations[`${SECCOMP_CONTAINER_PREFIX}${stringAt(ctr, 'name')}`];
+      if (profile !== undefined && typeof annotation === 'string') seccompMismatch(errs, annotation, profile, specPath.child(key).index(i).child('securityContext', 'seccompProfile'));
+    });
   }
 }

@@ -180,6 +180,34 @@ const nodeTerm = (term: unknown): Mutation => set(`${NA}.requiredDuringSchedulin
 const PA_PATH = 'spec.template.spec.affinity.podAffinity';
 const ANTI_PATH = 'spec.template.spec.affinity.podAntiAffinity';
 
+describe('seccomp annotations against seccompProfile fields', () => {
+  it.each<[string, Record<string, string>, Record<string, unknown>, string[]]>([
+    ['pod: Unconfined field, runtime/default annotation', { 'seccomp.security.alpha.kubernetes.io/pod': 'runtime/default' }, { pod: { type: 'Unconfined' } }, [`${SPEC}.securityContext.seccompProfile.type: Forbidden: seccomp type in annotation and field must match`]],
+    ['pod: RuntimeDefault field, localhost annotation', { 'seccomp.security.alpha.kubernetes.io/pod': 'localhost/x' }, { pod: { type: 'RuntimeDefault' } }, [`${SPEC}.securityContext.seccompProfile.type: Forbidden: seccomp type in annotation and field must match`]],
+    [
+      'container: other localhost profile',
+      { 'container.seccomp.security.alpha.kubernetes.io/web': 'localhost/b.json' },
+      { ctr: { type: 'Localhost', localhostProfile: 'a.json' } },
+      [`${SC_PATH}.seccompProfile.localhostProfile: Forbidden: seccomp profile in annotation and field must match`],
+    ],
+    ['container: Localhost field, unconfined annotation', { 'container.seccomp.security.alpha.kubernetes.io/web': 'unconfined' }, { ctr: { type: 'Localhost', localhostProfile: 'a.json' } }, [`${SC_PATH}.seccompProfile.type: Forbidden: seccomp type in annotation and field must match`]],
+    [
+      'matching pod and container annotations',
+      { 'seccomp.security.alpha.kubernetes.io/pod': 'docker/default', 'container.seccomp.security.alpha.kubernetes.io/web': 'localhost/a.json' },
+      { pod: { type: 'RuntimeDefault' }, ctr: { type: 'Localhost', localhostProfile: 'a.json' } },
+      [],
+    ],
+    ['annotation for another container', { 'container.seccomp.security.alpha.kubernetes.io/db': 'unconfined' }, { ctr: { type: 'RuntimeDefault' } }, []],
+  ])('%s', (_name, annotations, profiles, expected) => {
+    const mutate: Mutation = (d) => {
+      annotate(annotations)(d);
+      if (profiles.pod) setPath(d, `${SPEC}.securityContext.seccompProfile`, profiles.pod);
+      if (profiles.ctr) setPath(d, `${SC}.seccompProfile`, profiles.ctr);
+    };
+    expect(texts(mutate)).toEqual(expected);
+  });
+});
+
 describe('affinity', () => {
   it('accepts realistic node, pod and anti-affinity', () => {
     expect(

@@ -9,7 +9,7 @@ import { WRONG_TYPE, readBoolean, readInt64, readList, readObject, readString } 
 import { validateContainers, validateEnum, validateInitContainers } from './validation-container';
 import { validateAffinity, validateTopologySpreadConstraints } from './validation-affinity';
 import { validatePodSecurityContext, validateTolerations } from './validation-pod-security';
-import { validatePodSpecificAnnotations } from './validation-pod-annotations';
+import { validatePodSpecificAnnotations, validateSeccompAnnotationsAndFields } from './validation-pod-annotations';
 import { validateVolumes } from './validation-volume';
 
 /** Code order, not sorted: these lists are written out literally upstream. */
@@ -72,6 +72,7 @@ export function validatePodTemplateSpec(template: JsonObject, path: FieldPath): 
   if (spec === WRONG_TYPE) return errs;
   validatePodSpecificAnnotations(errs, meta?.annotations, spec, path.child('annotations'));
   errs.push(...validatePodSpec(spec ?? {}, path.child('spec')));
+  validateSeccompAnnotationsAndFields(errs, meta?.annotations, spec, path.child('spec'));
   const ephemeral = spec?.ephemeralContainers;
   if (Array.isArray(ephemeral) && ephemeral.length > 0) {
     errs.push(forbiddenField(path.child('spec', 'ephemeralContainers'), 'ephemeral containers not allowed in pod template'));
