@@ -125,10 +125,13 @@ export function applyManagers(live: unknown, config: unknown, apiVersion: string
   return { object: isDeepStrictEqual(live, merged) ? undefined : merged, managers: out };
 }
 
-/** The kind in `version`: the request's own view, another served version's, or undefined (not a version of the kind). */
-function viewAt(version: string, apiVersion: string, options: UpdaterOptions): VersionView | undefined {
+/**
+ * The kind in `version` (undefined: not a version of the kind). Without other versions every entry is read in the
+ * request's version, as settle reads them.
+ */
+function viewAt(version: string, options: UpdaterOptions): VersionView | undefined {
   if (options.atVersion) return options.atVersion(version);
-  return version === apiVersion ? { schema: options.schema, convert: (obj) => obj } : undefined;
+  return { schema: options.schema, convert: (obj) => obj };
 }
 
 /**
@@ -138,18 +141,18 @@ function viewAt(version: string, apiVersion: string, options: UpdaterOptions): V
  */
 function prune(merged: unknown, managers: ManagedFieldsMap, manager: string, lastSet: VersionedSet | undefined, apiVersion: string, options: UpdaterOptions): unknown {
   if (!lastSet || lastSet.set.isEmpty()) return merged;
-  const lastView = viewAt(lastSet.apiVersion, apiVersion, options);
+  const lastView = viewAt(lastSet.apiVersion, options);
   if (lastView === undefined) return merged;
   const mergedAtLast = lastView.convert(merged);
   const ensure = (s: FieldSet, schema: SchemaNode | undefined): FieldSet => ensureNamedFieldsAreMembers(s, schema);
   let pruned = removeItems(mergedAtLast, ensure(lastSet.set, lastView.schema), lastView.schema);
-  pruned = addBackOwnedItems(mergedAtLast, pruned, lastSet.apiVersion, managers, apiVersion, options);
+  pruned = addBackOwnedItems(mergedAtLast, pruned, lastSet.apiVersion, managers, options);
   // addBackDanglingItems: only what this applier owned last time may go.
   const prunedAtLast = lastView.convert(pruned);
   const mergedSet = ensure(toFieldSet(mergedAtLast, lastView.schema), lastView.schema);
   const prunedSet = ensure(toFieldSet(prunedAtLast, lastView.schema), lastView.schema);
   const result = removeItems(mergedAtLast, mergedSet.difference(prunedSet).intersection(ensure(lastSet.set, lastView.schema)), lastView.schema);
-  const ownView = viewAt(managers.get(manager)?.apiVersion ?? apiVersion, apiVersion, options);
+  const ownView = viewAt(managers.get(manager)?.apiVersion ?? apiVersion, options);
   return ownView === undefined ? result : ownView.convert(result);
 }
 
@@ -157,14 +160,14 @@ function prune(merged: unknown, managers: ManagedFieldsMap, manager: string, las
  * addBackOwnedItems: whatever anybody (this applier's new configuration included) owns comes back, each version's
  * owners read in their version (the pruned version first, as upstream, so that conversions see what it kept).
  */
-function addBackOwnedItems(merged: unknown, pruned: unknown, prunedVersion: string, managers: ManagedFieldsMap, apiVersion: string, options: UpdaterOptions): unknown {
+function addBackOwnedItems(merged: unknown, pruned: unknown, prunedVersion: string, managers: ManagedFieldsMap, options: UpdaterOptions): unknown {
   const managedAtVersion = new Map<string, FieldSet>();
   for (const vs of managers.values()) managedAtVersion.set(vs.apiVersion, (managedAtVersion.get(vs.apiVersion) ?? new FieldSet()).union(vs.set));
   const versions = [...managedAtVersion.keys()].sort((a, b) => Number(b === prunedVersion) - Number(a === prunedVersion));
   let out = pruned;
   let full = merged;
   for (const version of versions) {
-    const view = viewAt(version, apiVersion, options);
+    const view = viewAt(version, options);
     if (view === undefined) continue;
     full = view.convert(full);
     out = view.convert(out);
