@@ -79,4 +79,19 @@ describe('interleaved autoscaling/v1 and autoscaling/v2 appliers', () => {
     expect(after.metadata.annotations ?? {}).toEqual({});
     expect(after.spec.targetCPUUtilizationPercentage).toBe(70);
   });
+
+  it('a v1beta2 applier dropping assuredConcurrencyShares keeps the nominalConcurrencyShares a v1beta3 applier owns', async () => {
+    const base = (version: string) => `/apis/flowcontrol.apiserver.orch.io/${version}/prioritylevelconfigurations`;
+    const plc = (version: string, limited: Record<string, unknown>) => ({
+      apiVersion: `flowcontrol.apiserver.orch.io/${version}`, kind: 'PriorityLevelConfiguration', metadata: { name: `${ns}-shares` },
+      spec: { type: 'Limited', limited: { limitResponse: { type: 'Reject' }, ...limited } },
+    });
+    const name = `${ns}-shares`;
+    await apply(`${base('v1beta2')}/${name}`, 'beta2-app', plc('v1beta2', { assuredConcurrencyShares: 7 }));
+    await apply(`${base('v1beta3')}/${name}`, 'beta3-app', plc('v1beta3', { nominalConcurrencyShares: 7 }));
+    const body = await apply(`${base('v1beta2')}/${name}`, 'beta2-app', plc('v1beta2', {}));
+    expect(body.spec.limited.assuredConcurrencyShares).toBe(7);
+    expect((await ts.api.get(`${base('v1beta3')}/${name}`)).body.spec.limited.nominalConcurrencyShares).toBe(7);
+    await ts.api.delete(`${base('v1beta3')}/${name}`);
+  });
 });
