@@ -7,7 +7,11 @@ export type Convert = (obj: ApiObject) => ApiObject;
 /** The versions of one kind: the hub and, per other version, its converters to and from the hub. */
 export interface KindConversions {
   hub: string;
-  versions: Readonly<Record<string, { toHub: Convert; fromHub: Convert }>>;
+  /**
+   * `toHubUndefaulted`: the conversion without the hub version's defaults, where `toHub` applies them (what a read
+   * in the hub version shows); field tracking compares and prunes with it, as structured-merge-diff's converter does.
+   */
+  versions: Readonly<Record<string, { toHub: Convert; fromHub: Convert; toHubUndefaulted?: Convert }>>;
 }
 
 function versionOf(apiVersion: string): string {
@@ -23,11 +27,12 @@ function labelled(obj: ApiObject, apiVersion: string, kind: string): ApiObject {
  * as is (so stored bytes stay reusable); one without apiVersion is taken to be in the hub version; a version
  * without converters (an identical shape) is relabelled only.
  */
-export function convertObject(conversions: KindConversions | undefined, obj: ApiObject, group: string, kind: string, targetVersion: string): ApiObject {
+export function convertObject(conversions: KindConversions | undefined, obj: ApiObject, group: string, kind: string, targetVersion: string, undefaulted = false): ApiObject {
   const target = group === '' ? targetVersion : `${group}/${targetVersion}`;
   const source = typeof obj.apiVersion === 'string' && obj.apiVersion !== '' ? versionOf(obj.apiVersion) : (conversions?.hub ?? targetVersion);
   if (!conversions || source === targetVersion) return labelled(obj, target, kind);
-  const toHub = conversions.versions[source]?.toHub;
+  const converters = conversions.versions[source];
+  const toHub = undefaulted ? (converters?.toHubUndefaulted ?? converters?.toHub) : converters?.toHub;
   const hub = source === conversions.hub || !toHub ? obj : toHub(obj);
   const fromHub = conversions.versions[targetVersion]?.fromHub;
   const out = targetVersion === conversions.hub || !fromHub ? hub : fromHub(hub);

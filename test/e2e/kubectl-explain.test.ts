@@ -20,6 +20,9 @@ afterAll(async () => {
   await server?.stop();
 }, 60_000);
 
+/** explain's output with every run of white space (wrapping, indentation, tabs) as one space. */
+const flat = (out: string): string => out.replace(/\s+/g, ' ');
+
 /** The `name <type>` lines of explain's FIELDS section. */
 function fields(out: string): Map<string, string> {
   const found = new Map<string, string>();
@@ -54,6 +57,31 @@ describe('kubectl explain', () => {
     // The group's preferred version in 1.26 is v1beta2.
     expect(out).toMatch(/^GROUP:\s+flowcontrol\.apiserver\.orch\.io\nKIND:\s+FlowSchema\nVERSION:\s+v1beta2\n/);
     expect([...fields(out).keys()]).toEqual(['apiVersion', 'kind', 'metadata', 'spec', 'status']);
+  });
+
+  it('prints field descriptions (OpenAPI v3): deployment.spec.replicas', async () => {
+    const out = await kubectl.ok('explain', 'deployment.spec.replicas');
+    expect(out).toContain('FIELD: replicas <integer>');
+    expect(out).toMatch(/DESCRIPTION:\n\s+How many pods should run\. Defaults to 1\./);
+    expect(out).not.toContain('<no description>');
+  });
+
+  it('prints the descriptions of flowschema.spec (field and type) with --recursive, and of hpa.spec', async () => {
+    const recursive = await kubectl.ok('explain', 'flowschema.spec', '--recursive');
+    expect(flat(recursive)).toContain('DESCRIPTION: Which requests match, where they go and how they are split into flows. How a FlowSchema matches and classifies requests. FIELDS:');
+    expect(recursive).toMatch(/^ {6}serviceAccount\t<ServiceAccountSubject>$/m);
+    const hpa = await kubectl.ok('explain', 'hpa.spec');
+    expect(flat(hpa)).toContain('maxReplicas <integer> -required- The most replicas the autoscaler may set.');
+    expect(hpa).not.toContain('<no description>');
+    const v2 = await kubectl.ok('explain', 'hpa.spec.behavior.scaleDown.selectPolicy', '--api-version=autoscaling/v2');
+    expect(flat(v2)).toContain('Which policy wins when several apply');
+  });
+
+  it('prints descriptions read from /openapi/v2 (gnostic protobuf) too', async () => {
+    const out = flat(await kubectl.ok('explain', 'deployment.spec.strategy', '--output=plaintext-openapiv2'));
+    expect(out).toContain('DESCRIPTION: How existing pods are replaced when the template changes');
+    expect(out).toContain('rollingUpdate <Object> Limits of a rolling update.');
+    expect(flat(await kubectl.ok('explain', 'namespace.status.phase', '--output=plaintext-openapiv2'))).toContain('`Terminating` once its deletion has started');
   });
 
   it('reports a field that does not exist', async () => {

@@ -46,3 +46,12 @@ export function aPriorityLevel(name: string): Record<string, any> {
     spec: { type: 'Limited', limited: { nominalConcurrencyShares: 10, limitResponse: { type: 'Reject' } } },
   };
 }
+
+/** One metadata.managedFields entry as the API returns it. */
+export interface ManagedFieldsEntry {
+  manager: string;
+  operation: string;
+  apiVersion: string;
+  fieldsV1: Record<string, any>;
+  subresource?: string;
+}

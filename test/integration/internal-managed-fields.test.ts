@@ -1,7 +1,7 @@
 // The server's own writes carry managedFields as Kubernetes' loopback clients record them: the built-in namespaces
 // by kube-apiserver, the APF bootstrap objects by the config producer, their Dangling condition by the consumer (an Apply).
 import { startTestServer, eventually, type TestServer } from '../helpers/test-server';
-import { aFlowSchema, FLOWCONTROL } from '../helpers/fixtures';
+import { aFlowSchema, FLOWCONTROL, type ManagedFieldsEntry } from '../helpers/fixtures';
 
 let ts: TestServer;
 beforeAll(async () => {
@@ -9,13 +9,7 @@ beforeAll(async () => {
 });
 afterAll(() => ts.stop());
 
-interface Entry {
-  manager: string;
-  operation: string;
-  apiVersion: string;
-  fieldsV1: Record<string, unknown>;
-  subresource?: string;
-}
+type Entry = ManagedFieldsEntry;
 
 const entries = (body: { metadata: { managedFields?: Entry[] } }): Entry[] => body.metadata.managedFields ?? [];
 

@@ -128,3 +128,29 @@ describe('pod-level rules', () => {
     ]);
   });
 });
+
+describe('securityContext, affinity, topology spread and downwardAPI items', () => {
+  it('answers 422 with every cause, in 1.26 order, and stores nothing', async () => {
+    const obj = withPodSpec('scheduling', (spec, ctr) => {
+      spec.volumes = [{ name: 'podinfo', downwardAPI: { items: [{ path: '../x', fieldRef: { fieldPath: 'status.podIP' } }] } }];
+      ctr.securityContext = { allowPrivilegeEscalation: false, capabilities: { add: ['CAP_SYS_ADMIN'] }, procMount: 'Masked' };
+      spec.affinity = { podAntiAffinity: { preferredDuringSchedulingIgnoredDuringExecution: [{ weight: 0, podAffinityTerm: { topologyKey: 'zone' } }] } };
+      spec.topologySpreadConstraints = [{ maxSkew: 1, topologyKey: 'zone', whenUnsatisfiable: 'ScheduleAnyway', minDomains: 2 }];
+    });
+    const causes = await causesOf(obj);
+    const volume = `${SPEC}.volumes[0].downwardAPI`;
+    expect(causes.map((c) => [c.reason, c.field, c.message])).toEqual([
+      ['FieldValueInvalid', `${volume}.path`, 'Invalid value: "../x": must not contain \'..\''],
+      ['FieldValueNotSupported', `${volume}.fieldRef.fieldPath`, 'Unsupported value: "status.podIP": supported values: "metadata.annotations", "metadata.labels", "metadata.name", "metadata.namespace", "metadata.uid"'],
+      ['FieldValueNotSupported', `${CTR}.securityContext.procMount`, 'Unsupported value: "Masked": supported values: "Default", "Unmasked"'],
+      [
+        'FieldValueInvalid',
+        `${CTR}.securityContext`,
+        'Invalid value: core.SecurityContext{Capabilities:(*core.Capabilities)(0xc000000000), Privileged:(*bool)(nil), SELinuxOptions:(*core.SELinuxOptions)(nil), WindowsOptions:(*core.WindowsSecurityContextOptions)(nil), RunAsUser:(*int64)(nil), RunAsGroup:(*int64)(nil), RunAsNonRoot:(*bool)(nil), ReadOnlyRootFilesystem:(*bool)(nil), AllowPrivilegeEscalation:(*bool)(0xc000000000), ProcMount:(*core.ProcMountType)(0xc000000000), SeccompProfile:(*core.SeccompProfile)(nil)}: cannot set `allowPrivilegeEscalation` to false and `capabilities.Add` CAP_SYS_ADMIN',
+      ],
+      ['FieldValueInvalid', `${SPEC}.affinity.podAntiAffinity.preferredDuringSchedulingIgnoredDuringExecution[0].weight`, 'Invalid value: 0: must be in the range 1-100'],
+      ['FieldValueInvalid', `${SPEC}.topologySpreadConstraints[0].minDomains`, 'Invalid value: 2: can only use minDomains if whenUnsatisfiable=DoNotSchedule, not ScheduleAnyway'],
+    ]);
+    expect((await ts.api.get(`${DEPLOYMENTS}/scheduling`)).status).toBe(404);
+  });
+});

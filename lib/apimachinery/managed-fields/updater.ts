@@ -120,23 +120,61 @@ export function applyManagers(live: unknown, config: unknown, apiVersion: string
   const lastSet = out.get(manager);
   const set = toFieldSet(config, options.schema, true).recursiveDifference(options.ignored);
   out.set(manager, { set, apiVersion, applied: true });
-  merged = prune(merged, out, manager, lastSet, options.schema);
+  merged = prune(merged, out, manager, lastSet, apiVersion, options);
   settle(live, merged, apiVersion, out, manager, force, options, false);
   return { object: isDeepStrictEqual(live, merged) ? undefined : merged, managers: out };
 }
 
-/** Removes what `manager` applied last time, no longer applies, and nobody else owns. */
-function prune(merged: unknown, managers: ManagedFieldsMap, manager: string, lastSet: VersionedSet | undefined, schema: SchemaNode | undefined): unknown {
+/**
+ * The kind in `version` (undefined: not a version of the kind). Without other versions every entry is read in the
+ * request's version, as settle reads them.
+ */
+function viewAt(version: string, options: UpdaterOptions): VersionView | undefined {
+  if (options.atVersion) return options.atVersion(version);
+  return { schema: options.schema, convert: (obj) => obj };
+}
+
+/**
+ * Removes what `manager` applied last time, no longer applies, and nobody else owns (Updater.prune). Each set is read
+ * in its own apiVersion: the pruning happens in the version of the manager's last apply, the owned items of every
+ * version are added back after converting into that version, and the result is converted back to the request's.
+ */
+function prune(merged: unknown, managers: ManagedFieldsMap, manager: string, lastSet: VersionedSet | undefined, apiVersion: string, options: UpdaterOptions): unknown {
   if (!lastSet || lastSet.set.isEmpty()) return merged;
-  const ensure = (s: FieldSet): FieldSet => ensureNamedFieldsAreMembers(s, schema);
-  let pruned = removeItems(merged, ensure(lastSet.set), schema);
-  // addBackOwnedItems: whatever anybody (this applier's new configuration included) owns comes back.
-  let managed = new FieldSet();
-  for (const vs of managers.values()) managed = managed.union(vs.set);
-  const mergedSet = ensure(toFieldSet(merged, schema));
-  const prunedSet = ensure(toFieldSet(pruned, schema));
-  pruned = removeItems(merged, mergedSet.difference(prunedSet.union(ensure(managed))), schema);
+  const lastView = viewAt(lastSet.apiVersion, options);
+  if (lastView === undefined) return merged;
+  const mergedAtLast = lastView.convert(merged);
+  const ensure = (s: FieldSet, schema: SchemaNode | undefined): FieldSet => ensureNamedFieldsAreMembers(s, schema);
+  let pruned = removeItems(mergedAtLast, ensure(lastSet.set, lastView.schema), lastView.schema);
+  pruned = addBackOwnedItems(mergedAtLast, pruned, lastSet.apiVersion, managers, options);
   // addBackDanglingItems: only what this applier owned last time may go.
-  const afterSet = ensure(toFieldSet(pruned, schema));
-  return removeItems(merged, mergedSet.difference(afterSet).intersection(ensure(lastSet.set)), schema);
+  const prunedAtLast = lastView.convert(pruned);
+  const mergedSet = ensure(toFieldSet(mergedAtLast, lastView.schema), lastView.schema);
+  const prunedSet = ensure(toFieldSet(prunedAtLast, lastView.schema), lastView.schema);
+  const result = removeItems(mergedAtLast, mergedSet.difference(prunedSet).intersection(ensure(lastSet.set, lastView.schema)), lastView.schema);
+  const ownView = viewAt(managers.get(manager)?.apiVersion ?? apiVersion, options);
+  return ownView === undefined ? result : ownView.convert(result);
+}
+
+/**
+ * addBackOwnedItems: whatever anybody (this applier's new configuration included) owns comes back, each version's
+ * owners read in their version (the pruned version first, as upstream, so that conversions see what it kept).
+ */
+function addBackOwnedItems(merged: unknown, pruned: unknown, prunedVersion: string, managers: ManagedFieldsMap, options: UpdaterOptions): unknown {
+  const managedAtVersion = new Map<string, FieldSet>();
+  for (const vs of managers.values()) managedAtVersion.set(vs.apiVersion, (managedAtVersion.get(vs.apiVersion) ?? new FieldSet()).union(vs.set));
+  const versions = [...managedAtVersion.keys()].sort((a, b) => Number(b === prunedVersion) - Number(a === prunedVersion));
+  let out = pruned;
+  let full = merged;
+  for (const version of versions) {
+    const view = viewAt(version, options);
+    if (view === undefined) continue;
+    full = view.convert(full);
+    out = view.convert(out);
+    const ensure = (s: FieldSet): FieldSet => ensureNamedFieldsAreMembers(s, view.schema);
+    const fullSet = ensure(toFieldSet(full, view.schema));
+    const outSet = ensure(toFieldSet(out, view.schema));
+    out = removeItems(full, fullSet.difference(outSet.union(ensure(managedAtVersion.get(version) as FieldSet))), view.schema);
+  }
+  return out;
 }

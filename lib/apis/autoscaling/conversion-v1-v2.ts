@@ -94,13 +94,22 @@ function cpuMetric(utilization: unknown): Json {
   return { type: 'Resource', resource: { name: 'cpu', target: { type: 'Utilization', averageUtilization: utilization } } };
 }
 
-/** autoscaling/v1 → autoscaling/v2. */
+/** autoscaling/v1 → autoscaling/v2, with the v2 default metric (what a read in v2 shows). */
 export function hpaV1ToV2(obj: ApiObject): ApiObject {
+  return v1ToV2(obj, true);
+}
+
+/** autoscaling/v1 → autoscaling/v2 as the scheme converts, without defaulting (no metric when v1 has no target). */
+export function hpaV1ToV2Undefaulted(obj: ApiObject): ApiObject {
+  return v1ToV2(obj, false);
+}
+
+function v1ToV2(obj: ApiObject, defaulted: boolean): ApiObject {
   const spec = at(obj, 'spec');
   const status = at(obj, 'status');
   const metrics = (annotationList(obj, METRICS_ANNOTATION) ?? []).map(v2MetricSpec);
   if (typeof spec.targetCPUUtilizationPercentage === 'number') metrics.push(cpuMetric(spec.targetCPUUtilizationPercentage));
-  if (metrics.length === 0) metrics.push(cpuMetric(DEFAULT_CPU_UTILIZATION));
+  if (metrics.length === 0 && defaulted) metrics.push(cpuMetric(DEFAULT_CPU_UTILIZATION));
   const behaviorText = obj.metadata.annotations?.[BEHAVIOR_ANNOTATION];
   const behavior = behaviorText === undefined ? undefined : behaviorFromAnnotation(behaviorText);
   const annotated = annotationList(obj, CURRENT_METRICS_ANNOTATION);
@@ -113,7 +122,7 @@ export function hpaV1ToV2(obj: ApiObject): ApiObject {
     apiVersion: obj.apiVersion,
     kind: obj.kind,
     metadata: withAnnotations(obj, otherAnnotations(obj)),
-    spec: present({ scaleTargetRef: spec.scaleTargetRef ?? { kind: '', name: '' }, minReplicas: spec.minReplicas, maxReplicas: spec.maxReplicas ?? 0, metrics, behavior }),
+    spec: present({ scaleTargetRef: spec.scaleTargetRef ?? { kind: '', name: '' }, minReplicas: spec.minReplicas, maxReplicas: spec.maxReplicas ?? 0, metrics: metrics.length > 0 ? metrics : undefined, behavior }),
     status: {
       ...present({ observedGeneration: status.observedGeneration, lastScaleTime: status.lastScaleTime }),
       ...(typeof status.currentReplicas === 'number' && status.currentReplicas !== 0 ? { currentReplicas: status.currentReplicas } : {}),
@@ -128,5 +137,5 @@ export function hpaV1ToV2(obj: ApiObject): ApiObject {
 /** HorizontalPodAutoscaler, stored as autoscaling/v2 (Kubernetes 1.26's storage version); v1 data already in etcd converts on read. */
 export const HORIZONTAL_POD_AUTOSCALER_CONVERSIONS: KindConversions = {
   hub: 'v2',
-  versions: { v1: { toHub: hpaV1ToV2, fromHub: hpaV2ToV1 } },
+  versions: { v1: { toHub: hpaV1ToV2, fromHub: hpaV2ToV1, toHubUndefaulted: hpaV1ToV2Undefaulted } },
 };

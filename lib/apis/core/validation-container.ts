@@ -7,8 +7,10 @@ import { isDNS1123Label } from '../../apimachinery/validation/names';
 import type { JsonObject, Read } from '../../apimachinery/validation/untrusted-json';
 import { WRONG_TYPE, isAbsent, readInt32, readObject, readObjectList, readString } from '../../apimachinery/validation/untrusted-json';
 import { validateEnv, validateEnvFrom } from './validation-env';
+import { validateLocalDescendingPath } from './validation-paths';
 import { isValidPortName, isValidPortNum, requireSuccessThresholdOne, validateLifecycle, validateProbe } from './validation-probe';
 import { validateResourceRequirements } from './validation-resources';
+import { validateSecurityContext } from './validation-security-context';
 
 export const PULL_POLICIES = ['Always', 'IfNotPresent', 'Never'];
 export const TERMINATION_MESSAGE_POLICIES = ['File', 'FallbackToLogsOnError'];
@@ -45,16 +47,6 @@ function validatePorts(errs: FieldError[], value: unknown, path: FieldPath): voi
     if (typeof hostPort === 'number' && hostPort !== 0) for (const msg of isValidPortNum(hostPort)) errs.push(invalidValue(p.child('hostPort'), hostPort, msg));
     validateEnum(errs, p.child('protocol'), port.protocol, PORT_PROTOCOLS);
   });
-}
-
-function isAbsolutePath(p: string): boolean {
-  return p.startsWith('/');
-}
-
-/** validateLocalDescendingPath; upstream passes the list path (not the item's), kept here. */
-function validateLocalDescendingPath(errs: FieldError[], target: string, path: FieldPath): void {
-  if (isAbsolutePath(target)) errs.push(invalidValue(path, target, 'must be a relative path'));
-  if (target.split('/').includes('..')) errs.push(invalidValue(path, target, "must not contain '..'"));
 }
 
 function validateVolumeMounts(errs: FieldError[], value: unknown, path: FieldPath, volumes: ReadonlySet<string>): void {
@@ -99,7 +91,7 @@ function validateContainerCommon(errs: FieldError[], ctr: JsonObject, path: Fiel
   validateVolumeMounts(errs, ctr.volumeMounts, path.child('volumeMounts'), volumes);
   validateEnum(errs, path.child('imagePullPolicy'), ctr.imagePullPolicy, PULL_POLICIES);
   errs.push(...validateResourceRequirements(ctr.resources, path.child('resources')));
-  readObject(errs, path.child('securityContext'), ctr.securityContext);
+  validateSecurityContext(errs, ctr.securityContext, path.child('securityContext'));
   return name === WRONG_TYPE ? undefined : (name ?? '');
 }
 

@@ -50,8 +50,8 @@ function splitSubscript(fieldPath: string): [string, string] | undefined {
   return at > 0 ? [s.slice(0, at), s.slice(at + 2)] : undefined;
 }
 
-/** validateObjectFieldSelector with the env expressions; apiVersion is defaulted to v1 before this runs. */
-function validateFieldRef(errs: FieldError[], ref: JsonObject, path: FieldPath): void {
+/** validateObjectFieldSelector; `expressions` in sets.List() order. apiVersion is defaulted to v1 before this runs. */
+export function validateObjectFieldSelector(errs: FieldError[], ref: JsonObject, path: FieldPath, expressions: readonly string[]): void {
   const apiVersion = readString(errs, path.child('apiVersion'), ref.apiVersion);
   const fieldPath = readString(errs, path.child('fieldPath'), ref.fieldPath);
   if (apiVersion === WRONG_TYPE || fieldPath === WRONG_TYPE) return;
@@ -69,7 +69,11 @@ function validateFieldRef(errs: FieldError[], ref: JsonObject, path: FieldPath):
     return;
   }
   const internal = fieldPath === 'spec.host' ? 'spec.nodeName' : fieldPath;
-  if (!ENV_FIELD_PATHS.includes(internal)) errs.push(notSupported(path.child('fieldPath'), internal, ENV_FIELD_PATHS));
+  if (!expressions.includes(internal)) errs.push(notSupported(path.child('fieldPath'), internal, expressions));
+}
+
+function validateFieldRef(errs: FieldError[], ref: JsonObject, path: FieldPath): void {
+  validateObjectFieldSelector(errs, ref, path, ENV_FIELD_PATHS);
 }
 
 const CPU_DIVISORS = [1e-3, 1];
@@ -88,15 +92,21 @@ function validateDivisor(errs: FieldError[], resource: string, raw: unknown, pat
   if (RESOURCE_FIELD_PREFIXES.some((prefix) => resource.startsWith(prefix)) && !ok(BYTE_DIVISORS)) errs.push(invalidValue(p, resource, `${BYTE_DIVISOR_TEXT} hugepages resource`));
 }
 
-/** validateContainerResourceFieldSelector (not for volumes: containerName is optional). */
-function validateResourceFieldRef(errs: FieldError[], ref: JsonObject, path: FieldPath): void {
+/** validateContainerResourceFieldSelector: in a volume the containerName is required (and the resource then unchecked). */
+export function validateContainerResourceFieldSelector(errs: FieldError[], ref: JsonObject, path: FieldPath, volume: boolean): void {
+  const containerName = readString(errs, path.child('containerName'), ref.containerName);
   const resource = readString(errs, path.child('resource'), ref.resource);
-  if (resource === WRONG_TYPE) return;
-  if (!resource) errs.push(required(path.child('resource')));
+  if (resource === WRONG_TYPE || containerName === WRONG_TYPE) return;
+  if (volume && !containerName) errs.push(required(path.child('containerName')));
+  else if (!resource) errs.push(required(path.child('resource')));
   else if (!RESOURCE_FIELD_PATHS.includes(resource) && !RESOURCE_FIELD_PREFIXES.some((prefix) => resource.startsWith(prefix))) {
     errs.push(notSupported(path.child('resource'), resource, RESOURCE_FIELD_PATHS));
   }
   validateDivisor(errs, resource ?? '', ref.divisor, path);
+}
+
+function validateResourceFieldRef(errs: FieldError[], ref: JsonObject, path: FieldPath): void {
+  validateContainerResourceFieldSelector(errs, ref, path, false);
 }
 
 /** validateConfigMapKeySelector / validateSecretKeySelector (identical rules). */

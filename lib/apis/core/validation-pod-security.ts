@@ -4,10 +4,9 @@ import { goLiteral, goQuote, invalidValue, notSupported } from '../../apimachine
 import type { FieldPath } from '../../apimachinery/field/path';
 import { isQualifiedName, isValidLabelValue } from '../../apimachinery/validation/names';
 import type { JsonObject } from '../../apimachinery/validation/untrusted-json';
-import { WRONG_TYPE, isAbsent, objectsAt, readInt64, readList, readObject, readObjectList } from '../../apimachinery/validation/untrusted-json';
+import { WRONG_TYPE, isAbsent, objectsAt, readList, readObject, readObjectList } from '../../apimachinery/validation/untrusted-json';
+import { validateId, validateSeccompProfileField, validateWindowsOptions } from './validation-security-context';
 
-const MAX_ID = 2 ** 31 - 1;
-const ID_RANGE_ERROR = `must be between 0 and ${MAX_ID}, inclusive`;
 const TAINT_EFFECTS = ['NoSchedule', 'PreferNoSchedule', 'NoExecute'];
 const TOLERATION_OPERATORS = ['Equal', 'Exists'];
 
@@ -25,13 +24,7 @@ function validateHostNetwork(errs: FieldError[], spec: JsonObject, path: FieldPa
   });
 }
 
-/** IsValidUserID / IsValidGroupID for one optional id. */
-function validateId(errs: FieldError[], value: unknown, path: FieldPath): void {
-  const id = readInt64(errs, path, value);
-  if (typeof id === 'number' && (id < 0 || id > MAX_ID)) errs.push(invalidValue(path, id, ID_RANGE_ERROR));
-}
-
-/** ValidatePodSecurityContext: host networking (checked on the containers), ids, shareProcessNamespace with hostPID. */
+/** ValidatePodSecurityContext: host networking (checked on the containers), ids, shareProcessNamespace with hostPID, seccomp, Windows options. */
 export function validatePodSecurityContext(errs: FieldError[], spec: JsonObject, specPath: FieldPath): void {
   const path = specPath.child('securityContext');
   const sc = readObject(errs, path, spec.securityContext);
@@ -46,6 +39,8 @@ export function validatePodSecurityContext(errs: FieldError[], spec: JsonObject,
   if (spec.shareProcessNamespace === true && spec.hostPID === true) {
     errs.push(invalidValue(path.child('shareProcessNamespace'), true, 'ShareProcessNamespace and HostPID cannot both be enabled'));
   }
+  validateSeccompProfileField(errs, sc.seccompProfile, path.child('seccompProfile'));
+  validateWindowsOptions(errs, sc.windowsOptions, path.child('windowsOptions'));
 }
 
 /** The `%#v` of a core.Toleration, as the Exists-with-value error prints it (a set pointer's address is not reproducible). */

@@ -7,7 +7,9 @@ import { validateAnnotations, validateLabels } from '../../apimachinery/validati
 import type { JsonObject } from '../../apimachinery/validation/untrusted-json';
 import { WRONG_TYPE, readBoolean, readInt64, readList, readObject, readString } from '../../apimachinery/validation/untrusted-json';
 import { validateContainers, validateEnum, validateInitContainers } from './validation-container';
+import { validateAffinity, validateTopologySpreadConstraints } from './validation-affinity';
 import { validatePodSecurityContext, validateTolerations } from './validation-pod-security';
+import { validatePodSpecificAnnotations, validateSeccompAnnotationsAndFields } from './validation-pod-annotations';
 import { validateVolumes } from './validation-volume';
 
 /** Code order, not sorted: these lists are written out literally upstream. */
@@ -33,9 +35,10 @@ export function validatePodSpec(spec: JsonObject, path: FieldPath): FieldError[]
   errs.push(...validateLabels(spec.nodeSelector, path.child('nodeSelector')));
   validatePodSecurityContext(errs, spec, path);
   readList(errs, path.child('imagePullSecrets'), spec.imagePullSecrets);
-  readObject(errs, path.child('affinity'), spec.affinity);
+  validateAffinity(errs, spec.affinity, path.child('affinity'));
   const dnsConfig = readObject(errs, path.child('dnsConfig'), spec.dnsConfig);
   if (dnsPolicy === DNS_NONE && dnsConfig === undefined) errs.push(required(path.child('dnsConfig'), `must provide \`dnsConfig\` when \`dnsPolicy\` is ${DNS_NONE}`));
+  validateTopologySpreadConstraints(errs, spec.topologySpreadConstraints, path.child('topologySpreadConstraints'));
   for (const flag of ['hostNetwork', 'hostPID', 'hostIPC']) readBoolean(errs, path.child(flag), spec[flag]);
   validateOptionalName(errs, spec, 'serviceAccountName', path, isDNS1123Subdomain);
   validateOptionalName(errs, spec, 'nodeName', path, isDNS1123Subdomain);
@@ -57,7 +60,7 @@ export function validatePodSpec(spec: JsonObject, path: FieldPath): FieldError[]
 
 /**
  * ValidatePodTemplateSpec: template labels and annotations (reported at `<path>.labels`, without
- * `metadata`, as upstream), the pod spec, and no ephemeral containers.
+ * `metadata`, as upstream), the pod-specific annotations, the pod spec, and no ephemeral containers.
  */
 export function validatePodTemplateSpec(template: JsonObject, path: FieldPath): FieldError[] {
   const errs: FieldError[] = [];
@@ -67,7 +70,9 @@ export function validatePodTemplateSpec(template: JsonObject, path: FieldPath): 
   errs.push(...validateAnnotations(meta?.annotations, path.child('annotations')));
   const spec = readObject(errs, path.child('spec'), template.spec);
   if (spec === WRONG_TYPE) return errs;
+  validatePodSpecificAnnotations(errs, meta?.annotations, spec, path.child('annotations'));
   errs.push(...validatePodSpec(spec ?? {}, path.child('spec')));
+  validateSeccompAnnotationsAndFields(errs, meta?.annotations, spec, path.child('spec'));
   const ephemeral = spec?.ephemeralContainers;
   if (Array.isArray(ephemeral) && ephemeral.length > 0) {
     errs.push(forbiddenField(path.child('spec', 'ephemeralContainers'), 'ephemeral containers not allowed in pod template'));

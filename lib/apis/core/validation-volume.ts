@@ -3,6 +3,8 @@ import type { FieldError } from '../../apimachinery/field/errors';
 import { duplicate, forbiddenField, invalidValue, notSupported, required } from '../../apimachinery/field/errors';
 import type { FieldPath } from '../../apimachinery/field/path';
 import { isDNS1123Label } from '../../apimachinery/validation/names';
+import { validateContainerResourceFieldSelector, validateObjectFieldSelector } from './validation-env';
+import { validateLocalNonReservedPath } from './validation-paths';
 import type { JsonObject } from '../../apimachinery/validation/untrusted-json';
 import { WRONG_TYPE, readBoolean, readInt32, readObject, readObjectList, readString } from '../../apimachinery/validation/untrusted-json';
 
@@ -30,6 +32,38 @@ function validateDefaultMode(errs: FieldError[], source: JsonObject, path: Field
   if (typeof mode === 'number' && (mode < 0 || mode > MAX_FILE_MODE)) errs.push(invalidValue(path.child('defaultMode'), mode, FILE_MODE_ERROR));
 }
 
+/** sets.List() order of validVolumeDownwardAPIFieldPathExpressions. */
+const VOLUME_FIELD_PATHS = ['metadata.annotations', 'metadata.labels', 'metadata.name', 'metadata.namespace', 'metadata.uid'];
+
+/** validateDownwardAPIVolumeFile for each item; upstream reports at the source's path, not the item's. */
+function validateDownwardAPIItems(errs: FieldError[], value: unknown, path: FieldPath): void {
+  const items = readObjectList(errs, path.child('items'), value);
+  if (!Array.isArray(items)) return;
+  items.forEach((item, i) => {
+    if (item === WRONG_TYPE) return;
+    const file = item ?? {};
+    const itemPath = path.child('items').index(i); // type errors only (they are ours)
+    const filePath = readString(errs, itemPath.child('path'), file.path);
+    if (filePath !== WRONG_TYPE) {
+      if (!filePath) errs.push(required(path.child('path')));
+      validateLocalNonReservedPath(errs, filePath ?? '', path.child('path'));
+    }
+    const fieldRef = readObject(errs, itemPath.child('fieldRef'), file.fieldRef);
+    const resourceFieldRef = readObject(errs, itemPath.child('resourceFieldRef'), file.resourceFieldRef);
+    if (fieldRef === WRONG_TYPE || resourceFieldRef === WRONG_TYPE) return;
+    if (fieldRef !== undefined) {
+      validateObjectFieldSelector(errs, fieldRef, path.child('fieldRef'), VOLUME_FIELD_PATHS);
+      if (resourceFieldRef !== undefined) errs.push(invalidValue(path, 'resource', 'fieldRef and resourceFieldRef can not be specified simultaneously'));
+    } else if (resourceFieldRef !== undefined) {
+      validateContainerResourceFieldSelector(errs, resourceFieldRef, path.child('resourceFieldRef'), true);
+    } else {
+      errs.push(required(path, 'one of fieldRef and resourceFieldRef is required'));
+    }
+    const mode = readInt32(errs, itemPath.child('mode'), file.mode);
+    if (typeof mode === 'number' && (mode < 0 || mode > MAX_FILE_MODE)) errs.push(invalidValue(path.child('mode'), mode, FILE_MODE_ERROR));
+  });
+}
+
 const SOURCE_VALIDATORS: Partial<Record<(typeof VOLUME_SOURCE_TYPES)[number], (errs: FieldError[], source: JsonObject, path: FieldPath) => void>> = {
   hostPath(errs, source, path) {
     const p = requireString(errs, source, 'path', path);
@@ -49,7 +83,10 @@ const SOURCE_VALIDATORS: Partial<Record<(typeof VOLUME_SOURCE_TYPES)[number], (e
     requireString(errs, source, 'name', path);
     validateDefaultMode(errs, source, path);
   },
-  downwardAPI: validateDefaultMode,
+  downwardAPI(errs, source, path) {
+    validateDefaultMode(errs, source, path);
+    validateDownwardAPIItems(errs, source.items, path);
+  },
   projected: validateDefaultMode,
   persistentVolumeClaim(errs, source, path) {
     requireString(errs, source, 'claimName', path);

@@ -1,6 +1,7 @@
 // Component schemas (definitions) built from the type catalog: every message reachable from the roots, with
 // types, formats, defaults, required lists and the list/map/patch extensions, in kube-openapi's shapes.
 import { catalogMessage, type CatalogField, type CatalogMessage } from '../../apimachinery/schema/catalog';
+import { fieldDescription, typeDescription } from '../../apimachinery/schema/descriptions';
 import { definitionName, type Gvk } from './definition-names';
 import { setExtension, type Json, type SchemaStyle } from './schema-style';
 
@@ -53,12 +54,13 @@ class DefinitionBuilder {
   }
 
   #definition(name: string, message: CatalogMessage): Json {
+    const description = typeDescription(name);
     const repr = message.jsonRepresentation;
-    if (repr !== null) return this.#nonObjectDefinition(repr.jsonType, repr.format, repr.itemJsonType);
+    if (repr !== null) return withDescription(this.#nonObjectDefinition(repr.jsonType, repr.format, repr.itemJsonType), description);
     const properties: Record<string, Json> = {};
     const required: string[] = [];
-    this.#collect(message, properties, required);
-    const def: Json = { type: 'object', properties: sortedByKey(properties) };
+    this.#collect(name, message, properties, required);
+    const def: Json = withDescription({ type: 'object', properties: sortedByKey(properties) }, description);
     if (required.length > 0) def['required'] = required;
     const mapType = message.structType ?? message.mapType;
     if (mapType) setExtension(def, 'map-type', mapType);
@@ -68,25 +70,25 @@ class DefinitionBuilder {
   }
 
   /** Properties of a message, `json:",inline"` members flattened in as Go's encoder does. */
-  #collect(message: CatalogMessage, properties: Record<string, Json>, required: string[]): void {
+  #collect(name: string, message: CatalogMessage, properties: Record<string, Json>, required: string[]): void {
     for (const f of message.jsonOnlyFields) {
-      properties[f.name] = { type: 'string' };
+      properties[f.name] = withDescription({ type: 'string' }, fieldDescription(name, f.name));
       if (f.required) required.push(f.name);
     }
     for (const field of message.fields) {
       if (field.jsonInline && field.type !== null) {
         const inlined = catalogMessage(field.type);
         if (!inlined) throw new Error(`openapi: the type catalog has no message ${field.type}`);
-        this.#collect(inlined, properties, required);
+        this.#collect(field.type, inlined, properties, required);
       } else if (field.jsonName !== null) {
-        properties[field.jsonName] = this.#field(field);
+        properties[field.jsonName] = this.#field(field, fieldDescription(name, field.jsonName));
         if (field.required) required.push(field.jsonName);
       }
     }
   }
 
-  #field(field: FieldWithTags): Json {
-    const ext: Json = {};
+  #field(field: FieldWithTags, description: string | undefined): Json {
+    const ext: Json = withDescription({}, description);
     if (field.listType) setExtension(ext, 'list-type', field.listType);
     if (field.listMapKeys && field.listMapKeys.length > 0) setExtension(ext, 'list-map-keys', field.listMapKeys);
     const mapType = field.mapType ?? field.structType;
@@ -141,6 +143,11 @@ class DefinitionBuilder {
         throw new Error(`openapi: unsupported JSON form ${jsonType} (${format ?? 'no format'})`);
     }
   }
+}
+
+/** kube-openapi writes a description first, before the schema's other keywords. */
+function withDescription(schema: Json, description: string | undefined): Json {
+  return description === undefined ? schema : { description, ...schema };
 }
 
 function sortedByKey<T>(record: Record<string, T>): Record<string, T> {

@@ -28,13 +28,14 @@ describe('OpenAPI v3 group-version documents', () => {
 
   it('names definitions as Kubernetes does and wraps refs with siblings in allOf with default {}', () => {
     const deployment = schemas['io.k8s.api.apps.v1.Deployment'];
-    expect(deployment['properties']['spec']).toEqual({ allOf: [{ $ref: '#/components/schemas/io.k8s.api.apps.v1.DeploymentSpec' }], default: {} });
-    expect(deployment['properties']['metadata']).toEqual({ allOf: [{ $ref: '#/components/schemas/io.k8s.apimachinery.pkg.apis.meta.v1.ObjectMeta' }], default: {} });
-    expect(deployment['properties']['kind']).toEqual({ type: 'string' });
+    expect(deployment['properties']['spec']).toEqual({ description: expect.any(String), allOf: [{ $ref: '#/components/schemas/io.k8s.api.apps.v1.DeploymentSpec' }], default: {} });
+    expect(deployment['properties']['metadata']).toEqual({ description: expect.any(String), allOf: [{ $ref: '#/components/schemas/io.k8s.apimachinery.pkg.apis.meta.v1.ObjectMeta' }], default: {} });
+    expect(deployment['properties']['kind']).toEqual({ description: expect.any(String), type: 'string' });
     const spec = schemas['io.k8s.api.apps.v1.DeploymentSpec'];
     expect(spec['required']).toEqual(['selector', 'template']);
-    expect(spec['properties']['replicas']).toEqual({ type: 'integer', format: 'int32' });
-    expect(spec['properties']['selector']).toEqual({ $ref: '#/components/schemas/io.k8s.apimachinery.pkg.apis.meta.v1.LabelSelector' });
+    expect(spec['properties']['replicas']).toEqual({ description: expect.any(String), type: 'integer', format: 'int32' });
+    // A description beside the $ref makes kube-openapi's builder3 wrap it in allOf.
+    expect(spec['properties']['selector']).toEqual({ description: expect.any(String), allOf: [{ $ref: '#/components/schemas/io.k8s.apimachinery.pkg.apis.meta.v1.LabelSelector' }] });
   });
 
   it('carries list, map and patch extensions from the catalog', () => {
@@ -48,17 +49,18 @@ describe('OpenAPI v3 group-version documents', () => {
     const ports = schemas['io.k8s.api.core.v1.Container']['properties']['ports'];
     expect(ports).toMatchObject({ 'x-orch-list-type': 'map', 'x-orch-list-map-keys': ['containerPort', 'protocol'], 'x-kubernetes-list-type': 'map' });
     expect(schemas['io.k8s.apimachinery.pkg.apis.meta.v1.LabelSelector']).toMatchObject({ 'x-orch-map-type': 'atomic', 'x-kubernetes-map-type': 'atomic' });
-    expect(schemas['io.k8s.apimachinery.pkg.apis.meta.v1.ObjectMeta']['properties']['labels']).toEqual({ type: 'object', additionalProperties: { type: 'string', default: '' } });
+    expect(schemas['io.k8s.apimachinery.pkg.apis.meta.v1.ObjectMeta']['properties']['labels']).toEqual({ description: expect.any(String), type: 'object', additionalProperties: { type: 'string', default: '' } });
   });
 
   it('gives the special types their Kubernetes forms', () => {
     expect(schemas['io.k8s.apimachinery.pkg.util.intstr.IntOrString']).toEqual({
+      description: expect.any(String),
       oneOf: [{ type: 'integer' }, { type: 'string' }], format: 'int-or-string', 'x-kubernetes-int-or-string': true, 'x-orch-int-or-string': true,
     });
-    expect(schemas['io.k8s.apimachinery.pkg.api.resource.Quantity']).toEqual({ oneOf: [{ type: 'string' }, { type: 'number' }] });
-    expect(schemas['io.k8s.apimachinery.pkg.apis.meta.v1.Time']).toEqual({ type: 'string', format: 'date-time' });
-    expect(schemas['io.k8s.apimachinery.pkg.runtime.RawExtension']).toEqual({ type: 'object' });
-    expect(schemas['io.k8s.api.core.v1.ResourceRequirements']['properties']['limits']).toEqual({ type: 'object', additionalProperties: { $ref: '#/components/schemas/io.k8s.apimachinery.pkg.api.resource.Quantity' } });
+    expect(schemas['io.k8s.apimachinery.pkg.api.resource.Quantity']).toEqual({ description: expect.any(String), oneOf: [{ type: 'string' }, { type: 'number' }] });
+    expect(schemas['io.k8s.apimachinery.pkg.apis.meta.v1.Time']).toEqual({ description: expect.any(String), type: 'string', format: 'date-time' });
+    expect(schemas['io.k8s.apimachinery.pkg.runtime.RawExtension']).toEqual({ description: expect.any(String), type: 'object' });
+    expect(schemas['io.k8s.api.core.v1.ResourceRequirements']['properties']['limits']).toEqual({ description: expect.any(String), type: 'object', additionalProperties: { $ref: '#/components/schemas/io.k8s.apimachinery.pkg.api.resource.Quantity' } });
   });
 
   it('flattens inline members (Volume has its VolumeSource properties)', () => {
@@ -118,7 +120,7 @@ describe('OpenAPI v2 (Swagger 2.0) document', () => {
 
   it('holds every served group-version\'s paths and keeps $ref siblings unwrapped', () => {
     for (const r of SERVED_RESOURCES) expect(Object.keys(v2['paths'])).toContain(`/${key(r.group, r.version)}${r.namespaced ? '/namespaces/{namespace}' : ''}/${r.resource}`);
-    expect(v2['definitions']['io.k8s.api.apps.v1.Deployment']['properties']['spec']).toEqual({ $ref: '#/definitions/io.k8s.api.apps.v1.DeploymentSpec', default: {} });
+    expect(v2['definitions']['io.k8s.api.apps.v1.Deployment']['properties']['spec']).toEqual({ description: expect.any(String), $ref: '#/definitions/io.k8s.api.apps.v1.DeploymentSpec', default: {} });
     expect(v2['definitions']['io.k8s.apimachinery.pkg.util.intstr.IntOrString']).toMatchObject({ type: 'string', format: 'int-or-string' });
     const patch = v2['paths']['/apis/apps/v1/namespaces/{namespace}/deployments/{name}']['patch'];
     expect(patch['consumes']).toContain('application/apply-patch+yaml');

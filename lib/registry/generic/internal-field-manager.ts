@@ -26,12 +26,12 @@ export function fieldManagerScopeOf(def: ResourceDefinition, subresource: string
   return scope;
 }
 
-/** `def`'s kind in `apiVersion` (one of its group's versions the conversions know), else undefined. */
+/** `def`'s kind in `apiVersion` (one of its group's versions the conversions know), else undefined; converted without defaulting. */
 function versionView(conversions: KindConversions, def: ResourceDefinition, apiVersion: string): VersionView | undefined {
   const prefix = def.group === '' ? '' : `${def.group}/`;
   const version = apiVersion.slice(prefix.length);
   if (!apiVersion.startsWith(prefix) || (version !== conversions.hub && conversions.versions[version] === undefined)) return undefined;
-  const convert = (obj: unknown): unknown => (isPlainObject(obj) && isPlainObject(obj['metadata']) ? convertObject(conversions, obj as ApiObject, def.group, def.kind, version) : obj);
+  const convert = (obj: unknown): unknown => (isPlainObject(obj) && isPlainObject(obj['metadata']) ? convertObject(conversions, obj as ApiObject, def.group, def.kind, version, true) : obj);
   return { schema: schemaFor(apiVersion, def.kind), convert };
 }
 
