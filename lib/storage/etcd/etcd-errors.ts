@@ -156,6 +156,15 @@ export async function retryingRead<T>(call: () => Promise<T>): Promise<T> {
   }
 }
 
+/** Runs a write once (no retry: it may have reached etcd); failures come out as StorageErrors. */
+export async function etcdWriteOnce<T>(key: string, call: () => Promise<T>): Promise<T> {
+  try {
+    return await call();
+  } catch (err) {
+    throw toStorageError(err, key);
+  }
+}
+
 /**
  * Runs a write once: the client's policy already retried what provably was not sent. Failures come out as the raw
  * error with its class, so that the caller can settle an ambiguous outcome by reading back.
