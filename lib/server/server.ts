@@ -6,6 +6,7 @@ import { join } from 'node:path';
 import type { AddressInfo } from 'node:net';
 import type { Etcd3 } from 'etcd3';
 import { newEtcdClient } from '../storage/etcd/client';
+import { setEtcdFailureLogger } from '../storage/etcd/failure-log';
 import type { Logger } from 'pino';
 import { EtcdStorage } from '../storage/etcd/store';
 import { Compactor } from '../storage/etcd/compactor';
@@ -105,6 +106,7 @@ export class ApiServer {
       const started = embedded;
       undo.push(() => started.stop());
     }
+    setEtcdFailureLogger(log.child({ component: 'etcd' }));
     const client = newEtcdClient(etcdServers, { dialTimeout: 5000 });
     undo.push(() => client.close());
     const storage = new EtcdStorage(client);

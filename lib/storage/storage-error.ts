@@ -1,6 +1,6 @@
 // Storage-level errors: what the store can say about keys, independent of HTTP.
 
-export type StorageErrorCode = 'KeyNotFound' | 'KeyExists' | 'Conflict' | 'Compacted' | 'FutureRevision' | 'Unreachable' | 'InvalidObject';
+export type StorageErrorCode = 'KeyNotFound' | 'KeyExists' | 'Conflict' | 'Compacted' | 'FutureRevision' | 'Unreachable' | 'Timeout' | 'InvalidObject';
 
 export class StorageError extends Error {
   constructor(

@@ -15,21 +15,26 @@ export interface TestServer {
 /** Extra flags, e.g. `['--feature-gates=APIListChunking=false']`. */
 export async function startTestServer(flags: string[] = []): Promise<TestServer> {
   const etcd = await startTestEtcd();
-  const parsed = parseCommandLine(['--port=0', `--etcd-servers=${etcd.clientUrl}`, ...flags]);
-  if (parsed.help) throw new Error('unexpected --help');
-  const options: ServerOptions = parsed.options;
-  const server = await ApiServer.start(options, pino({ level: process.env['ORCH_TEST_LOG'] ?? 'silent' }));
-  const url = server.url;
+  const { server, api, url } = await startServerOnEtcd([etcd.clientUrl], flags);
   return {
     server,
     etcd,
     url,
-    api: new ApiClient(url),
+    api,
     stop: async () => {
       await server.shutdown();
       await etcd.stop();
     },
   };
+}
+
+/** An in-process server on etcd members that already run (e.g. a test etcd cluster); its log goes to `log` when given. */
+export async function startServerOnEtcd(etcdUrls: string[], flags: string[] = [], log?: import('pino').Logger): Promise<{ server: ApiServer; api: ApiClient; url: string }> {
+  const parsed = parseCommandLine(['--port=0', `--etcd-servers=${etcdUrls.join(',')}`, ...flags]);
+  if (parsed.help) throw new Error('unexpected --help');
+  const options: ServerOptions = parsed.options;
+  const server = await ApiServer.start(options, log ?? pino({ level: process.env['ORCH_TEST_LOG'] ?? 'silent' }));
+  return { server, api: new ApiClient(server.url), url: server.url };
 }
 
 export interface ApiResponse {

@@ -16,6 +16,9 @@ export class StatusError extends Error {
     this.status = status as Status; // code was set on the line above
   }
 
+  /** An expected failure (etcd unreachable or timing out) that its source already logs, rate-limited: not logged per request. */
+  reported = false;
+
   get code(): number {
     return this.status.code;
   }

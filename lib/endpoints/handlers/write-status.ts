@@ -19,7 +19,7 @@ export function writeError(res: ServerResponse, err: unknown, log: Logger, negot
   if (!statusError) {
     log.error({ err }, 'unhandled error while serving request');
     statusError = internalError(err);
-  } else if (statusError.code >= 500) {
+  } else if (statusError.code >= 500 && !statusError.reported) {
     log.error({ err, code: statusError.code }, 'request failed');
   }
   if (res.headersSent) {

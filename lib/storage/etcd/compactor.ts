@@ -2,7 +2,7 @@
 import type { Etcd3 } from 'etcd3';
 import type { Logger } from 'pino';
 import { isStorageError } from '../storage-error';
-import { etcdCall } from './etcd-errors';
+import { etcdWriteOnce } from './etcd-errors';
 
 /** The raw key (no `/registry` prefix) on which every kube-apiserver's compactor coordinates. */
 export const COMPACT_REV_KEY = 'compact_rev_key';
@@ -85,7 +85,7 @@ export class Compactor {
 
   async #round(): Promise<CompactionRound> {
     const compactTo = this.#revision;
-    const txn = await etcdCall(COMPACT_REV_KEY, () =>
+    const txn = await etcdWriteOnce(COMPACT_REV_KEY, () =>
       this.#client
         .if(COMPACT_REV_KEY, 'Version', '==', this.#version)
         .then(this.#client.put(COMPACT_REV_KEY).value(String(compactTo)))
@@ -103,7 +103,7 @@ export class Compactor {
     this.#version += 1;
     if (compactTo === 0) return { won: true }; // kube-apiserver does not compact on bootstrap
     try {
-      await etcdCall(COMPACT_REV_KEY, () => this.#client.kv.compact({ revision: compactTo, physical: false }));
+      await etcdWriteOnce(COMPACT_REV_KEY, () => this.#client.kv.compact({ revision: compactTo, physical: false }));
     } catch (err) {
       // At or below the revision etcd is already compacted to: another replica or `etcdctl compact` got there first.
       if (isStorageError(err, 'Compacted')) {

@@ -2,7 +2,7 @@
 // Each read still starts after its request arrived and is served by a quorum read, so it stays "Most Recent";
 // under load one gRPC call serves many GETs, which is where the etcd client spends its CPU.
 import type { Etcd3, IKeyValue } from 'etcd3';
-import { toStorageError } from './etcd-errors';
+import { retryingRead, toStorageError } from './etcd-errors';
 
 /** etcd's default --max-txn-ops. */
 const MAX_TXN_OPS = 128;
@@ -44,11 +44,12 @@ export class GetBatcher {
     try {
       if (batch.length === 1) {
         const only = batch[0] as PendingRead;
-        const res = await this.#client.kv.range({ key: Buffer.from(only.key) });
+        const res = await retryingRead(() => this.#client.kv.range({ key: Buffer.from(only.key) }));
         only.resolve(res.kvs[0]);
         return;
       }
-      const res = await this.#client.kv.txn({ compare: [], success: batch.map((r) => ({ request_range: { key: Buffer.from(r.key) } })), failure: [] });
+      const success = batch.map((r) => ({ request_range: { key: Buffer.from(r.key) } }));
+      const res = await retryingRead(() => this.#client.kv.txn({ compare: [], success, failure: [] }));
       batch.forEach((r, i) => r.resolve(res.responses[i]?.response_range.kvs[0]));
     } catch (err) {
       for (const r of batch) r.reject(toStorageError(err, r.key));

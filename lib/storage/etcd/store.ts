@@ -7,7 +7,8 @@ import { watchChanges } from './change-watcher';
 import { GetBatcher } from './get-batcher';
 import { StorageError } from '../storage-error';
 import { decodeObject, encodeObject, storedForm, withStoredJson } from './codec';
-import { etcdCall } from './etcd-errors';
+import { etcdCall, etcdWrite, toStorageError, unknownOutcome, type EtcdFailureClass } from './etcd-errors';
+import { settleCreate, settleSwap, type Settled } from './write-outcome';
 import { timeEtcdCall } from './metrics';
 import { keyAfter, prefixRangeEnd } from './key-range';
 
@@ -123,7 +124,7 @@ export class EtcdStorage implements Storage {
     const json = encodeObject(obj);
     const value = Buffer.from(json);
     const keyBuf = Buffer.from(key);
-    const res = await etcdCall(key, () =>
+    const res = await etcdWrite(key, () =>
       this.#client.kv.txn({
         compare: [{ key: keyBuf, target: 'Create', result: 'Equal', create_revision: 0 }],
         success: [{ request_put: { key: keyBuf, value } }],
@@ -131,9 +132,29 @@ export class EtcdStorage implements Storage {
       }),
       'create',
     );
-    if (!res.succeeded) throw new StorageError('KeyExists', key, `key exists: ${key}`);
-    return withStoredJson(obj, json, res.header.revision);
+    if (res.ok) {
+      if (!res.value.succeeded) throw new StorageError('KeyExists', key, `key exists: ${key}`);
+      return withStoredJson(obj, json, res.value.header.revision);
+    }
+    const settled = await this.#settle(key, res.err, res.cls, () => settleCreate(this.#client, keyBuf, obj.metadata.uid));
+    if (!settled.applied) throw new StorageError('KeyExists', key, `key exists: ${key}`);
+    return withStoredJson(obj, json, settled.revision);
   }
+
+  /**
+   * A failed write: one that provably did not reach etcd fails as it is; one that may have is settled by reading
+   * back, and fails with 504 Timeout (outcome unknown) when the read-back cannot tell.
+   */
+  async #settle(key: string, err: unknown, cls: EtcdFailureClass, settle: () => Promise<Settled>): Promise<NonNullable<Settled>> {
+    if (cls !== 'timeout' && cls !== 'interrupted') throw toStorageError(err, key);
+    const settled = await settle();
+    this.writeOutcomes[settled === undefined ? 'unknown' : settled.applied ? 'applied' : 'notApplied']++;
+    if (settled === undefined) throw unknownOutcome(err, key);
+    return settled;
+  }
+
+  /** How writes whose answer was lost were settled, for tests and benchmarks. */
+  readonly writeOutcomes = { applied: 0, notApplied: 0, unknown: 0 };
 
   async guaranteedUpdate(key: string, update: UpdateFunc): Promise<{ object: ApiObject; deleted: boolean }> {
     const keyBuf = Buffer.from(key);
@@ -145,8 +166,9 @@ export class EtcdStorage implements Storage {
       if (!result.delete && sameStoredState(result.object, current)) return { object: current, deleted: false };
       const modRevision = current.metadata.resourceVersion ?? '0';
       const json = result.delete ? '' : encodeObject(result.object);
-      const success = result.delete ? [{ request_delete_range: { key: keyBuf } }] : [{ request_put: { key: keyBuf, value: Buffer.from(json) } }];
-      const res = await etcdCall(key, () =>
+      const written = result.delete ? null : Buffer.from(json);
+      const success = written === null ? [{ request_delete_range: { key: keyBuf } }] : [{ request_put: { key: keyBuf, value: written } }];
+      const res = await etcdWrite(key, () =>
         this.#client.kv.txn({
           compare: [{ key: keyBuf, target: 'Mod', result: 'Equal', mod_revision: modRevision }],
           success,
@@ -154,11 +176,14 @@ export class EtcdStorage implements Storage {
         }),
         'update',
       );
-      if (res.succeeded) {
-        const object = result.delete ? withResourceVersion(result.object, res.header.revision) : withStoredJson(result.object, json, res.header.revision);
+      const revision = res.ok
+        ? res.value.succeeded ? res.value.header.revision : undefined
+        : await this.#settleSwap(key, res, modRevision, written);
+      if (revision !== undefined) {
+        const object = result.delete ? withResourceVersion(result.object, revision) : withStoredJson(result.object, json, revision);
         return { object, deleted: result.delete === true };
       }
-      current = this.#currentFromFailure(key, res.responses[0]?.response_range.kvs[0]);
+      current = res.ok ? this.#currentFromFailure(key, res.value.responses[0]?.response_range.kvs[0]) : await this.get(key);
     }
   }
 
@@ -167,17 +192,25 @@ export class EtcdStorage implements Storage {
     let current = await this.get(key);
     for (;;) {
       check?.(current);
-      const res = await etcdCall(key, () =>
+      const modRevision = current.metadata.resourceVersion ?? '0';
+      const res = await etcdWrite(key, () =>
         this.#client.kv.txn({
-          compare: [{ key: keyBuf, target: 'Mod', result: 'Equal', mod_revision: current.metadata.resourceVersion ?? '0' }],
+          compare: [{ key: keyBuf, target: 'Mod', result: 'Equal', mod_revision: modRevision }],
           success: [{ request_delete_range: { key: keyBuf } }],
           failure: [{ request_range: { key: keyBuf } }],
         }),
         'delete',
       );
-      if (res.succeeded) return withResourceVersion(current, res.header.revision);
-      current = this.#currentFromFailure(key, res.responses[0]?.response_range.kvs[0]);
+      const revision = res.ok ? (res.value.succeeded ? res.value.header.revision : undefined) : await this.#settleSwap(key, res, modRevision, null);
+      if (revision !== undefined) return withResourceVersion(current, revision);
+      current = res.ok ? this.#currentFromFailure(key, res.value.responses[0]?.response_range.kvs[0]) : await this.get(key);
     }
+  }
+
+  /** The revision of a compare-and-swap whose answer was lost when it was applied; undefined when it never will be. */
+  async #settleSwap(key: string, res: { err: unknown; cls: EtcdFailureClass }, modRevision: string, written: Buffer | null): Promise<string | undefined> {
+    const settled = await this.#settle(key, res.err, res.cls, () => settleSwap(this.#client, Buffer.from(key), modRevision, written));
+    return settled.applied ? settled.revision : undefined;
   }
 
   watch(prefix: string, afterRevision: number, sink: WatchSink): Promise<WatchHandle> {
