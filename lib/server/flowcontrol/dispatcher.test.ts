@@ -90,7 +90,7 @@ describe('Dispatcher', () => {
     expect(levels).toContain('exempt,            <none>,       <none>, <none>,      <none>,          <none>');
     expect(levels).toContain('global-default,    0,            true,   false,       0,               0');
     const queues = dumpQueues(d);
-    expect(queues.split('\n')[0]).toBe('PriorityLevelName, Index, PendingRequests, ExecutingRequests, SeatsInUse, NextDispatchR, InitialSeatsSum, MaxSeatsSum, TotalWorkSum');
+    expect(queues.split('\n')[0]).toBe('PriorityLevelName, Index,  PendingRequests, ExecutingRequests, SeatsInUse, NextDispatchR, InitialSeatsSum, MaxSeatsSum, TotalWorkSum');
     expect(queues).toContain('workload-low,      127,    0,               0,                 0,          0.00000000ss,  0,               0,           0.00000000ss');
     expect(queues).not.toContain('catch-all,'); // a Reject level has no queues
     expect(tabulate([['a', 'b'], ['ccccccccc', 'd']])).toBe('a,         b\nccccccccc, d\n');
