@@ -80,3 +80,47 @@ export function countStatuses(statuses: readonly number[]): Record<number, numbe
   for (const s of statuses) counts[s] = (counts[s] ?? 0) + 1;
   return counts;
 }
+
+export interface SettledResponse {
+  status: number;
+  headers: Headers;
+  text: string;
+}
+
+/** `count` GETs of `url` sent at once; a network failure reads as status 0. */
+export function burst(url: string, count: number): Promise<SettledResponse[]> {
+  return Promise.all(
+    Array.from({ length: count }, () =>
+      fetch(url).then(
+        async (r) => ({ status: r.status, headers: r.headers, text: await r.text() }),
+        () => ({ status: 0, headers: new Headers(), text: '' }),
+      ),
+    ),
+  );
+}
+
+/** `streams` clients each sending GETs of `url` back to back until `ms` elapsed; statuses and latencies (ms). */
+export async function streams(url: string, count: number, ms: number): Promise<{ statuses: number[]; latencies: number[] }> {
+  const statuses: number[] = [];
+  const latencies: number[] = [];
+  const deadline = Date.now() + ms;
+  await Promise.all(
+    Array.from({ length: count }, async () => {
+      while (Date.now() < deadline) {
+        const started = performance.now();
+        const status = await fetch(url).then(
+          async (r) => {
+            await r.arrayBuffer();
+            return r.status;
+          },
+          () => 0,
+        );
+        statuses.push(status);
+        latencies.push(performance.now() - started);
+        // A rejected client backs off a little, as client-go does on 429 (shorter than Retry-After to keep the test short).
+        if (status === 429) await new Promise((r) => setTimeout(r, 20));
+      }
+    }),
+  );
+  return { statuses, latencies };
+}

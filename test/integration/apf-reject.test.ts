@@ -2,7 +2,7 @@
 // configuration applies live; with APF off the max-in-flight filter answers the same 429.
 import { startTestServer, eventually, type TestServer } from '../helpers/test-server';
 import { FLOWCONTROL } from '../helpers/fixtures';
-import { awaitClassification, countStatuses, createFlowSchema, createPriorityLevel, metricSum } from '../helpers/flowcontrol';
+import { awaitClassification, burst, countStatuses, createFlowSchema, createPriorityLevel, metricSum } from '../helpers/flowcontrol';
 
 const HPAS = '/apis/autoscaling/v1/horizontalpodautoscalers';
 
@@ -20,7 +20,7 @@ describe('APF Reject level', () => {
 
   it('answers 429 with Retry-After, the plain-text body and the PF headers, and counts the rejections', async () => {
     const before = await metricSum(ts.api, 'apiserver_flowcontrol_rejected_requests_total', { priority_level: 'tiny-reject', flow_schema: 'hpa-lists', reason: 'concurrency-limit' });
-    const responses = await Promise.all(Array.from({ length: 200 }, () => fetch(ts.url + HPAS).then(async (r) => ({ status: r.status, headers: r.headers, text: await r.text() }))));
+    const responses = await burst(ts.url + HPAS, 200);
     const counts = countStatuses(responses.map((r) => r.status));
     expect(Object.keys(counts).sort()).toEqual(['200', '429']);
     const rejected = responses.find((r) => r.status === 429);
@@ -75,7 +75,7 @@ describe('max-in-flight when APF is off', () => {
   afterAll(() => ts?.stop());
 
   it('rejects read-only requests beyond the limit with the same 429 and no PF headers', async () => {
-    const responses = await Promise.all(Array.from({ length: 100 }, () => fetch(ts.url + HPAS).then(async (r) => ({ status: r.status, headers: r.headers, text: await r.text() }))));
+    const responses = await burst(ts.url + HPAS, 100);
     const counts = countStatuses(responses.map((r) => r.status));
     expect(Object.keys(counts).sort()).toEqual(['200', '429']);
     const rejected = responses.find((r) => r.status === 429);
