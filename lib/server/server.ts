@@ -20,6 +20,9 @@ import { Dispatcher } from './flowcontrol/dispatcher';
 import { serveDump } from './flowcontrol/debug-dump';
 import { FlowcontrolMetrics } from './metrics/flowcontrol-metrics';
 import { MaxInFlight } from './filters/max-in-flight';
+
+/** Linux's default net.core.somaxconn since 5.4. */
+const LISTEN_BACKLOG = 4096;
 import type { ServerOptions } from './options/options';
 import { startEmbeddedEtcd, type EmbeddedEtcd } from './embedded-etcd';
 import { buildRequestListener } from './handler-chain';
@@ -179,7 +182,8 @@ export class ApiServer {
     http.once('close', () => audit?.close());
     await new Promise<void>((resolve, reject) => {
       http.once('error', reject);
-      http.listen(options.port, options.bindAddress, () => {
+      // Go's listeners use the kernel's somaxconn as backlog (Node's default is 511): a burst of connections waits, not resets.
+      http.listen(options.port, options.bindAddress, LISTEN_BACKLOG, () => {
         http.off('error', reject);
         resolve();
       });

@@ -88,13 +88,18 @@ export interface SettledResponse {
 }
 
 /** `count` GETs of `url` sent at once; a network failure reads as status 0. */
-export function burst(url: string, count: number): Promise<SettledResponse[]> {
+export function burst(url: string, count: number, onResponse?: (status: number) => void): Promise<SettledResponse[]> {
   return Promise.all(
     Array.from({ length: count }, () =>
-      fetch(url).then(
-        async (r) => ({ status: r.status, headers: r.headers, text: await r.text() }),
-        () => ({ status: 0, headers: new Headers(), text: '' }),
-      ),
+      fetch(url)
+        .then(
+          async (r) => ({ status: r.status, headers: r.headers, text: await r.text() }),
+          () => ({ status: 0, headers: new Headers(), text: '' }),
+        )
+        .then((settled) => {
+          onResponse?.(settled.status);
+          return settled;
+        }),
     ),
   );
 }
