@@ -10,10 +10,13 @@ const DURATION_BUCKETS = [0, 0.005, 0.02, 0.05, 0.1, 0.2, 0.5, 1, 2, 5, 10, 30];
 const QUEUE_LENGTH_BUCKETS = [0, 10, 25, 50, 100, 250, 500, 1000];
 const PL_FS = ['priority_level', 'flow_schema'] as const;
 
+/** Per (level, flow schema): counts kept as plain numbers and published at scrape time (prom-client hashes labels on every update). */
 interface FlowChildren {
-  dispatched: ReturnType<Counter['labels']>;
-  executing: ReturnType<Gauge['labels']>;
-  waiting: ReturnType<Gauge['labels']>;
+  labels: { priority_level: string; flow_schema: string };
+  dispatched: number;
+  dispatchedPublished: number;
+  executing: number;
+  waiting: number;
   seats: ReturnType<Histogram['labels']>;
   regular: ReturnType<Histogram['labels']>;
   watch: ReturnType<Histogram['labels']>;
@@ -45,9 +48,31 @@ export class FlowcontrolMetrics implements DispatchObserver {
     const gauge = (name: string, help: string, labelNames: readonly string[]): Gauge => new Gauge({ name: `apiserver_flowcontrol_${name}`, help: annotatedHelp(help, ALPHA), labelNames, registers });
     const histogram = (name: string, help: string, labelNames: readonly string[], buckets: number[]): Histogram => new Histogram({ name: `apiserver_flowcontrol_${name}`, help: annotatedHelp(help, ALPHA), labelNames, buckets, registers });
     this.#rejected = counter('rejected_requests_total', 'Number of requests rejected by API Priority and Fairness subsystem', [...PL_FS, 'reason']);
-    this.#dispatched = counter('dispatched_requests_total', 'Number of requests executed by API Priority and Fairness subsystem', PL_FS);
-    this.#inqueue = gauge('current_inqueue_requests', 'Number of requests currently pending in queues of the API Priority and Fairness subsystem', PL_FS);
-    this.#executing = gauge('current_executing_requests', 'Number of requests in initial (for a WATCH) or any (for a non-WATCH) execution stage in the API Priority and Fairness subsystem', PL_FS);
+    const flows = (): IterableIterator<FlowChildren> => this.#allFlows();
+    this.#dispatched = new Counter({
+      name: 'apiserver_flowcontrol_dispatched_requests_total',
+      help: annotatedHelp('Number of requests executed by API Priority and Fairness subsystem', ALPHA),
+      labelNames: PL_FS,
+      registers,
+      collect(this: Counter) {
+        for (const f of flows()) {
+          if (f.dispatched > f.dispatchedPublished) this.inc(f.labels, f.dispatched - f.dispatchedPublished);
+          f.dispatchedPublished = f.dispatched;
+        }
+      },
+    });
+    const gaugeOf = (name: string, help: string, read: (f: FlowChildren) => number): Gauge =>
+      new Gauge({
+        name: `apiserver_flowcontrol_${name}`,
+        help: annotatedHelp(help, ALPHA),
+        labelNames: PL_FS,
+        registers,
+        collect(this: Gauge) {
+          for (const f of flows()) this.set(f.labels, read(f));
+        },
+      });
+    this.#inqueue = gaugeOf('current_inqueue_requests', 'Number of requests currently pending in queues of the API Priority and Fairness subsystem', (f) => f.waiting);
+    this.#executing = gaugeOf('current_executing_requests', 'Number of requests in initial (for a WATCH) or any (for a non-WATCH) execution stage in the API Priority and Fairness subsystem', (f) => f.executing);
     this.#queueLength = histogram('request_queue_length_after_enqueue', 'Length of queue in the API Priority and Fairness subsystem, as seen by each request after it is enqueued', PL_FS, QUEUE_LENGTH_BUCKETS);
     this.#concurrencyLimit = gauge('request_concurrency_limit', 'Shared concurrency limit in the API Priority and Fairness subsystem', ['priority_level']);
     this.#nominal = gauge('nominal_limit_seats', 'Nominal number of execution seats configured for each priority level', ['priority_level']);
@@ -71,9 +96,11 @@ export class FlowcontrolMetrics implements DispatchObserver {
     if (!children) {
       const labels = { priority_level: level, flow_schema: flowSchema };
       children = {
-        dispatched: this.#dispatched.labels(labels),
-        executing: this.#executing.labels(labels),
-        waiting: this.#inqueue.labels(labels),
+        labels,
+        dispatched: 0,
+        dispatchedPublished: 0,
+        executing: 0,
+        waiting: 0,
         seats: this.#workSeats.labels(labels),
         regular: this.#execution.labels({ ...labels, type: 'regular' }),
         watch: this.#execution.labels({ ...labels, type: 'watch' }),
@@ -84,10 +111,14 @@ export class FlowcontrolMetrics implements DispatchObserver {
     return children;
   }
 
+  *#allFlows(): IterableIterator<FlowChildren> {
+    for (const byLevel of this.#children.values()) yield* byLevel.values();
+  }
+
   // Per request (the filter calls these).
   dispatchedRequest(level: string, flowSchema: string, seats: number, waitedSeconds: number | undefined): void {
     const c = this.#flow(level, flowSchema);
-    c.dispatched.inc();
+    c.dispatched++;
     c.seats.observe(seats);
     if (waitedSeconds !== undefined) c.waitExecuted.observe(waitedSeconds);
   }
@@ -103,11 +134,11 @@ export class FlowcontrolMetrics implements DispatchObserver {
 
   // DispatchObserver.
   waiting(level: string, flowSchema: string, delta: 1 | -1): void {
-    this.#flow(level, flowSchema).waiting.inc(delta);
+    this.#flow(level, flowSchema).waiting += delta;
   }
 
   executing(level: string, flowSchema: string, delta: 1 | -1): void {
-    this.#flow(level, flowSchema).executing.inc(delta);
+    this.#flow(level, flowSchema).executing += delta;
   }
 
   rejected(level: string, flowSchema: string, reason: RejectReason): void {

@@ -51,6 +51,8 @@ export class QueueSet {
   totSeatsWaiting = 0;
   totRequestsExecuting = 0;
   totSeatsInUse = 0;
+  /** Queues with a request waiting or executing (kept as a count so virtual time needs no walk over the queues). */
+  #activeQueues = 0;
   readonly #hands = new HandCache();
   readonly #clock: Clock;
   readonly #observer: QueueSetObserver;
@@ -107,7 +109,17 @@ export class QueueSet {
     const queue = this.#chooseQueue(req);
     this.#removeTimedOut(queue);
     if (this.totSeatsInUse >= this.#limit && queue.waiting.length >= this.#config.queueLengthLimit) return this.#reject(req, 'queue-full');
-    if (queue.idle) queue.nextDispatchR = this.currentR;
+    if (queue.idle) {
+      queue.nextDispatchR = this.currentR;
+      this.#activeQueues++;
+    }
+    if (this.totRequestsWaiting === 0 && this.#canAccommodate(req.maxSeats)) {
+      // Nothing waits anywhere: fair queuing would pick this request at once; skip the round trip through the queue.
+      req.queue = queue;
+      this.#execute(req, queue);
+      queue.nextDispatchR += req.totalWork;
+      return 'executing';
+    }
     queue.enqueue(req);
     req.queue = queue;
     req.state = 'waiting';
@@ -131,6 +143,7 @@ export class QueueSet {
     const queue = req.queue;
     if (queue) {
       queue.executing--;
+      if (queue.idle) this.#activeQueues--;
       // Correct the estimate with the actual service time: R of the queue's start moves by (G - S) × seats.
       const actualSeconds = (this.#clock.now() - req.startMs) / 1000;
       queue.nextDispatchR -= req.work.initialSeats * (ESTIMATED_SERVICE_SECONDS - actualSeconds);
@@ -192,6 +205,7 @@ export class QueueSet {
   #leaveQueue(req: FqRequest): void {
     const queue = req.queue;
     if (!queue || !queue.remove(req)) return;
+    if (queue.idle) this.#activeQueues--;
     if (req.waitTimer) clearTimeout(req.waitTimer);
     this.totRequestsWaiting--;
     this.totSeatsWaiting -= req.maxSeats;
@@ -289,13 +303,8 @@ export class QueueSet {
     const elapsed = (now - this.#lastRealMs) / 1000;
     this.#lastRealMs = now;
     if (elapsed <= 0) return;
-    let active = 0;
-    let seats = 0;
-    for (const queue of this.queues) {
-      seats += queue.seatsInUse + queue.maxSeatsSum;
-      if (!queue.idle) active++;
-    }
-    if (active > 0) this.currentR += (elapsed * Math.min(seats, this.#limit)) / active;
+    // Σ over queues of (seats in use + seats of waiting requests) is the set's totals.
+    if (this.#activeQueues > 0) this.currentR += (elapsed * Math.min(this.totSeatsInUse + this.totSeatsWaiting, this.#limit)) / this.#activeQueues;
   }
 
   #resizeQueues(): void {
