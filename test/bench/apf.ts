@@ -177,7 +177,7 @@ runBench(async () => {
     '',
     ...resultTable([...offBefore, ...on, ...offAfter]),
     '',
-    `- Server CPU per request, APF on vs the mean of the two off runs: create ${overhead(0)}, GET ${overhead(1)} (target < 5 %; on a shared machine this difference is within run-to-run noise).`,
+    `- Server CPU per request, APF on vs the mean of the two off runs: create ${overhead(0)}, GET ${overhead(1)} (target < 5 %; on a shared machine compare with the spread between the two off runs).`,
     `- In process (\`node dist/test/bench/apf-dispatch.js\`): classification ${micro.classifyNs.toFixed(0)} ns, admission + finish + metrics ${(micro.dispatchNs - micro.classifyNs).toFixed(0)} ns per request, i.e. ${((100 * (micro.dispatchNs - micro.classifyNs)) / 1e3 / (perReq(off[1]) * 1e3)).toFixed(1)} % of the server CPU of a GET (${perReq(off[1]).toFixed(3)} ms).`,
     '',
     ...protection,
