@@ -12,15 +12,22 @@ import { writeNotFound } from './healthz/healthz';
 import { serveNonResource, type NonResourceDeps } from './non-resource';
 import { trackRequest } from './filters/request-log';
 import type { ApiServerMetrics } from './metrics/metrics';
-import { ANONYMOUS, type Classifier } from './flowcontrol/classifier';
+import { ANONYMOUS, type Classifier, type RequestDigest } from './flowcontrol/classifier';
 import { priorityAndFairnessHeaders } from './flowcontrol/headers';
 import { auditRequest, type AuditLog } from './filters/audit';
 import { markDeprecated } from './filters/deprecation';
 import { compressLargeResponses } from './filters/response-compression';
+import { admitRequest, type PriorityAndFairness } from './filters/priority-and-fairness';
+import type { MaxInFlight } from './filters/max-in-flight';
+import { writeTooManyRequests } from './filters/too-many-requests';
 
 export interface HandlerChainDeps {
   /** API Priority and Fairness: every request is classified and answered with its FlowSchema / level UIDs (absent: gate off). */
   flowcontrol?: { readonly classifier: Classifier };
+  /** APF dispatching (with `flowcontrol`): seats, queues, 429s. */
+  priorityAndFairness?: PriorityAndFairness;
+  /** --enable-priority-and-fairness=false or the gate off: the classic max-in-flight limits. */
+  maxInFlight?: MaxInFlight;
   resources: ResourceHandlerDeps;
   nonResource: NonResourceDeps;
   metrics: ApiServerMetrics;
@@ -77,11 +84,17 @@ async function serve(deps: HandlerChainDeps, req: IncomingMessage, res: ServerRe
     const instrumented = info.isResourceRequest ? hasRoute(deps.resources.registry, info, req.method ?? 'GET') : INSTRUMENTED_PATHS.has(path);
     trackRequest(req, res, info, query, deps.log, deps.metrics, instrumented);
     const auditAnnotations = auditRequest(deps.audit, req, res, info);
-    // Until authentication exists every request is system:anonymous in system:unauthenticated.
+    // Until authentication exists every request is system:anonymous in system:unauthenticated; classification,
+    // dispatching and max-in-flight all read the user from this one digest.
+    const digest: RequestDigest = { user: ANONYMOUS, info };
     if (deps.flowcontrol) {
-      const classification = deps.flowcontrol.classifier.classify({ user: ANONYMOUS, info });
+      const classification = deps.flowcontrol.classifier.classify(digest);
       for (const [name, value] of Object.entries(priorityAndFairnessHeaders(classification))) res.setHeader(name, value);
-    }
+      if (deps.priorityAndFairness) {
+        const admitted = admitRequest(deps.priorityAndFairness, res, classification, digest, query);
+        if (admitted !== true && !(await admitted)) return;
+      }
+    } else if (deps.maxInFlight && !admitMaxInFlight(deps.maxInFlight, res, digest)) return;
     if (!info.isResourceRequest) return await serveNonResource(deps.nonResource, req, res, path, query);
     if (!deps.resources.registry.servesGroupVersion(info.apiGroup, info.apiVersion)) return writeNotFound(res);
     const served = deps.resources.registry.lookup(info.apiGroup, info.apiVersion, info.resource);
@@ -94,4 +107,15 @@ async function serve(deps: HandlerChainDeps, req: IncomingMessage, res: ServerRe
   } catch (err) {
     writeError(res, err, deps.log, holder.request?.negotiated, holder.request?.pretty ?? false);
   }
+}
+
+/** The max-in-flight filter: false (and a 429 written) when the request's pool is full. */
+function admitMaxInFlight(limits: MaxInFlight, res: ServerResponse, digest: RequestDigest): boolean {
+  const slot = limits.acquire(digest.info, digest.user);
+  if (slot === undefined) {
+    writeTooManyRequests(res);
+    return false;
+  }
+  if (slot !== 'unlimited') res.once('close', () => limits.release(slot));
+  return true;
 }

@@ -29,6 +29,8 @@ export interface NonResourceDeps {
   metrics: ApiServerMetrics;
   /** `host:port` clients should use, for /api's serverAddressByClientCIDRs. */
   serverAddress: () => string;
+  /** /debug/api_priority_and_fairness/*: the dump's text for a path it serves, else undefined (APF off: absent). */
+  flowcontrolDump?: (path: string, query: URLSearchParams) => string | undefined;
 }
 
 const HEALTH_ENDPOINTS: readonly HealthEndpoint[] = ['healthz', 'livez', 'readyz'];
@@ -54,6 +56,14 @@ export async function serveNonResource(deps: NonResourceDeps, req: IncomingMessa
     res.writeHead(200, { 'Content-Type': deps.metrics.registry.contentType });
     res.end(body);
     return;
+  }
+  if (head === 'debug' && deps.flowcontrolDump && req.method === 'GET') {
+    const dump = deps.flowcontrolDump(path, query);
+    if (dump !== undefined) {
+      res.writeHead(200, { 'Content-Type': 'text/plain; charset=utf-8' });
+      res.end(dump);
+      return;
+    }
   }
   if (head === 'openapi') {
     if (!serveOpenApi(deps.registry, req, res, parts, query)) writeNotFound(res);

@@ -17,6 +17,13 @@ import type { GenericStore } from '../registry/generic/store';
 import { NamespaceLifecycle } from '../registry/core/namespaces/lifecycle-admission';
 import { startControllers, type RunningControllers } from './controllers';
 import { handleWatch } from '../endpoints/handlers/watch';
+import { Dispatcher } from './flowcontrol/dispatcher';
+import { serveDump } from './flowcontrol/debug-dump';
+import { FlowcontrolMetrics } from './metrics/flowcontrol-metrics';
+import { MaxInFlight } from './filters/max-in-flight';
+
+/** Linux's default net.core.somaxconn since 5.4. */
+const LISTEN_BACKLOG = 4096;
 import type { ServerOptions } from './options/options';
 import { startEmbeddedEtcd, type EmbeddedEtcd } from './embedded-etcd';
 import { buildRequestListener } from './handler-chain';
@@ -147,26 +154,38 @@ export class ApiServer {
       readyz: [pingCheck, logCheck, etcdCheck, bootstrapCheck, apfCheck, shutdownCheck],
     };
 
+    // API Priority and Fairness (or, with it off, the max-in-flight filter) as kube-apiserver 1.26 chooses.
+    const apfEnabled = options.enablePriorityAndFairness && options.featureGates['APIPriorityAndFairness'] !== false;
+    const apfMetrics = apfEnabled ? new FlowcontrolMetrics(metrics.registry) : undefined;
+    const dispatcher = apfMetrics ? new Dispatcher({ serverConcurrencyLimit: options.maxRequestsInflight + options.maxMutatingRequestsInflight, requestWaitLimitMs: options.requestTimeoutMs / 4, observer: apfMetrics }) : undefined;
+    if (dispatcher) {
+      controllers.flowcontrol.onChange((priorityLevels) => dispatcher.configure(priorityLevels));
+      dispatcher.start();
+      undo.push(() => dispatcher.stop());
+    }
     const audit = options.auditLogPath ? openAuditLog(options.auditLogPath, log.child({ component: 'audit' })) : undefined;
     undo.push(() => audit?.close());
     const listener = buildRequestListener({
       ...(audit ? { audit } : {}),
       resources: { registry, features: { listChunking: options.featureGates['APIListChunking'] !== false, serverSideFieldValidation: options.featureGates['ServerSideFieldValidation'] !== false }, watch: handleWatch },
-      nonResource: { registry, health, metrics, serverAddress: () => `${options.bindAddress}:${server?.port ?? options.port}` },
+      nonResource: { registry, health, metrics, serverAddress: () => `${options.bindAddress}:${server?.port ?? options.port}`, ...(dispatcher ? { flowcontrolDump: (path: string, query: URLSearchParams) => serveDump(dispatcher, path, query) } : {}) },
       metrics,
       log,
       longRunning,
       inFlight,
       compressResponses: options.featureGates['APIResponseCompression'] !== false,
-      // --feature-gates=APIPriorityAndFairness=false: no classification, no X-*-PF-* headers (kube-apiserver falls back to max-in-flight).
-      ...(options.featureGates['APIPriorityAndFairness'] !== false ? { flowcontrol: controllers.flowcontrol } : {}),
+      // APF off (flag or gate): no classification, no X-*-PF-* headers; kube-apiserver falls back to max-in-flight.
+      ...(dispatcher && apfMetrics
+        ? { flowcontrol: controllers.flowcontrol, priorityAndFairness: { dispatcher, metrics: apfMetrics, estimator: { registry, listChunking: options.featureGates['APIListChunking'] !== false } } }
+        : { maxInFlight: new MaxInFlight(options.maxRequestsInflight, options.maxMutatingRequestsInflight) }),
     });
     const http = tlsFiles ? createHttpsServer(tlsFiles, listener) : createHttpServer(listener);
     http.keepAliveTimeout = 65_000;
     http.once('close', () => audit?.close());
     await new Promise<void>((resolve, reject) => {
       http.once('error', reject);
-      http.listen(options.port, options.bindAddress, () => {
+      // Go's listeners use the kernel's somaxconn as backlog (Node's default is 511): a burst of connections waits, not resets.
+      http.listen(options.port, options.bindAddress, LISTEN_BACKLOG, () => {
         http.off('error', reject);
         resolve();
       });

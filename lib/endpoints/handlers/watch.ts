@@ -9,6 +9,7 @@ import { parseIncludeObject, toTable } from '../table';
 import { asPartialObject } from '../partial-object-metadata';
 import { isTruthyQueryFlag } from '../request-info';
 import { WatchStream } from './watch-stream';
+import { signalWatchInitialized } from './watch-init-signal';
 import type { ApiObject } from '../../apimachinery/meta/types';
 import { convertObject } from '../../apis/conversion';
 import { conversionsOf } from '../../apis/conversions';
@@ -74,6 +75,7 @@ export async function handleWatch(r: ApiRequest): Promise<void> {
   const { initial, watch, expired } = await r.store.startWatch(requestNamespace(r), params, stream);
   // A PartialObjectMetadataList watch: kube-apiserver cannot transform the first object and ends the stream there.
   stream.begin(partial?.list ? [] : initial);
+  signalWatchInitialized(r.res);
   if (expired) {
     stream.fail(expired);
     return;

@@ -116,6 +116,7 @@ export class FlowcontrolConfig {
   #classifier: Classifier = FALLBACK_CLASSIFIER;
   #timer: NodeJS.Timeout | undefined;
   #stopped = false;
+  readonly #listeners: Array<(priorityLevels: readonly ApiObject[]) => void> = [];
 
   constructor(deps: FlowcontrolConfigDeps) {
     this.#log = deps.log;
@@ -146,6 +147,12 @@ export class FlowcontrolConfig {
     return this.#classifier;
   }
 
+  /** Called with the stored priority levels each time the configuration is recompiled (the dispatcher follows it). */
+  onChange(listener: (priorityLevels: readonly ApiObject[]) => void): void {
+    this.#listeners.push(listener);
+    if (this.loaded) listener([...this.#priorityLevels.objects.values()]);
+  }
+
   #scheduleRecompile(): void {
     if (this.#stopped || this.#timer) return;
     this.#timer = setTimeout(() => {
@@ -158,7 +165,9 @@ export class FlowcontrolConfig {
   #recompile(): void {
     if (this.#stopped || !this.loaded) return;
     try {
-      this.#classifier = compileClassifier([...this.#flowSchemas.objects.values()], [...this.#priorityLevels.objects.values()]);
+      const priorityLevels = [...this.#priorityLevels.objects.values()];
+      this.#classifier = compileClassifier([...this.#flowSchemas.objects.values()], priorityLevels);
+      for (const listener of this.#listeners) listener(priorityLevels);
     } catch (err) {
       // compileClassifier does not throw on odd objects; keep the previous classifier if it ever does.
       this.#log.error({ err }, 'flowcontrol classifier compilation failed; keeping the previous one');

@@ -13,6 +13,13 @@ describe('parseCommandLine', () => {
     expect(parseCommandLine(['--etcd-compaction-interval=0'])).toMatchObject({ options: { etcdCompactionIntervalMs: 0 } });
   });
 
+  it('reads the in-flight limits, the APF switch and the request timeout (kube-apiserver defaults 400, 200, true, 1m)', () => {
+    expect(parseCommandLine([])).toMatchObject({ options: { maxRequestsInflight: 400, maxMutatingRequestsInflight: 200, enablePriorityAndFairness: true, requestTimeoutMs: 60_000 } });
+    expect(parseCommandLine(['--max-requests-inflight=0', '--max-mutating-requests-inflight=0', '--enable-priority-and-fairness=false'])).toMatchObject({ options: { maxRequestsInflight: 0, maxMutatingRequestsInflight: 0, enablePriorityAndFairness: false } });
+    expect(() => parseCommandLine(['--max-requests-inflight=-1'])).toThrow('--max-requests-inflight can not be negative value');
+    expect(() => parseCommandLine(['--max-requests-inflight=0', '--max-mutating-requests-inflight=0'])).toThrow('--max-requests-inflight plus --max-mutating-requests-inflight must be positive when --enable-priority-and-fairness is true');
+  });
+
   it('reads --flag=value and --flag value forms', () => {
     const parsed = parseCommandLine(['--port=0', '--etcd-servers', 'http://127.0.0.1:2379,http://127.0.0.1:3379', '--shutdown-delay-duration=1m30s']);
     expect(parsed).toMatchObject({ options: { port: 0, etcdServers: ['http://127.0.0.1:2379', 'http://127.0.0.1:3379'], shutdownDelayMs: 90_000 } });

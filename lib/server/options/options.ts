@@ -25,6 +25,10 @@ export const FLAG_DEFINITIONS: readonly FlagDefinition[] = [
   { name: 'livez-grace-period', kind: 'duration', default: '0s', usage: 'time after start during which /livez checks other than ping and log pass' },
   { name: 'shutdown-delay-duration', kind: 'duration', default: '0s', usage: 'time to keep serving after a shutdown signal while /readyz fails' },
   { name: 'feature-gates', kind: 'string', default: '', usage: 'comma-separated Name=true|false pairs (APIListChunking, ServerSideFieldValidation, HPAScaleToZero, APIPriorityAndFairness, …)' },
+  { name: 'max-requests-inflight', kind: 'int', default: '400', usage: 'the most non-mutating requests in flight at a time (0: no limit); with priority and fairness, this plus --max-mutating-requests-inflight is the server\'s concurrency limit shared among priority levels' },
+  { name: 'max-mutating-requests-inflight', kind: 'int', default: '200', usage: 'the most mutating requests in flight at a time (0: no limit); see --max-requests-inflight' },
+  { name: 'enable-priority-and-fairness', kind: 'bool', default: 'true', usage: 'queue and reject requests by API Priority and Fairness (needs the APIPriorityAndFairness gate); false falls back to the max-in-flight limits' },
+  { name: 'request-timeout', kind: 'duration', default: '1m0s', usage: 'request timeout of kube-apiserver; here it sets how long a request may wait in a priority-and-fairness queue (a quarter of it)' },
   { name: 'runtime-config', kind: 'string', default: '', usage: 'comma-separated key=value pairs enabling or disabling API versions: <group>/<version>=false, <group>/<version>/<resource>=false, api/all=false|true (api/v1 is the core group)' },
   { name: 'audit-log-path', kind: 'string', default: '', usage: 'write one audit event (level Metadata) per request as a JSON line to this file; - means stdout; empty disables' },
   { name: 'show-hidden-metrics-for-version', kind: 'string', default: '', usage: 'the previous minor version (1.25) for which to show hidden metrics; only the previous minor version is allowed' },
@@ -54,6 +58,20 @@ export interface ServerOptions {
   /** --show-hidden-metrics-for-version ('' = hidden metrics stay hidden). */
   showHiddenMetricsForVersion: string;
   logLevel: string;
+  /** --max-requests-inflight and --max-mutating-requests-inflight. */
+  maxRequestsInflight: number;
+  maxMutatingRequestsInflight: number;
+  /** --enable-priority-and-fairness (the APIPriorityAndFairness gate must be on too). */
+  enablePriorityAndFairness: boolean;
+  requestTimeoutMs: number;
+}
+
+function nonNegativeIntFlag(values: Map<string, string>, name: string): number {
+  const text = flagValue(values, name);
+  if (!/^-?\d+$/.test(text)) throw new FlagError(`invalid argument ${JSON.stringify(text)} for "--${name}" flag: strconv.ParseInt: parsing ${JSON.stringify(text)}: invalid syntax`);
+  const value = Number(text);
+  if (value < 0) throw new FlagError(`--${name} can not be negative value`);
+  return value;
 }
 
 function runtimeConfigFlag(text: string): RuntimeConfig {
@@ -125,7 +143,14 @@ export function parseCommandLine(args: readonly string[]): ParsedCommandLine {
     auditLogPath: flagValue(values, 'audit-log-path'),
     showHiddenMetricsForVersion,
     logLevel,
+    maxRequestsInflight: nonNegativeIntFlag(values, 'max-requests-inflight'),
+    maxMutatingRequestsInflight: nonNegativeIntFlag(values, 'max-mutating-requests-inflight'),
+    enablePriorityAndFairness: flagValue(values, 'enable-priority-and-fairness') === 'true',
+    requestTimeoutMs: durationFlag(values, 'request-timeout'),
   };
+  if (options.enablePriorityAndFairness && options.maxRequestsInflight + options.maxMutatingRequestsInflight <= 0) {
+    throw new FlagError('--max-requests-inflight plus --max-mutating-requests-inflight must be positive when --enable-priority-and-fairness is true');
+  }
   if (certFile !== '') options.tls = { certFile, keyFile };
   if (flagValue(values, 'watch-cache') === 'true') {
     const capacityText = flagValue(values, 'watch-cache-capacity');

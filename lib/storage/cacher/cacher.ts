@@ -184,6 +184,16 @@ export class Cacher {
     };
   }
 
+  /** Objects held now (APF's list work estimate); undefined until the cache was first filled. */
+  get objectCount(): number | undefined {
+    return this.#ready ? this.#cache.size : undefined;
+  }
+
+  /** Client watches open now (APF's estimate of the work a write leaves behind). */
+  get watcherCount(): number {
+    return this.#fanOut.clientWatchers;
+  }
+
   stats(): CacherStats {
     return {
       ...this.#fanOut.stats(),

@@ -33,6 +33,8 @@ export class FanOut {
   readonly #revision: () => number;
   /** Every registered watcher. */
   readonly #watchers = new Set<CacheWatcher>();
+  /** Client (non-internal) watchers, kept as a count for APF's work estimate of every write. */
+  #clientWatchers = 0;
   /** Watchers offered each event one by one (filtered ones, table streams, controllers). */
   readonly #individual = new Set<CacheWatcher>();
   /** Unfiltered watchers by prefix and delivery form: one batch of events per group per flush. */
@@ -53,6 +55,7 @@ export class FanOut {
   }
 
   add(watcher: CacheWatcher): void {
+    if (!this.#watchers.has(watcher) && !watcher.internal) this.#clientWatchers++;
     this.#watchers.add(watcher);
     const key = watcher.groupKey;
     if (key === undefined) {
@@ -73,7 +76,10 @@ export class FanOut {
   remove(watcher: CacheWatcher, cutOff: boolean): void {
     if (cutOff) this.#slowWatchersClosed++;
     if (!this.#watchers.delete(watcher)) return;
-    if (!watcher.internal) this.#eventsSentByGone += watcher.sent;
+    if (!watcher.internal) {
+      this.#eventsSentByGone += watcher.sent;
+      this.#clientWatchers--;
+    }
     this.#individual.delete(watcher);
     const key = watcher.groupKey;
     const group = key === undefined ? undefined : this.#groups.get(key);
@@ -151,7 +157,13 @@ export class FanOut {
     return { watchers, eventsSent, slowWatchersClosed: this.#slowWatchersClosed };
   }
 
+  /** Client watchers registered now (what `stats().watchers` counts, without walking them). */
+  get clientWatchers(): number {
+    return this.#clientWatchers;
+  }
+
   #forget(): void {
+    this.#clientWatchers = 0;
     this.#watchers.clear();
     this.#individual.clear();
     this.#groups.clear();
