@@ -22,12 +22,15 @@ import { priorityLevelConfigurationStatusStrategy, priorityLevelConfigurationStr
 import { applyHorizontalPodAutoscalerDefaults } from '../apis/autoscaling/v1/defaults';
 import { applyPriorityLevelConfigurationDefaults as applyV1beta2PriorityLevelDefaults } from '../apis/flowcontrol/v1beta2/defaults';
 import type { Strategy } from './rest/strategy';
+import { eventStrategy, eventsV1Validation } from './core/events/strategy';
+import { CORE_EVENT_SELECTORS, EVENTS_V1_SELECTORS } from './core/events/selectors';
 
 const namespaceStrategy = { ...mainStrategy, ...namespaceDeletionHooks };
 const namespaceStatusStrategy = { ...statusStrategy, ...namespaceDeletionHooks };
 const namespaceFinalizeStrategy = { ...finalizeStrategy, ...namespaceDeletionHooks };
 
 export const FLOWCONTROL_GROUP = 'flowcontrol.apiserver.orch.io';
+export const EVENTS_GROUP = 'events.orch.io';
 
 /** Namespaces select on metadata.name and status.phase (no metadata.namespace), as in Kubernetes. */
 const NAMESPACE_SELECTORS: SelectorSupport = {
@@ -49,6 +52,10 @@ interface ExtraVersion {
   writtenToEtcd?: boolean;
   /** Validation of writes through this version, when its error paths differ (Kubernetes validates with the request's version). */
   validation?: Pick<Strategy, 'validate' | 'validateUpdate'>;
+  /** Set when another group serves the same storage (events.orch.io/v1 Event over core v1 events). */
+  group?: string;
+  /** Field selectors of this version, when its labels differ from the storage version's. */
+  selectors?: SelectorSupport;
 }
 
 /** Versions served besides the storage version, by `group/resource` (Kubernetes 1.26). */
@@ -62,13 +69,20 @@ const EXTRA_VERSIONS: Readonly<Record<string, ExtraVersion>> = {
     version: 'v1beta2', applyDefaults: applyV1beta2PriorityLevelDefaults, preferred: true, writtenToEtcd: true, validation: priorityLevelConfigurationV1beta2Overrides,
     deprecation: { deprecatedIn: '1.26', removedIn: '1.29', replacement: { group: FLOWCONTROL_GROUP, version: 'v1beta3', kind: 'PriorityLevelConfiguration' } },
   },
+  '/events': { group: EVENTS_GROUP, version: 'v1', applyDefaults: () => {}, preferred: false, validation: eventsV1Validation, selectors: EVENTS_V1_SELECTORS },
+};
+
+/** Field selectors of storage versions beyond metadata.name/namespace, by `group/resource`. */
+const SELECTORS: Readonly<Record<string, SelectorSupport>> = {
+  '/namespaces': NAMESPACE_SELECTORS,
+  '/events': CORE_EVENT_SELECTORS,
 };
 
 /** A served version's definition: the storage definition with its version and defaults. */
 function versionDefinition(storage: ResourceDefinition, extra: ExtraVersion): ResourceDefinition {
   const strategy = { ...storage.strategy, applyDefaults: extra.applyDefaults, ...extra.validation };
   const statusStrategy = storage.statusStrategy ? { ...storage.statusStrategy, applyDefaults: extra.applyDefaults } : undefined;
-  return { ...storage, version: extra.version, strategy, ...(statusStrategy ? { statusStrategy } : {}) };
+  return { ...storage, group: extra.group ?? storage.group, version: extra.version, strategy, ...(statusStrategy ? { statusStrategy } : {}) };
 }
 
 /** Every served version of every resource: storage versions first, then the extra versions. */
@@ -95,6 +109,7 @@ function storageDefinitions(features: FeatureGates): ResourceDefinition[] {
     { group: 'autoscaling', version: 'v2', resource: 'horizontalpodautoscalers', kind: 'HorizontalPodAutoscaler', listKind: 'HorizontalPodAutoscalerList', shortNames: ['hpa'], categories: ['all'], strategy: hpa.main, statusStrategy: hpa.status },
     { group: FLOWCONTROL_GROUP, version: 'v1beta3', resource: 'flowschemas', kind: 'FlowSchema', listKind: 'FlowSchemaList', shortNames: [], categories: [], strategy: flowSchemaStrategy, statusStrategy: flowSchemaStatusStrategy },
     { group: FLOWCONTROL_GROUP, version: 'v1beta3', resource: 'prioritylevelconfigurations', kind: 'PriorityLevelConfiguration', listKind: 'PriorityLevelConfigurationList', shortNames: [], categories: [], strategy: priorityLevelConfigurationStrategy, statusStrategy: priorityLevelConfigurationStatusStrategy },
+    { group: '', version: 'v1', resource: 'events', kind: 'Event', listKind: 'EventList', shortNames: ['ev'], categories: [], strategy: eventStrategy },
   ];
 }
 
@@ -142,18 +157,23 @@ export function buildRegistry(storage: Storage, etcdPrefix: string, features: Fe
     const isNamespaces = definition.group === '' && definition.resource === 'namespaces';
     const statusStore = definition.statusStrategy ? store.withStrategy(definition.statusStrategy) : undefined;
     const servedAs = (def: ResourceDefinition, deprecation?: Deprecation): ServedResource => {
+      const otherGroup = def.group !== definition.group;
       const served: ServedResource = {
         definition: def,
-        // A version with its own validation writes through a store with its strategy (same storage and cache).
-        store: def.strategy.validate === definition.strategy.validate ? store : store.withStrategy(def.strategy),
+        // A version with its own validation writes through a store with its strategy (same storage and cache);
+        // another group's store names its own group in errors.
+        store: otherGroup
+          ? new GenericStore({ definition: def, strategy: def.strategy, storage: resourceStorage, keyPrefix, admission, ...(cacher ? { cacher } : {}) })
+          : def.strategy.validate === definition.strategy.validate ? store : store.withStrategy(def.strategy),
         putSubresources: new Map(isNamespaces ? [['finalize', store.withStrategy(namespaceFinalizeStrategy)]] : []),
-        selectors: isNamespaces ? NAMESPACE_SELECTORS : DEFAULT_SELECTOR_SUPPORT,
+        selectors: (otherGroup ? extra?.selectors : undefined) ?? SELECTORS[`${definition.group}/${definition.resource}`] ?? DEFAULT_SELECTOR_SUPPORT,
         returnDeletedObject: isNamespaces,
         deleteCollection: !isNamespaces,
         storageVersion: definition.version,
         encodingVersion: extra?.writtenToEtcd ? extra.version : definition.version,
       };
       if (cacher) served.cacher = cacher;
+      if (otherGroup) served.storageGroup = definition.group;
       if (definition.group === 'apps' && definition.resource === 'deployments') served.scale = deploymentScale;
       if (statusStore) served.statusStore = statusStore;
       if (deprecation) served.deprecation = deprecation;
