@@ -6,6 +6,7 @@ import type { Storage } from '../storage/storage';
 import { Cacher } from '../storage/cacher/cacher';
 import type { FeatureGates } from '../server/options/feature-gates';
 import { GenericStore } from './generic/store';
+import { TtlStorage } from './generic/ttl-storage';
 import type { Admission } from './generic/admission';
 import type { ResourceDefinition } from './rest/resource';
 import { ResourceRegistry, type Deprecation, type ServedResource } from './resource-registry';
@@ -139,19 +140,31 @@ function cacherFor(storage: Storage, definition: ResourceDefinition, keyPrefix: 
   });
 }
 
-/** The storage of one resource: converting to and from the version written to etcd when that is not the hub. */
-function storageFor(storage: Storage, definition: ResourceDefinition, extra: ExtraVersion | undefined): Storage {
+/** Resources whose objects expire, with the flag setting their TTL (events: --event-ttl). */
+const EXPIRING: Readonly<Record<string, keyof Ttls>> = { '/events': 'eventSeconds' };
+
+export interface Ttls {
+  eventSeconds: number;
+}
+
+/** Kubernetes' default --event-ttl (1h). */
+export const DEFAULT_TTLS: Ttls = { eventSeconds: 3600 };
+
+/** The storage of one resource: expiring through leases, converting to and from the version written to etcd when that is not the hub. */
+function storageFor(storage: Storage, definition: ResourceDefinition, extra: ExtraVersion | undefined, ttls: Ttls): Storage {
+  const ttl = EXPIRING[`${definition.group}/${definition.resource}`];
+  if (ttl !== undefined) storage = new TtlStorage(storage, ttls[ttl]);
   const conversions = conversionsOf(definition.group, definition.kind);
   if (!extra?.writtenToEtcd || !conversions) return storage;
   return new EncodingStorage(storage, { group: definition.group, kind: definition.kind, conversions, version: extra.version });
 }
 
-export function buildRegistry(storage: Storage, etcdPrefix: string, features: FeatureGates, admission: Admission, watchCache?: WatchCacheConfig, runtimeConfig?: RuntimeConfig): ResourceRegistry {
+export function buildRegistry(storage: Storage, etcdPrefix: string, features: FeatureGates, admission: Admission, watchCache?: WatchCacheConfig, runtimeConfig?: RuntimeConfig, ttls: Ttls = DEFAULT_TTLS): ResourceRegistry {
   const registry = new ResourceRegistry();
   for (const definition of storageDefinitions(features)) {
     const keyPrefix = keyPrefixOf(etcdPrefix, definition);
     const extra = EXTRA_VERSIONS[`${definition.group}/${definition.resource}`];
-    const resourceStorage = storageFor(storage, definition, extra);
+    const resourceStorage = storageFor(storage, definition, extra, ttls);
     const cacher = watchCache ? cacherFor(resourceStorage, definition, keyPrefix, watchCache) : undefined;
     const store = new GenericStore({ definition, strategy: definition.strategy, storage: resourceStorage, keyPrefix, admission, ...(cacher ? { cacher } : {}) });
     const isNamespaces = definition.group === '' && definition.resource === 'namespaces';

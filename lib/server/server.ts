@@ -115,7 +115,7 @@ export class ApiServer {
     };
     const admission = new NamespaceLifecycle(() => namespacesStore());
     const watchCache = options.watchCache ? { capacity: options.watchCache.capacity, minAgeMs: options.watchCache.windowMs, bookmarkIntervalMs: options.watchCache.bookmarkIntervalMs, log: log.child({ component: 'watch-cache' }) } : undefined;
-    const registry = buildRegistry(storage, options.etcdPrefix, options.featureGates, admission, watchCache, options.runtimeConfig);
+    const registry = buildRegistry(storage, options.etcdPrefix, options.featureGates, admission, watchCache, options.runtimeConfig, { eventSeconds: Math.max(1, Math.round(options.eventTtlMs / 1000)) });
     for (const cacher of registry.cachers()) cacher.start();
     undo.push(() => Promise.all(registry.cachers().map((c) => c.stop())));
     const namespaces = registry.lookup('', 'v1', 'namespaces');

@@ -1,7 +1,7 @@
 // EtcdStorage: Storage on etcd v3. Revisions are resourceVersions; transactions give optimistic concurrency.
 import type { Etcd3, IKeyValue, IRangeRequest } from 'etcd3';
 import type { ApiObject } from '../../apimachinery/meta/types';
-import type { ChangeSink, RawItem, DeleteCheck, GetOptions, ListOptions, ListResult, Storage, UpdateFunc, WatchHandle, WatchSink } from '../storage';
+import type { ChangeSink, RawItem, DeleteCheck, PutOptions, GetOptions, ListOptions, ListResult, Storage, UpdateFunc, WatchHandle, WatchSink } from '../storage';
 import { watchPrefix } from './watcher';
 import { watchChanges } from './change-watcher';
 import { GetBatcher } from './get-batcher';
@@ -10,6 +10,7 @@ import { decodeObject, encodeObject, storedForm, withStoredJson } from './codec'
 import { etcdCall } from './etcd-errors';
 import { timeEtcdCall } from './metrics';
 import { keyAfter, prefixRangeEnd } from './key-range';
+import { LeaseManager } from './lease-manager';
 
 /** With a predicate, read pages of this many keys at first, doubling up to MAX (like kube-apiserver). */
 const MIN_PREDICATE_PAGE = 64;
@@ -20,10 +21,18 @@ const MAX_TXN_OPS = 128;
 export class EtcdStorage implements Storage {
   readonly #client: Etcd3;
   readonly #reads: GetBatcher;
+  readonly #leases: LeaseManager;
 
   constructor(client: Etcd3) {
     this.#client = client;
     this.#reads = new GetBatcher(client);
+    this.#leases = new LeaseManager(client);
+  }
+
+  /** The lease a put with `options` attaches to (etcd's 0: none). */
+  async #leaseFor(key: string, options: PutOptions | undefined): Promise<string | number> {
+    const ttl = options?.leaseTtlSeconds;
+    return ttl === undefined ? 0 : etcdCall(key, () => this.#leases.leaseFor(ttl), 'create');
   }
 
   async get(key: string, options: GetOptions = {}): Promise<ApiObject> {
@@ -118,15 +127,16 @@ export class EtcdStorage implements Storage {
     return objects as ApiObject[];
   }
 
-  async create(key: string, created: ApiObject): Promise<ApiObject> {
+  async create(key: string, created: ApiObject, options?: PutOptions): Promise<ApiObject> {
     const obj = storedForm(created);
     const json = encodeObject(obj);
     const value = Buffer.from(json);
     const keyBuf = Buffer.from(key);
+    const lease = await this.#leaseFor(key, options);
     const res = await etcdCall(key, () =>
       this.#client.kv.txn({
         compare: [{ key: keyBuf, target: 'Create', result: 'Equal', create_revision: 0 }],
-        success: [{ request_put: { key: keyBuf, value } }],
+        success: [{ request_put: { key: keyBuf, value, lease } }],
         failure: [],
       }),
       'create',
@@ -135,7 +145,7 @@ export class EtcdStorage implements Storage {
     return withStoredJson(obj, json, res.header.revision);
   }
 
-  async guaranteedUpdate(key: string, update: UpdateFunc): Promise<{ object: ApiObject; deleted: boolean }> {
+  async guaranteedUpdate(key: string, update: UpdateFunc, options?: PutOptions): Promise<{ object: ApiObject; deleted: boolean }> {
     const keyBuf = Buffer.from(key);
     let current = await this.get(key);
     for (;;) {
@@ -145,7 +155,8 @@ export class EtcdStorage implements Storage {
       if (!result.delete && sameStoredState(result.object, current)) return { object: current, deleted: false };
       const modRevision = current.metadata.resourceVersion ?? '0';
       const json = result.delete ? '' : encodeObject(result.object);
-      const success = result.delete ? [{ request_delete_range: { key: keyBuf } }] : [{ request_put: { key: keyBuf, value: Buffer.from(json) } }];
+      const lease = result.delete ? 0 : await this.#leaseFor(key, options);
+      const success = result.delete ? [{ request_delete_range: { key: keyBuf } }] : [{ request_put: { key: keyBuf, value: Buffer.from(json), lease } }];
       const res = await etcdCall(key, () =>
         this.#client.kv.txn({
           compare: [{ key: keyBuf, target: 'Mod', result: 'Equal', mod_revision: modRevision }],
