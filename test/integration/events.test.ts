@@ -1,5 +1,5 @@
 // Events: core v1 and events.orch.io/v1 (and its events.k8s.io name) over one storage, converted as Kubernetes does.
-import { startTestServer, createNamespace, uniqueName, type TestServer } from '../helpers/test-server';
+import { startTestServer, createNamespace, uniqueName, eventually, type TestServer } from '../helpers/test-server';
 
 let ts: TestServer;
 let ns: string;
@@ -115,5 +115,31 @@ describe('events', () => {
     expect(groups).not.toContain('events.k8s.io');
     const core = (await ts.api.get('/api/v1')).body.resources.map((r: { name: string }) => r.name);
     expect(core).toContain('events');
+  });
+});
+
+describe('the server\'s event recorder', () => {
+  it('records an occurrence as an events.k8s.io/v1-style event and a repeat as a series of 2', async () => {
+    const { EventRecorder } = await import('../../lib/registry/core/events/recorder');
+    const pino = (await import('pino')).default;
+    const store = ts.server.registry.lookup('events.orch.io', 'v1', 'events')?.store;
+    if (!store) throw new Error('events.orch.io/v1 is not served');
+    const recorder = new EventRecorder(store, 'test-controller', pino({ level: 'silent' }), 'test-manager');
+    const regarding = { apiVersion: 'apps/v1', kind: 'Deployment', name: 'rec', namespace: ns, uid: 'uid-rec' };
+    try {
+      recorder.record(regarding, 'Warning', 'Failed', 'Sync', 'it failed');
+      const find = async (): Promise<any[]> => (await ts.api.get(`/apis/events.orch.io/v1/namespaces/${ns}/events?fieldSelector=regarding.uid%3Duid-rec`)).body.items;
+      await eventually(async () => (await find()).length === 1, 5000, 'the event');
+      const [event] = await find();
+      expect(event).toMatchObject({ reportingController: 'test-controller', reason: 'Failed', action: 'Sync', note: 'it failed', type: 'Warning' });
+      expect(event.reportingInstance).toMatch(/^test-controller-/);
+      expect(event.metadata.name).toMatch(/^rec\.[0-9a-f]+$/);
+      expect(event.series).toBeUndefined();
+      recorder.record(regarding, 'Warning', 'Failed', 'Sync', 'it failed again');
+      await eventually(async () => (await find())[0]?.series?.count === 2, 5000, 'the series');
+      expect(await find()).toHaveLength(1);
+    } finally {
+      recorder.stop();
+    }
   });
 });
