@@ -25,6 +25,7 @@ import { applyPriorityLevelConfigurationDefaults as applyV1beta2PriorityLevelDef
 import type { Strategy } from './rest/strategy';
 import { eventStrategy, eventsV1Validation } from './core/events/strategy';
 import { CORE_EVENT_SELECTORS, EVENTS_V1_SELECTORS } from './core/events/selectors';
+import { ADMISSIONREGISTRATION_GROUP, mutatingWebhookConfigurationStrategy, validatingWebhookConfigurationStrategy } from './admissionregistration/webhookconfigurations/strategy';
 
 const namespaceStrategy = { ...mainStrategy, ...namespaceDeletionHooks };
 const namespaceStatusStrategy = { ...statusStrategy, ...namespaceDeletionHooks };
@@ -111,6 +112,8 @@ function storageDefinitions(features: FeatureGates): ResourceDefinition[] {
     { group: FLOWCONTROL_GROUP, version: 'v1beta3', resource: 'flowschemas', kind: 'FlowSchema', listKind: 'FlowSchemaList', shortNames: [], categories: [], strategy: flowSchemaStrategy, statusStrategy: flowSchemaStatusStrategy },
     { group: FLOWCONTROL_GROUP, version: 'v1beta3', resource: 'prioritylevelconfigurations', kind: 'PriorityLevelConfiguration', listKind: 'PriorityLevelConfigurationList', shortNames: [], categories: [], strategy: priorityLevelConfigurationStrategy, statusStrategy: priorityLevelConfigurationStatusStrategy },
     { group: '', version: 'v1', resource: 'events', kind: 'Event', listKind: 'EventList', shortNames: ['ev'], categories: [], strategy: eventStrategy },
+    { group: ADMISSIONREGISTRATION_GROUP, version: 'v1', resource: 'validatingwebhookconfigurations', kind: 'ValidatingWebhookConfiguration', listKind: 'ValidatingWebhookConfigurationList', shortNames: [], categories: ['api-extensions'], strategy: validatingWebhookConfigurationStrategy },
+    { group: ADMISSIONREGISTRATION_GROUP, version: 'v1', resource: 'mutatingwebhookconfigurations', kind: 'MutatingWebhookConfiguration', listKind: 'MutatingWebhookConfigurationList', shortNames: [], categories: ['api-extensions'], strategy: mutatingWebhookConfigurationStrategy },
   ];
 }
 

@@ -63,7 +63,7 @@ export function labelSelectorLiteral(s: LabelSelector): PrintableValue {
 }
 
 /** ValidateLabelSelector (1.26: values are checked only by LabelSelectorAsSelector) plus the non-empty rule of workloads. */
-export function validateLabelSelector(s: LabelSelector, path: FieldPath, emptyDetail: string): FieldError[] {
+export function validateLabelSelector(s: LabelSelector, path: FieldPath, emptyDetail?: string): FieldError[] {
   const errs: FieldError[] = validateLabels(s.matchLabels, path.child('matchLabels'));
   (s.matchExpressions ?? []).forEach((r, i) => {
     const p = path.child('matchExpressions').index(i);
@@ -77,7 +77,7 @@ export function validateLabelSelector(s: LabelSelector, path: FieldPath, emptyDe
     }
     for (const msg of isQualifiedName(r.key)) errs.push(invalidValue(p.child('key'), r.key, msg));
   });
-  if (isEmptySelector(s)) errs.push(invalidValue(path, labelSelectorLiteral(s), emptyDetail));
+  if (emptyDetail !== undefined && isEmptySelector(s)) errs.push(invalidValue(path, labelSelectorLiteral(s), emptyDetail));
   return errs;
 }
 

@@ -17,6 +17,7 @@ export const FLAG_DEFINITIONS: readonly FlagDefinition[] = [
   { name: 'etcd-servers', kind: 'string', default: '', usage: 'comma-separated etcd URLs; when empty an embedded etcd is started with its data under --data-dir' },
   { name: 'etcd-prefix', kind: 'string', default: '/registry', usage: 'prefix of every key the server writes in etcd' },
   { name: 'event-ttl', kind: 'duration', default: '1h', usage: 'amount of time to retain events (each stored with an etcd lease of this TTL)' },
+  { name: 'webhook-service-url-template', kind: 'string', default: 'https://{name}.{namespace}.svc:{port}{path}', usage: 'URL an admission webhook\'s clientConfig.service is called at ({name}, {namespace}, {port}, {path} replaced; the TLS name checked stays <name>.<namespace>.svc); outside a cluster point it at a reachable host' },
   { name: 'etcd-compaction-interval', kind: 'duration', default: '5m', usage: 'interval of compaction requests to etcd; replicas sharing an etcd compact once per interval in total; 0 disables compaction by this server' },
   { name: 'watch-cache', kind: 'bool', default: 'true', usage: 'serve watches and resourceVersion=0 reads from an in-memory cache per resource fed by one etcd watch' },
   { name: 'watch-cache-capacity', kind: 'int', default: '102400', usage: 'most events each resource\'s watch cache holds (it keeps at least --watch-cache-window of history below this bound)' },
@@ -44,6 +45,8 @@ export interface ServerOptions {
   etcdCompactionIntervalMs: number;
   /** --event-ttl: events expire this long after their last write. */
   eventTtlMs: number;
+  /** --webhook-service-url-template: where a webhook's service reference is called. */
+  webhookServiceUrlTemplate: string;
   /** undefined: no watch cache (--watch-cache=false). */
   watchCache?: { capacity: number; windowMs: number; bookmarkIntervalMs: number };
   dataDir: string;
@@ -121,6 +124,7 @@ export function parseCommandLine(args: readonly string[]): ParsedCommandLine {
     etcdPrefix: etcdPrefix.replace(/\/+$/, ''),
     etcdCompactionIntervalMs: durationFlag(values, 'etcd-compaction-interval'),
     eventTtlMs: durationFlag(values, 'event-ttl'),
+    webhookServiceUrlTemplate: flagValue(values, 'webhook-service-url-template'),
     dataDir: flagValue(values, 'data-dir'),
     livezGracePeriodMs: durationFlag(values, 'livez-grace-period'),
     shutdownDelayMs: durationFlag(values, 'shutdown-delay-duration'),
