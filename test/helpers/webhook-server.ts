@@ -97,3 +97,15 @@ export async function startWebhookServer(): Promise<WebhookServer> {
     },
   };
 }
+
+/** A webhook of a configuration calling `path` on the test server, for CREATE of apps/v1 deployments by default. */
+export function webhookSpec(server: WebhookServer, name: string, path: string, extra: Record<string, unknown> = {}): Record<string, unknown> {
+  return {
+    name,
+    clientConfig: { url: `${server.url}${path}`, caBundle: server.caBundle },
+    rules: [{ operations: ['CREATE'], apiGroups: ['apps'], apiVersions: ['v1'], resources: ['deployments'] }],
+    sideEffects: 'None',
+    admissionReviewVersions: ['v1'],
+    ...extra,
+  };
+}

@@ -10,7 +10,7 @@ import { ApiServer } from '../../lib/server/server';
 import { parseCommandLine } from '../../lib/server/options/options';
 import { startTestEtcd, type TestEtcd } from '../helpers/etcd';
 import { ApiClient, eventually, createNamespace } from '../helpers/test-server';
-import { startWebhookServer, type WebhookServer } from '../helpers/webhook-server';
+import { startWebhookServer, webhookSpec, type WebhookServer } from '../helpers/webhook-server';
 import { aDeployment } from '../helpers/fixtures';
 
 let etcd: TestEtcd;
@@ -41,16 +41,7 @@ const api = (i: number): ApiClient => new ApiClient((servers[i] as ApiServer).ur
 const VWC = '/apis/admissionregistration.orch.io/v1/validatingwebhookconfigurations';
 const MWC = '/apis/admissionregistration.orch.io/v1/mutatingwebhookconfigurations';
 
-function webhook(name: string, path: string, extra: Record<string, unknown> = {}): Record<string, unknown> {
-  return {
-    name,
-    clientConfig: { url: `${hook.url}${path}`, caBundle: hook.caBundle },
-    rules: [{ operations: ['CREATE'], apiGroups: ['apps'], apiVersions: ['v1'], resources: ['deployments'] }],
-    sideEffects: 'None',
-    admissionReviewVersions: ['v1'],
-    ...extra,
-  };
-}
+const webhook = (name: string, path: string, extra: Record<string, unknown> = {}): Record<string, unknown> => webhookSpec(hook, name, path, extra);
 
 describe('webhooks on two replicas', () => {
   it('a configuration created through one replica acts on the other within a second, and its deletion too', async () => {

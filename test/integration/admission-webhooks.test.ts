@@ -1,7 +1,7 @@
 // Admission webhooks against a real HTTPS webhook server (self-signed CA): denials, JSONPatch mutation, timeouts,
 // crashes, failure policies, rules and selectors, matchPolicy Equivalent, service references, dry-run, metrics.
 import { startTestServer, createNamespace, uniqueName, eventually, type TestServer } from '../helpers/test-server';
-import { startWebhookServer, type WebhookServer } from '../helpers/webhook-server';
+import { startWebhookServer, webhookSpec, type WebhookServer } from '../helpers/webhook-server';
 import { aDeployment, anHpa } from '../helpers/fixtures';
 
 let ts: TestServer;
@@ -19,16 +19,7 @@ afterAll(async () => {
 const VWC = '/apis/admissionregistration.k8s.io/v1/validatingwebhookconfigurations';
 const MWC = '/apis/admissionregistration.orch.io/v1/mutatingwebhookconfigurations';
 
-function webhook(name: string, path: string, extra: Record<string, unknown> = {}): Record<string, unknown> {
-  return {
-    name,
-    clientConfig: { url: `${hook.url}${path}`, caBundle: hook.caBundle },
-    rules: [{ operations: ['CREATE'], apiGroups: ['apps'], apiVersions: ['v1'], resources: ['deployments'] }],
-    sideEffects: 'None',
-    admissionReviewVersions: ['v1'],
-    ...extra,
-  };
-}
+const webhook = (name: string, path: string, extra: Record<string, unknown> = {}): Record<string, unknown> => webhookSpec(hook, name, path, extra);
 
 /** Creates a configuration and waits until the server acts on it (the watch-driven cache). */
 async function configure(path: string, kind: string, name: string, webhooks: Record<string, unknown>[], probe: () => Promise<boolean>): Promise<void> {
