@@ -35,7 +35,13 @@ describe('--event-ttl', () => {
 
     const watch = await openWatch(ts.url, `/apis/events.k8s.io/v1/namespaces/${ns}/events?watch=true&resourceVersion=${created.body.metadata.resourceVersion}`);
     try {
-      const [deleted] = await watch.next(1, 10_000);
+      const [deleted] = await watch.next(1, 20_000).catch(async (err: Error) => {
+        const left = (await etcd.getAll().prefix(key).exec()).kvs.length;
+        const ttlNow = await etcd.leaseClient.leaseTimeToLive({ ID: lease as string, keys: true });
+        const api = (await ts.api.get(`/api/v1/namespaces/${ns}/events/short-lived`)).status;
+        const cached = (await ts.api.get(`/api/v1/namespaces/${ns}/events?resourceVersion=0`)).body.items.map((i: { metadata: { name: string } }) => i.metadata.name);
+        throw new Error(`${err.message}; etcd keys left ${left}, lease ${JSON.stringify(ttlNow)}, api ${api}, cached ${JSON.stringify(cached)}`);
+      });
       expect(deleted?.type).toBe('DELETED');
       expect(deleted?.object.metadata.name).toBe('short-lived');
     } finally {
@@ -46,10 +52,22 @@ describe('--event-ttl', () => {
     await eventually(async () => (await ts.api.get(`/api/v1/namespaces/${ns}/events?resourceVersion=0`)).body.items.length === 0, 5000, 'watch cache to drop the event');
   });
 
-  it('writes of the same moment share one lease', async () => {
-    await Promise.all(['a', 'b', 'c'].map((n) => ts.api.post(`/api/v1/namespaces/${ns}/events`, coreEvent(n))));
-    const kvs = (await etcd.getAll().prefix(`/registry/events/${ns}/`).exec()).kvs;
-    expect(kvs).toHaveLength(3);
-    expect(new Set(kvs.map((kv) => kv.lease)).size).toBe(1);
+  it('writes within the reuse window of a longer TTL share one lease (5% of the TTL, as Kubernetes reuses leases)', async () => {
+    const longer = await startTestServer(['--event-ttl=1m']);
+    const client = new Etcd3({ hosts: longer.etcd.clientUrl });
+    try {
+      const space = uniqueName('ttl-shared');
+      await createNamespace(longer.api, space);
+      for (const n of ['a', 'b', 'c']) expect((await longer.api.post(`/api/v1/namespaces/${space}/events`, { ...coreEvent(n), involvedObject: { kind: 'Namespace', name: space, namespace: space } })).status).toBe(201);
+      const kvs = (await client.getAll().prefix(`/registry/events/${space}/`).exec()).kvs;
+      expect(kvs).toHaveLength(3);
+      expect(new Set(kvs.map((kv) => kv.lease)).size).toBe(1);
+      // Granted for the TTL plus the 3 s reuse window.
+      const ttl = await client.leaseClient.leaseTimeToLive({ ID: kvs[0]?.lease as string, keys: false });
+      expect(Number(ttl.grantedTTL)).toBe(63);
+    } finally {
+      client.close();
+      await longer.stop();
+    }
   });
 });
