@@ -4,14 +4,23 @@ import { goShape } from '../apimachinery/serializers/go-shape';
 
 export type Convert = (obj: ApiObject) => ApiObject;
 
-/** The versions of one kind: the hub and, per other version, its converters to and from the hub. */
+/**
+ * The versions of one kind: the hub and, per other version, its converters to and from the hub. A kind served
+ * by several groups from one storage (core v1 and events.orch.io/v1 Event) names the hub's group in `hubGroup`
+ * and keys `versions` by whole apiVersions; otherwise keys are versions of the kind's own group.
+ */
 export interface KindConversions {
   hub: string;
+  hubGroup?: string;
   /**
    * `toHubUndefaulted`: the conversion without the hub version's defaults, where `toHub` applies them (what a read
    * in the hub version shows); field tracking compares and prunes with it, as structured-merge-diff's converter does.
    */
   versions: Readonly<Record<string, { toHub: Convert; fromHub: Convert; toHubUndefaulted?: Convert }>>;
+}
+
+export function joinApiVersion(group: string, version: string): string {
+  return group === '' ? version : `${group}/${version}`;
 }
 
 function versionOf(apiVersion: string): string {
@@ -22,20 +31,33 @@ function labelled(obj: ApiObject, apiVersion: string, kind: string): ApiObject {
   return obj.apiVersion === apiVersion && obj.kind === kind ? obj : { ...obj, apiVersion, kind };
 }
 
+/** The key of an apiVersion in `conversions`: the whole apiVersion across groups, else the version. */
+function keyOf(conversions: KindConversions, apiVersion: string): string {
+  return conversions.hubGroup === undefined ? versionOf(apiVersion) : apiVersion;
+}
+
 /**
  * `obj` in `targetVersion` of group/kind, through the hub. An object already in the target form is returned
  * as is (so stored bytes stay reusable); one without apiVersion is taken to be in the hub version; a version
  * without converters (an identical shape) is relabelled only.
  */
 export function convertObject(conversions: KindConversions | undefined, obj: ApiObject, group: string, kind: string, targetVersion: string, undefaulted = false): ApiObject {
-  const target = group === '' ? targetVersion : `${group}/${targetVersion}`;
-  const source = typeof obj.apiVersion === 'string' && obj.apiVersion !== '' ? versionOf(obj.apiVersion) : (conversions?.hub ?? targetVersion);
-  if (!conversions || source === targetVersion) return labelled(obj, target, kind);
+  const target = joinApiVersion(group, targetVersion);
+  if (!conversions) return labelled(obj, target, kind);
+  const hubKey = conversions.hubGroup === undefined ? conversions.hub : joinApiVersion(conversions.hubGroup, conversions.hub);
+  const source = typeof obj.apiVersion === 'string' && obj.apiVersion !== '' ? keyOf(conversions, obj.apiVersion) : hubKey;
+  const targetKey = keyOf(conversions, target);
+  if (source === targetKey) return labelled(obj, target, kind);
   const converters = conversions.versions[source];
   const toHub = undefaulted ? (converters?.toHubUndefaulted ?? converters?.toHub) : converters?.toHub;
-  const hub = source === conversions.hub || !toHub ? obj : toHub(obj);
-  const fromHub = conversions.versions[targetVersion]?.fromHub;
-  const out = targetVersion === conversions.hub || !fromHub ? hub : fromHub(hub);
+  const hub = source === hubKey || !toHub ? obj : toHub(obj);
+  const fromHub = conversions.versions[targetKey]?.fromHub;
+  const out = targetKey === hubKey || !fromHub ? hub : fromHub(hub);
   // A converted object is written as Kubernetes writes the target version's Go type.
   return goShape(labelled(out, target, kind));
+}
+
+/** The group of a kind's hub: its `hubGroup` when served across groups, else `group`. */
+export function hubGroupOf(conversions: KindConversions | undefined, group: string): string {
+  return conversions?.hubGroup ?? group;
 }

@@ -6,6 +6,7 @@ import { strictDecodingError, warningsOfStrictError } from '../apimachinery/json
 import { yamlToJson } from '../apimachinery/json/yaml-to-json';
 import { ANY_MAP_NODE } from '../apimachinery/schema/generic-nodes';
 import { schemaFor } from '../apimachinery/schema/kinds';
+import { canonicalApiVersion } from '../apimachinery/schema/group-aliases';
 import { decodeEnvelope, decodeProtobufObject, messageNameOf, orchApiVersion, type Envelope } from '../apimachinery/serializers/protobuf';
 import type { ApiObject } from '../apimachinery/meta/types';
 import { goShape } from '../apimachinery/serializers/go-shape';
@@ -153,7 +154,8 @@ export function decodeBody(body: Buffer, format: BodyFormat, def: ResourceDefini
   const { value, error: decodeError, problems } = format === 'protobuf' ? { value: parseProtobuf(body, def), error: undefined, problems: [] } : decodeText(body, format, def, directive !== 'Ignore');
   if (!isPlainObject(value)) throw unrecognized(def, `json: cannot unmarshal ${goTypeName(value)} into Go value of type ${TYPE_META_GO}`, body);
   if (format !== 'protobuf') checkTypeMeta(def, value, body);
-  const apiVersion = typeof value['apiVersion'] === 'string' && value['apiVersion'] !== '' ? value['apiVersion'] : expectedApiVersion;
+  // A Kubernetes group name (`events.k8s.io/v1`) is its orch group's apiVersion.
+  const apiVersion = typeof value['apiVersion'] === 'string' && value['apiVersion'] !== '' ? canonicalApiVersion(value['apiVersion']) : expectedApiVersion;
   const kind = typeof value['kind'] === 'string' && value['kind'] !== '' ? value['kind'] : def.kind;
   const bodyVersion = apiVersion.includes('/') ? apiVersion.slice(apiVersion.indexOf('/') + 1) : apiVersion;
   if (apiVersion !== expectedApiVersion || kind !== def.kind) {

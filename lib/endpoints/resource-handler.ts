@@ -5,6 +5,7 @@ import { methodNotAllowed, resourceNotFound } from '../apimachinery/errors';
 import type { ResourceRegistry, ServedResource } from '../registry/resource-registry';
 import type { GenericStore } from '../registry/generic/store';
 import type { ResourceRequestInfo } from './request-info';
+import { responseMessageNameOf } from '../apimachinery/serializers/protobuf/kinds';
 import type { ApiRequest, Features } from './handlers/api-request';
 import { handleGet } from './handlers/get';
 import { handleList } from './handlers/list';
@@ -89,6 +90,7 @@ export async function serveResource(
     res.setHeader('Allow', Object.keys(route.methods).join(', '));
     throw methodNotAllowed();
   }
+  preferJsonWithoutProtobufMessage(req, served);
   const request: ApiRequest = {
     req,
     res,
@@ -103,6 +105,19 @@ export async function serveResource(
   };
   holder.request = request;
   await handler(request);
+}
+
+/**
+ * A kind the protobuf catalog lacks (Event, the webhook configurations) is answered in the Accept header's other
+ * types when it offers any (kubectl asks for protobuf first, then JSON); asked for protobuf only, it is still 406.
+ */
+function preferJsonWithoutProtobufMessage(req: IncomingMessage, served: ServedResource): void {
+  const accept = req.headers.accept;
+  if (accept === undefined || !/protobuf/i.test(accept)) return;
+  const def = served.definition;
+  if (responseMessageNameOf(def.group === '' ? def.version : `${def.group}/${def.version}`, def.kind) !== undefined) return;
+  const others = accept.split(',').filter((clause) => !/protobuf/i.test(clause));
+  if (others.some((clause) => clause.trim() !== '')) req.headers.accept = others.join(',');
 }
 
 /** `pretty` set to anything but false/0, or a browser-looking User-Agent without it (as Kubernetes does). */

@@ -6,6 +6,7 @@ import type { Storage } from '../storage/storage';
 import { Cacher } from '../storage/cacher/cacher';
 import type { FeatureGates } from '../server/options/feature-gates';
 import { GenericStore } from './generic/store';
+import { TtlStorage } from './generic/ttl-storage';
 import type { Admission } from './generic/admission';
 import type { ResourceDefinition } from './rest/resource';
 import { ResourceRegistry, type Deprecation, type ServedResource } from './resource-registry';
@@ -22,12 +23,16 @@ import { priorityLevelConfigurationStatusStrategy, priorityLevelConfigurationStr
 import { applyHorizontalPodAutoscalerDefaults } from '../apis/autoscaling/v1/defaults';
 import { applyPriorityLevelConfigurationDefaults as applyV1beta2PriorityLevelDefaults } from '../apis/flowcontrol/v1beta2/defaults';
 import type { Strategy } from './rest/strategy';
+import { eventStrategy, eventsV1Validation } from './core/events/strategy';
+import { CORE_EVENT_SELECTORS, EVENTS_V1_SELECTORS } from './core/events/selectors';
+import { ADMISSIONREGISTRATION_GROUP, mutatingWebhookConfigurationStrategy, validatingWebhookConfigurationStrategy } from './admissionregistration/webhookconfigurations/strategy';
 
 const namespaceStrategy = { ...mainStrategy, ...namespaceDeletionHooks };
 const namespaceStatusStrategy = { ...statusStrategy, ...namespaceDeletionHooks };
 const namespaceFinalizeStrategy = { ...finalizeStrategy, ...namespaceDeletionHooks };
 
 export const FLOWCONTROL_GROUP = 'flowcontrol.apiserver.orch.io';
+export const EVENTS_GROUP = 'events.orch.io';
 
 /** Namespaces select on metadata.name and status.phase (no metadata.namespace), as in Kubernetes. */
 const NAMESPACE_SELECTORS: SelectorSupport = {
@@ -49,6 +54,10 @@ interface ExtraVersion {
   writtenToEtcd?: boolean;
   /** Validation of writes through this version, when its error paths differ (Kubernetes validates with the request's version). */
   validation?: Pick<Strategy, 'validate' | 'validateUpdate'>;
+  /** Set when another group serves the same storage (events.orch.io/v1 Event over core v1 events). */
+  group?: string;
+  /** Field selectors of this version, when its labels differ from the storage version's. */
+  selectors?: SelectorSupport;
 }
 
 /** Versions served besides the storage version, by `group/resource` (Kubernetes 1.26). */
@@ -62,13 +71,20 @@ const EXTRA_VERSIONS: Readonly<Record<string, ExtraVersion>> = {
     version: 'v1beta2', applyDefaults: applyV1beta2PriorityLevelDefaults, preferred: true, writtenToEtcd: true, validation: priorityLevelConfigurationV1beta2Overrides,
     deprecation: { deprecatedIn: '1.26', removedIn: '1.29', replacement: { group: FLOWCONTROL_GROUP, version: 'v1beta3', kind: 'PriorityLevelConfiguration' } },
   },
+  '/events': { group: EVENTS_GROUP, version: 'v1', applyDefaults: () => {}, preferred: false, validation: eventsV1Validation, selectors: EVENTS_V1_SELECTORS },
+};
+
+/** Field selectors of storage versions beyond metadata.name/namespace, by `group/resource`. */
+const SELECTORS: Readonly<Record<string, SelectorSupport>> = {
+  '/namespaces': NAMESPACE_SELECTORS,
+  '/events': CORE_EVENT_SELECTORS,
 };
 
 /** A served version's definition: the storage definition with its version and defaults. */
 function versionDefinition(storage: ResourceDefinition, extra: ExtraVersion): ResourceDefinition {
   const strategy = { ...storage.strategy, applyDefaults: extra.applyDefaults, ...extra.validation };
   const statusStrategy = storage.statusStrategy ? { ...storage.statusStrategy, applyDefaults: extra.applyDefaults } : undefined;
-  return { ...storage, version: extra.version, strategy, ...(statusStrategy ? { statusStrategy } : {}) };
+  return { ...storage, group: extra.group ?? storage.group, version: extra.version, strategy, ...(statusStrategy ? { statusStrategy } : {}) };
 }
 
 /** Every served version of every resource: storage versions first, then the extra versions. */
@@ -95,6 +111,9 @@ function storageDefinitions(features: FeatureGates): ResourceDefinition[] {
     { group: 'autoscaling', version: 'v2', resource: 'horizontalpodautoscalers', kind: 'HorizontalPodAutoscaler', listKind: 'HorizontalPodAutoscalerList', shortNames: ['hpa'], categories: ['all'], strategy: hpa.main, statusStrategy: hpa.status },
     { group: FLOWCONTROL_GROUP, version: 'v1beta3', resource: 'flowschemas', kind: 'FlowSchema', listKind: 'FlowSchemaList', shortNames: [], categories: [], strategy: flowSchemaStrategy, statusStrategy: flowSchemaStatusStrategy },
     { group: FLOWCONTROL_GROUP, version: 'v1beta3', resource: 'prioritylevelconfigurations', kind: 'PriorityLevelConfiguration', listKind: 'PriorityLevelConfigurationList', shortNames: [], categories: [], strategy: priorityLevelConfigurationStrategy, statusStrategy: priorityLevelConfigurationStatusStrategy },
+    { group: '', version: 'v1', resource: 'events', kind: 'Event', listKind: 'EventList', shortNames: ['ev'], categories: [], strategy: eventStrategy },
+    { group: ADMISSIONREGISTRATION_GROUP, version: 'v1', resource: 'validatingwebhookconfigurations', kind: 'ValidatingWebhookConfiguration', listKind: 'ValidatingWebhookConfigurationList', shortNames: [], categories: ['api-extensions'], strategy: validatingWebhookConfigurationStrategy },
+    { group: ADMISSIONREGISTRATION_GROUP, version: 'v1', resource: 'mutatingwebhookconfigurations', kind: 'MutatingWebhookConfiguration', listKind: 'MutatingWebhookConfigurationList', shortNames: [], categories: ['api-extensions'], strategy: mutatingWebhookConfigurationStrategy },
   ];
 }
 
@@ -124,36 +143,53 @@ function cacherFor(storage: Storage, definition: ResourceDefinition, keyPrefix: 
   });
 }
 
-/** The storage of one resource: converting to and from the version written to etcd when that is not the hub. */
-function storageFor(storage: Storage, definition: ResourceDefinition, extra: ExtraVersion | undefined): Storage {
+/** Resources whose objects expire, with the flag setting their TTL (events: --event-ttl). */
+const EXPIRING: Readonly<Record<string, keyof Ttls>> = { '/events': 'eventSeconds' };
+
+export interface Ttls {
+  eventSeconds: number;
+}
+
+/** Kubernetes' default --event-ttl (1h). */
+export const DEFAULT_TTLS: Ttls = { eventSeconds: 3600 };
+
+/** The storage of one resource: expiring through leases, converting to and from the version written to etcd when that is not the hub. */
+function storageFor(storage: Storage, definition: ResourceDefinition, extra: ExtraVersion | undefined, ttls: Ttls): Storage {
+  const ttl = EXPIRING[`${definition.group}/${definition.resource}`];
+  if (ttl !== undefined) storage = new TtlStorage(storage, ttls[ttl]);
   const conversions = conversionsOf(definition.group, definition.kind);
   if (!extra?.writtenToEtcd || !conversions) return storage;
   return new EncodingStorage(storage, { group: definition.group, kind: definition.kind, conversions, version: extra.version });
 }
 
-export function buildRegistry(storage: Storage, etcdPrefix: string, features: FeatureGates, admission: Admission, watchCache?: WatchCacheConfig, runtimeConfig?: RuntimeConfig): ResourceRegistry {
+export function buildRegistry(storage: Storage, etcdPrefix: string, features: FeatureGates, admission: Admission, watchCache?: WatchCacheConfig, runtimeConfig?: RuntimeConfig, ttls: Ttls = DEFAULT_TTLS): ResourceRegistry {
   const registry = new ResourceRegistry();
   for (const definition of storageDefinitions(features)) {
     const keyPrefix = keyPrefixOf(etcdPrefix, definition);
     const extra = EXTRA_VERSIONS[`${definition.group}/${definition.resource}`];
-    const resourceStorage = storageFor(storage, definition, extra);
+    const resourceStorage = storageFor(storage, definition, extra, ttls);
     const cacher = watchCache ? cacherFor(resourceStorage, definition, keyPrefix, watchCache) : undefined;
     const store = new GenericStore({ definition, strategy: definition.strategy, storage: resourceStorage, keyPrefix, admission, ...(cacher ? { cacher } : {}) });
     const isNamespaces = definition.group === '' && definition.resource === 'namespaces';
     const statusStore = definition.statusStrategy ? store.withStrategy(definition.statusStrategy) : undefined;
     const servedAs = (def: ResourceDefinition, deprecation?: Deprecation): ServedResource => {
+      const otherGroup = def.group !== definition.group;
       const served: ServedResource = {
         definition: def,
-        // A version with its own validation writes through a store with its strategy (same storage and cache).
-        store: def.strategy.validate === definition.strategy.validate ? store : store.withStrategy(def.strategy),
+        // A version with its own validation writes through a store with its strategy (same storage and cache);
+        // another group's store names its own group in errors.
+        store: otherGroup
+          ? new GenericStore({ definition: def, strategy: def.strategy, storage: resourceStorage, keyPrefix, admission, ...(cacher ? { cacher } : {}) })
+          : def.strategy.validate === definition.strategy.validate ? store : store.withStrategy(def.strategy),
         putSubresources: new Map(isNamespaces ? [['finalize', store.withStrategy(namespaceFinalizeStrategy)]] : []),
-        selectors: isNamespaces ? NAMESPACE_SELECTORS : DEFAULT_SELECTOR_SUPPORT,
+        selectors: (otherGroup ? extra?.selectors : undefined) ?? SELECTORS[`${definition.group}/${definition.resource}`] ?? DEFAULT_SELECTOR_SUPPORT,
         returnDeletedObject: isNamespaces,
         deleteCollection: !isNamespaces,
         storageVersion: definition.version,
         encodingVersion: extra?.writtenToEtcd ? extra.version : definition.version,
       };
       if (cacher) served.cacher = cacher;
+      if (otherGroup) served.storageGroup = definition.group;
       if (definition.group === 'apps' && definition.resource === 'deployments') served.scale = deploymentScale;
       if (statusStore) served.statusStore = statusStore;
       if (deprecation) served.deprecation = deprecation;

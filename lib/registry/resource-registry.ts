@@ -5,6 +5,7 @@ import { apiVersionOfDefinition } from './rest/resource';
 import type { SelectorSupport } from '../endpoints/handlers/list-options';
 import type { ScaleAdapter } from './rest/scale';
 import type { Cacher } from '../storage/cacher/cacher';
+import { canonicalGroup } from '../apimachinery/schema/group-aliases';
 
 export interface ServedResource {
   definition: ResourceDefinition;
@@ -24,6 +25,8 @@ export interface ServedResource {
   cacher?: Cacher;
   /** The hub version: every served version converts to and from it, the strategies work on it (one store and cache for all). */
   storageVersion: string;
+  /** The hub's group when another group serves this storage (events.orch.io/v1 Event stored as core v1 Event). */
+  storageGroup?: string;
   /** The version written to etcd: the hub, except where Kubernetes 1.26 kept an older one (its storageVersionHash). */
   encodingVersion: string;
   /** Set when this version is deprecated: the Warning, gauge and audit annotations of requests to it. */
@@ -40,6 +43,14 @@ export interface Deprecation {
 export interface GroupVersions {
   group: string;
   versions: string[];
+}
+
+/** kube-apiserver 1.26's order of the groups served here in /apis (core first); unknown groups last, as registered. */
+const GROUP_ORDER = ['', 'apps', 'events.orch.io', 'autoscaling', 'admissionregistration.orch.io', 'flowcontrol.apiserver.orch.io'];
+
+function groupRank(group: string): number {
+  const i = GROUP_ORDER.indexOf(group);
+  return i < 0 ? GROUP_ORDER.length : i;
 }
 
 export class ResourceRegistry {
@@ -59,17 +70,19 @@ export class ResourceRegistry {
     if (!entry.versions.includes(version)) entry.versions.push(version);
   }
 
+  /** The served resource of a path; a Kubernetes group name (`events.k8s.io`) reaches its orch group (not in discovery). */
   lookup(group: string, version: string, resource: string): ServedResource | undefined {
-    return this.#byPath.get(`${group}/${version}/${resource}`);
+    return this.#byPath.get(`${canonicalGroup(group)}/${version}/${resource}`);
   }
 
   servesGroupVersion(group: string, version: string): boolean {
-    return this.#groups.some((g) => g.group === group && g.versions.includes(version));
+    const canonical = canonicalGroup(group);
+    return this.#groups.some((g) => g.group === canonical && g.versions.includes(version));
   }
 
-  /** Groups in registration order, versions in preference order. */
+  /** Groups in kube-apiserver's discovery order (its group priorities), versions in preference order. */
   groups(): readonly GroupVersions[] {
-    return this.#groups;
+    return [...this.#groups].sort((a, b) => groupRank(a.group) - groupRank(b.group));
   }
 
   resourcesOf(group: string, version: string): ServedResource[] {
@@ -78,7 +91,11 @@ export class ResourceRegistry {
 
   /** One entry per stored resource (its storage version), for controllers and per-resource metrics. */
   all(): ServedResource[] {
-    return this.allVersions().filter((s) => s.definition.version === s.storageVersion || !this.#byPath.has(`${s.definition.group}/${s.storageVersion}/${s.definition.resource}`));
+    return this.allVersions().filter((s) => {
+      const group = s.storageGroup ?? s.definition.group;
+      const isHub = group === s.definition.group && s.definition.version === s.storageVersion;
+      return isHub || !this.#byPath.has(`${group}/${s.storageVersion}/${s.definition.resource}`);
+    });
   }
 
   /** Every served group/version/resource. */

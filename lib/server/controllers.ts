@@ -4,7 +4,9 @@ import { hostname } from 'node:os';
 import type { Etcd3 } from 'etcd3';
 import type { Logger } from 'pino';
 import type { ResourceRegistry, ServedResource } from '../registry/resource-registry';
-import { FLOWCONTROL_GROUP } from '../registry/install';
+import { EVENTS_GROUP, FLOWCONTROL_GROUP } from '../registry/install';
+import { EventRecorder } from '../registry/core/events/recorder';
+import { APF_CONFIG_CONSUMER_MANAGER, KUBE_CONTROLLER_MANAGER } from '../registry/generic/internal-field-manager';
 import { NamespaceController } from '../registry/core/namespaces/controller';
 import { bootstrapNamespaces } from '../registry/core/namespaces/bootstrap';
 import type { NamespaceLifecycle } from '../registry/core/namespaces/lifecycle-admission';
@@ -47,7 +49,14 @@ export function startControllers(deps: ControllerDeps): RunningControllers {
   const flowSchemas = served(registry, FLOWCONTROL_GROUP, 'v1beta3', 'flowschemas');
   const priorityLevels = served(registry, FLOWCONTROL_GROUP, 'v1beta3', 'prioritylevelconfigurations');
 
+  // The recorder writes through events.orch.io/v1; with that version disabled (--runtime-config), through core v1.
+  const events = registry.lookup(EVENTS_GROUP, 'v1', 'events') ?? served(registry, '', 'v1', 'events');
+  const recorder = (controller: string, manager: string): EventRecorder => new EventRecorder(events.store, controller, log.child({ recorder: controller }), manager);
+  const namespaceEvents = recorder('namespace-controller', KUBE_CONTROLLER_MANAGER);
+  const apfEvents = recorder('api-priority-and-fairness-config-consumer', APF_CONFIG_CONSUMER_MANAGER);
+
   const namespaceController = new NamespaceController({
+    recorder: namespaceEvents,
     namespaces: namespaces.store,
     finalize: namespaces.putSubresources.get('finalize') ?? namespaces.store,
     status: namespaces.statusStore ?? namespaces.store,
@@ -77,6 +86,7 @@ export function startControllers(deps: ControllerDeps): RunningControllers {
     flowSchemaStatus: flowSchemas.statusStore ?? flowSchemas.store,
     priorityLevels: priorityLevels.store,
     log: log.child({ controller: 'apf-dangling' }),
+    recorder: apfEvents,
   });
   const election = new LeaderElection(deps.client, `${deps.etcdPrefix}/orch-leader-election/apf-config-consumer`, `${hostname()}_${randomUUID()}`, log.child({ election: 'apf-config-consumer' }));
   election.start(
@@ -97,6 +107,8 @@ export function startControllers(deps: ControllerDeps): RunningControllers {
     ready: Promise.all([stopNamespaceBootstrap, apfStarted, flowcontrolLoaded]).then(() => undefined),
     stop: async () => {
       namespaceController.stop();
+      namespaceEvents.stop();
+      apfEvents.stop();
       apf.stop();
       dangling.stop();
       await flowcontrol.stop();

@@ -16,6 +16,9 @@ import { ANONYMOUS, type Classifier, type RequestDigest } from './flowcontrol/cl
 import { priorityAndFairnessHeaders } from './flowcontrol/headers';
 import { auditRequest, type AuditLog } from './filters/audit';
 import { markDeprecated } from './filters/deprecation';
+import { runWithRequestContext } from '../registry/generic/request-context';
+import { canonicalGroup } from '../apimachinery/schema/group-aliases';
+import { addWarningHeader } from '../endpoints/handlers/write-response';
 import { compressLargeResponses } from './filters/response-compression';
 import { admitRequest, type PriorityAndFairness } from './filters/priority-and-fairness';
 import type { MaxInFlight } from './filters/max-in-flight';
@@ -103,7 +106,9 @@ async function serve(deps: HandlerChainDeps, req: IncomingMessage, res: ServerRe
       deps.longRunning.add(res);
       res.once('close', () => deps.longRunning.delete(res));
     } else if (deps.compressResponses) compressLargeResponses(req, res);
-    await serveResource(deps.resources, req, res, info, query, deps.log, holder);
+    // Admission (webhooks) reads the request's resource, and adds warnings and audit annotations, through this context.
+    const context = { group: canonicalGroup(info.apiGroup), version: info.apiVersion, resource: info.resource, subresource: info.subresource, auditAnnotations, addWarning: (text: string) => addWarningHeader(res, text) };
+    await runWithRequestContext(context, () => serveResource(deps.resources, req, res, info, query, deps.log, holder));
   } catch (err) {
     writeError(res, err, deps.log, holder.request?.negotiated, holder.request?.pretty ?? false);
   }

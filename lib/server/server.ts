@@ -15,6 +15,10 @@ import { buildRegistry } from '../registry/install';
 import type { ResourceRegistry } from '../registry/resource-registry';
 import type { GenericStore } from '../registry/generic/store';
 import { NamespaceLifecycle } from '../registry/core/namespaces/lifecycle-admission';
+import { chainAdmission } from '../registry/generic/admission';
+import { WebhookAdmission } from './admission/webhooks/dispatcher';
+import { WebhookMetrics } from './admission/webhooks/metrics';
+import { WebhookSource, lazyWebhookStores } from './admission/webhooks/source';
 import { startControllers, type RunningControllers } from './controllers';
 import { handleWatch } from '../endpoints/handlers/watch';
 import { Dispatcher } from './flowcontrol/dispatcher';
@@ -123,10 +127,26 @@ export class ApiServer {
       throw new Error('registry not built yet');
     };
     const admission = new NamespaceLifecycle(() => namespacesStore());
+    let webhookRegistry: ResourceRegistry | undefined;
+    let webhookMetrics: WebhookMetrics | undefined;
+    const webhookSource = new WebhookSource(lazyWebhookStores(() => webhookRegistry), log.child({ component: 'admission-webhooks' }));
+    const webhooks = new WebhookAdmission({
+      source: webhookSource,
+      registry: () => {
+        if (!webhookRegistry) throw new Error('registry not built yet');
+        return webhookRegistry;
+      },
+      metrics: () => webhookMetrics,
+      serviceUrlTemplate: options.webhookServiceUrlTemplate,
+      log: log.child({ component: 'admission-webhooks' }),
+    });
     const watchCache = options.watchCache ? { capacity: options.watchCache.capacity, minAgeMs: options.watchCache.windowMs, bookmarkIntervalMs: options.watchCache.bookmarkIntervalMs, log: log.child({ component: 'watch-cache' }) } : undefined;
-    const registry = buildRegistry(storage, options.etcdPrefix, options.featureGates, admission, watchCache, options.runtimeConfig);
+    const registry = buildRegistry(storage, options.etcdPrefix, options.featureGates, chainAdmission(admission, webhooks), watchCache, options.runtimeConfig, { eventSeconds: Math.max(1, Math.round(options.eventTtlMs / 1000)) });
+    webhookRegistry = registry;
     for (const cacher of registry.cachers()) cacher.start();
     undo.push(() => Promise.all(registry.cachers().map((c) => c.stop())));
+    await webhookSource.start();
+    undo.push(() => webhookSource.stop());
     const namespaces = registry.lookup('', 'v1', 'namespaces');
     if (!namespaces) throw new Error('namespaces are not served');
     namespacesStore = () => namespaces.store;
@@ -140,6 +160,7 @@ export class ApiServer {
 
     const metrics = new ApiServerMetrics({ showHidden: options.showHiddenMetricsForVersion !== '' });
     metrics.watchCaches(registry);
+    webhookMetrics = new WebhookMetrics(metrics.registry);
     const longRunning = new Set<ServerResponse>();
     const inFlight = { count: 0 };
     let server: ApiServer | undefined;

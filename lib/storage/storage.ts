@@ -86,15 +86,21 @@ export interface WatchHandle {
   cancel(): Promise<void>;
 }
 
+/** How a write is stored beyond its value. */
+export interface PutOptions {
+  /** The key expires this many seconds after the write (an etcd lease, as Kubernetes stores events). */
+  leaseTtlSeconds?: number;
+}
+
 export interface Storage {
   get(key: string, options?: GetOptions): Promise<ApiObject>;
   /** The stored JSON (without resourceVersion) and the resourceVersion of a key, read like get() but not decoded. */
   getJson(key: string): Promise<{ json: string; resourceVersion: string }>;
   list(prefix: string, options?: ListOptions): Promise<ListResult>;
   /** Fails with KeyExists when the key is present. */
-  create(key: string, obj: ApiObject): Promise<ApiObject>;
+  create(key: string, obj: ApiObject, options?: PutOptions): Promise<ApiObject>;
   /** Read-modify-write with compare-and-swap on the object's mod revision, retried on interference. */
-  guaranteedUpdate(key: string, update: UpdateFunc): Promise<{ object: ApiObject; deleted: boolean }>;
+  guaranteedUpdate(key: string, update: UpdateFunc, options?: PutOptions): Promise<{ object: ApiObject; deleted: boolean }>;
   /** Deletes the key, re-running `check` if the object changed under us; returns the last state with the delete revision. */
   delete(key: string, check?: DeleteCheck): Promise<ApiObject>;
   /** Streams changes under `prefix` strictly after `afterRevision`. */

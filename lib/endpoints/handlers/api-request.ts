@@ -7,7 +7,7 @@ import type { ResourceRegistry } from '../../registry/resource-registry';
 import type { GenericStore } from '../../registry/generic/store';
 import type { ResourceRequestInfo } from '../request-info';
 import type { Negotiated } from '../negotiation';
-import { convertObject } from '../../apis/conversion';
+import { convertObject, hubGroupOf } from '../../apis/conversion';
 import { conversionsOf } from '../../apis/conversions';
 
 export interface Features {
@@ -42,7 +42,8 @@ export function asServed(r: ApiRequest, obj: ApiObject): ApiObject {
 /** A decoded and defaulted request object converted to the storage version, which the strategies are written against. */
 export function toStorage(r: ApiRequest, obj: ApiObject): ApiObject {
   const def = r.served.definition;
-  return convertObject(conversionsOf(def.group, def.kind), obj, def.group, def.kind, r.served.storageVersion);
+  const conversions = conversionsOf(def.group, def.kind);
+  return convertObject(conversions, obj, hubGroupOf(conversions, def.group), def.kind, r.served.storageVersion);
 }
 
 /** The namespace the store should use (cluster-scoped resources have none). */

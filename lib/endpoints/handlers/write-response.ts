@@ -12,6 +12,12 @@ export interface ResponseOptions {
 }
 
 /** `299 - "<text>"` as Kubernetes formats warning header values. */
+/** Appends a `Warning` header (admission webhooks' warnings, before the response is written). */
+export function addWarningHeader(res: ServerResponse, text: string): void {
+  if (res.headersSent) return;
+  res.setHeader('Warning', [...[res.getHeader('Warning') ?? []].flat().map(String), warningHeaderValue(text)]);
+}
+
 export function warningHeaderValue(text: string): string {
   return `299 - "${text.replace(/\\/g, '\\\\').replace(/"/g, '\\"')}"`;
 }

@@ -11,6 +11,7 @@ import { LIST_EVERYTHING } from '../generic/list';
 import { nowTimestamp } from '../generic/system-metadata';
 import { APF_CONFIG_CONSUMER_MANAGER, appliedAs } from '../generic/internal-field-manager';
 import { apiVersionOfDefinition } from '../rest/resource';
+import { referenceTo, type EventRecorder } from '../core/events/recorder';
 
 export const DANGLING_CONDITION_TYPE = 'Dangling';
 /** Missed events (a watch that ended) are caught up by this periodic re-list. */
@@ -72,6 +73,8 @@ export interface DanglingConditionControllerDeps {
   flowSchemaStatus: GenericStore;
   priorityLevels: GenericStore;
   log: Logger;
+  /** Records each change of the Dangling condition as an event on the FlowSchema. */
+  recorder?: EventRecorder;
 }
 
 export class DanglingConditionController {
@@ -230,7 +233,14 @@ export class DanglingConditionController {
       if (err instanceof StatusError && err.code === 404) return; // deleted meanwhile; the watch says so too
       throw err;
     }
-    if (wrote) this.#writes.set(name, [...(this.#writes.get(name) ?? []), Date.now()]);
+    if (!wrote) return;
+    this.#writes.set(name, [...(this.#writes.get(name) ?? []), Date.now()]);
+    // An event when the reference breaks, and when a broken one is mended (not for every FlowSchema found at start).
+    const condition = desiredDanglingCondition(priorityLevelOf(current), this.#priorityLevels.has(priorityLevelOf(current)));
+    const wasDangling = conditionsOf(current).some((c) => isPlainObject(c) && c['type'] === DANGLING_CONDITION_TYPE && c['status'] === 'True');
+    if (condition.status === 'False' && !wasDangling) return;
+    const type = condition.status === 'True' ? 'Warning' : 'Normal';
+    this.#deps.recorder?.record(referenceTo(current, apiVersionOfDefinition(this.#deps.flowSchemas.definition), 'FlowSchema'), type, condition.reason, 'UpdateStatus', condition.message);
   }
 
   #rateLimited(name: string): boolean {

@@ -5,7 +5,7 @@
 import type { ApiObject } from '../../apimachinery/meta/types';
 import { convertObject } from '../../apis/conversion';
 import type { KindConversions } from '../../apis/conversion';
-import type { ChangeSink, DeleteCheck, GetOptions, ListOptions, ListResult, Storage, UpdateFunc, WatchHandle, WatchSink } from '../../storage/storage';
+import type { ChangeSink, DeleteCheck, PutOptions, GetOptions, ListOptions, ListResult, Storage, UpdateFunc, WatchHandle, WatchSink } from '../../storage/storage';
 import { ForwardingStorage } from '../../storage/forwarding-storage';
 
 export interface StorageEncoding {
@@ -45,15 +45,15 @@ export class EncodingStorage extends ForwardingStorage {
     return { ...listed, items: listed.items.map(this.#decoded) };
   }
 
-  override async create(key: string, obj: ApiObject): Promise<ApiObject> {
-    return this.#decoded(await this.inner.create(key, this.#encoded(obj)));
+  override async create(key: string, obj: ApiObject, options?: PutOptions): Promise<ApiObject> {
+    return this.#decoded(await this.inner.create(key, this.#encoded(obj), options));
   }
 
-  override async guaranteedUpdate(key: string, update: UpdateFunc): Promise<{ object: ApiObject; deleted: boolean }> {
+  override async guaranteedUpdate(key: string, update: UpdateFunc, options?: PutOptions): Promise<{ object: ApiObject; deleted: boolean }> {
     const result = await this.inner.guaranteedUpdate(key, async (current) => {
       const next = await update(this.#decoded(current));
       return { ...next, object: this.#encoded(next.object) };
-    });
+    }, options);
     return { ...result, object: this.#decoded(result.object) };
   }
 

@@ -20,7 +20,7 @@ import { DryRunStorage } from './dry-run-storage';
 import { generateName } from './generate-name';
 import { toStatusError } from './storage-errors';
 import { carrySystemMetadataOnUpdate, fillSystemMetadataOnCreate, nowTimestamp } from './system-metadata';
-import type { Admission } from './admission';
+import type { Admission, AdmissionAttributes, AdmissionOperation } from './admission';
 import { listObjects, waitForStorageRevision, type ListParams, type ListOutcome } from './list';
 
 /** generateName collisions are retried this many times before 409 (Kubernetes itself does not retry). */
@@ -181,6 +181,7 @@ export class GenericStore {
     const storage = options.dryRun ? this.#dryRunStorage : this.#storage;
     if (options.transform) obj = options.transform(obj, undefined);
     await this.#admission?.admitCreate(this.definition, namespace, obj);
+    obj = (await this.#admission?.mutate?.({ ...this.#attributes('CREATE', namespace, obj.metadata.name ?? '', options.dryRun), object: obj })) ?? obj;
     fillSystemMetadataOnCreate(obj);
     this.#setNamespace(obj, namespace);
     this.strategy.prepareForCreate(obj);
@@ -189,6 +190,7 @@ export class GenericStore {
     this.#throwIfInvalid(obj, [...validateObjectMeta(obj.metadata, this.strategy.namespaced, this.strategy.validateName), ...this.strategy.validate(obj)]);
     const warnings = this.strategy.warningsOnCreate(obj);
     this.strategy.canonicalize(obj);
+    await this.#admission?.validate?.({ ...this.#attributes('CREATE', namespace, obj.metadata.name ?? '', options.dryRun), object: obj });
 
     for (let attempt = 1; ; attempt++) {
       const name = obj.metadata.name ?? '';
@@ -240,9 +242,11 @@ export class GenericStore {
   async #guaranteedUpdate(namespace: string, name: string, desired: (current: ApiObject) => ApiObject, options: WriteOptions): Promise<WriteResult> {
     const storage = options.dryRun ? this.#dryRunStorage : this.#storage;
     let warnings: string[] = [];
-    const { object } = await storage.guaranteedUpdate(this.keyFor(namespace, name), (current) => {
+    const { object } = await storage.guaranteedUpdate(this.keyFor(namespace, name), async (current) => {
       let obj = desired(structuredClone(current));
       if (options.transform) obj = options.transform(obj, current);
+      const attributes = { ...this.#attributes('UPDATE', namespace, name, options.dryRun), oldObject: current };
+      obj = (await this.#admission?.mutate?.({ ...attributes, object: obj })) ?? obj;
       const requested = obj.metadata.resourceVersion;
       if (requested && requested !== current.metadata.resourceVersion) throw conflict(groupResource(this.definition), name, OBJECT_MODIFIED_TEXT);
       if (!requested && this.strategy.allowUnconditionalUpdate) obj.metadata.resourceVersion = current.metadata.resourceVersion;
@@ -251,6 +255,7 @@ export class GenericStore {
       this.#throwIfInvalid(obj, [...validateObjectMetaUpdate(obj.metadata, current.metadata), ...this.strategy.validateUpdate(obj, current)]);
       warnings = this.strategy.warningsOnUpdate(obj, current);
       this.strategy.canonicalize(obj);
+      await this.#admission?.validate?.({ ...attributes, object: obj });
       return { object: obj, delete: this.#shouldDeleteDuringUpdate(obj) };
     });
     if (!options.dryRun) this.#admission?.afterWrite?.(this.definition, object);
@@ -264,6 +269,10 @@ export class GenericStore {
     try {
       const current = await storage.get(key);
       await this.#admission?.admitDelete(this.definition, namespace, name);
+      // As the delete handler does: mutating admission without objects, validating admission with the stored one.
+      const attributes = this.#attributes('DELETE', namespace, name, writeOptions.dryRun, { kind: 'DeleteOptions', apiVersion: 'meta.k8s.io/v1', ...options });
+      await this.#admission?.mutate?.(attributes);
+      await this.#admission?.validate?.({ ...attributes, oldObject: current });
       checkDeletePreconditions(gk, current, options);
       const accepted = options.orphanDependents === false;
       const finalizers = finalizersForDeletion(current, options);
@@ -305,6 +314,13 @@ export class GenericStore {
     };
     await Promise.all(Array.from({ length: Math.min(DELETE_COLLECTION_WORKERS, queue.length) }, worker));
     return listed;
+  }
+
+  #attributes(operation: AdmissionOperation, namespace: string, name: string, dryRun: boolean, requestOptions?: Record<string, unknown>): AdmissionAttributes {
+    const kind = operation === 'CREATE' ? 'CreateOptions' : 'UpdateOptions';
+    const attributes: AdmissionAttributes = { definition: this.definition, operation, namespace: this.strategy.namespaced ? namespace : '', name, dryRun };
+    attributes.options = requestOptions ?? { kind, apiVersion: 'meta.k8s.io/v1', ...(dryRun ? { dryRun: ['All'] } : {}) };
+    return attributes;
   }
 
   #setNamespace(obj: ApiObject, namespace: string): void {

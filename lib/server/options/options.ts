@@ -16,6 +16,8 @@ export const FLAG_DEFINITIONS: readonly FlagDefinition[] = [
   { name: 'tls-private-key-file', kind: 'string', default: '', usage: 'PEM private key matching --tls-cert-file' },
   { name: 'etcd-servers', kind: 'string', default: '', usage: 'comma-separated etcd URLs; when empty an embedded etcd is started with its data under --data-dir' },
   { name: 'etcd-prefix', kind: 'string', default: '/registry', usage: 'prefix of every key the server writes in etcd' },
+  { name: 'event-ttl', kind: 'duration', default: '1h', usage: 'amount of time to retain events (each stored with an etcd lease of this TTL)' },
+  { name: 'webhook-service-url-template', kind: 'string', default: 'https://{name}.{namespace}.svc:{port}{path}', usage: 'URL an admission webhook\'s clientConfig.service is called at ({name}, {namespace}, {port}, {path} replaced; the TLS name checked stays <name>.<namespace>.svc); outside a cluster point it at a reachable host' },
   { name: 'etcd-compaction-interval', kind: 'duration', default: '5m', usage: 'interval of compaction requests to etcd; replicas sharing an etcd compact once per interval in total; 0 disables compaction by this server' },
   { name: 'watch-cache', kind: 'bool', default: 'true', usage: 'serve watches and resourceVersion=0 reads from an in-memory cache per resource fed by one etcd watch' },
   { name: 'watch-cache-capacity', kind: 'int', default: '102400', usage: 'most events each resource\'s watch cache holds (it keeps at least --watch-cache-window of history below this bound)' },
@@ -45,6 +47,10 @@ export interface ServerOptions {
   etcdPrefix: string;
   /** 0: this server never compacts etcd's history. */
   etcdCompactionIntervalMs: number;
+  /** --event-ttl: events expire this long after their last write. */
+  eventTtlMs: number;
+  /** --webhook-service-url-template: where a webhook's service reference is called. */
+  webhookServiceUrlTemplate: string;
   /** undefined: no watch cache (--watch-cache=false). */
   watchCache?: { capacity: number; windowMs: number; bookmarkIntervalMs: number };
   dataDir: string;
@@ -135,6 +141,8 @@ export function parseCommandLine(args: readonly string[]): ParsedCommandLine {
     etcdServers,
     etcdPrefix: etcdPrefix.replace(/\/+$/, ''),
     etcdCompactionIntervalMs: durationFlag(values, 'etcd-compaction-interval'),
+    eventTtlMs: durationFlag(values, 'event-ttl'),
+    webhookServiceUrlTemplate: flagValue(values, 'webhook-service-url-template'),
     dataDir: flagValue(values, 'data-dir'),
     livezGracePeriodMs: durationFlag(values, 'livez-grace-period'),
     shutdownDelayMs: durationFlag(values, 'shutdown-delay-duration'),

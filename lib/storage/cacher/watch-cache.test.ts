@@ -22,11 +22,24 @@ describe('WatchCache', () => {
     expect(c.revision).toBe(13);
   });
 
-  it('ignores changes at or below its revision (a resumed etcd watch repeating itself)', () => {
+  it('ignores changes below its revision, and at it when the key already shows them (a resumed etcd watch repeating itself)', () => {
     const c = cache();
-    c.replace([{ key: '/r/a', object: obj('a') }], 20);
+    const listed = obj('a');
+    listed.metadata.resourceVersion = '20';
+    c.replace([{ key: '/r/a', object: listed }], 20);
     expect(c.apply({ type: 'put', key: '/r/a', object: obj('a', { late: 'yes' }), revision: 20 })).toBeUndefined();
+    expect(c.apply({ type: 'put', key: '/r/a', object: obj('a', { late: 'yes' }), revision: 19 })).toBeUndefined();
+    expect(c.apply({ type: 'delete', key: '/r/gone', revision: 20 })).toBeUndefined();
     expect(c.get('/r/a')?.metadata.labels).toEqual({});
+  });
+
+  it('applies every key a single revision changed (a lease expiring deletes all its keys at one revision)', () => {
+    const c = cache();
+    c.replace([{ key: '/r/a', object: obj('a') }, { key: '/r/b', object: obj('b') }], 5);
+    expect(c.apply({ type: 'delete', key: '/r/a', revision: 9 })).toMatchObject({ type: 'DELETED', revision: 9 });
+    expect(c.apply({ type: 'delete', key: '/r/b', revision: 9 })).toMatchObject({ type: 'DELETED', revision: 9 });
+    expect(c.list('/r/')).toEqual([]);
+    expect(c.revision).toBe(9);
   });
 
   it('lists a prefix in key order, with a predicate', () => {

@@ -48,9 +48,12 @@ export class WatchCache {
 
   /** Applies one change; returns the event it makes, or undefined for a change already reflected. */
   apply(change: StorageChange): CachedEvent | undefined {
-    if (change.revision <= this.#revision) return undefined;
-    this.#revision = change.revision;
+    // One etcd revision can change several keys (a transaction; a lease expiring deletes every key attached to it):
+    // a change at the cache's revision is applied unless the key already reflects it.
+    if (change.revision < this.#revision) return undefined;
     const previous = this.#objects.get(change.key);
+    if (change.revision === this.#revision && (change.type === 'delete' ? previous === undefined : previous?.metadata.resourceVersion === String(change.revision))) return undefined;
+    this.#revision = change.revision;
     let event: CachedEvent;
     if (change.type === 'delete') {
       if (previous === undefined) return undefined;

@@ -1,7 +1,7 @@
 // EtcdStorage: Storage on etcd v3. Revisions are resourceVersions; transactions give optimistic concurrency.
 import type { Etcd3, IKeyValue, IRangeRequest } from 'etcd3';
 import type { ApiObject } from '../../apimachinery/meta/types';
-import type { ChangeSink, RawItem, DeleteCheck, GetOptions, ListOptions, ListResult, Storage, UpdateFunc, WatchHandle, WatchSink } from '../storage';
+import type { ChangeSink, RawItem, DeleteCheck, PutOptions, GetOptions, ListOptions, ListResult, Storage, UpdateFunc, WatchHandle, WatchSink } from '../storage';
 import { watchPrefix } from './watcher';
 import { watchChanges } from './change-watcher';
 import { GetBatcher } from './get-batcher';
@@ -11,6 +11,7 @@ import { etcdCall, etcdWrite, toStorageError, unknownOutcome, type EtcdFailureCl
 import { settleCreate, settleSwap, type Settled } from './write-outcome';
 import { timeEtcdCall } from './metrics';
 import { keyAfter, prefixRangeEnd } from './key-range';
+import { LeaseManager } from './lease-manager';
 
 /** With a predicate, read pages of this many keys at first, doubling up to MAX (like kube-apiserver). */
 const MIN_PREDICATE_PAGE = 64;
@@ -21,10 +22,18 @@ const MAX_TXN_OPS = 128;
 export class EtcdStorage implements Storage {
   readonly #client: Etcd3;
   readonly #reads: GetBatcher;
+  readonly #leases: LeaseManager;
 
   constructor(client: Etcd3) {
     this.#client = client;
     this.#reads = new GetBatcher(client);
+    this.#leases = new LeaseManager(client);
+  }
+
+  /** The lease a put with `options` attaches to (etcd's 0: none). */
+  async #leaseFor(key: string, options: PutOptions | undefined): Promise<string | number> {
+    const ttl = options?.leaseTtlSeconds;
+    return ttl === undefined ? 0 : etcdCall(key, () => this.#leases.leaseFor(ttl), 'create');
   }
 
   async get(key: string, options: GetOptions = {}): Promise<ApiObject> {
@@ -119,15 +128,16 @@ export class EtcdStorage implements Storage {
     return objects as ApiObject[];
   }
 
-  async create(key: string, created: ApiObject): Promise<ApiObject> {
+  async create(key: string, created: ApiObject, options?: PutOptions): Promise<ApiObject> {
     const obj = storedForm(created);
     const json = encodeObject(obj);
     const value = Buffer.from(json);
     const keyBuf = Buffer.from(key);
+    const lease = await this.#leaseFor(key, options);
     const res = await etcdWrite(key, () =>
       this.#client.kv.txn({
         compare: [{ key: keyBuf, target: 'Create', result: 'Equal', create_revision: 0 }],
-        success: [{ request_put: { key: keyBuf, value } }],
+        success: [{ request_put: { key: keyBuf, value, lease } }],
         failure: [],
       }),
       'create',
@@ -156,7 +166,7 @@ export class EtcdStorage implements Storage {
   /** How writes whose answer was lost were settled, for tests and benchmarks. */
   readonly writeOutcomes = { applied: 0, notApplied: 0, unknown: 0 };
 
-  async guaranteedUpdate(key: string, update: UpdateFunc): Promise<{ object: ApiObject; deleted: boolean }> {
+  async guaranteedUpdate(key: string, update: UpdateFunc, options?: PutOptions): Promise<{ object: ApiObject; deleted: boolean }> {
     const keyBuf = Buffer.from(key);
     let current = await this.get(key);
     for (;;) {
@@ -167,7 +177,8 @@ export class EtcdStorage implements Storage {
       const modRevision = current.metadata.resourceVersion ?? '0';
       const json = result.delete ? '' : encodeObject(result.object);
       const written = result.delete ? null : Buffer.from(json);
-      const success = written === null ? [{ request_delete_range: { key: keyBuf } }] : [{ request_put: { key: keyBuf, value: written } }];
+      const lease = written === null ? 0 : await this.#leaseFor(key, options);
+      const success = written === null ? [{ request_delete_range: { key: keyBuf } }] : [{ request_put: { key: keyBuf, value: written, lease } }];
       const res = await etcdWrite(key, () =>
         this.#client.kv.txn({
           compare: [{ key: keyBuf, target: 'Mod', result: 'Equal', mod_revision: modRevision }],

@@ -9,6 +9,7 @@ import type { WatchHandle } from '../../../storage/storage';
 import { WorkQueue } from '../../rest/work-queue';
 import { updateDeletionConditions, type RemainingContent } from './deletion-conditions';
 import { KUBE_CONTROLLER_MANAGER, trackedAs } from '../../generic/internal-field-manager';
+import { referenceTo, type EventRecorder } from '../events/recorder';
 
 /** Terminating namespaces are re-examined this often, so work left by a crashed replica is finished. */
 const RESYNC_INTERVAL_MS = 5000;
@@ -27,7 +28,12 @@ export interface NamespaceControllerDeps {
   log: Logger;
   /** Told about every namespace change seen on the watch (other replicas' writes included). */
   onNamespaceChange?(name: string): void;
+  /** Records the deletion's progress as events on the namespace. */
+  recorder?: EventRecorder;
 }
+
+/** The deletion conditions that report remaining work, recorded as events when they change. */
+const PROGRESS_CONDITIONS = new Set(['NamespaceContentRemaining', 'NamespaceFinalizersRemaining']);
 
 function specFinalizers(ns: ApiObject): string[] {
   const spec = ns['spec'] as { finalizers?: unknown } | undefined;
@@ -113,11 +119,14 @@ export class NamespaceController {
       for (const finalizer of left.flat()) remaining.byFinalizer.set(finalizer, (remaining.byFinalizer.get(finalizer) ?? 0) + 1);
     }
     // Like the deleter, record progress in status.conditions whenever it changed (also once all content is gone).
+    let changed: unknown[] | undefined;
     await this.#deps.status.patch('', name, (current) => {
       const status = (current['status'] ?? {}) as Record<string, unknown>;
       const conditions = updateDeletionConditions(status['conditions'], remaining);
+      changed = conditions;
       return conditions ? { ...current, status: { ...status, conditions } } : current;
     }, { dryRun: false, transform: trackedAs(KUBE_CONTROLLER_MANAGER, this.#deps.status.definition, 'status') });
+    this.#recordProgress(ns, changed);
     // Objects held by finalizers keep the namespace; look again soon, as Kubernetes requeues with an estimate.
     if (remaining.byResource.size > 0) {
       setTimeout(() => this.enqueue(name), CONTENT_REMAINING_RECHECK_MS).unref();
@@ -128,6 +137,17 @@ export class NamespaceController {
       return { ...current, spec: { ...spec, finalizers: specFinalizers(current).filter((f) => f !== NAMESPACE_FINALIZER) } };
     }, { dryRun: false, transform: trackedAs(KUBE_CONTROLLER_MANAGER, this.#deps.finalize.definition, 'finalize') });
     this.#deps.log.info({ namespace: name }, 'namespace finalized');
+    this.#deps.recorder?.record(referenceTo(ns, 'v1', 'Namespace'), 'Normal', 'NamespaceFinalized', 'Finalize', 'All content removed; the namespace finalizer was removed');
+  }
+
+  /** One event per remaining-work condition that is True after a change (a namespace's deletion progress). */
+  #recordProgress(ns: ApiObject, conditions: unknown[] | undefined): void {
+    const recorder = this.#deps.recorder;
+    if (!recorder || !conditions) return;
+    for (const c of conditions as Array<Record<string, unknown>>) {
+      if (!PROGRESS_CONDITIONS.has(String(c['type'])) || c['status'] !== 'True') continue;
+      recorder.record(referenceTo(ns, 'v1', 'Namespace'), 'Normal', String(c['reason']), 'Delete', String(c['message']));
+    }
   }
 
   /**
