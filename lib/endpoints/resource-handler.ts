@@ -5,6 +5,8 @@ import { methodNotAllowed, resourceNotFound } from '../apimachinery/errors';
 import type { ResourceRegistry, ServedResource } from '../registry/resource-registry';
 import type { GenericStore } from '../registry/generic/store';
 import type { ResourceRequestInfo } from './request-info';
+import { requestUser } from './request-user';
+import { ANONYMOUS } from '../apimachinery/user';
 import type { ApiRequest, Features } from './handlers/api-request';
 import { handleGet } from './handlers/get';
 import { handleList } from './handlers/list';
@@ -100,6 +102,7 @@ export async function serveResource(
     log,
     features: deps.features,
     pretty: isPretty(req, query),
+    user: requestUser(req) ?? ANONYMOUS,
   };
   holder.request = request;
   await handler(request);

@@ -12,13 +12,17 @@ import { writeNotFound } from './healthz/healthz';
 import { serveNonResource, type NonResourceDeps } from './non-resource';
 import { trackRequest } from './filters/request-log';
 import type { ApiServerMetrics } from './metrics/metrics';
-import { ANONYMOUS, type Classifier } from './flowcontrol/classifier';
+import type { Classifier } from './flowcontrol/classifier';
 import { priorityAndFairnessHeaders } from './flowcontrol/headers';
 import { auditRequest, type AuditLog } from './filters/audit';
 import { markDeprecated } from './filters/deprecation';
 import { compressLargeResponses } from './filters/response-compression';
+import { authenticate } from './filters/authentication';
+import type { RequestAuthenticator } from './authentication/authenticator';
 
 export interface HandlerChainDeps {
+  /** Who makes each request (401 when credentials fail); the user lands in the request context. */
+  authenticator: RequestAuthenticator;
   /** API Priority and Fairness: every request is classified and answered with its FlowSchema / level UIDs (absent: gate off). */
   flowcontrol?: { readonly classifier: Classifier };
   resources: ResourceHandlerDeps;
@@ -77,9 +81,10 @@ async function serve(deps: HandlerChainDeps, req: IncomingMessage, res: ServerRe
     const instrumented = info.isResourceRequest ? hasRoute(deps.resources.registry, info, req.method ?? 'GET') : INSTRUMENTED_PATHS.has(path);
     trackRequest(req, res, info, query, deps.log, deps.metrics, instrumented);
     const auditAnnotations = auditRequest(deps.audit, req, res, info);
-    // Until authentication exists every request is system:anonymous in system:unauthenticated.
+    const user = await authenticate(deps.authenticator, req, res, query, deps.log);
+    if (!user) return;
     if (deps.flowcontrol) {
-      const classification = deps.flowcontrol.classifier.classify({ user: ANONYMOUS, info });
+      const classification = deps.flowcontrol.classifier.classify({ user, info });
       for (const [name, value] of Object.entries(priorityAndFairnessHeaders(classification))) res.setHeader(name, value);
     }
     if (!info.isResourceRequest) return await serveNonResource(deps.nonResource, req, res, path, query);

@@ -7,6 +7,7 @@ import type { AddressInfo } from 'node:net';
 import type { Etcd3 } from 'etcd3';
 import { newEtcdClient } from '../storage/etcd/client';
 import type { Logger } from 'pino';
+import type { UserInfo } from '../apimachinery/user';
 import { EtcdStorage } from '../storage/etcd/store';
 import { Compactor } from '../storage/etcd/compactor';
 import type { Storage } from '../storage/storage';
@@ -21,7 +22,22 @@ import { startEmbeddedEtcd, type EmbeddedEtcd } from './embedded-etcd';
 import { buildRequestListener } from './handler-chain';
 import { ensureAuditLogFile, openAuditLog } from './filters/audit';
 import { ApiServerMetrics } from './metrics/metrics';
+import { loadTokenFile } from './authentication/token-file';
+import { buildAuthenticator, staticTokens } from './authentication/authenticator';
+import { goPathError } from './go-path-error';
 import { flagCheck, pingCheck, withGracePeriod, withTimeout, type HealthCheck } from './healthz/healthz';
+
+interface TlsFiles {
+  cert: Buffer;
+  key: Buffer;
+  clientCA?: Buffer;
+}
+
+/** What start-up reads from files before it touches storage. */
+interface StartFiles {
+  tlsFiles: TlsFiles | undefined;
+  tokens: Map<string, UserInfo> | undefined;
+}
 
 const ETCD_CHECK_TIMEOUT_MS = 2000;
 const ETCD_CONNECT_TIMEOUT_MS = 30_000;
@@ -78,10 +94,18 @@ export class ApiServer {
   static async start(options: ServerOptions, log: Logger): Promise<ApiServer> {
     // Files first, as kube-apiserver applies these options before it touches storage: a bad path starts nothing.
     if (options.auditLogPath !== '' && options.auditLogPath !== '-') ensureAuditLogFile(options.auditLogPath);
-    const tlsFiles = options.tls ? { cert: readFileSync(options.tls.certFile), key: readFileSync(options.tls.keyFile) } : undefined;
+    const tlsFiles: TlsFiles | undefined = options.tls ? { cert: readFileSync(options.tls.certFile), key: readFileSync(options.tls.keyFile) } : undefined;
+    if (tlsFiles && options.authentication.clientCAFile !== '') {
+      try {
+        tlsFiles.clientCA = readFileSync(options.authentication.clientCAFile);
+      } catch (err) {
+        throw new Error(`unable to load client CA file "${options.authentication.clientCAFile}": ${goPathError(err)}`);
+      }
+    }
+    const tokens = options.authentication.tokenAuthFile !== '' ? loadTokenFile(options.authentication.tokenAuthFile, log) : undefined;
     const undo: Array<() => unknown> = [];
     try {
-      return await ApiServer.#start(options, log, tlsFiles, undo);
+      return await ApiServer.#start(options, log, { tlsFiles, tokens }, undo);
     } catch (err) {
       for (const step of undo.reverse()) {
         try {
@@ -94,8 +118,9 @@ export class ApiServer {
     }
   }
 
-  static async #start(options: ServerOptions, log: Logger, tlsFiles: { cert: Buffer; key: Buffer } | undefined, undo: Array<() => unknown>): Promise<ApiServer> {
+  static async #start(options: ServerOptions, log: Logger, files: StartFiles, undo: Array<() => unknown>): Promise<ApiServer> {
     const startedAt = Date.now();
+    const { tlsFiles } = files;
     let embedded: EmbeddedEtcd | undefined;
     let etcdServers = options.etcdServers;
     if (etcdServers.length === 0) {
@@ -147,7 +172,13 @@ export class ApiServer {
 
     const audit = options.auditLogPath ? openAuditLog(options.auditLogPath, log.child({ component: 'audit' })) : undefined;
     undo.push(() => audit?.close());
+    const authenticator = buildAuthenticator({
+      anonymous: options.authentication.anonymous,
+      clientCertificates: tlsFiles?.clientCA !== undefined,
+      tokens: files.tokens ? [staticTokens(files.tokens)] : [],
+    });
     const listener = buildRequestListener({
+      authenticator,
       ...(audit ? { audit } : {}),
       resources: { registry, features: { listChunking: options.featureGates['APIListChunking'] !== false, serverSideFieldValidation: options.featureGates['ServerSideFieldValidation'] !== false }, watch: handleWatch },
       nonResource: { registry, health, metrics, serverAddress: () => `${options.bindAddress}:${server?.port ?? options.port}` },
@@ -159,7 +190,11 @@ export class ApiServer {
       // --feature-gates=APIPriorityAndFairness=false: no classification, no X-*-PF-* headers (kube-apiserver falls back to max-in-flight).
       ...(options.featureGates['APIPriorityAndFairness'] !== false ? { flowcontrol: controllers.flowcontrol } : {}),
     });
-    const http = tlsFiles ? createHttpsServer(tlsFiles, listener) : createHttpServer(listener);
+    // With --client-ca-file the TLS server asks for (never requires) a client certificate and verifies it against
+    // that CA; the authenticator reads the outcome, so a bad certificate is a 401 rather than a failed handshake.
+    const http = tlsFiles
+      ? createHttpsServer({ cert: tlsFiles.cert, key: tlsFiles.key, ...(tlsFiles.clientCA ? { ca: tlsFiles.clientCA, requestCert: true, rejectUnauthorized: false } : {}) }, listener)
+      : createHttpServer(listener);
     http.keepAliveTimeout = 65_000;
     http.once('close', () => audit?.close());
     await new Promise<void>((resolve, reject) => {

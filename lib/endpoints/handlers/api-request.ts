@@ -7,6 +7,7 @@ import type { ResourceRegistry } from '../../registry/resource-registry';
 import type { GenericStore } from '../../registry/generic/store';
 import type { ResourceRequestInfo } from '../request-info';
 import type { Negotiated } from '../negotiation';
+import type { UserInfo } from '../../apimachinery/user';
 import { convertObject } from '../../apis/conversion';
 import { conversionsOf } from '../../apis/conversions';
 
@@ -29,6 +30,8 @@ export interface ApiRequest {
   log: Logger;
   features: Features;
   pretty: boolean;
+  /** The authenticated user (the request context's). */
+  user: UserInfo;
   /** Set once the response representation is chosen, so errors use it too. */
   negotiated?: Negotiated;
 }

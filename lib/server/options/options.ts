@@ -8,6 +8,7 @@ import type { RuntimeConfig } from './runtime-config';
 import { parseRuntimeConfig, validateRuntimeConfig } from './runtime-config';
 import { servedVersions } from '../../registry/install';
 import { validateShowHiddenMetricsVersion } from '../metrics/stability';
+import { AUTHENTICATION_FLAGS, parseAuthenticationFlags, type AuthenticationOptions } from './authentication';
 
 export const FLAG_DEFINITIONS: readonly FlagDefinition[] = [
   { name: 'bind-address', kind: 'string', default: '127.0.0.1', usage: 'IP address to listen on' },
@@ -29,6 +30,7 @@ export const FLAG_DEFINITIONS: readonly FlagDefinition[] = [
   { name: 'audit-log-path', kind: 'string', default: '', usage: 'write one audit event (level Metadata) per request as a JSON line to this file; - means stdout; empty disables' },
   { name: 'show-hidden-metrics-for-version', kind: 'string', default: '', usage: 'the previous minor version (1.25) for which to show hidden metrics; only the previous minor version is allowed' },
   { name: 'log-level', kind: 'string', default: 'info', usage: 'one of trace, debug, info, warn, error, fatal, silent' },
+  ...AUTHENTICATION_FLAGS,
 ];
 
 const LOG_LEVELS = ['trace', 'debug', 'info', 'warn', 'error', 'fatal', 'silent'];
@@ -54,6 +56,7 @@ export interface ServerOptions {
   /** --show-hidden-metrics-for-version ('' = hidden metrics stay hidden). */
   showHiddenMetricsForVersion: string;
   logLevel: string;
+  authentication: AuthenticationOptions;
 }
 
 function runtimeConfigFlag(text: string): RuntimeConfig {
@@ -125,6 +128,7 @@ export function parseCommandLine(args: readonly string[]): ParsedCommandLine {
     auditLogPath: flagValue(values, 'audit-log-path'),
     showHiddenMetricsForVersion,
     logLevel,
+    authentication: parseAuthenticationFlags(values, certFile !== ''),
   };
   if (certFile !== '') options.tls = { certFile, keyFile };
   if (flagValue(values, 'watch-cache') === 'true') {

@@ -1,0 +1,28 @@
+// The authentication filter: resolves the request's user into the request context, or answers 401 Unauthorized
+// in the format the client negotiates (Kubernetes' Unauthorized handler), before anything else sees the request.
+import type { IncomingMessage, ServerResponse } from 'node:http';
+import type { Logger } from 'pino';
+import { unauthorized } from '../../apimachinery/errors';
+import type { UserInfo } from '../../apimachinery/user';
+import { setRequestUser } from '../../endpoints/request-user';
+import { negotiateResponse, type Negotiated } from '../../endpoints/negotiation';
+import { isPretty } from '../../endpoints/resource-handler';
+import { writeError } from '../../endpoints/handlers/write-status';
+import type { RequestAuthenticator } from '../authentication/authenticator';
+
+/** The user, set in the request context; undefined when a 401 has been written. */
+export async function authenticate(authenticator: RequestAuthenticator, req: IncomingMessage, res: ServerResponse, query: URLSearchParams, log: Logger): Promise<UserInfo | undefined> {
+  const user = await authenticator(req);
+  if (user) {
+    setRequestUser(req, user);
+    return user;
+  }
+  let negotiated: Negotiated | undefined;
+  try {
+    negotiated = negotiateResponse(req.headers.accept, false);
+  } catch {
+    negotiated = undefined; // an unacceptable Accept still gets the JSON 401
+  }
+  writeError(res, unauthorized(), log, negotiated, isPretty(req, query));
+  return undefined;
+}
