@@ -12,6 +12,7 @@ import { goShape } from '../apimachinery/serializers/go-shape';
 import { isPlainObject } from '../apimachinery/meta/types';
 import type { ResourceDefinition } from '../registry/rest/resource';
 import { apiVersionOfDefinition } from '../registry/rest/resource';
+import { canonicalApiVersion } from '../apimachinery/schema/group-aliases';
 import type { BodyFormat } from './negotiation';
 import type { FieldValidation } from './handlers/write-options';
 
@@ -153,7 +154,9 @@ export function decodeBody(body: Buffer, format: BodyFormat, def: ResourceDefini
   const { value, error: decodeError, problems } = format === 'protobuf' ? { value: parseProtobuf(body, def), error: undefined, problems: [] } : decodeText(body, format, def, directive !== 'Ignore');
   if (!isPlainObject(value)) throw unrecognized(def, `json: cannot unmarshal ${goTypeName(value)} into Go value of type ${TYPE_META_GO}`, body);
   if (format !== 'protobuf') checkTypeMeta(def, value, body);
-  const apiVersion = typeof value['apiVersion'] === 'string' && value['apiVersion'] !== '' ? value['apiVersion'] : expectedApiVersion;
+  const given = typeof value['apiVersion'] === 'string' && value['apiVersion'] !== '' ? value['apiVersion'] : expectedApiVersion;
+  // Either name of a group served under its Kubernetes name too (rbac.authorization.k8s.io/v1 = rbac.authorization.orch.io/v1).
+  const apiVersion = canonicalApiVersion(given) === canonicalApiVersion(expectedApiVersion) ? expectedApiVersion : given;
   const kind = typeof value['kind'] === 'string' && value['kind'] !== '' ? value['kind'] : def.kind;
   const bodyVersion = apiVersion.includes('/') ? apiVersion.slice(apiVersion.indexOf('/') + 1) : apiVersion;
   if (apiVersion !== expectedApiVersion || kind !== def.kind) {

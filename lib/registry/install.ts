@@ -22,6 +22,12 @@ import { priorityLevelConfigurationStatusStrategy, priorityLevelConfigurationStr
 import { applyHorizontalPodAutoscalerDefaults } from '../apis/autoscaling/v1/defaults';
 import { applyPriorityLevelConfigurationDefaults as applyV1beta2PriorityLevelDefaults } from '../apis/flowcontrol/v1beta2/defaults';
 import type { Strategy } from './rest/strategy';
+import { roleStrategy } from './rbac/roles/strategy';
+import { clusterRoleStrategy } from './rbac/clusterroles/strategy';
+import { roleBindingStrategy } from './rbac/rolebindings/strategy';
+import { clusterRoleBindingStrategy } from './rbac/clusterrolebindings/strategy';
+import { RBAC_GROUP } from '../apis/rbac/types';
+import { kubernetesGroupOf } from '../apimachinery/schema/group-aliases';
 
 const namespaceStrategy = { ...mainStrategy, ...namespaceDeletionHooks };
 const namespaceStatusStrategy = { ...statusStrategy, ...namespaceDeletionHooks };
@@ -87,12 +93,17 @@ export function servedVersions(): Map<string, string[]> {
   return groups;
 }
 
+/** In kube-apiserver's discovery order of groups (its aggregator's group priorities). */
 function storageDefinitions(features: FeatureGates): ResourceDefinition[] {
   const hpa = horizontalPodAutoscalerStrategies({ hpaScaleToZero: features['HPAScaleToZero'] === true });
   return [
     { group: '', version: 'v1', resource: 'namespaces', kind: 'Namespace', listKind: 'NamespaceList', shortNames: ['ns'], categories: [], strategy: namespaceStrategy, statusStrategy: namespaceStatusStrategy },
     { group: 'apps', version: 'v1', resource: 'deployments', kind: 'Deployment', listKind: 'DeploymentList', shortNames: ['deploy'], categories: ['all'], strategy: deploymentStrategy, statusStrategy: deploymentStatusStrategy },
     { group: 'autoscaling', version: 'v2', resource: 'horizontalpodautoscalers', kind: 'HorizontalPodAutoscaler', listKind: 'HorizontalPodAutoscalerList', shortNames: ['hpa'], categories: ['all'], strategy: hpa.main, statusStrategy: hpa.status },
+    { group: RBAC_GROUP, version: 'v1', resource: 'roles', kind: 'Role', listKind: 'RoleList', shortNames: [], categories: [], strategy: roleStrategy },
+    { group: RBAC_GROUP, version: 'v1', resource: 'clusterroles', kind: 'ClusterRole', listKind: 'ClusterRoleList', shortNames: [], categories: [], strategy: clusterRoleStrategy },
+    { group: RBAC_GROUP, version: 'v1', resource: 'rolebindings', kind: 'RoleBinding', listKind: 'RoleBindingList', shortNames: [], categories: [], strategy: roleBindingStrategy },
+    { group: RBAC_GROUP, version: 'v1', resource: 'clusterrolebindings', kind: 'ClusterRoleBinding', listKind: 'ClusterRoleBindingList', shortNames: [], categories: [], strategy: clusterRoleBindingStrategy },
     { group: FLOWCONTROL_GROUP, version: 'v1beta3', resource: 'flowschemas', kind: 'FlowSchema', listKind: 'FlowSchemaList', shortNames: [], categories: [], strategy: flowSchemaStrategy, statusStrategy: flowSchemaStatusStrategy },
     { group: FLOWCONTROL_GROUP, version: 'v1beta3', resource: 'prioritylevelconfigurations', kind: 'PriorityLevelConfiguration', listKind: 'PriorityLevelConfigurationList', shortNames: [], categories: [], strategy: priorityLevelConfigurationStrategy, statusStrategy: priorityLevelConfigurationStatusStrategy },
   ];
@@ -167,7 +178,10 @@ export function buildRegistry(storage: Storage, etcdPrefix: string, features: Fe
     }
     for (const served of versions) {
       const { group, version, resource } = served.definition;
-      if (runtimeConfig === undefined || isVersionEnabled(runtimeConfig, group, version, resource)) registry.add(served);
+      if (runtimeConfig !== undefined && !isVersionEnabled(runtimeConfig, group, version, resource)) continue;
+      registry.add(served);
+      const k8sGroup = kubernetesGroupOf(group);
+      if (k8sGroup !== undefined) registry.addAlias(k8sGroup, served);
     }
   }
   return registry;

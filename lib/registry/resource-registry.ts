@@ -46,6 +46,9 @@ export class ResourceRegistry {
   readonly #byPath = new Map<string, ServedResource>();
   readonly #groups: GroupVersions[] = [];
   readonly #kinds = new Set<string>();
+  /** Resources at their Kubernetes group name (`rbac.authorization.k8s.io`): routable, never in discovery. */
+  readonly #aliases = new Map<string, ServedResource>();
+  readonly #aliasGroupVersions = new Set<string>();
 
   add(served: ServedResource): void {
     const { group, version, resource, kind } = served.definition;
@@ -59,12 +62,22 @@ export class ResourceRegistry {
     if (!entry.versions.includes(version)) entry.versions.push(version);
   }
 
+  /** Serves `served` (same store) under another group name too, without listing it in discovery. */
+  addAlias(group: string, served: ServedResource): void {
+    const definition = { ...served.definition, group };
+    const { version, resource, kind } = definition;
+    this.#aliases.set(`${group}/${version}/${resource}`, { ...served, definition });
+    this.#aliasGroupVersions.add(`${group}/${version}`);
+    this.#kinds.add(`${group}/${version}/${kind}`);
+  }
+
   lookup(group: string, version: string, resource: string): ServedResource | undefined {
-    return this.#byPath.get(`${group}/${version}/${resource}`);
+    const key = `${group}/${version}/${resource}`;
+    return this.#byPath.get(key) ?? this.#aliases.get(key);
   }
 
   servesGroupVersion(group: string, version: string): boolean {
-    return this.#groups.some((g) => g.group === group && g.versions.includes(version));
+    return this.#groups.some((g) => g.group === group && g.versions.includes(version)) || this.#aliasGroupVersions.has(`${group}/${version}`);
   }
 
   /** Groups in registration order, versions in preference order. */

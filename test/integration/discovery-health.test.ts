@@ -17,7 +17,7 @@ describe('discovery', () => {
   it('lists the named groups in /apis', async () => {
     const res = await ts.api.get('/apis');
     expect(res.body.kind).toBe('APIGroupList');
-    expect(res.body.groups.map((g: any) => g.name)).toEqual(['apps', 'autoscaling', 'flowcontrol.apiserver.orch.io']);
+    expect(res.body.groups.map((g: any) => g.name)).toEqual(['apps', 'autoscaling', 'rbac.authorization.orch.io', 'flowcontrol.apiserver.orch.io']);
     expect(res.body.groups[0]).toEqual({ name: 'apps', versions: [{ groupVersion: 'apps/v1', version: 'v1' }], preferredVersion: { groupVersion: 'apps/v1', version: 'v1' } });
   });
 

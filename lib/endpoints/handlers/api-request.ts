@@ -44,7 +44,8 @@ export function asServed(r: ApiRequest, obj: ApiObject): ApiObject {
 
 /** A decoded and defaulted request object converted to the storage version, which the strategies are written against. */
 export function toStorage(r: ApiRequest, obj: ApiObject): ApiObject {
-  const def = r.served.definition;
+  // The store's definition: a resource served under its Kubernetes group name too is stored under the served one.
+  const def = r.store.definition;
   return convertObject(conversionsOf(def.group, def.kind), obj, def.group, def.kind, r.served.storageVersion);
 }
 
