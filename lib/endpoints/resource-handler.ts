@@ -70,6 +70,8 @@ export interface ResourceHandlerDeps {
   registry: ResourceRegistry;
   features: Features;
   watch: WatchHandler;
+  /** Checks the request's user may also `verb` what the request addresses (server-side apply creating needs create); throws 403. */
+  authorizeAs?: (req: IncomingMessage, info: ResourceRequestInfo, query: URLSearchParams, verb: string) => void;
 }
 
 export async function serveResource(
@@ -104,6 +106,8 @@ export async function serveResource(
     pretty: isPretty(req, query),
     user: requestUser(req) ?? ANONYMOUS,
   };
+  const authorizeAs = deps.authorizeAs;
+  if (authorizeAs) request.authorize = (verb) => authorizeAs(req, info, query, verb);
   holder.request = request;
   await handler(request);
 }

@@ -19,10 +19,14 @@ import { markDeprecated } from './filters/deprecation';
 import { compressLargeResponses } from './filters/response-compression';
 import { authenticate } from './filters/authentication';
 import type { RequestAuthenticator } from './authentication/authenticator';
+import type { Authorizer } from './authorization/authorizer';
+import { authorizeRequest } from './filters/authorization';
 
 export interface HandlerChainDeps {
   /** Who makes each request (401 when credentials fail); the user lands in the request context. */
   authenticator: RequestAuthenticator;
+  /** --authorization-mode's authorizers; absent: AlwaysAllow alone (nothing to check). */
+  authorizer?: Authorizer;
   /** API Priority and Fairness: every request is classified and answered with its FlowSchema / level UIDs (absent: gate off). */
   flowcontrol?: { readonly classifier: Classifier };
   resources: ResourceHandlerDeps;
@@ -87,6 +91,7 @@ async function serve(deps: HandlerChainDeps, req: IncomingMessage, res: ServerRe
       const classification = deps.flowcontrol.classifier.classify({ user, info });
       for (const [name, value] of Object.entries(priorityAndFairnessHeaders(classification))) res.setHeader(name, value);
     }
+    if (deps.authorizer && !authorizeRequest(deps.authorizer, user, info, req, res, query, auditAnnotations, deps.log)) return;
     if (!info.isResourceRequest) return await serveNonResource(deps.nonResource, req, res, path, query);
     if (!deps.resources.registry.servesGroupVersion(info.apiGroup, info.apiVersion)) return writeNotFound(res);
     const served = deps.resources.registry.lookup(info.apiGroup, info.apiVersion, info.resource);

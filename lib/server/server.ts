@@ -1,5 +1,5 @@
 // ApiServer: connects etcd (embedded or given), assembles storage, registry, controllers and HTTP, and shuts down gracefully.
-import { createServer as createHttpServer, type Server, type ServerResponse } from 'node:http';
+import { createServer as createHttpServer, type IncomingMessage, type Server, type ServerResponse } from 'node:http';
 import { createServer as createHttpsServer } from 'node:https';
 import { readFileSync } from 'node:fs';
 import { join } from 'node:path';
@@ -25,6 +25,11 @@ import { ApiServerMetrics } from './metrics/metrics';
 import { loadTokenFile } from './authentication/token-file';
 import { buildAuthenticator, staticTokens } from './authentication/authenticator';
 import { goPathError } from './go-path-error';
+import type { AuthorizationMode } from './options/authorization';
+import { ALWAYS_ALLOW, ALWAYS_DENY, PRIVILEGED_GROUPS, unionAuthorizer, type Authorizer } from './authorization/authorizer';
+import { RbacAuthorizer } from './authorization/rbac/authorizer';
+import { authorizeVerb } from './filters/authorization';
+import type { ResourceRequestInfo } from '../endpoints/request-info';
 import { flagCheck, pingCheck, withGracePeriod, withTimeout, type HealthCheck } from './healthz/healthz';
 
 interface TlsFiles {
@@ -163,11 +168,12 @@ export class ApiServer {
     const logCheck: HealthCheck = { name: 'log', check: async () => {} };
     const bootstrapCheck = flagCheck('poststarthook/bootstrap-controller', () => !controllers.namespacesBootstrapped(), 'not finished');
     const apfCheck = flagCheck('poststarthook/priority-and-fairness-config-producer', () => !controllers.flowcontrolBootstrapped(), 'not finished');
+    const rbacCheck = flagCheck('poststarthook/rbac/bootstrap-roles', () => !controllers.rbacBootstrapped(), 'not finished');
     const shutdownCheck = flagCheck('shutdown', () => server?.shuttingDown === true, 'process is shutting down');
     const health = {
-      healthz: [pingCheck, logCheck, etcdCheck, bootstrapCheck, apfCheck],
-      livez: [pingCheck, logCheck, ...[etcdCheck, bootstrapCheck, apfCheck].map((c) => withGracePeriod(c, startedAt, options.livezGracePeriodMs))],
-      readyz: [pingCheck, logCheck, etcdCheck, bootstrapCheck, apfCheck, shutdownCheck],
+      healthz: [pingCheck, logCheck, etcdCheck, bootstrapCheck, apfCheck, rbacCheck],
+      livez: [pingCheck, logCheck, ...[etcdCheck, bootstrapCheck, apfCheck, rbacCheck].map((c) => withGracePeriod(c, startedAt, options.livezGracePeriodMs))],
+      readyz: [pingCheck, logCheck, etcdCheck, bootstrapCheck, apfCheck, rbacCheck, shutdownCheck],
     };
 
     const audit = options.auditLogPath ? openAuditLog(options.auditLogPath, log.child({ component: 'audit' })) : undefined;
@@ -177,10 +183,17 @@ export class ApiServer {
       clientCertificates: tlsFiles?.clientCA !== undefined,
       tokens: files.tokens ? [staticTokens(files.tokens)] : [],
     });
+    const { authorizer } = authorizerFor(options.authorizationModes, controllers);
     const listener = buildRequestListener({
       authenticator,
+      ...(authorizer ? { authorizer } : {}),
       ...(audit ? { audit } : {}),
-      resources: { registry, features: { listChunking: options.featureGates['APIListChunking'] !== false, serverSideFieldValidation: options.featureGates['ServerSideFieldValidation'] !== false }, watch: handleWatch },
+      resources: {
+        registry,
+        features: { listChunking: options.featureGates['APIListChunking'] !== false, serverSideFieldValidation: options.featureGates['ServerSideFieldValidation'] !== false },
+        watch: handleWatch,
+        ...(authorizer ? { authorizeAs: (req: IncomingMessage, info: ResourceRequestInfo, query: URLSearchParams, verb: string) => authorizeVerb(authorizer, req, info, query, verb) } : {}),
+      },
       nonResource: { registry, health, metrics, serverAddress: () => `${options.bindAddress}:${server?.port ?? options.port}` },
       metrics,
       log,
@@ -266,6 +279,17 @@ export class ApiServer {
     await this.#embedded?.stop();
     this.#log.info('shutdown complete');
   }
+}
+
+/** The union of --authorization-mode's authorizers behind the system:masters one; none to consult for AlwaysAllow alone. */
+function authorizerFor(modes: readonly AuthorizationMode[], controllers: RunningControllers): { authorizer?: Authorizer } {
+  if (modes.length === 1 && modes[0] === 'AlwaysAllow') return {};
+  const byMode: Record<AuthorizationMode, Authorizer> = {
+    AlwaysAllow: ALWAYS_ALLOW,
+    AlwaysDeny: ALWAYS_DENY,
+    RBAC: new RbacAuthorizer(() => controllers.rbac.snapshot),
+  };
+  return { authorizer: unionAuthorizer([PRIVILEGED_GROUPS, ...modes.map((m) => byMode[m])]) };
 }
 
 async function waitForEtcd(storage: Storage, log: Logger): Promise<void> {

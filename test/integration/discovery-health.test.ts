@@ -58,7 +58,7 @@ describe('health', () => {
 
   it('lists every check with ?verbose', async () => {
     const res = await ts.api.get('/readyz?verbose');
-    expect(res.text).toBe('[+]ping ok\n[+]log ok\n[+]etcd ok\n[+]poststarthook/bootstrap-controller ok\n[+]poststarthook/priority-and-fairness-config-producer ok\n[+]shutdown ok\nreadyz check passed\n');
+    expect(res.text).toBe('[+]ping ok\n[+]log ok\n[+]etcd ok\n[+]poststarthook/bootstrap-controller ok\n[+]poststarthook/priority-and-fairness-config-producer ok\n[+]poststarthook/rbac/bootstrap-roles ok\n[+]shutdown ok\nreadyz check passed\n');
     const live = await ts.api.get('/livez?verbose');
     expect(live.text).not.toContain('shutdown');
   });

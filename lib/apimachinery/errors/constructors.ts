@@ -90,6 +90,11 @@ export function unauthorized(message = 'Unauthorized'): StatusError {
   return new StatusError(401, 'Unauthorized', message);
 }
 
+/** 403 for a request naming no resource (a non-resource URL): `forbidden: <reason>`, empty details. */
+export function forbiddenNonResource(reason: string): StatusError {
+  return new StatusError(403, 'Forbidden', `forbidden: ${reason}`, {});
+}
+
 export function badRequest(message: string): StatusError {
   return new StatusError(400, 'BadRequest', message);
 }

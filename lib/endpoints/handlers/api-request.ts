@@ -32,6 +32,8 @@ export interface ApiRequest {
   pretty: boolean;
   /** The authenticated user (the request context's). */
   user: UserInfo;
+  /** Authorizes `verb` on what this request addresses for its user (throws 403); absent when everything is allowed. */
+  authorize?: (verb: string) => void;
   /** Set once the response representation is chosen, so errors use it too. */
   negotiated?: Negotiated;
 }

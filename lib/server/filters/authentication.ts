@@ -2,7 +2,7 @@
 // in the format the client negotiates (Kubernetes' Unauthorized handler), before anything else sees the request.
 import type { IncomingMessage, ServerResponse } from 'node:http';
 import type { Logger } from 'pino';
-import { unauthorized } from '../../apimachinery/errors';
+import { unauthorized, type StatusError } from '../../apimachinery/errors';
 import type { UserInfo } from '../../apimachinery/user';
 import { setRequestUser } from '../../endpoints/request-user';
 import { negotiateResponse, type Negotiated } from '../../endpoints/negotiation';
@@ -17,12 +17,17 @@ export async function authenticate(authenticator: RequestAuthenticator, req: Inc
     setRequestUser(req, user);
     return user;
   }
+  writeFilterError(req, res, query, unauthorized(), log);
+  return undefined;
+}
+
+/** A filter's error in the format the client negotiates (an unacceptable Accept still gets JSON), as ErrorNegotiated. */
+export function writeFilterError(req: IncomingMessage, res: ServerResponse, query: URLSearchParams, err: StatusError, log: Logger): void {
   let negotiated: Negotiated | undefined;
   try {
     negotiated = negotiateResponse(req.headers.accept, false);
   } catch {
-    negotiated = undefined; // an unacceptable Accept still gets the JSON 401
+    negotiated = undefined;
   }
-  writeError(res, unauthorized(), log, negotiated, isPretty(req, query));
-  return undefined;
+  writeError(res, err, log, negotiated, isPretty(req, query));
 }

@@ -9,6 +9,7 @@ import { parseRuntimeConfig, validateRuntimeConfig } from './runtime-config';
 import { servedVersions } from '../../registry/install';
 import { validateShowHiddenMetricsVersion } from '../metrics/stability';
 import { AUTHENTICATION_FLAGS, parseAuthenticationFlags, type AuthenticationOptions } from './authentication';
+import { AUTHORIZATION_FLAGS, parseAuthorizationModes, type AuthorizationMode } from './authorization';
 
 export const FLAG_DEFINITIONS: readonly FlagDefinition[] = [
   { name: 'bind-address', kind: 'string', default: '127.0.0.1', usage: 'IP address to listen on' },
@@ -31,6 +32,7 @@ export const FLAG_DEFINITIONS: readonly FlagDefinition[] = [
   { name: 'show-hidden-metrics-for-version', kind: 'string', default: '', usage: 'the previous minor version (1.25) for which to show hidden metrics; only the previous minor version is allowed' },
   { name: 'log-level', kind: 'string', default: 'info', usage: 'one of trace, debug, info, warn, error, fatal, silent' },
   ...AUTHENTICATION_FLAGS,
+  ...AUTHORIZATION_FLAGS,
 ];
 
 const LOG_LEVELS = ['trace', 'debug', 'info', 'warn', 'error', 'fatal', 'silent'];
@@ -57,6 +59,8 @@ export interface ServerOptions {
   showHiddenMetricsForVersion: string;
   logLevel: string;
   authentication: AuthenticationOptions;
+  /** --authorization-mode, in order. */
+  authorizationModes: AuthorizationMode[];
 }
 
 function runtimeConfigFlag(text: string): RuntimeConfig {
@@ -129,6 +133,7 @@ export function parseCommandLine(args: readonly string[]): ParsedCommandLine {
     showHiddenMetricsForVersion,
     logLevel,
     authentication: parseAuthenticationFlags(values, certFile !== ''),
+    authorizationModes: parseAuthorizationModes(flagValue(values, 'authorization-mode')),
   };
   if (certFile !== '') options.tls = { certFile, keyFile };
   if (flagValue(values, 'watch-cache') === 'true') {
