@@ -6,6 +6,7 @@ import type { ResourceRegistry, ServedResource } from '../registry/resource-regi
 import type { GenericStore } from '../registry/generic/store';
 import type { ResourceRequestInfo } from './request-info';
 import { requestUser } from './request-user';
+import { handleReview, type ReviewRegistry, type ReviewRequest } from './reviews';
 import { ANONYMOUS } from '../apimachinery/user';
 import type { ApiRequest, Features } from './handlers/api-request';
 import { handleGet } from './handlers/get';
@@ -59,15 +60,23 @@ function routeOf(served: ServedResource, info: ResourceRequestInfo, watch: Watch
  * Whether a route serves this path and method, so the request is instrumented: kube-apiserver's metrics wrap its
  * routes, and a 404/405 for a path or method no route serves records nothing (no label values from client paths).
  */
-export function hasRoute(registry: ResourceRegistry, info: ResourceRequestInfo, method: string): boolean {
+export function hasRoute(registry: ResourceRegistry, info: ResourceRequestInfo, method: string, reviews?: ReviewRegistry): boolean {
+  if (reviews?.lookup(info.apiGroup, info.apiVersion, info.resource)) return reviewRouteMatches(info) && method === 'POST';
   if (!registry.servesGroupVersion(info.apiGroup, info.apiVersion)) return false;
   const served = registry.lookup(info.apiGroup, info.apiVersion, info.resource);
   const route = served && routeOf(served, info, () => Promise.resolve());
   return route?.methods[method === 'HEAD' ? 'GET' : method] !== undefined;
 }
 
+/** A review is a cluster-scoped collection path that only takes POST. */
+function reviewRouteMatches(info: ResourceRequestInfo): boolean {
+  return info.namespace === '' && info.name === '' && !info.watchPath;
+}
+
 export interface ResourceHandlerDeps {
   registry: ResourceRegistry;
+  /** Create-only kinds answered without storage (access and token reviews). */
+  reviews?: ReviewRegistry;
   features: Features;
   watch: WatchHandler;
   /** Checks the request's user may also `verb` what the request addresses (server-side apply creating needs create); throws 403. */
@@ -81,8 +90,19 @@ export async function serveResource(
   info: ResourceRequestInfo,
   query: URLSearchParams,
   log: Logger,
-  holder: { request?: ApiRequest },
+  holder: { request?: Pick<ApiRequest, 'negotiated' | 'pretty'> },
 ): Promise<void> {
+  const review = deps.reviews?.lookup(info.apiGroup, info.apiVersion, info.resource);
+  if (review) {
+    if (!reviewRouteMatches(info)) throw resourceNotFound();
+    if (req.method !== 'POST') {
+      res.setHeader('Allow', 'POST');
+      throw methodNotAllowed();
+    }
+    const r: ReviewRequest = { req, res, info, query, pretty: isPretty(req, query), user: requestUser(req) ?? ANONYMOUS };
+    holder.request = r;
+    return handleReview(r, review, deps.features.serverSideFieldValidation !== false, (v, k) => deps.registry.isKnownKind(v, k));
+  }
   const served = deps.registry.lookup(info.apiGroup, info.apiVersion, info.resource);
   if (!served) throw resourceNotFound();
   const route = routeOf(served, info, deps.watch);

@@ -79,10 +79,10 @@ async function serve(deps: HandlerChainDeps, req: IncomingMessage, res: ServerRe
   const path = decodeRequestPath(q < 0 ? url : url.slice(0, q));
   if (path === undefined) return refuseMalformedUrl(res);
   const query = new URLSearchParams(q < 0 ? '' : url.slice(q + 1));
-  const holder: { request?: ApiRequest } = {};
+  const holder: { request?: Pick<ApiRequest, 'negotiated' | 'pretty'> } = {};
   try {
     const info = parseRequestInfo(req.method ?? 'GET', path, query);
-    const instrumented = info.isResourceRequest ? hasRoute(deps.resources.registry, info, req.method ?? 'GET') : INSTRUMENTED_PATHS.has(path);
+    const instrumented = info.isResourceRequest ? hasRoute(deps.resources.registry, info, req.method ?? 'GET', deps.resources.reviews) : INSTRUMENTED_PATHS.has(path);
     trackRequest(req, res, info, query, deps.log, deps.metrics, instrumented);
     const auditAnnotations = auditRequest(deps.audit, req, res, info);
     const user = await authenticate(deps.authenticator, req, res, query, deps.log);
@@ -93,7 +93,7 @@ async function serve(deps: HandlerChainDeps, req: IncomingMessage, res: ServerRe
     }
     if (deps.authorizer && !authorizeRequest(deps.authorizer, user, info, req, res, query, auditAnnotations, deps.log)) return;
     if (!info.isResourceRequest) return await serveNonResource(deps.nonResource, req, res, path, query);
-    if (!deps.resources.registry.servesGroupVersion(info.apiGroup, info.apiVersion)) return writeNotFound(res);
+    if (!deps.resources.registry.servesGroupVersion(info.apiGroup, info.apiVersion) && !deps.resources.reviews?.servesGroupVersion(info.apiGroup, info.apiVersion)) return writeNotFound(res);
     const served = deps.resources.registry.lookup(info.apiGroup, info.apiVersion, info.resource);
     if (served) markDeprecated(res, served, info, deps.metrics, auditAnnotations);
     if (info.verb === 'watch') {

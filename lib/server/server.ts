@@ -29,6 +29,9 @@ import type { AuthorizationMode } from './options/authorization';
 import { ALWAYS_ALLOW, ALWAYS_DENY, PRIVILEGED_GROUPS, unionAuthorizer, type Authorizer } from './authorization/authorizer';
 import { RbacAuthorizer } from './authorization/rbac/authorizer';
 import { authorizeVerb } from './filters/authorization';
+import { ReviewRegistry } from '../endpoints/reviews';
+import { accessReviews, type RulesResolver } from './authorization/reviews';
+import { rulesResolverFor } from './authorization/rules-resolver';
 import type { ResourceRequestInfo } from '../endpoints/request-info';
 import { flagCheck, pingCheck, withGracePeriod, withTimeout, type HealthCheck } from './healthz/healthz';
 
@@ -183,7 +186,9 @@ export class ApiServer {
       clientCertificates: tlsFiles?.clientCA !== undefined,
       tokens: files.tokens ? [staticTokens(files.tokens)] : [],
     });
-    const { authorizer } = authorizerFor(options.authorizationModes, controllers);
+    const { authorizer, reviewAuthorizer, resolver } = authorizerFor(options.authorizationModes, controllers);
+    const reviews = new ReviewRegistry();
+    for (const review of accessReviews(reviewAuthorizer, resolver)) reviews.add(review);
     const listener = buildRequestListener({
       authenticator,
       ...(authorizer ? { authorizer } : {}),
@@ -192,6 +197,7 @@ export class ApiServer {
         registry,
         features: { listChunking: options.featureGates['APIListChunking'] !== false, serverSideFieldValidation: options.featureGates['ServerSideFieldValidation'] !== false },
         watch: handleWatch,
+        reviews,
         ...(authorizer ? { authorizeAs: (req: IncomingMessage, info: ResourceRequestInfo, query: URLSearchParams, verb: string) => authorizeVerb(authorizer, req, info, query, verb) } : {}),
       },
       nonResource: { registry, health, metrics, serverAddress: () => `${options.bindAddress}:${server?.port ?? options.port}` },
@@ -281,15 +287,20 @@ export class ApiServer {
   }
 }
 
-/** The union of --authorization-mode's authorizers behind the system:masters one; none to consult for AlwaysAllow alone. */
-function authorizerFor(modes: readonly AuthorizationMode[], controllers: RunningControllers): { authorizer?: Authorizer } {
-  if (modes.length === 1 && modes[0] === 'AlwaysAllow') return {};
+/**
+ * The union of --authorization-mode's authorizers behind the system:masters one (what the reviews ask), and the same
+ * for the request filter unless it is AlwaysAllow alone (nothing to check); plus the union of their rule lists.
+ */
+function authorizerFor(modes: readonly AuthorizationMode[], controllers: RunningControllers): { authorizer?: Authorizer; reviewAuthorizer: Authorizer; resolver: RulesResolver } {
   const byMode: Record<AuthorizationMode, Authorizer> = {
     AlwaysAllow: ALWAYS_ALLOW,
     AlwaysDeny: ALWAYS_DENY,
     RBAC: new RbacAuthorizer(() => controllers.rbac.snapshot),
   };
-  return { authorizer: unionAuthorizer([PRIVILEGED_GROUPS, ...modes.map((m) => byMode[m])]) };
+  const reviewAuthorizer = unionAuthorizer([PRIVILEGED_GROUPS, ...modes.map((m) => byMode[m])]);
+  const resolver = rulesResolverFor(modes, () => controllers.rbac.snapshot);
+  if (modes.length === 1 && modes[0] === 'AlwaysAllow') return { reviewAuthorizer, resolver };
+  return { authorizer: reviewAuthorizer, reviewAuthorizer, resolver };
 }
 
 async function waitForEtcd(storage: Storage, log: Logger): Promise<void> {
