@@ -7,6 +7,7 @@ import { Cacher } from '../storage/cacher/cacher';
 import type { FeatureGates } from '../server/options/feature-gates';
 import { GenericStore } from './generic/store';
 import type { Admission } from './generic/admission';
+import type { WriteGuard } from './generic/write-guard';
 import type { ResourceDefinition } from './rest/resource';
 import { ResourceRegistry, type Deprecation, type ServedResource } from './resource-registry';
 import type { RuntimeConfig } from '../server/options/runtime-config';
@@ -142,14 +143,16 @@ function storageFor(storage: Storage, definition: ResourceDefinition, extra: Ext
   return new EncodingStorage(storage, { group: definition.group, kind: definition.kind, conversions, version: extra.version });
 }
 
-export function buildRegistry(storage: Storage, etcdPrefix: string, features: FeatureGates, admission: Admission, watchCache?: WatchCacheConfig, runtimeConfig?: RuntimeConfig): ResourceRegistry {
+/** `rbacGuard`: escalation prevention of the RBAC kinds' writes (needs the authorizer, built after the registry). */
+export function buildRegistry(storage: Storage, etcdPrefix: string, features: FeatureGates, admission: Admission, watchCache?: WatchCacheConfig, runtimeConfig?: RuntimeConfig, rbacGuard?: WriteGuard): ResourceRegistry {
   const registry = new ResourceRegistry();
   for (const definition of storageDefinitions(features)) {
     const keyPrefix = keyPrefixOf(etcdPrefix, definition);
     const extra = EXTRA_VERSIONS[`${definition.group}/${definition.resource}`];
     const resourceStorage = storageFor(storage, definition, extra);
     const cacher = watchCache ? cacherFor(resourceStorage, definition, keyPrefix, watchCache) : undefined;
-    const store = new GenericStore({ definition, strategy: definition.strategy, storage: resourceStorage, keyPrefix, admission, ...(cacher ? { cacher } : {}) });
+    const guard = definition.group === RBAC_GROUP ? rbacGuard : undefined;
+    const store = new GenericStore({ definition, strategy: definition.strategy, storage: resourceStorage, keyPrefix, admission, ...(cacher ? { cacher } : {}), ...(guard ? { guard } : {}) });
     const isNamespaces = definition.group === '' && definition.resource === 'namespaces';
     const statusStore = definition.statusStrategy ? store.withStrategy(definition.statusStrategy) : undefined;
     const servedAs = (def: ResourceDefinition, deprecation?: Deprecation): ServedResource => {

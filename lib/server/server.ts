@@ -30,6 +30,8 @@ import { ALWAYS_ALLOW, ALWAYS_DENY, PRIVILEGED_GROUPS, unionAuthorizer, type Aut
 import { RbacAuthorizer } from './authorization/rbac/authorizer';
 import { authorizeVerb } from './filters/authorization';
 import { ReviewRegistry } from '../endpoints/reviews';
+import { DeferredWriteGuard } from '../registry/generic/write-guard';
+import { escalationGuard } from './authorization/rbac/escalation';
 import { accessReviews, type RulesResolver } from './authorization/reviews';
 import { rulesResolverFor } from './authorization/rules-resolver';
 import type { ResourceRequestInfo } from '../endpoints/request-info';
@@ -148,7 +150,8 @@ export class ApiServer {
     };
     const admission = new NamespaceLifecycle(() => namespacesStore());
     const watchCache = options.watchCache ? { capacity: options.watchCache.capacity, minAgeMs: options.watchCache.windowMs, bookmarkIntervalMs: options.watchCache.bookmarkIntervalMs, log: log.child({ component: 'watch-cache' }) } : undefined;
-    const registry = buildRegistry(storage, options.etcdPrefix, options.featureGates, admission, watchCache, options.runtimeConfig);
+    const rbacGuard = new DeferredWriteGuard();
+    const registry = buildRegistry(storage, options.etcdPrefix, options.featureGates, admission, watchCache, options.runtimeConfig, rbacGuard);
     for (const cacher of registry.cachers()) cacher.start();
     undo.push(() => Promise.all(registry.cachers().map((c) => c.stop())));
     const namespaces = registry.lookup('', 'v1', 'namespaces');
@@ -187,6 +190,7 @@ export class ApiServer {
       tokens: files.tokens ? [staticTokens(files.tokens)] : [],
     });
     const { authorizer, reviewAuthorizer, resolver } = authorizerFor(options.authorizationModes, controllers);
+    rbacGuard.target = escalationGuard(reviewAuthorizer, () => controllers.rbac.snapshot);
     const reviews = new ReviewRegistry();
     for (const review of accessReviews(reviewAuthorizer, resolver)) reviews.add(review);
     const listener = buildRequestListener({

@@ -217,3 +217,39 @@ describe('a second replica', () => {
     }
   });
 });
+
+describe('escalation prevention', () => {
+  const alice = as('alice-token');
+  beforeAll(async () => {
+    await mustCreate(`${RBAC}/namespaces/${NS}/roles`, role('rbac-editor', [
+      { apiGroups: ['rbac.authorization.k8s.io'], resources: ['roles', 'rolebindings'], verbs: ['create', 'update'] },
+      { apiGroups: ['rbac.authorization.k8s.io'], resources: ['clusterroles'], resourceNames: ['edit'], verbs: ['bind'] },
+    ]));
+    await mustCreate(`${RBAC}/namespaces/${NS}/rolebindings`, bindUser('alice-rbac', 'Role', 'rbac-editor', ['alice']));
+    await eventually(async () => (await alice.post(`${RBAC}/namespaces/${NS}/roles?dryRun=All`, role('probe', [{ apiGroups: ['apps'], resources: ['deployments'], verbs: ['get'] }]))).status === 201, 3000, 'alice may create roles');
+  });
+
+  it('lets a user grant what it holds', async () => {
+    expect((await alice.post(`${RBAC}/namespaces/${NS}/roles`, role('subset', [{ apiGroups: ['apps'], resources: ['deployments'], verbs: ['get', 'list'] }]))).status).toBe(201);
+    expect((await alice.post(`${RBAC}/namespaces/${NS}/rolebindings`, bindUser('bob-reads', 'Role', 'deploy-reader', ['bob']))).status).toBe(201);
+  });
+
+  it('refuses a role with permissions the user lacks, with Kubernetes\' text', async () => {
+    const res = await alice.post(`${RBAC}/namespaces/${NS}/roles`, role('too-much', [{ apiGroups: ['apps'], resources: ['deployments'], verbs: ['get', 'delete', 'patch'] }, { apiGroups: [''], resources: ['namespaces'], verbs: ['get'] }]));
+    expectForbidden(res, 'roles.rbac.authorization.orch.io "too-much" is forbidden: user "alice" (groups=["system:authenticated"]) is attempting to grant RBAC permissions not currently held:\n{APIGroups:[""], Resources:["namespaces"], Verbs:["get"]}\n{APIGroups:["apps"], Resources:["deployments"], Verbs:["delete" "patch"]}', { name: 'too-much', group: 'rbac.authorization.orch.io', kind: 'roles' });
+    expect((await admin.get(`${RBAC}/namespaces/${NS}/roles/too-much`)).status).toBe(404);
+  });
+
+  it('refuses an escalating update and binding, allows bind on a named ClusterRole', async () => {
+    const current = (await admin.get(`${RBAC}/namespaces/${NS}/roles/subset`)).body;
+    const widened = await ts.api.put(`${RBAC}/namespaces/${NS}/roles/subset`, { ...current, rules: [{ apiGroups: ['*'], resources: ['*'], verbs: ['*'] }] }, { Authorization: 'Bearer alice-token' });
+    expect(widened.status).toBe(403);
+    const admins = await alice.post(`${RBAC}/namespaces/${NS}/rolebindings`, bindUser('alice-admin', 'ClusterRole', 'cluster-admin', ['alice']));
+    expectForbidden(admins, 'rolebindings.rbac.authorization.orch.io "alice-admin" is forbidden: user "alice" (groups=["system:authenticated"]) is attempting to grant RBAC permissions not currently held:\n{APIGroups:["*"], Resources:["*"], Verbs:["*"]}\n{NonResourceURLs:["*"], Verbs:["*"]}', { name: 'alice-admin', group: 'rbac.authorization.orch.io', kind: 'rolebindings' });
+    expect((await alice.post(`${RBAC}/namespaces/${NS}/rolebindings`, bindUser('bob-edits', 'ClusterRole', 'edit', ['bob']))).status).toBe(201);
+  });
+
+  it('lets system:masters grant anything', async () => {
+    expect((await admin.post(`${RBAC}/namespaces/${NS}/rolebindings`, bindUser('bob-admin', 'ClusterRole', 'cluster-admin', ['bob']))).status).toBe(201);
+  });
+});

@@ -53,6 +53,7 @@ export async function handleApply(r: ApiRequest, options: WriteQuery, directive:
   };
   const result = await r.store.patch(requestNamespace(r), r.info.name, (current) => run(current), {
     dryRun: options.dryRun,
+    user: r.user,
     // Creating through apply needs create as well as the patch the request was authorized for (spec, Authentication 3).
     createMissing: () => {
       r.authorize?.('create');
