@@ -85,7 +85,8 @@ async function serve(deps: HandlerChainDeps, req: IncomingMessage, res: ServerRe
     const instrumented = info.isResourceRequest ? hasRoute(deps.resources.registry, info, req.method ?? 'GET', deps.resources.reviews) : INSTRUMENTED_PATHS.has(path);
     trackRequest(req, res, info, query, deps.log, deps.metrics, instrumented);
     const auditAnnotations = auditRequest(deps.audit, req, res, info);
-    const user = await authenticate(deps.authenticator, req, res, query, deps.log);
+    const authenticated = authenticate(deps.authenticator, req, res, query, deps.log);
+    const user = authenticated instanceof Promise ? await authenticated : authenticated;
     if (!user) return;
     if (deps.flowcontrol) {
       const classification = deps.flowcontrol.classifier.classify({ user, info });

@@ -14,8 +14,8 @@ export interface AuthenticatorConfig {
   tokens: readonly TokenAuthenticator[];
 }
 
-/** Resolves to the request's user, or undefined when it must be answered 401. */
-export type RequestAuthenticator = (req: IncomingMessage) => Promise<UserInfo | undefined>;
+/** The request's user, or undefined when it must be answered 401; a promise only when an authenticator needs one. */
+export type RequestAuthenticator = (req: IncomingMessage) => UserInfo | undefined | Promise<UserInfo | undefined>;
 
 const EKU_CLIENT_AUTH = '1.3.6.1.5.5.7.3.2';
 const EKU_ANY = '2.5.29.37.0';
@@ -49,22 +49,29 @@ export function bearerToken(req: IncomingMessage): string | undefined {
   return token === '' ? undefined : token;
 }
 
-async function tokenUser(req: IncomingMessage, authenticators: readonly TokenAuthenticator[]): Promise<Outcome> {
-  const token = bearerToken(req);
-  if (token === undefined) return 'absent';
-  for (const authenticate of authenticators) {
+/** Tries the token authenticators in order from `from`; stays synchronous until one returns a promise. */
+function tokenUserFrom(token: string, authenticators: readonly TokenAuthenticator[], from: number): Outcome | Promise<Outcome> {
+  for (let i = from; i < authenticators.length; i++) {
+    let result: ReturnType<TokenAuthenticator>;
     try {
-      const user = await authenticate(token);
-      if (user) {
-        // Nothing after authentication is tempted to reuse the credential.
-        delete req.headers.authorization;
-        return { user };
-      }
+      result = (authenticators[i] as TokenAuthenticator)(token);
     } catch {
-      // An authenticator's error is a failed credential; the next may still know the token.
+      continue; // an authenticator's error is a failed credential; the next may still know the token
     }
+    if (result instanceof Promise) {
+      return result.then(
+        (user) => (user ? { user } : tokenUserFrom(token, authenticators, i + 1)),
+        () => tokenUserFrom(token, authenticators, i + 1),
+      );
+    }
+    if (result) return { user: result };
   }
   return 'failed';
+}
+
+function tokenUser(req: IncomingMessage, authenticators: readonly TokenAuthenticator[]): Outcome | Promise<Outcome> {
+  const token = bearerToken(req);
+  return token === undefined ? 'absent' : tokenUserFrom(token, authenticators, 0);
 }
 
 /** kube-apiserver's AuthenticatedGroupAdder: every authenticated user is in system:authenticated. */
@@ -74,17 +81,20 @@ function withAuthenticatedGroup(user: UserInfo): UserInfo {
 }
 
 export function buildAuthenticator(config: AuthenticatorConfig): RequestAuthenticator {
-  return async (req) => {
-    let failed = false;
+  return (req) => {
+    let certFailed = false;
     if (config.clientCertificates) {
       const cert = certificateUser(req);
       if (typeof cert === 'object') return withAuthenticatedGroup(cert.user);
-      failed = cert === 'failed';
+      certFailed = cert === 'failed';
     }
-    const token = await tokenUser(req, config.tokens);
-    if (typeof token === 'object') return withAuthenticatedGroup(token.user);
-    if (failed || token === 'failed') return undefined;
-    return config.anonymous ? ANONYMOUS : undefined;
+    const decide = (token: Outcome): UserInfo | undefined => {
+      if (typeof token === 'object') return withAuthenticatedGroup(token.user);
+      if (certFailed || token === 'failed') return undefined;
+      return config.anonymous ? ANONYMOUS : undefined;
+    };
+    const token = tokenUser(req, config.tokens);
+    return token instanceof Promise ? token.then(decide) : decide(token);
   };
 }
 

@@ -11,8 +11,12 @@ import { writeError } from '../../endpoints/handlers/write-status';
 import type { RequestAuthenticator } from '../authentication/authenticator';
 
 /** The user, set in the request context; undefined when a 401 has been written. */
-export async function authenticate(authenticator: RequestAuthenticator, req: IncomingMessage, res: ServerResponse, query: URLSearchParams, log: Logger): Promise<UserInfo | undefined> {
-  const user = await authenticator(req);
+export function authenticate(authenticator: RequestAuthenticator, req: IncomingMessage, res: ServerResponse, query: URLSearchParams, log: Logger): UserInfo | undefined | Promise<UserInfo | undefined> {
+  const found = authenticator(req);
+  return found instanceof Promise ? found.then((user) => settle(user, req, res, query, log)) : settle(found, req, res, query, log);
+}
+
+function settle(user: UserInfo | undefined, req: IncomingMessage, res: ServerResponse, query: URLSearchParams, log: Logger): UserInfo | undefined {
   if (user) {
     setRequestUser(req, user);
     return user;

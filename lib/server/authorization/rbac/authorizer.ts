@@ -62,18 +62,35 @@ export function rulesFor(snapshot: PolicySnapshot, user: UserInfo, namespace: st
   return { rules, errors };
 }
 
+/** Resolved rule sets kept per (user, groups, namespace) until the policy changes; bounded. */
+const RESOLVED_CACHE_LIMIT = 10_000;
+
 export class RbacAuthorizer implements Authorizer {
+  #cachedFor: PolicySnapshot | undefined;
+  readonly #resolved = new Map<string, { rules: CompiledRule[]; errors: string[] }>();
+
   constructor(readonly snapshot: () => PolicySnapshot) {}
 
+  /** The same outcome as visiting the bindings each time: every rule that applies, then allow on the first match. */
+  #rulesFor(user: Attributes['user'], namespace: string): { rules: CompiledRule[]; errors: string[] } {
+    const snapshot = this.snapshot();
+    if (snapshot !== this.#cachedFor) {
+      this.#resolved.clear();
+      this.#cachedFor = snapshot;
+    }
+    const key = `${namespace}\0${user.name}\0${user.groups.join('\0')}`;
+    let found = this.#resolved.get(key);
+    if (!found) {
+      if (this.#resolved.size >= RESOLVED_CACHE_LIMIT) this.#resolved.clear();
+      found = rulesFor(snapshot, user, namespace);
+      this.#resolved.set(key, found);
+    }
+    return found;
+  }
+
   authorize(a: Attributes): AuthorizationResult {
-    let allowed = false;
-    const errors: string[] = [];
-    visitRulesFor(this.snapshot(), a.user, a.namespace, (rules, error) => {
-      if (error !== undefined) errors.push(error);
-      if (rules?.some((rule) => ruleAllows(a, rule))) allowed = true;
-      return !allowed;
-    });
-    if (allowed) return { decision: 'allow', reason: '' };
+    const { rules, errors } = this.#rulesFor(a.user, a.namespace);
+    for (const rule of rules) if (ruleAllows(a, rule)) return { decision: 'allow', reason: '' };
     return { decision: 'noOpinion', reason: errors.length > 0 ? `RBAC: ${aggregateMessages(errors)}` : '' };
   }
 }
