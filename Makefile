@@ -54,6 +54,7 @@ bench: deps wrk build
 	node dist/test/bench/lists-watch.js
 	node dist/test/bench/protobuf.js
 	node dist/test/bench/apply.js
+	node dist/test/bench/auth.js
 
 clean:
 	rm -rf dist

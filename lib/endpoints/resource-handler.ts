@@ -51,6 +51,8 @@ function routeOf(served: ServedResource, info: ResourceRequestInfo, watch: Watch
   if (info.subresource === '') return { store: served.store, methods: { GET: handleGet, PUT: handleUpdate, PATCH: handlePatch, DELETE: handleDelete } };
   if (info.subresource === 'status' && served.statusStore) return { store: served.statusStore, methods: { GET: handleGet, PUT: handleUpdate, PATCH: handlePatch } };
   if (info.subresource === 'scale' && served.scale) return { store: served.store, methods: { GET: handleGetScale, PUT: handleUpdateScale, PATCH: handlePatchScale } };
+  const postOnly = served.postSubresources?.get(info.subresource);
+  if (postOnly) return { store: served.store, methods: { POST: postOnly.handler } };
   const putOnly = served.putSubresources.get(info.subresource);
   if (putOnly) return { store: putOnly, methods: { PUT: handleUpdate } };
   return undefined;

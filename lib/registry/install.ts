@@ -24,6 +24,7 @@ import { applyHorizontalPodAutoscalerDefaults } from '../apis/autoscaling/v1/def
 import { applyPriorityLevelConfigurationDefaults as applyV1beta2PriorityLevelDefaults } from '../apis/flowcontrol/v1beta2/defaults';
 import type { Strategy } from './rest/strategy';
 import { roleStrategy } from './rbac/roles/strategy';
+import { serviceAccountStrategy } from './core/serviceaccounts/strategy';
 import { clusterRoleStrategy } from './rbac/clusterroles/strategy';
 import { roleBindingStrategy } from './rbac/rolebindings/strategy';
 import { clusterRoleBindingStrategy } from './rbac/clusterrolebindings/strategy';
@@ -99,6 +100,7 @@ function storageDefinitions(features: FeatureGates): ResourceDefinition[] {
   const hpa = horizontalPodAutoscalerStrategies({ hpaScaleToZero: features['HPAScaleToZero'] === true });
   return [
     { group: '', version: 'v1', resource: 'namespaces', kind: 'Namespace', listKind: 'NamespaceList', shortNames: ['ns'], categories: [], strategy: namespaceStrategy, statusStrategy: namespaceStatusStrategy },
+    { group: '', version: 'v1', resource: 'serviceaccounts', kind: 'ServiceAccount', listKind: 'ServiceAccountList', shortNames: ['sa'], categories: [], strategy: serviceAccountStrategy },
     { group: 'apps', version: 'v1', resource: 'deployments', kind: 'Deployment', listKind: 'DeploymentList', shortNames: ['deploy'], categories: ['all'], strategy: deploymentStrategy, statusStrategy: deploymentStatusStrategy },
     { group: 'autoscaling', version: 'v2', resource: 'horizontalpodautoscalers', kind: 'HorizontalPodAutoscaler', listKind: 'HorizontalPodAutoscalerList', shortNames: ['hpa'], categories: ['all'], strategy: hpa.main, statusStrategy: hpa.status },
     { group: RBAC_GROUP, version: 'v1', resource: 'roles', kind: 'Role', listKind: 'RoleList', shortNames: [], categories: [], strategy: roleStrategy },

@@ -13,6 +13,8 @@ export interface ServedResource {
   statusStore?: GenericStore;
   /** Extra subresources updated with PUT only (namespaces' `finalize`). */
   putSubresources: Map<string, GenericStore>;
+  /** Subresources that take POST only and answer without storing (serviceaccounts' `token`); installed by the server. */
+  postSubresources?: Map<string, PostSubresource>;
   selectors: SelectorSupport;
   /** The `scale` subresource, when the resource has one (deployments). */
   scale?: ScaleAdapter;
@@ -35,6 +37,14 @@ export interface Deprecation {
   deprecatedIn: string;
   removedIn?: string;
   replacement?: { group: string; version: string; kind: string };
+}
+
+/** A POST-only subresource: its handler and the kind it takes (discovery lists it with that group/version/kind). */
+export interface PostSubresource {
+  handler: (r: import('../endpoints/handlers/api-request').ApiRequest) => Promise<void>;
+  group: string;
+  version: string;
+  kind: string;
 }
 
 export interface GroupVersions {

@@ -23,6 +23,9 @@ import { buildRequestListener } from './handler-chain';
 import { ensureAuditLogFile, openAuditLog } from './filters/audit';
 import { ApiServerMetrics } from './metrics/metrics';
 import { loadTokenFile } from './authentication/token-file';
+import { ServiceAccountTokens } from './authentication/service-account-tokens';
+import { tokenRequestHandler } from './authentication/token-request';
+import { tokenReview } from './authentication/token-review';
 import { buildAuthenticator, staticTokens } from './authentication/authenticator';
 import { goPathError } from './go-path-error';
 import type { AuthorizationMode } from './options/authorization';
@@ -47,6 +50,7 @@ interface TlsFiles {
 interface StartFiles {
   tlsFiles: TlsFiles | undefined;
   tokens: Map<string, UserInfo> | undefined;
+  serviceAccountTokens: ServiceAccountTokens | undefined;
 }
 
 const ETCD_CHECK_TIMEOUT_MS = 2000;
@@ -113,9 +117,10 @@ export class ApiServer {
       }
     }
     const tokens = options.authentication.tokenAuthFile !== '' ? loadTokenFile(options.authentication.tokenAuthFile, log) : undefined;
+    const serviceAccountTokens = options.serviceAccounts ? new ServiceAccountTokens(options.serviceAccounts) : undefined;
     const undo: Array<() => unknown> = [];
     try {
-      return await ApiServer.#start(options, log, { tlsFiles, tokens }, undo);
+      return await ApiServer.#start(options, log, { tlsFiles, tokens, serviceAccountTokens }, undo);
     } catch (err) {
       for (const step of undo.reverse()) {
         try {
@@ -184,15 +189,23 @@ export class ApiServer {
 
     const audit = options.auditLogPath ? openAuditLog(options.auditLogPath, log.child({ component: 'audit' })) : undefined;
     undo.push(() => audit?.close());
+    const saTokens = files.serviceAccountTokens;
+    const tokenAuthenticators = [
+      ...(files.tokens ? [staticTokens(files.tokens)] : []),
+      ...(saTokens ? [saTokens.authenticator((ns, name) => controllers.serviceAccounts.objects.get(`${ns}/${name}`))] : []),
+    ];
     const authenticator = buildAuthenticator({
       anonymous: options.authentication.anonymous,
       clientCertificates: tlsFiles?.clientCA !== undefined,
-      tokens: files.tokens ? [staticTokens(files.tokens)] : [],
+      tokens: tokenAuthenticators,
     });
+    const serviceAccountsServed = registry.lookup('', 'v1', 'serviceaccounts');
+    if (saTokens && serviceAccountsServed) serviceAccountsServed.postSubresources = new Map([['token', { handler: tokenRequestHandler(saTokens), group: 'authentication.k8s.io', version: 'v1', kind: 'TokenRequest' }]]);
     const { authorizer, reviewAuthorizer, resolver } = authorizerFor(options.authorizationModes, controllers);
     rbacGuard.target = escalationGuard(reviewAuthorizer, () => controllers.rbac.snapshot);
     const reviews = new ReviewRegistry();
     for (const review of accessReviews(reviewAuthorizer, resolver)) reviews.add(review);
+    reviews.add(tokenReview(tokenAuthenticators, saTokens?.apiAudiences ?? []));
     const listener = buildRequestListener({
       authenticator,
       ...(authorizer ? { authorizer } : {}),

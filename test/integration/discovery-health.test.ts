@@ -35,7 +35,7 @@ describe('discovery', () => {
       { name: 'deployments/status', singularName: '', namespaced: true, kind: 'Deployment', verbs: ['get', 'patch', 'update'] },
     ]);
     const core = await ts.api.get('/api/v1');
-    expect(core.body.resources.map((r: any) => r.name)).toEqual(['namespaces', 'namespaces/finalize', 'namespaces/status']);
+    expect(core.body.resources.map((r: any) => r.name)).toEqual(['namespaces', 'namespaces/finalize', 'namespaces/status', 'serviceaccounts']);
     expect(core.body.resources[0]).toMatchObject({ shortNames: ['ns'], namespaced: false, storageVersionHash: 'Q3oi5N2YM8M=' });
     const hpa = await ts.api.get('/apis/autoscaling/v1');
     expect(hpa.body.resources[0]).toMatchObject({ name: 'horizontalpodautoscalers', shortNames: ['hpa'] });

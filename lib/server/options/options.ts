@@ -10,6 +10,7 @@ import { servedVersions } from '../../registry/install';
 import { validateShowHiddenMetricsVersion } from '../metrics/stability';
 import { AUTHENTICATION_FLAGS, parseAuthenticationFlags, type AuthenticationOptions } from './authentication';
 import { AUTHORIZATION_FLAGS, parseAuthorizationModes, type AuthorizationMode } from './authorization';
+import { SERVICE_ACCOUNT_FLAGS, parseServiceAccountFlags, type ServiceAccountOptions } from './service-accounts';
 
 export const FLAG_DEFINITIONS: readonly FlagDefinition[] = [
   { name: 'bind-address', kind: 'string', default: '127.0.0.1', usage: 'IP address to listen on' },
@@ -33,6 +34,7 @@ export const FLAG_DEFINITIONS: readonly FlagDefinition[] = [
   { name: 'log-level', kind: 'string', default: 'info', usage: 'one of trace, debug, info, warn, error, fatal, silent' },
   ...AUTHENTICATION_FLAGS,
   ...AUTHORIZATION_FLAGS,
+  ...SERVICE_ACCOUNT_FLAGS,
 ];
 
 const LOG_LEVELS = ['trace', 'debug', 'info', 'warn', 'error', 'fatal', 'silent'];
@@ -61,6 +63,8 @@ export interface ServerOptions {
   authentication: AuthenticationOptions;
   /** --authorization-mode, in order. */
   authorizationModes: AuthorizationMode[];
+  /** Service account tokens (absent: no TokenRequest, no service account token authentication). */
+  serviceAccounts?: ServiceAccountOptions;
 }
 
 function runtimeConfigFlag(text: string): RuntimeConfig {
@@ -136,6 +140,8 @@ export function parseCommandLine(args: readonly string[]): ParsedCommandLine {
     authorizationModes: parseAuthorizationModes(flagValue(values, 'authorization-mode')),
   };
   if (certFile !== '') options.tls = { certFile, keyFile };
+  const serviceAccounts = parseServiceAccountFlags(values);
+  if (serviceAccounts) options.serviceAccounts = serviceAccounts;
   if (flagValue(values, 'watch-cache') === 'true') {
     const capacityText = flagValue(values, 'watch-cache-capacity');
     if (!/^\d+$/.test(capacityText) || Number(capacityText) < 1) throw new FlagError(`invalid argument ${JSON.stringify(capacityText)} for "--watch-cache-capacity" flag: must be a positive integer`);
