@@ -61,6 +61,7 @@ bench: deps wrk build
 	node dist/test/bench/protobuf.js
 	node dist/test/bench/apply.js
 	node dist/test/bench/apf.js
+	node dist/test/bench/auth.js
 
 # The standard load test: a throwaway embedded server + etcd, 60 s at the default mix; results in ./loadtest-results.
 # LOADTEST_ARGS adds flags, e.g. LOADTEST_ARGS="--server https://127.0.0.1:6443 --kubeconfig ~/.kube/config".

@@ -154,8 +154,9 @@ export function decodeBody(body: Buffer, format: BodyFormat, def: ResourceDefini
   const { value, error: decodeError, problems } = format === 'protobuf' ? { value: parseProtobuf(body, def), error: undefined, problems: [] } : decodeText(body, format, def, directive !== 'Ignore');
   if (!isPlainObject(value)) throw unrecognized(def, `json: cannot unmarshal ${goTypeName(value)} into Go value of type ${TYPE_META_GO}`, body);
   if (format !== 'protobuf') checkTypeMeta(def, value, body);
-  // A Kubernetes group name (`events.k8s.io/v1`) is its orch group's apiVersion.
-  const apiVersion = typeof value['apiVersion'] === 'string' && value['apiVersion'] !== '' ? canonicalApiVersion(value['apiVersion']) : expectedApiVersion;
+  const given = typeof value['apiVersion'] === 'string' && value['apiVersion'] !== '' ? value['apiVersion'] : expectedApiVersion;
+  // Either name of a group served under its Kubernetes name too (events.k8s.io/v1 = events.orch.io/v1).
+  const apiVersion = canonicalApiVersion(given) === canonicalApiVersion(expectedApiVersion) ? expectedApiVersion : canonicalApiVersion(given);
   const kind = typeof value['kind'] === 'string' && value['kind'] !== '' ? value['kind'] : def.kind;
   const bodyVersion = apiVersion.includes('/') ? apiVersion.slice(apiVersion.indexOf('/') + 1) : apiVersion;
   if (apiVersion !== expectedApiVersion || kind !== def.kind) {

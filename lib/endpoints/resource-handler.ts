@@ -6,6 +6,9 @@ import type { ResourceRegistry, ServedResource } from '../registry/resource-regi
 import type { GenericStore } from '../registry/generic/store';
 import type { ResourceRequestInfo } from './request-info';
 import { responseMessageNameOf } from '../apimachinery/serializers/protobuf/kinds';
+import { requestUser } from './request-user';
+import { handleReview, type ReviewRegistry, type ReviewRequest } from './reviews';
+import { ANONYMOUS } from '../apimachinery/user';
 import type { ApiRequest, Features } from './handlers/api-request';
 import { handleGet } from './handlers/get';
 import { handleList } from './handlers/list';
@@ -49,6 +52,8 @@ function routeOf(served: ServedResource, info: ResourceRequestInfo, watch: Watch
   if (info.subresource === '') return { store: served.store, methods: { GET: handleGet, PUT: handleUpdate, PATCH: handlePatch, DELETE: handleDelete } };
   if (info.subresource === 'status' && served.statusStore) return { store: served.statusStore, methods: { GET: handleGet, PUT: handleUpdate, PATCH: handlePatch } };
   if (info.subresource === 'scale' && served.scale) return { store: served.store, methods: { GET: handleGetScale, PUT: handleUpdateScale, PATCH: handlePatchScale } };
+  const postOnly = served.postSubresources?.get(info.subresource);
+  if (postOnly) return { store: served.store, methods: { POST: postOnly.handler } };
   const putOnly = served.putSubresources.get(info.subresource);
   if (putOnly) return { store: putOnly, methods: { PUT: handleUpdate } };
   return undefined;
@@ -58,17 +63,27 @@ function routeOf(served: ServedResource, info: ResourceRequestInfo, watch: Watch
  * Whether a route serves this path and method, so the request is instrumented: kube-apiserver's metrics wrap its
  * routes, and a 404/405 for a path or method no route serves records nothing (no label values from client paths).
  */
-export function hasRoute(registry: ResourceRegistry, info: ResourceRequestInfo, method: string): boolean {
+export function hasRoute(registry: ResourceRegistry, info: ResourceRequestInfo, method: string, reviews?: ReviewRegistry): boolean {
+  if (reviews?.lookup(info.apiGroup, info.apiVersion, info.resource)) return reviewRouteMatches(info) && method === 'POST';
   if (!registry.servesGroupVersion(info.apiGroup, info.apiVersion)) return false;
   const served = registry.lookup(info.apiGroup, info.apiVersion, info.resource);
   const route = served && routeOf(served, info, () => Promise.resolve());
   return route?.methods[method === 'HEAD' ? 'GET' : method] !== undefined;
 }
 
+/** A review is a cluster-scoped collection path that only takes POST. */
+function reviewRouteMatches(info: ResourceRequestInfo): boolean {
+  return info.namespace === '' && info.name === '' && !info.watchPath;
+}
+
 export interface ResourceHandlerDeps {
   registry: ResourceRegistry;
+  /** Create-only kinds answered without storage (access and token reviews). */
+  reviews?: ReviewRegistry;
   features: Features;
   watch: WatchHandler;
+  /** Checks the request's user may also `verb` what the request addresses (server-side apply creating needs create); throws 403. */
+  authorizeAs?: (req: IncomingMessage, info: ResourceRequestInfo, query: URLSearchParams, verb: string) => void;
 }
 
 export async function serveResource(
@@ -78,8 +93,19 @@ export async function serveResource(
   info: ResourceRequestInfo,
   query: URLSearchParams,
   log: Logger,
-  holder: { request?: ApiRequest },
+  holder: { request?: Pick<ApiRequest, 'negotiated' | 'pretty'> },
 ): Promise<void> {
+  const review = deps.reviews?.lookup(info.apiGroup, info.apiVersion, info.resource);
+  if (review) {
+    if (!reviewRouteMatches(info)) throw resourceNotFound();
+    if (req.method !== 'POST') {
+      res.setHeader('Allow', 'POST');
+      throw methodNotAllowed();
+    }
+    const r: ReviewRequest = { req, res, info, query, pretty: isPretty(req, query), user: requestUser(req) ?? ANONYMOUS };
+    holder.request = r;
+    return handleReview(r, review, deps.features.serverSideFieldValidation !== false, (v, k) => deps.registry.isKnownKind(v, k));
+  }
   const served = deps.registry.lookup(info.apiGroup, info.apiVersion, info.resource);
   if (!served) throw resourceNotFound();
   const route = routeOf(served, info, deps.watch);
@@ -102,7 +128,10 @@ export async function serveResource(
     log,
     features: deps.features,
     pretty: isPretty(req, query),
+    user: requestUser(req) ?? ANONYMOUS,
   };
+  const authorizeAs = deps.authorizeAs;
+  if (authorizeAs) request.authorize = (verb) => authorizeAs(req, info, query, verb);
   holder.request = request;
   await handler(request);
 }

@@ -8,6 +8,7 @@ import type { FeatureGates } from '../server/options/feature-gates';
 import { GenericStore } from './generic/store';
 import { TtlStorage } from './generic/ttl-storage';
 import type { Admission } from './generic/admission';
+import type { WriteGuard } from './generic/write-guard';
 import type { ResourceDefinition } from './rest/resource';
 import { ResourceRegistry, type Deprecation, type ServedResource } from './resource-registry';
 import type { RuntimeConfig } from '../server/options/runtime-config';
@@ -26,6 +27,13 @@ import type { Strategy } from './rest/strategy';
 import { eventStrategy, eventsV1Validation } from './core/events/strategy';
 import { CORE_EVENT_SELECTORS, EVENTS_V1_SELECTORS } from './core/events/selectors';
 import { ADMISSIONREGISTRATION_GROUP, mutatingWebhookConfigurationStrategy, validatingWebhookConfigurationStrategy } from './admissionregistration/webhookconfigurations/strategy';
+import { roleStrategy } from './rbac/roles/strategy';
+import { serviceAccountStrategy } from './core/serviceaccounts/strategy';
+import { clusterRoleStrategy } from './rbac/clusterroles/strategy';
+import { roleBindingStrategy } from './rbac/rolebindings/strategy';
+import { clusterRoleBindingStrategy } from './rbac/clusterrolebindings/strategy';
+import { RBAC_GROUP } from '../apis/rbac/types';
+import { kubernetesGroupOf } from '../apimachinery/schema/group-aliases';
 
 const namespaceStrategy = { ...mainStrategy, ...namespaceDeletionHooks };
 const namespaceStatusStrategy = { ...statusStrategy, ...namespaceDeletionHooks };
@@ -103,12 +111,18 @@ export function servedVersions(): Map<string, string[]> {
   return groups;
 }
 
+/** In kube-apiserver's discovery order of groups (its aggregator's group priorities). */
 function storageDefinitions(features: FeatureGates): ResourceDefinition[] {
   const hpa = horizontalPodAutoscalerStrategies({ hpaScaleToZero: features['HPAScaleToZero'] === true });
   return [
     { group: '', version: 'v1', resource: 'namespaces', kind: 'Namespace', listKind: 'NamespaceList', shortNames: ['ns'], categories: [], strategy: namespaceStrategy, statusStrategy: namespaceStatusStrategy },
+    { group: '', version: 'v1', resource: 'serviceaccounts', kind: 'ServiceAccount', listKind: 'ServiceAccountList', shortNames: ['sa'], categories: [], strategy: serviceAccountStrategy },
     { group: 'apps', version: 'v1', resource: 'deployments', kind: 'Deployment', listKind: 'DeploymentList', shortNames: ['deploy'], categories: ['all'], strategy: deploymentStrategy, statusStrategy: deploymentStatusStrategy },
     { group: 'autoscaling', version: 'v2', resource: 'horizontalpodautoscalers', kind: 'HorizontalPodAutoscaler', listKind: 'HorizontalPodAutoscalerList', shortNames: ['hpa'], categories: ['all'], strategy: hpa.main, statusStrategy: hpa.status },
+    { group: RBAC_GROUP, version: 'v1', resource: 'roles', kind: 'Role', listKind: 'RoleList', shortNames: [], categories: [], strategy: roleStrategy },
+    { group: RBAC_GROUP, version: 'v1', resource: 'clusterroles', kind: 'ClusterRole', listKind: 'ClusterRoleList', shortNames: [], categories: [], strategy: clusterRoleStrategy },
+    { group: RBAC_GROUP, version: 'v1', resource: 'rolebindings', kind: 'RoleBinding', listKind: 'RoleBindingList', shortNames: [], categories: [], strategy: roleBindingStrategy },
+    { group: RBAC_GROUP, version: 'v1', resource: 'clusterrolebindings', kind: 'ClusterRoleBinding', listKind: 'ClusterRoleBindingList', shortNames: [], categories: [], strategy: clusterRoleBindingStrategy },
     { group: FLOWCONTROL_GROUP, version: 'v1beta3', resource: 'flowschemas', kind: 'FlowSchema', listKind: 'FlowSchemaList', shortNames: [], categories: [], strategy: flowSchemaStrategy, statusStrategy: flowSchemaStatusStrategy },
     { group: FLOWCONTROL_GROUP, version: 'v1beta3', resource: 'prioritylevelconfigurations', kind: 'PriorityLevelConfiguration', listKind: 'PriorityLevelConfigurationList', shortNames: [], categories: [], strategy: priorityLevelConfigurationStrategy, statusStrategy: priorityLevelConfigurationStatusStrategy },
     { group: '', version: 'v1', resource: 'events', kind: 'Event', listKind: 'EventList', shortNames: ['ev'], categories: [], strategy: eventStrategy },
@@ -162,14 +176,16 @@ function storageFor(storage: Storage, definition: ResourceDefinition, extra: Ext
   return new EncodingStorage(storage, { group: definition.group, kind: definition.kind, conversions, version: extra.version });
 }
 
-export function buildRegistry(storage: Storage, etcdPrefix: string, features: FeatureGates, admission: Admission, watchCache?: WatchCacheConfig, runtimeConfig?: RuntimeConfig, ttls: Ttls = DEFAULT_TTLS): ResourceRegistry {
+/** `rbacGuard`: escalation prevention of the RBAC kinds' writes (needs the authorizer, built after the registry). */
+export function buildRegistry(storage: Storage, etcdPrefix: string, features: FeatureGates, admission: Admission, watchCache?: WatchCacheConfig, runtimeConfig?: RuntimeConfig, ttls: Ttls = DEFAULT_TTLS, rbacGuard?: WriteGuard): ResourceRegistry {
   const registry = new ResourceRegistry();
   for (const definition of storageDefinitions(features)) {
     const keyPrefix = keyPrefixOf(etcdPrefix, definition);
     const extra = EXTRA_VERSIONS[`${definition.group}/${definition.resource}`];
     const resourceStorage = storageFor(storage, definition, extra, ttls);
     const cacher = watchCache ? cacherFor(resourceStorage, definition, keyPrefix, watchCache) : undefined;
-    const store = new GenericStore({ definition, strategy: definition.strategy, storage: resourceStorage, keyPrefix, admission, ...(cacher ? { cacher } : {}) });
+    const guard = definition.group === RBAC_GROUP ? rbacGuard : undefined;
+    const store = new GenericStore({ definition, strategy: definition.strategy, storage: resourceStorage, keyPrefix, admission, ...(cacher ? { cacher } : {}), ...(guard ? { guard } : {}) });
     const isNamespaces = definition.group === '' && definition.resource === 'namespaces';
     const statusStore = definition.statusStrategy ? store.withStrategy(definition.statusStrategy) : undefined;
     const servedAs = (def: ResourceDefinition, deprecation?: Deprecation): ServedResource => {
@@ -203,7 +219,10 @@ export function buildRegistry(storage: Storage, etcdPrefix: string, features: Fe
     }
     for (const served of versions) {
       const { group, version, resource } = served.definition;
-      if (runtimeConfig === undefined || isVersionEnabled(runtimeConfig, group, version, resource)) registry.add(served);
+      if (runtimeConfig !== undefined && !isVersionEnabled(runtimeConfig, group, version, resource)) continue;
+      registry.add(served);
+      const k8sGroup = kubernetesGroupOf(group);
+      if (k8sGroup !== undefined) registry.addAlias(k8sGroup, served);
     }
   }
   return registry;

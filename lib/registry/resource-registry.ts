@@ -14,6 +14,8 @@ export interface ServedResource {
   statusStore?: GenericStore;
   /** Extra subresources updated with PUT only (namespaces' `finalize`). */
   putSubresources: Map<string, GenericStore>;
+  /** Subresources that take POST only and answer without storing (serviceaccounts' `token`); installed by the server. */
+  postSubresources?: Map<string, PostSubresource>;
   selectors: SelectorSupport;
   /** The `scale` subresource, when the resource has one (deployments). */
   scale?: ScaleAdapter;
@@ -40,13 +42,21 @@ export interface Deprecation {
   replacement?: { group: string; version: string; kind: string };
 }
 
+/** A POST-only subresource: its handler and the kind it takes (discovery lists it with that group/version/kind). */
+export interface PostSubresource {
+  handler: (r: import('../endpoints/handlers/api-request').ApiRequest) => Promise<void>;
+  group: string;
+  version: string;
+  kind: string;
+}
+
 export interface GroupVersions {
   group: string;
   versions: string[];
 }
 
 /** kube-apiserver 1.26's order of the groups served here in /apis (core first); unknown groups last, as registered. */
-const GROUP_ORDER = ['', 'apps', 'events.orch.io', 'autoscaling', 'admissionregistration.orch.io', 'flowcontrol.apiserver.orch.io'];
+const GROUP_ORDER = ['', 'apps', 'events.orch.io', 'autoscaling', 'rbac.authorization.orch.io', 'admissionregistration.orch.io', 'flowcontrol.apiserver.orch.io'];
 
 function groupRank(group: string): number {
   const i = GROUP_ORDER.indexOf(group);
@@ -57,6 +67,9 @@ export class ResourceRegistry {
   readonly #byPath = new Map<string, ServedResource>();
   readonly #groups: GroupVersions[] = [];
   readonly #kinds = new Set<string>();
+  /** Resources at their Kubernetes group name (`rbac.authorization.k8s.io`): routable, never in discovery. */
+  readonly #aliases = new Map<string, ServedResource>();
+  readonly #aliasGroupVersions = new Set<string>();
 
   add(served: ServedResource): void {
     const { group, version, resource, kind } = served.definition;
@@ -70,14 +83,24 @@ export class ResourceRegistry {
     if (!entry.versions.includes(version)) entry.versions.push(version);
   }
 
-  /** The served resource of a path; a Kubernetes group name (`events.k8s.io`) reaches its orch group (not in discovery). */
+  /** Serves `served` (same store) under another group name too, without listing it in discovery. */
+  addAlias(group: string, served: ServedResource): void {
+    const definition = { ...served.definition, group };
+    const { version, resource, kind } = definition;
+    this.#aliases.set(`${group}/${version}/${resource}`, { ...served, definition });
+    this.#aliasGroupVersions.add(`${group}/${version}`);
+    this.#kinds.add(`${group}/${version}/${kind}`);
+  }
+
   lookup(group: string, version: string, resource: string): ServedResource | undefined {
-    return this.#byPath.get(`${canonicalGroup(group)}/${version}/${resource}`);
+    const key = `${group}/${version}/${resource}`;
+    // A Kubernetes group name of a served group (`events.k8s.io`) without a registered alias reaches the orch group.
+    return this.#byPath.get(key) ?? this.#aliases.get(key) ?? this.#byPath.get(`${canonicalGroup(group)}/${version}/${resource}`);
   }
 
   servesGroupVersion(group: string, version: string): boolean {
     const canonical = canonicalGroup(group);
-    return this.#groups.some((g) => g.group === canonical && g.versions.includes(version));
+    return this.#groups.some((g) => g.group === canonical && g.versions.includes(version)) || this.#aliasGroupVersions.has(`${group}/${version}`);
   }
 
   /** Groups in kube-apiserver's discovery order (its group priorities), versions in preference order. */

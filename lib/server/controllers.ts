@@ -16,6 +16,11 @@ import { DanglingConditionController } from '../registry/flowcontrol/dangling-co
 import { LeaderElection } from './leader-election';
 import { FlowcontrolConfig } from './flowcontrol/config-watcher';
 import { GarbageCollector } from '../registry/generic/garbage-collector';
+import { RBAC_GROUP } from '../apis/rbac/types';
+import { PolicyCache } from './authorization/rbac/policy-cache';
+import { WatchedCollection } from './watched-collection';
+import { RbacBootstrap } from '../registry/rbac/bootstrap/ensurer';
+import { ClusterRoleAggregation } from '../registry/rbac/clusterroles/aggregation-controller';
 
 export interface ControllerDeps {
   registry: ResourceRegistry;
@@ -32,6 +37,12 @@ export interface RunningControllers {
   flowcontrolBootstrapped(): boolean;
   /** The APF classifier, kept current from the FlowSchema and PriorityLevelConfiguration objects. */
   flowcontrol: FlowcontrolConfig;
+  /** The RBAC bootstrap roles and bindings exist (post-start hook `rbac/bootstrap-roles`). */
+  rbacBootstrapped(): boolean;
+  /** Roles, ClusterRoles and bindings in memory, kept current by watches (the RBAC authorizer reads it). */
+  rbac: PolicyCache;
+  /** Service accounts in memory from a watch: a service account token is valid only while its account exists. */
+  serviceAccounts: WatchedCollection;
   /** Resolves once the built-in namespaces and the APF configuration exist (or the latter gave up, logged). */
   ready: Promise<void>;
   stop(): Promise<void>;
@@ -97,6 +108,26 @@ export function startControllers(deps: ControllerDeps): RunningControllers {
   const garbageCollector = new GarbageCollector(registry.all().map((s) => s.store), log.child({ controller: 'garbage-collector' }));
   garbageCollector.start();
 
+  const rbac = new PolicyCache({
+    roles: served(registry, RBAC_GROUP, 'v1', 'roles').store,
+    clusterRoles: served(registry, RBAC_GROUP, 'v1', 'clusterroles').store,
+    roleBindings: served(registry, RBAC_GROUP, 'v1', 'rolebindings').store,
+    clusterRoleBindings: served(registry, RBAC_GROUP, 'v1', 'clusterrolebindings').store,
+  }, log.child({ controller: 'rbac-cache' }));
+  const aggregation = new ClusterRoleAggregation({ store: served(registry, RBAC_GROUP, 'v1', 'clusterroles').store, clusterRoles: () => rbac.clusterRoleObjects(), log: log.child({ controller: 'clusterrole-aggregation' }) });
+  rbac.onChange(() => aggregation.changed());
+  const rbacLoaded = rbac.start();
+  const serviceAccounts = new WatchedCollection(served(registry, '', 'v1', 'serviceaccounts').store, log.child({ controller: 'serviceaccount-cache' }), () => {});
+  const serviceAccountsLoaded = serviceAccounts.sync();
+  const rbacBootstrap = new RbacBootstrap({ clusterRoles: served(registry, RBAC_GROUP, 'v1', 'clusterroles').store, clusterRoleBindings: served(registry, RBAC_GROUP, 'v1', 'clusterrolebindings').store, log: log.child({ controller: 'rbac-bootstrap' }) });
+  let rbacDone = false;
+  const rbacStarted = rbacBootstrap.start().then(
+    () => {
+      rbacDone = true;
+    },
+    (err: unknown) => log.error({ err }, 'RBAC bootstrap policy could not be ensured'),
+  );
+
   const flowcontrol = new FlowcontrolConfig({ flowSchemas: flowSchemas.store, priorityLevels: priorityLevels.store, log: log.child({ controller: 'apf-config' }) });
   const flowcontrolLoaded = flowcontrol.start();
 
@@ -104,8 +135,15 @@ export function startControllers(deps: ControllerDeps): RunningControllers {
     flowcontrol,
     namespacesBootstrapped: () => namespacesDone,
     flowcontrolBootstrapped: () => apfDone,
-    ready: Promise.all([stopNamespaceBootstrap, apfStarted, flowcontrolLoaded]).then(() => undefined),
+    rbac,
+    serviceAccounts,
+    rbacBootstrapped: () => rbacDone,
+    ready: Promise.all([stopNamespaceBootstrap, apfStarted, flowcontrolLoaded, rbacLoaded, rbacStarted, serviceAccountsLoaded]).then(() => undefined),
     stop: async () => {
+      await serviceAccounts.stop();
+      rbacBootstrap.stop();
+      aggregation.stop();
+      await rbac.stop();
       namespaceController.stop();
       namespaceEvents.stop();
       apfEvents.stop();

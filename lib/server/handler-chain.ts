@@ -12,7 +12,7 @@ import { writeNotFound } from './healthz/healthz';
 import { serveNonResource, type NonResourceDeps } from './non-resource';
 import { trackRequest } from './filters/request-log';
 import type { ApiServerMetrics } from './metrics/metrics';
-import { ANONYMOUS, type Classifier, type RequestDigest } from './flowcontrol/classifier';
+import type { Classifier, RequestDigest } from './flowcontrol/classifier';
 import { priorityAndFairnessHeaders } from './flowcontrol/headers';
 import { auditRequest, type AuditLog } from './filters/audit';
 import { markDeprecated } from './filters/deprecation';
@@ -23,8 +23,16 @@ import { compressLargeResponses } from './filters/response-compression';
 import { admitRequest, type PriorityAndFairness } from './filters/priority-and-fairness';
 import type { MaxInFlight } from './filters/max-in-flight';
 import { writeTooManyRequests } from './filters/too-many-requests';
+import { authenticate } from './filters/authentication';
+import type { RequestAuthenticator } from './authentication/authenticator';
+import type { Authorizer } from './authorization/authorizer';
+import { authorizeRequest } from './filters/authorization';
 
 export interface HandlerChainDeps {
+  /** Who makes each request (401 when credentials fail); the user lands in the request context. */
+  authenticator: RequestAuthenticator;
+  /** --authorization-mode's authorizers; absent: AlwaysAllow alone (nothing to check). */
+  authorizer?: Authorizer;
   /** API Priority and Fairness: every request is classified and answered with its FlowSchema / level UIDs (absent: gate off). */
   flowcontrol?: { readonly classifier: Classifier };
   /** APF dispatching (with `flowcontrol`): seats, queues, 429s. */
@@ -81,15 +89,18 @@ async function serve(deps: HandlerChainDeps, req: IncomingMessage, res: ServerRe
   const path = decodeRequestPath(q < 0 ? url : url.slice(0, q));
   if (path === undefined) return refuseMalformedUrl(res);
   const query = new URLSearchParams(q < 0 ? '' : url.slice(q + 1));
-  const holder: { request?: ApiRequest } = {};
+  const holder: { request?: Pick<ApiRequest, 'negotiated' | 'pretty'> } = {};
   try {
     const info = parseRequestInfo(req.method ?? 'GET', path, query);
-    const instrumented = info.isResourceRequest ? hasRoute(deps.resources.registry, info, req.method ?? 'GET') : INSTRUMENTED_PATHS.has(path);
+    const instrumented = info.isResourceRequest ? hasRoute(deps.resources.registry, info, req.method ?? 'GET', deps.resources.reviews) : INSTRUMENTED_PATHS.has(path);
     trackRequest(req, res, info, query, deps.log, deps.metrics, instrumented);
     const auditAnnotations = auditRequest(deps.audit, req, res, info);
-    // Until authentication exists every request is system:anonymous in system:unauthenticated; classification,
-    // dispatching and max-in-flight all read the user from this one digest.
-    const digest: RequestDigest = { user: ANONYMOUS, info };
+    const authenticated = authenticate(deps.authenticator, req, res, query, deps.log);
+    const user = authenticated instanceof Promise ? await authenticated : authenticated;
+    if (!user) return;
+    // Classification, dispatching and max-in-flight all read the authenticated user from this one digest;
+    // authorization comes after them, as in Kubernetes' handler chain.
+    const digest: RequestDigest = { user, info };
     if (deps.flowcontrol) {
       const classification = deps.flowcontrol.classifier.classify(digest);
       for (const [name, value] of Object.entries(priorityAndFairnessHeaders(classification))) res.setHeader(name, value);
@@ -98,8 +109,9 @@ async function serve(deps: HandlerChainDeps, req: IncomingMessage, res: ServerRe
         if (admitted !== true && !(await admitted)) return;
       }
     } else if (deps.maxInFlight && !admitMaxInFlight(deps.maxInFlight, res, digest)) return;
+    if (deps.authorizer && !authorizeRequest(deps.authorizer, user, info, req, res, query, auditAnnotations, deps.log)) return;
     if (!info.isResourceRequest) return await serveNonResource(deps.nonResource, req, res, path, query);
-    if (!deps.resources.registry.servesGroupVersion(info.apiGroup, info.apiVersion)) return writeNotFound(res);
+    if (!deps.resources.registry.servesGroupVersion(info.apiGroup, info.apiVersion) && !deps.resources.reviews?.servesGroupVersion(info.apiGroup, info.apiVersion)) return writeNotFound(res);
     const served = deps.resources.registry.lookup(info.apiGroup, info.apiVersion, info.resource);
     if (served) markDeprecated(res, served, info, deps.metrics, auditAnnotations);
     if (info.verb === 'watch') {
@@ -107,7 +119,7 @@ async function serve(deps: HandlerChainDeps, req: IncomingMessage, res: ServerRe
       res.once('close', () => deps.longRunning.delete(res));
     } else if (deps.compressResponses) compressLargeResponses(req, res);
     // Admission (webhooks) reads the request's resource, and adds warnings and audit annotations, through this context.
-    const context = { group: canonicalGroup(info.apiGroup), version: info.apiVersion, resource: info.resource, subresource: info.subresource, auditAnnotations, addWarning: (text: string) => addWarningHeader(res, text) };
+    const context = { group: canonicalGroup(info.apiGroup), version: info.apiVersion, resource: info.resource, subresource: info.subresource, auditAnnotations, user, addWarning: (text: string) => addWarningHeader(res, text) };
     await runWithRequestContext(context, () => serveResource(deps.resources, req, res, info, query, deps.log, holder));
   } catch (err) {
     writeError(res, err, deps.log, holder.request?.negotiated, holder.request?.pretty ?? false);

@@ -1,5 +1,5 @@
 // ApiServer: connects etcd (embedded or given), assembles storage, registry, controllers and HTTP, and shuts down gracefully.
-import { createServer as createHttpServer, type Server, type ServerResponse } from 'node:http';
+import { createServer as createHttpServer, type IncomingMessage, type Server, type ServerResponse } from 'node:http';
 import { createServer as createHttpsServer } from 'node:https';
 import { readFileSync } from 'node:fs';
 import { join } from 'node:path';
@@ -8,6 +8,7 @@ import type { Etcd3 } from 'etcd3';
 import { newEtcdClient } from '../storage/etcd/client';
 import { setEtcdFailureLogger } from '../storage/etcd/failure-log';
 import type { Logger } from 'pino';
+import type { UserInfo } from '../apimachinery/user';
 import { EtcdStorage } from '../storage/etcd/store';
 import { Compactor } from '../storage/etcd/compactor';
 import type { Storage } from '../storage/storage';
@@ -33,7 +34,36 @@ import { startEmbeddedEtcd, type EmbeddedEtcd } from './embedded-etcd';
 import { buildRequestListener } from './handler-chain';
 import { ensureAuditLogFile, openAuditLog } from './filters/audit';
 import { ApiServerMetrics } from './metrics/metrics';
+import { loadTokenFile } from './authentication/token-file';
+import { ServiceAccountTokens } from './authentication/service-account-tokens';
+import { tokenRequestHandler } from './authentication/token-request';
+import { tokenReview } from './authentication/token-review';
+import { buildAuthenticator, staticTokens } from './authentication/authenticator';
+import { goPathError } from './go-path-error';
+import type { AuthorizationMode } from './options/authorization';
+import { ALWAYS_ALLOW, ALWAYS_DENY, PRIVILEGED_GROUPS, unionAuthorizer, type Authorizer } from './authorization/authorizer';
+import { RbacAuthorizer } from './authorization/rbac/authorizer';
+import { authorizeVerb } from './filters/authorization';
+import { ReviewRegistry } from '../endpoints/reviews';
+import { DeferredWriteGuard } from '../registry/generic/write-guard';
+import { escalationGuard } from './authorization/rbac/escalation';
+import { accessReviews, type RulesResolver } from './authorization/reviews';
+import { rulesResolverFor } from './authorization/rules-resolver';
+import type { ResourceRequestInfo } from '../endpoints/request-info';
 import { flagCheck, pingCheck, withGracePeriod, withTimeout, type HealthCheck } from './healthz/healthz';
+
+interface TlsFiles {
+  cert: Buffer;
+  key: Buffer;
+  clientCA?: Buffer;
+}
+
+/** What start-up reads from files before it touches storage. */
+interface StartFiles {
+  tlsFiles: TlsFiles | undefined;
+  tokens: Map<string, UserInfo> | undefined;
+  serviceAccountTokens: ServiceAccountTokens | undefined;
+}
 
 const ETCD_CHECK_TIMEOUT_MS = 2000;
 const ETCD_CONNECT_TIMEOUT_MS = 30_000;
@@ -90,10 +120,19 @@ export class ApiServer {
   static async start(options: ServerOptions, log: Logger): Promise<ApiServer> {
     // Files first, as kube-apiserver applies these options before it touches storage: a bad path starts nothing.
     if (options.auditLogPath !== '' && options.auditLogPath !== '-') ensureAuditLogFile(options.auditLogPath);
-    const tlsFiles = options.tls ? { cert: readFileSync(options.tls.certFile), key: readFileSync(options.tls.keyFile) } : undefined;
+    const tlsFiles: TlsFiles | undefined = options.tls ? { cert: readFileSync(options.tls.certFile), key: readFileSync(options.tls.keyFile) } : undefined;
+    if (tlsFiles && options.authentication.clientCAFile !== '') {
+      try {
+        tlsFiles.clientCA = readFileSync(options.authentication.clientCAFile);
+      } catch (err) {
+        throw new Error(`unable to load client CA file "${options.authentication.clientCAFile}": ${goPathError(err)}`);
+      }
+    }
+    const tokens = options.authentication.tokenAuthFile !== '' ? loadTokenFile(options.authentication.tokenAuthFile, log) : undefined;
+    const serviceAccountTokens = options.serviceAccounts ? new ServiceAccountTokens(options.serviceAccounts) : undefined;
     const undo: Array<() => unknown> = [];
     try {
-      return await ApiServer.#start(options, log, tlsFiles, undo);
+      return await ApiServer.#start(options, log, { tlsFiles, tokens, serviceAccountTokens }, undo);
     } catch (err) {
       for (const step of undo.reverse()) {
         try {
@@ -106,8 +145,9 @@ export class ApiServer {
     }
   }
 
-  static async #start(options: ServerOptions, log: Logger, tlsFiles: { cert: Buffer; key: Buffer } | undefined, undo: Array<() => unknown>): Promise<ApiServer> {
+  static async #start(options: ServerOptions, log: Logger, files: StartFiles, undo: Array<() => unknown>): Promise<ApiServer> {
     const startedAt = Date.now();
+    const { tlsFiles } = files;
     let embedded: EmbeddedEtcd | undefined;
     let etcdServers = options.etcdServers;
     if (etcdServers.length === 0) {
@@ -141,7 +181,8 @@ export class ApiServer {
       log: log.child({ component: 'admission-webhooks' }),
     });
     const watchCache = options.watchCache ? { capacity: options.watchCache.capacity, minAgeMs: options.watchCache.windowMs, bookmarkIntervalMs: options.watchCache.bookmarkIntervalMs, log: log.child({ component: 'watch-cache' }) } : undefined;
-    const registry = buildRegistry(storage, options.etcdPrefix, options.featureGates, chainAdmission(admission, webhooks), watchCache, options.runtimeConfig, { eventSeconds: Math.max(1, Math.round(options.eventTtlMs / 1000)) });
+    const rbacGuard = new DeferredWriteGuard();
+    const registry = buildRegistry(storage, options.etcdPrefix, options.featureGates, chainAdmission(admission, webhooks), watchCache, options.runtimeConfig, { eventSeconds: Math.max(1, Math.round(options.eventTtlMs / 1000)) }, rbacGuard);
     webhookRegistry = registry;
     for (const cacher of registry.cachers()) cacher.start();
     undo.push(() => Promise.all(registry.cachers().map((c) => c.stop())));
@@ -168,11 +209,12 @@ export class ApiServer {
     const logCheck: HealthCheck = { name: 'log', check: async () => {} };
     const bootstrapCheck = flagCheck('poststarthook/bootstrap-controller', () => !controllers.namespacesBootstrapped(), 'not finished');
     const apfCheck = flagCheck('poststarthook/priority-and-fairness-config-producer', () => !controllers.flowcontrolBootstrapped(), 'not finished');
+    const rbacCheck = flagCheck('poststarthook/rbac/bootstrap-roles', () => !controllers.rbacBootstrapped(), 'not finished');
     const shutdownCheck = flagCheck('shutdown', () => server?.shuttingDown === true, 'process is shutting down');
     const health = {
-      healthz: [pingCheck, logCheck, etcdCheck, bootstrapCheck, apfCheck],
-      livez: [pingCheck, logCheck, ...[etcdCheck, bootstrapCheck, apfCheck].map((c) => withGracePeriod(c, startedAt, options.livezGracePeriodMs))],
-      readyz: [pingCheck, logCheck, etcdCheck, bootstrapCheck, apfCheck, shutdownCheck],
+      healthz: [pingCheck, logCheck, etcdCheck, bootstrapCheck, apfCheck, rbacCheck],
+      livez: [pingCheck, logCheck, ...[etcdCheck, bootstrapCheck, apfCheck, rbacCheck].map((c) => withGracePeriod(c, startedAt, options.livezGracePeriodMs))],
+      readyz: [pingCheck, logCheck, etcdCheck, bootstrapCheck, apfCheck, rbacCheck, shutdownCheck],
     };
 
     // API Priority and Fairness (or, with it off, the max-in-flight filter) as kube-apiserver 1.26 chooses.
@@ -186,9 +228,34 @@ export class ApiServer {
     }
     const audit = options.auditLogPath ? openAuditLog(options.auditLogPath, log.child({ component: 'audit' })) : undefined;
     undo.push(() => audit?.close());
+    const saTokens = files.serviceAccountTokens;
+    const tokenAuthenticators = [
+      ...(files.tokens ? [staticTokens(files.tokens)] : []),
+      ...(saTokens ? [saTokens.authenticator((ns, name) => controllers.serviceAccounts.objects.get(`${ns}/${name}`))] : []),
+    ];
+    const authenticator = buildAuthenticator({
+      anonymous: options.authentication.anonymous,
+      clientCertificates: tlsFiles?.clientCA !== undefined,
+      tokens: tokenAuthenticators,
+    });
+    const serviceAccountsServed = registry.lookup('', 'v1', 'serviceaccounts');
+    if (saTokens && serviceAccountsServed) serviceAccountsServed.postSubresources = new Map([['token', { handler: tokenRequestHandler(saTokens), group: 'authentication.k8s.io', version: 'v1', kind: 'TokenRequest' }]]);
+    const { authorizer, reviewAuthorizer, resolver } = authorizerFor(options.authorizationModes, controllers);
+    rbacGuard.target = escalationGuard(reviewAuthorizer, () => controllers.rbac.snapshot);
+    const reviews = new ReviewRegistry();
+    for (const review of accessReviews(reviewAuthorizer, resolver)) reviews.add(review);
+    reviews.add(tokenReview(tokenAuthenticators, saTokens?.apiAudiences ?? []));
     const listener = buildRequestListener({
+      authenticator,
+      ...(authorizer ? { authorizer } : {}),
       ...(audit ? { audit } : {}),
-      resources: { registry, features: { listChunking: options.featureGates['APIListChunking'] !== false, serverSideFieldValidation: options.featureGates['ServerSideFieldValidation'] !== false }, watch: handleWatch },
+      resources: {
+        registry,
+        features: { listChunking: options.featureGates['APIListChunking'] !== false, serverSideFieldValidation: options.featureGates['ServerSideFieldValidation'] !== false },
+        watch: handleWatch,
+        reviews,
+        ...(authorizer ? { authorizeAs: (req: IncomingMessage, info: ResourceRequestInfo, query: URLSearchParams, verb: string) => authorizeVerb(authorizer, req, info, query, verb) } : {}),
+      },
       nonResource: { registry, health, metrics, serverAddress: () => `${options.bindAddress}:${server?.port ?? options.port}`, ...(dispatcher ? { flowcontrolDump: (path: string, query: URLSearchParams) => serveDump(dispatcher, path, query) } : {}) },
       metrics,
       log,
@@ -200,7 +267,11 @@ export class ApiServer {
         ? { flowcontrol: controllers.flowcontrol, priorityAndFairness: { dispatcher, metrics: apfMetrics, estimator: { registry, listChunking: options.featureGates['APIListChunking'] !== false } } }
         : { maxInFlight: new MaxInFlight(options.maxRequestsInflight, options.maxMutatingRequestsInflight) }),
     });
-    const http = tlsFiles ? createHttpsServer(tlsFiles, listener) : createHttpServer(listener);
+    // With --client-ca-file the TLS server asks for (never requires) a client certificate and verifies it against
+    // that CA; the authenticator reads the outcome, so a bad certificate is a 401 rather than a failed handshake.
+    const http = tlsFiles
+      ? createHttpsServer({ cert: tlsFiles.cert, key: tlsFiles.key, ...(tlsFiles.clientCA ? { ca: tlsFiles.clientCA, requestCert: true, rejectUnauthorized: false } : {}) }, listener)
+      : createHttpServer(listener);
     http.keepAliveTimeout = 65_000;
     http.once('close', () => audit?.close());
     await new Promise<void>((resolve, reject) => {
@@ -273,6 +344,22 @@ export class ApiServer {
     await this.#embedded?.stop();
     this.#log.info('shutdown complete');
   }
+}
+
+/**
+ * The union of --authorization-mode's authorizers behind the system:masters one (what the reviews ask), and the same
+ * for the request filter unless it is AlwaysAllow alone (nothing to check); plus the union of their rule lists.
+ */
+function authorizerFor(modes: readonly AuthorizationMode[], controllers: RunningControllers): { authorizer?: Authorizer; reviewAuthorizer: Authorizer; resolver: RulesResolver } {
+  const byMode: Record<AuthorizationMode, Authorizer> = {
+    AlwaysAllow: ALWAYS_ALLOW,
+    AlwaysDeny: ALWAYS_DENY,
+    RBAC: new RbacAuthorizer(() => controllers.rbac.snapshot),
+  };
+  const reviewAuthorizer = unionAuthorizer([PRIVILEGED_GROUPS, ...modes.map((m) => byMode[m])]);
+  const resolver = rulesResolverFor(modes, () => controllers.rbac.snapshot);
+  if (modes.length === 1 && modes[0] === 'AlwaysAllow') return { reviewAuthorizer, resolver };
+  return { authorizer: reviewAuthorizer, reviewAuthorizer, resolver };
 }
 
 async function waitForEtcd(storage: Storage, log: Logger): Promise<void> {

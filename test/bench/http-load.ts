@@ -8,9 +8,9 @@ export interface HttpResponse {
 }
 
 /** One request on `agent`; resolves with the status and the whole body (transport errors reject). */
-export function httpRequest(agent: Agent, baseUrl: string, method: string, path: string, body?: string, contentType = 'application/json'): Promise<HttpResponse> {
+export function httpRequest(agent: Agent, baseUrl: string, method: string, path: string, body?: string, contentType = 'application/json', extraHeaders: Record<string, string> = {}): Promise<HttpResponse> {
   return new Promise((resolve, reject) => {
-    const headers: Record<string, string | number> = { Accept: 'application/json', 'User-Agent': 'orch-bench' };
+    const headers: Record<string, string | number> = { Accept: 'application/json', 'User-Agent': 'orch-bench', ...extraHeaders };
     if (body !== undefined) {
       headers['Content-Type'] = contentType;
       headers['Content-Length'] = Buffer.byteLength(body);
@@ -31,6 +31,8 @@ export interface LoadRequest {
   path: string;
   body?: string;
   tag?: string;
+  /** Extra request headers (an Authorization bearer token). */
+  headers?: Record<string, string>;
 }
 
 export interface LoadSpec {
@@ -51,7 +53,7 @@ export async function runLoad(baseUrl: string, spec: LoadSpec, serverPid?: numbe
   try {
     const { recorder, elapsedSeconds } = await closedLoop(spec.concurrency, spec.seconds, async (worker) => {
       const req = spec.next(worker);
-      const res = await httpRequest(agent, baseUrl, req.method, req.path, req.body);
+      const res = await httpRequest(agent, baseUrl, req.method, req.path, req.body, 'application/json', req.headers);
       if (res.status < 200 || res.status > 299) return String(res.status);
       spec.onSuccess?.(req, res);
       return undefined;

@@ -24,7 +24,12 @@ interface TypeMessage {
 
 /** The project's copy of the type catalog (see lib/apimachinery/schema/PROVENANCE.md), read directly, not through the encoder's code. */
 const TYPES_FILE = resolve(__dirname, '../../lib/apimachinery/schema/k8s-1.26-types.json');
-const types = (JSON.parse(readFileSync(TYPES_FILE, 'utf8')) as { messages: Record<string, TypeMessage> }).messages;
+/** Plus the supplement of auth kinds the shared catalog lacks (tools/auth-catalog.py). */
+const AUTH_TYPES_FILE = resolve(__dirname, '../../lib/apimachinery/schema/k8s-1.26-auth-types.json');
+const types = {
+  ...(JSON.parse(readFileSync(TYPES_FILE, 'utf8')) as { messages: Record<string, TypeMessage> }).messages,
+  ...(JSON.parse(readFileSync(AUTH_TYPES_FILE, 'utf8')) as { messages: Record<string, TypeMessage> }).messages,
+};
 
 const PREFIX = [0x6b, 0x38, 0x73, 0x00];
 const META = 'k8s.io.apimachinery.pkg.apis.meta.v1';
@@ -238,7 +243,7 @@ function messageJson(name: string, buf: Uint8Array): unknown {
 /** The proto message of a served apiVersion/kind (orch group names), as a client's scheme would resolve it. */
 function messageNameFor(apiVersion: string, kind: string): string {
   const [group, version] = apiVersion.includes('/') ? apiVersion.split('/') : ['', apiVersion];
-  const packages: Record<string, string> = { '': 'core', apps: 'apps', autoscaling: 'autoscaling', 'flowcontrol.apiserver.orch.io': 'flowcontrol' };
+  const packages: Record<string, string> = { '': 'core', apps: 'apps', autoscaling: 'autoscaling', 'flowcontrol.apiserver.orch.io': 'flowcontrol', 'rbac.authorization.orch.io': 'rbac', 'rbac.authorization.k8s.io': 'rbac', 'authorization.orch.io': 'authorization', 'authorization.k8s.io': 'authorization', 'authentication.orch.io': 'authentication', 'authentication.k8s.io': 'authentication' };
   const metaKinds = ['Status', 'APIResourceList', 'APIGroupList', 'APIGroup', 'APIVersions', 'WatchEvent'];
   const metaGroup = group === 'meta.k8s.io' || group === 'meta.orch.io';
   const name = (group === '' && metaKinds.includes(kind)) || metaGroup ? `${META}.${kind}` : `k8s.io.api.${packages[group ?? ''] ?? '?'}.${version}.${kind}`;

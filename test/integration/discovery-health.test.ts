@@ -17,7 +17,7 @@ describe('discovery', () => {
   it('lists the named groups in /apis', async () => {
     const res = await ts.api.get('/apis');
     expect(res.body.kind).toBe('APIGroupList');
-    expect(res.body.groups.map((g: any) => g.name)).toEqual(['apps', 'events.orch.io', 'autoscaling', 'admissionregistration.orch.io', 'flowcontrol.apiserver.orch.io']);
+    expect(res.body.groups.map((g: any) => g.name)).toEqual(['apps', 'events.orch.io', 'autoscaling', 'rbac.authorization.orch.io', 'admissionregistration.orch.io', 'flowcontrol.apiserver.orch.io']);
     expect(res.body.groups[0]).toEqual({ name: 'apps', versions: [{ groupVersion: 'apps/v1', version: 'v1' }], preferredVersion: { groupVersion: 'apps/v1', version: 'v1' } });
   });
 
@@ -35,7 +35,7 @@ describe('discovery', () => {
       { name: 'deployments/status', singularName: '', namespaced: true, kind: 'Deployment', verbs: ['get', 'patch', 'update'] },
     ]);
     const core = await ts.api.get('/api/v1');
-    expect(core.body.resources.map((r: any) => r.name)).toEqual(['events', 'namespaces', 'namespaces/finalize', 'namespaces/status']);
+    expect(core.body.resources.map((r: any) => r.name)).toEqual(['events', 'namespaces', 'namespaces/finalize', 'namespaces/status', 'serviceaccounts']);
     expect(core.body.resources[1]).toMatchObject({ shortNames: ['ns'], namespaced: false, storageVersionHash: 'Q3oi5N2YM8M=' });
     const hpa = await ts.api.get('/apis/autoscaling/v1');
     expect(hpa.body.resources[0]).toMatchObject({ name: 'horizontalpodautoscalers', shortNames: ['hpa'] });
@@ -58,7 +58,7 @@ describe('health', () => {
 
   it('lists every check with ?verbose', async () => {
     const res = await ts.api.get('/readyz?verbose');
-    expect(res.text).toBe('[+]ping ok\n[+]log ok\n[+]etcd ok\n[+]poststarthook/bootstrap-controller ok\n[+]poststarthook/priority-and-fairness-config-producer ok\n[+]shutdown ok\nreadyz check passed\n');
+    expect(res.text).toBe('[+]ping ok\n[+]log ok\n[+]etcd ok\n[+]poststarthook/bootstrap-controller ok\n[+]poststarthook/priority-and-fairness-config-producer ok\n[+]poststarthook/rbac/bootstrap-roles ok\n[+]shutdown ok\nreadyz check passed\n');
     const live = await ts.api.get('/livez?verbose');
     expect(live.text).not.toContain('shutdown');
   });

@@ -85,6 +85,16 @@ export function forbidden(gr: GroupResource, name: string, reason: string): Stat
   return new StatusError(403, 'Forbidden', `${subject} is forbidden: ${reason}`, resourceDetails(gr, name));
 }
 
+/** 401: the credentials presented did not authenticate (or none were, with anonymous requests off). */
+export function unauthorized(message = 'Unauthorized'): StatusError {
+  return new StatusError(401, 'Unauthorized', message);
+}
+
+/** 403 for a request naming no resource (a non-resource URL): `forbidden: <reason>`, empty details. */
+export function forbiddenNonResource(reason: string): StatusError {
+  return new StatusError(403, 'Forbidden', `forbidden: ${reason}`, {});
+}
+
 export function badRequest(message: string): StatusError {
   return new StatusError(400, 'BadRequest', message);
 }

@@ -1,6 +1,7 @@
 // The Kubernetes 1.26 type catalog (k8s-1.26-types.json, see PROVENANCE.md) and the Go type names of its fields, loaded once.
 import catalogJson from './k8s-1.26-types.json';
 import goTypesJson from './go-types.json';
+import authTypesJson from './k8s-1.26-auth-types.json';
 
 /** One proto field of the catalog, with the JSON facts the schema needs (shared/data/README.md). */
 export interface CatalogField {
@@ -57,8 +58,12 @@ interface GoTypes {
 }
 
 // JSON modules are typed by inference; the declared interfaces above are the subset this code reads.
-const catalog = catalogJson as unknown as Catalog;
-const goTypes = goTypesJson as GoTypes;
+// The auth kinds the shared catalog lacks (authorization/v1, authentication/v1, ServiceAccount) come from a supplement
+// in the same format (tools/auth-catalog.py, see PROVENANCE.md).
+const supplement = authTypesJson as unknown as { messages: Record<string, CatalogMessage>; goTypes: Record<string, Record<string, string>> };
+const base = catalogJson as unknown as Catalog;
+const catalog: Catalog = { ...base, messages: { ...base.messages, ...supplement.messages } };
+const goTypes: GoTypes = { ...(goTypesJson as GoTypes), fields: { ...(goTypesJson as GoTypes).fields, ...supplement.goTypes } };
 
 export const CATALOG_VERSION = catalog.version;
 

@@ -1,22 +1,29 @@
-// Kubernetes group names clients hard-code (`events.k8s.io`) → the orch groups this server serves them as.
-// Routing (ResourceRegistry.lookup) and body decoding (decodeBody's apiVersion check) consult this one table;
-// discovery lists the orch names only.
+// Kubernetes group names clients hard-code (typed clients, kubectl auth/create/events) for groups served here under orch.io:
+// both names reach the same resources; discovery lists only the orch.io one.
 
-/** Served orch groups reachable under their Kubernetes name. */
-const ALIASED_GROUPS: readonly string[] = ['events.orch.io', 'admissionregistration.orch.io'];
+/** The groups served at their k8s.io path too. */
+const ALIASED_GROUPS: ReadonlyMap<string, string> = new Map([
+  ['rbac.authorization.k8s.io', 'rbac.authorization.orch.io'],
+  ['authorization.k8s.io', 'authorization.orch.io'],
+  ['authentication.k8s.io', 'authentication.orch.io'],
+  ['events.k8s.io', 'events.orch.io'],
+  ['admissionregistration.k8s.io', 'admissionregistration.orch.io'],
+]);
 
-const BY_ALIAS: ReadonlyMap<string, string> = new Map(ALIASED_GROUPS.map((group) => [group.replace(/\.orch\.io$/, '.k8s.io'), group]));
-
-/** The orch group of a Kubernetes group alias; any other group unchanged. */
+/** The served (orch.io) name of a group; other names unchanged. */
 export function canonicalGroup(group: string): string {
-  return BY_ALIAS.get(group) ?? group;
+  return ALIASED_GROUPS.get(group) ?? group;
 }
 
-/** `events.k8s.io/v1` → `events.orch.io/v1`; other apiVersions unchanged. */
+/** The k8s.io name of a served group that has one. */
+export function kubernetesGroupOf(group: string): string | undefined {
+  for (const [k8s, orch] of ALIASED_GROUPS) if (orch === group) return k8s;
+  return undefined;
+}
+
+/** `group/version` with the group canonical. */
 export function canonicalApiVersion(apiVersion: string): string {
   const slash = apiVersion.indexOf('/');
   if (slash < 0) return apiVersion;
-  const group = apiVersion.slice(0, slash);
-  const canonical = canonicalGroup(group);
-  return canonical === group ? apiVersion : `${canonical}${apiVersion.slice(slash)}`;
+  return `${canonicalGroup(apiVersion.slice(0, slash))}${apiVersion.slice(slash)}`;
 }

@@ -25,6 +25,7 @@ function apiResources(served: ServedResource): Record<string, unknown>[] {
   const entries: Record<string, unknown>[] = [main];
   if (served.scale) entries.push({ name: `${def.resource}/scale`, singularName: '', namespaced, group: 'autoscaling', version: 'v1', kind: 'Scale', verbs: STATUS_VERBS });
   if (served.statusStore) entries.push({ name: `${def.resource}/status`, singularName: '', namespaced, kind: def.kind, verbs: STATUS_VERBS });
+  for (const [sub, post] of served.postSubresources ?? []) entries.push({ name: `${def.resource}/${sub}`, singularName: '', namespaced, group: post.group, version: post.version, kind: post.kind, verbs: ['create'] });
   for (const sub of served.putSubresources.keys()) entries.push({ name: `${def.resource}/${sub}`, singularName: '', namespaced, kind: def.kind, verbs: ['update'] });
   return entries;
 }

@@ -7,6 +7,7 @@ import type { ResourceRegistry } from '../../registry/resource-registry';
 import type { GenericStore } from '../../registry/generic/store';
 import type { ResourceRequestInfo } from '../request-info';
 import type { Negotiated } from '../negotiation';
+import type { UserInfo } from '../../apimachinery/user';
 import { convertObject, hubGroupOf } from '../../apis/conversion';
 import { conversionsOf } from '../../apis/conversions';
 
@@ -29,6 +30,10 @@ export interface ApiRequest {
   log: Logger;
   features: Features;
   pretty: boolean;
+  /** The authenticated user (the request context's). */
+  user: UserInfo;
+  /** Authorizes `verb` on what this request addresses for its user (throws 403); absent when everything is allowed. */
+  authorize?: (verb: string) => void;
   /** Set once the response representation is chosen, so errors use it too. */
   negotiated?: Negotiated;
 }
@@ -41,7 +46,8 @@ export function asServed(r: ApiRequest, obj: ApiObject): ApiObject {
 
 /** A decoded and defaulted request object converted to the storage version, which the strategies are written against. */
 export function toStorage(r: ApiRequest, obj: ApiObject): ApiObject {
-  const def = r.served.definition;
+  // The store's definition: a resource served under its Kubernetes group name too is stored under the served one.
+  const def = r.store.definition;
   const conversions = conversionsOf(def.group, def.kind);
   return convertObject(conversions, obj, hubGroupOf(conversions, def.group), def.kind, r.served.storageVersion);
 }

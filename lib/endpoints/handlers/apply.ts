@@ -51,6 +51,14 @@ export async function handleApply(r: ApiRequest, options: WriteQuery, directive:
     def.strategy.applyDefaults(obj);
     return toStorage(r, obj);
   };
-  const result = await r.store.patch(requestNamespace(r), r.info.name, (current) => run(current), { dryRun: options.dryRun, createMissing: () => run(undefined) });
+  const result = await r.store.patch(requestNamespace(r), r.info.name, (current) => run(current), {
+    dryRun: options.dryRun,
+    user: r.user,
+    // Creating through apply needs create as well as the patch the request was authorized for (spec, Authentication 3).
+    createMissing: () => {
+      r.authorize?.('create');
+      return run(undefined);
+    },
+  });
   writeResponse(r.res, result.created ? 201 : 200, asServed(r, result.object), r.negotiated ?? { mediaType: 'application/json' }, { pretty: r.pretty, warnings: [...warnings, ...result.warnings] });
 }

@@ -148,6 +148,6 @@ export async function handlePatch(r: ApiRequest): Promise<void> {
     checkNameAndNamespace(r, obj);
     def.strategy.applyDefaults(obj);
     return toStorage(r, obj);
-  }, { dryRun: options.dryRun, transform: (obj, live) => updateManagedFields(live, obj, manager, scope) });
+  }, { dryRun: options.dryRun, transform: (obj, live) => updateManagedFields(live, obj, manager, scope), user: r.user });
   writeResponse(r.res, 200, asServed(r, result.object), r.negotiated, { pretty: r.pretty, warnings: [...warnings, ...result.warnings] });
 }

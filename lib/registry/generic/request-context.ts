@@ -2,6 +2,7 @@
 // warnings and audit annotations go), carried with the request's async work; writes the server makes itself
 // (controllers) run without one.
 import { AsyncLocalStorage } from 'node:async_hooks';
+import { ANONYMOUS, userInfoJson, type UserInfo as AuthenticatedUser } from '../../apimachinery/user';
 
 /** authentication/v1 UserInfo as an AdmissionReview carries it. */
 export interface UserInfo {
@@ -21,6 +22,8 @@ export interface RequestContext {
   addWarning(text: string): void;
   /** The request's audit event annotations. */
   auditAnnotations: Record<string, string>;
+  /** Who makes the request (authentication's answer). */
+  user?: AuthenticatedUser;
 }
 
 const storage = new AsyncLocalStorage<RequestContext>();
@@ -33,10 +36,7 @@ export function currentRequestContext(): RequestContext | undefined {
   return storage.getStore();
 }
 
-/**
- * The user a request is made by. Until authentication is merged every request is anonymous; this is the one
- * place to return the authenticated user (AdmissionReview userInfo reads it).
- */
+/** The user the current request is made by, as AdmissionReview's userInfo carries it (anonymous outside a request). */
 export function requestUserInfo(): UserInfo {
-  return { username: 'system:anonymous', groups: ['system:unauthenticated'] };
+  return userInfoJson(storage.getStore()?.user ?? ANONYMOUS) as unknown as UserInfo;
 }

@@ -21,6 +21,8 @@ import { generateName } from './generate-name';
 import { toStatusError } from './storage-errors';
 import { carrySystemMetadataOnUpdate, fillSystemMetadataOnCreate, nowTimestamp } from './system-metadata';
 import type { Admission, AdmissionAttributes, AdmissionOperation } from './admission';
+import type { WriteGuard } from './write-guard';
+import type { UserInfo } from '../../apimachinery/user';
 import { listObjects, waitForStorageRevision, type ListParams, type ListOutcome } from './list';
 
 /** generateName collisions are retried this many times before 409 (Kubernetes itself does not retry). */
@@ -37,6 +39,8 @@ export interface WriteOptions {
   transform?: (obj: ApiObject, live: ApiObject | undefined) => ApiObject;
   /** PATCH of a missing object creates what this returns (server-side apply), answered 201. */
   createMissing?: () => ApiObject;
+  /** The requesting user, for the resource's write guard; absent for the server's own writes. */
+  user?: UserInfo;
 }
 
 export interface WriteResult {
@@ -61,6 +65,8 @@ export interface GenericStoreOptions {
   admission?: Admission;
   /** The resource's watch cache; without one, watches and rv=0 reads go to etcd. */
   cacher?: Cacher;
+  /** Who may write what (RBAC escalation prevention). */
+  guard?: WriteGuard;
 }
 
 export class GenericStore {
@@ -71,6 +77,7 @@ export class GenericStore {
   readonly #dryRunStorage: Storage;
   readonly #admission: Admission | undefined;
   readonly #cacher: Cacher | undefined;
+  readonly #guard: WriteGuard | undefined;
 
   constructor(options: GenericStoreOptions) {
     this.definition = options.definition;
@@ -80,11 +87,12 @@ export class GenericStore {
     this.#dryRunStorage = new DryRunStorage(options.storage);
     this.#admission = options.admission;
     this.#cacher = options.cacher;
+    this.#guard = options.guard;
   }
 
   /** The same resource and storage with another strategy (the status subresource). */
   withStrategy(strategy: Strategy): GenericStore {
-    return new GenericStore({ definition: this.definition, strategy, storage: this.#storage, keyPrefix: this.keyPrefix, admission: this.#admission, cacher: this.#cacher });
+    return new GenericStore({ definition: this.definition, strategy, storage: this.#storage, keyPrefix: this.keyPrefix, admission: this.#admission, cacher: this.#cacher, guard: this.#guard });
   }
 
   get namespaced(): boolean {
@@ -182,6 +190,7 @@ export class GenericStore {
     if (options.transform) obj = options.transform(obj, undefined);
     await this.#admission?.admitCreate(this.definition, namespace, obj);
     obj = (await this.#admission?.mutate?.({ ...this.#attributes('CREATE', namespace, obj.metadata.name ?? '', options.dryRun), object: obj })) ?? obj;
+    if (options.user) this.#guard?.admitWrite(this.definition, namespace, obj, options.user);
     fillSystemMetadataOnCreate(obj);
     this.#setNamespace(obj, namespace);
     this.strategy.prepareForCreate(obj);
@@ -233,7 +242,7 @@ export class GenericStore {
       if (options.createMissing && isStorageError(err, 'KeyNotFound')) {
         const obj = options.createMissing();
         this.#setNamespace(obj, namespace);
-        return this.create(namespace, obj, { dryRun: options.dryRun });
+        return this.create(namespace, obj, { dryRun: options.dryRun, ...(options.user ? { user: options.user } : {}) });
       }
       throw this.#statusError(err, name, 'update');
     }
@@ -253,6 +262,7 @@ export class GenericStore {
       carrySystemMetadataOnUpdate(obj, current);
       this.strategy.prepareForUpdate(obj, current);
       this.#throwIfInvalid(obj, [...validateObjectMetaUpdate(obj.metadata, current.metadata), ...this.strategy.validateUpdate(obj, current)]);
+      if (options.user) this.#guard?.admitWrite(this.definition, namespace, obj, options.user);
       warnings = this.strategy.warningsOnUpdate(obj, current);
       this.strategy.canonicalize(obj);
       await this.#admission?.validate?.({ ...attributes, object: obj });

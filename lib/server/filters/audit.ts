@@ -6,19 +6,14 @@ import type { IncomingMessage, ServerResponse } from 'node:http';
 import pino, { type Logger } from 'pino';
 import type { RequestInfo } from '../../endpoints/request-info';
 import { statusOfResponse } from '../../endpoints/handlers/write-status';
+import { goPathError } from '../go-path-error';
+import { userInfoJson } from '../../apimachinery/user';
+import { requestUser } from '../../endpoints/request-user';
 
 export interface AuditLog {
   write(event: Record<string, unknown>): void;
   /** Flushes and closes the destination. */
   close(): void;
-}
-
-/** Go's text for a failed file system call: `open /var/log/audit.log: permission denied`. */
-function goPathError(err: unknown): string {
-  const e = err as NodeJS.ErrnoException;
-  if (e.syscall === undefined || e.path === undefined) return e.message;
-  const description = /^[A-Z]+: ([^,]+),/.exec(e.message)?.[1] ?? e.message;
-  return `${e.syscall} ${e.path}: ${description}`;
 }
 
 /** Go's os.MkdirAll, one level at a time (Node's recursive mkdirSync never returns for some paths under /proc). */
@@ -97,6 +92,11 @@ function objectRef(info: RequestInfo): Record<string, string> | undefined {
   return Object.fromEntries(Object.entries(ref).filter(([, v]) => v !== ''));
 }
 
+function userOf(req: IncomingMessage): Record<string, unknown> {
+  const user = requestUser(req);
+  return user ? userInfoJson(user) : {};
+}
+
 /**
  * Starts auditing one request: sets `Audit-Id` and writes the ResponseComplete event when the response ends.
  * Returns the annotations map filters may add to (deprecation) before then.
@@ -114,7 +114,8 @@ export function auditRequest(audit: AuditLog | undefined, req: IncomingMessage, 
       stage: 'ResponseComplete',
       requestURI: req.url ?? '/',
       verb: info.verb,
-      user: { username: 'system:anonymous', groups: ['system:unauthenticated'] },
+      // A request whose credentials failed (401) has no user, as upstream's failed-authentication event.
+      user: userOf(req),
       sourceIPs: sourceIPs(req),
       userAgent: req.headers['user-agent'] ?? '',
     };

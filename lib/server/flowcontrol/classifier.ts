@@ -6,6 +6,7 @@ import { MANDATORY_FLOW_SCHEMA_SPECS, MANDATORY_PRIORITY_LEVEL_SPECS } from '../
 import { FLOW_SCHEMA_DEFAULT_MATCHING_PRECEDENCE, QUEUING_DEFAULT_QUEUES } from '../../apis/flowcontrol/v1beta3/defaults';
 import { compileRules, requestMatches, type PreparedRequest, type RuleMatcher } from './rule-matchers';
 import { SubjectIndex } from './subject-index';
+import { ANONYMOUS as ANONYMOUS_USER } from '../../apimachinery/user';
 
 export const FLOW_SCHEMA_EXEMPT = 'exempt';
 export const FLOW_SCHEMA_CATCH_ALL = 'catch-all';
@@ -21,8 +22,8 @@ export interface RequestDigest {
   info: RequestInfo;
 }
 
-/** Every request until authentication exists. */
-export const ANONYMOUS: DigestUser = Object.freeze({ name: 'system:anonymous', groups: Object.freeze(['system:unauthenticated']) });
+/** A request without credentials (--anonymous-auth). */
+export const ANONYMOUS: DigestUser = ANONYMOUS_USER;
 
 /** The digest of a request made by `user` (anonymous by default). */
 export function requestDigest(info: RequestInfo, user: DigestUser = ANONYMOUS): RequestDigest {

@@ -8,6 +8,9 @@ import type { RuntimeConfig } from './runtime-config';
 import { parseRuntimeConfig, validateRuntimeConfig } from './runtime-config';
 import { servedVersions } from '../../registry/install';
 import { validateShowHiddenMetricsVersion } from '../metrics/stability';
+import { AUTHENTICATION_FLAGS, parseAuthenticationFlags, type AuthenticationOptions } from './authentication';
+import { AUTHORIZATION_FLAGS, parseAuthorizationModes, type AuthorizationMode } from './authorization';
+import { SERVICE_ACCOUNT_FLAGS, parseServiceAccountFlags, type ServiceAccountOptions } from './service-accounts';
 
 export const FLAG_DEFINITIONS: readonly FlagDefinition[] = [
   { name: 'bind-address', kind: 'string', default: '127.0.0.1', usage: 'IP address to listen on' },
@@ -35,6 +38,9 @@ export const FLAG_DEFINITIONS: readonly FlagDefinition[] = [
   { name: 'audit-log-path', kind: 'string', default: '', usage: 'write one audit event (level Metadata) per request as a JSON line to this file; - means stdout; empty disables' },
   { name: 'show-hidden-metrics-for-version', kind: 'string', default: '', usage: 'the previous minor version (1.25) for which to show hidden metrics; only the previous minor version is allowed' },
   { name: 'log-level', kind: 'string', default: 'info', usage: 'one of trace, debug, info, warn, error, fatal, silent' },
+  ...AUTHENTICATION_FLAGS,
+  ...AUTHORIZATION_FLAGS,
+  ...SERVICE_ACCOUNT_FLAGS,
 ];
 
 const LOG_LEVELS = ['trace', 'debug', 'info', 'warn', 'error', 'fatal', 'silent'];
@@ -70,6 +76,11 @@ export interface ServerOptions {
   /** --enable-priority-and-fairness (the APIPriorityAndFairness gate must be on too). */
   enablePriorityAndFairness: boolean;
   requestTimeoutMs: number;
+  authentication: AuthenticationOptions;
+  /** --authorization-mode, in order. */
+  authorizationModes: AuthorizationMode[];
+  /** Service account tokens (absent: no TokenRequest, no service account token authentication). */
+  serviceAccounts?: ServiceAccountOptions;
 }
 
 function nonNegativeIntFlag(values: Map<string, string>, name: string): number {
@@ -155,11 +166,15 @@ export function parseCommandLine(args: readonly string[]): ParsedCommandLine {
     maxMutatingRequestsInflight: nonNegativeIntFlag(values, 'max-mutating-requests-inflight'),
     enablePriorityAndFairness: flagValue(values, 'enable-priority-and-fairness') === 'true',
     requestTimeoutMs: durationFlag(values, 'request-timeout'),
+    authentication: parseAuthenticationFlags(values, certFile !== ''),
+    authorizationModes: parseAuthorizationModes(flagValue(values, 'authorization-mode')),
   };
   if (options.enablePriorityAndFairness && options.maxRequestsInflight + options.maxMutatingRequestsInflight <= 0) {
     throw new FlagError('--max-requests-inflight plus --max-mutating-requests-inflight must be positive when --enable-priority-and-fairness is true');
   }
   if (certFile !== '') options.tls = { certFile, keyFile };
+  const serviceAccounts = parseServiceAccountFlags(values);
+  if (serviceAccounts) options.serviceAccounts = serviceAccounts;
   if (flagValue(values, 'watch-cache') === 'true') {
     const capacityText = flagValue(values, 'watch-cache-capacity');
     if (!/^\d+$/.test(capacityText) || Number(capacityText) < 1) throw new FlagError(`invalid argument ${JSON.stringify(capacityText)} for "--watch-cache-capacity" flag: must be a positive integer`);

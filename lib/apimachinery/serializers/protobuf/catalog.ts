@@ -1,6 +1,7 @@
 // The Kubernetes 1.26 type catalog (catalog.json, trimmed from shared/data/k8s-1.26-types.json) and protobufjs types built from it.
 import * as protobuf from 'protobufjs';
 import catalogJson from './catalog.json';
+import authCatalogJson from './catalog-auth.json';
 
 // catalog.json = shared/data/k8s-1.26-types.json with only protobuf messages and, per field, name, number, type,
 // repeated (label), mapValue (map.value; keys are always string), jsonType, jsonName, inline (jsonInline),
@@ -33,7 +34,8 @@ interface Catalog {
   messages: Record<string, CatalogMessage>;
 }
 
-const catalog: Catalog = catalogJson;
+/** Plus the auth kinds the shared catalog lacks (tools/auth-catalog.py). */
+const catalog: Catalog = { messages: { ...catalogJson.messages, ...(authCatalogJson as Catalog).messages } };
 
 export function catalogMessage(fullName: string): CatalogMessage | undefined {
   return catalog.messages[fullName];

@@ -8,10 +8,17 @@ const GROUP_PACKAGES: ReadonlyMap<string, string> = new Map([
   ['autoscaling', 'autoscaling'],
   ['flowcontrol.apiserver.orch.io', 'flowcontrol'],
   ['flowcontrol.apiserver.k8s.io', 'flowcontrol'],
+  ['rbac.authorization.orch.io', 'rbac'],
+  ['rbac.authorization.k8s.io', 'rbac'],
+  ['authorization.orch.io', 'authorization'],
+  ['authorization.k8s.io', 'authorization'],
+  ['authentication.orch.io', 'authentication'],
+  ['authentication.k8s.io', 'authentication'],
 ]);
 
 /** The root kinds whose bodies may arrive in protobuf. */
-const ROOT_KINDS = new Set(['Namespace', 'Deployment', 'HorizontalPodAutoscaler', 'Scale', 'FlowSchema', 'PriorityLevelConfiguration']);
+const ROOT_KINDS = new Set(['Namespace', 'Deployment', 'HorizontalPodAutoscaler', 'Scale', 'FlowSchema', 'PriorityLevelConfiguration', 'Role', 'ClusterRole', 'RoleBinding', 'ClusterRoleBinding',
+  'SelfSubjectAccessReview', 'SubjectAccessReview', 'LocalSubjectAccessReview', 'SelfSubjectRulesReview', 'TokenReview', 'TokenRequest', 'ServiceAccount']);
 
 /** Unversioned meta kinds (Status, discovery documents) carry apiVersion `v1` (or none) and live in meta/v1. */
 const META_KINDS = new Set(['Status', 'APIVersions', 'APIGroupList', 'APIGroup', 'APIResourceList', 'WatchEvent']);

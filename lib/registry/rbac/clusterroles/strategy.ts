@@ -1,0 +1,12 @@
+// ClusterRole registry behaviour: cluster-scoped, path-segment names, rules plus aggregationRule selectors validated.
+import { validateClusterRole, validateRbacName } from '../../../apis/rbac/validation';
+import type { Strategy } from '../../rest/strategy';
+import { defaultStrategy } from '../../rest/strategy';
+
+export const clusterRoleStrategy: Strategy = {
+  ...defaultStrategy,
+  namespaced: false,
+  validateName: validateRbacName,
+  validate: validateClusterRole,
+  validateUpdate: (obj) => validateClusterRole(obj),
+};

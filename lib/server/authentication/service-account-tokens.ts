@@ -1,0 +1,131 @@
+// Service account tokens (pkg/serviceaccount): JWTs signed with --service-account-signing-key-file (via jose),
+// verified on every request against the verification keys, issuers and API audiences, and valid only while the
+// service account they name still exists with the same uid.
+import { createHash, createPrivateKey, createPublicKey, type KeyObject } from 'node:crypto';
+import { readFileSync } from 'node:fs';
+import { SignJWT, decodeJwt, jwtVerify } from 'jose';
+import type { ApiObject } from '../../apimachinery/meta/types';
+import type { UserInfo } from '../../apimachinery/user';
+import type { ServiceAccountOptions } from '../options/service-accounts';
+import { goPathError } from '../go-path-error';
+import type { TokenAuthenticator } from './authenticator';
+import { serviceAccountUsername } from '../authorization/rbac/rules';
+
+export const SERVICE_ACCOUNTS_GROUP = 'system:serviceaccounts';
+
+interface Key {
+  key: KeyObject;
+  alg: string;
+  kid: string;
+}
+
+/** RS256 for RSA keys, ES256/384/512 by curve, as Kubernetes' signer picks. */
+function algorithmOf(key: KeyObject): string {
+  if (key.asymmetricKeyType === 'rsa') return 'RS256';
+  if (key.asymmetricKeyType === 'ec') {
+    const curve = key.asymmetricKeyDetails?.namedCurve;
+    if (curve === 'prime256v1') return 'ES256';
+    if (curve === 'secp384r1') return 'ES384';
+    if (curve === 'secp521r1') return 'ES512';
+  }
+  throw new Error(`unsupported service account key type ${key.asymmetricKeyType ?? 'unknown'}`);
+}
+
+/** keyIDFromPublicKey: base64url (no padding) of the SHA-256 of the DER public key. */
+function keyId(publicKey: KeyObject): string {
+  return createHash('sha256').update(publicKey.export({ type: 'spki', format: 'der' })).digest('base64url');
+}
+
+function readPem(path: string, flag: string): string {
+  try {
+    return readFileSync(path, 'utf8');
+  } catch (err) {
+    throw new Error(`failed to read ${flag} "${path}": ${goPathError(err)}`);
+  }
+}
+
+export interface ServiceAccountRef {
+  namespace: string;
+  name: string;
+  uid: string;
+}
+
+export class ServiceAccountTokens {
+  readonly #signing: Key;
+  readonly #verifying: Key[];
+  readonly issuers: readonly string[];
+  readonly apiAudiences: readonly string[];
+
+  /** Reads the key files (start-up errors name the flag and file). */
+  constructor(options: ServiceAccountOptions) {
+    const privateKey = createPrivateKey(readPem(options.signingKeyFile, '--service-account-signing-key-file'));
+    const signingPublic = createPublicKey(privateKey);
+    this.#signing = { key: privateKey, alg: algorithmOf(privateKey), kid: keyId(signingPublic) };
+    const publicKeys = options.keyFiles.length > 0 ? options.keyFiles.map((f) => createPublicKey(readPem(f, '--service-account-key-file'))) : [signingPublic];
+    this.#verifying = publicKeys.map((key) => ({ key, alg: algorithmOf(key), kid: keyId(key) }));
+    this.issuers = options.issuers;
+    this.apiAudiences = options.apiAudiences;
+  }
+
+  /** A token for `sa`, meant for `audiences`, valid `expirationSeconds` from now. */
+  async issue(sa: ServiceAccountRef, audiences: readonly string[], expirationSeconds: number, now = new Date()): Promise<{ token: string; expires: Date }> {
+    const iat = Math.floor(now.getTime() / 1000);
+    const exp = iat + expirationSeconds;
+    const token = await new SignJWT({ 'kubernetes.io': { namespace: sa.namespace, serviceaccount: { name: sa.name, uid: sa.uid } } })
+      .setProtectedHeader({ alg: this.#signing.alg, kid: this.#signing.kid })
+      .setIssuer(this.issuers[0] ?? '')
+      .setSubject(serviceAccountUsername(sa.namespace, sa.name))
+      .setAudience([...audiences])
+      .setIssuedAt(iat)
+      .setNotBefore(iat)
+      .setExpirationTime(exp)
+      .sign(this.#signing.key);
+    return { token, expires: new Date(exp * 1000) };
+  }
+
+  /**
+   * The token authenticator: undefined for tokens that are not ours (not a JWT, another issuer); a rejection for ours
+   * that fail (signature, expiry, audience, a deleted or replaced service account).
+   */
+  authenticator(lookup: (namespace: string, name: string) => ApiObject | undefined, audiences: readonly string[] = this.apiAudiences): TokenAuthenticator {
+    return async (token) => {
+      const claims = this.#ourClaims(token);
+      if (!claims) return undefined;
+      let payload: Record<string, unknown> | undefined;
+      for (const key of this.#verifying) {
+        try {
+          payload = (await jwtVerify(token, key.key, { issuer: [...this.issuers], algorithms: [key.alg] })).payload as Record<string, unknown>;
+          break;
+        } catch {
+          // the next key may have signed it
+        }
+      }
+      if (!payload) throw new Error('invalid bearer token');
+      const tokenAudiences = Array.isArray(payload['aud']) ? (payload['aud'] as string[]) : typeof payload['aud'] === 'string' ? [payload['aud']] : [];
+      if (!tokenAudiences.some((a) => audiences.includes(a))) throw new Error(`token audiences ${JSON.stringify(tokenAudiences)} is invalid for the target audiences ${JSON.stringify(audiences)}`);
+      const k8s = payload['kubernetes.io'] as { namespace?: string; serviceaccount?: { name?: string; uid?: string } } | undefined;
+      const namespace = k8s?.namespace ?? '';
+      const name = k8s?.serviceaccount?.name ?? '';
+      const uid = k8s?.serviceaccount?.uid ?? '';
+      const sa = lookup(namespace, name);
+      if (!sa || sa.metadata.deletionTimestamp) throw new Error(`service account ${namespace}/${name} has been deleted`);
+      if (sa.metadata.uid !== uid) throw new Error(`service account UID (${sa.metadata.uid ?? ''}) does not match claim (${uid})`);
+      return serviceAccountUser(namespace, name, uid);
+    };
+  }
+
+  /** The unverified claims of a JWT one of our issuers wrote; undefined for anything else. */
+  #ourClaims(token: string): Record<string, unknown> | undefined {
+    if (token.split('.').length !== 3) return undefined;
+    try {
+      const claims = decodeJwt(token);
+      return typeof claims.iss === 'string' && this.issuers.includes(claims.iss) ? claims : undefined;
+    } catch {
+      return undefined;
+    }
+  }
+}
+
+export function serviceAccountUser(namespace: string, name: string, uid: string): UserInfo {
+  return { name: serviceAccountUsername(namespace, name), uid, groups: [SERVICE_ACCOUNTS_GROUP, `${SERVICE_ACCOUNTS_GROUP}:${namespace}`] };
+}

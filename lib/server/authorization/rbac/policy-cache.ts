@@ -1,0 +1,139 @@
+// The RBAC policy of one replica: Roles, ClusterRoles and their bindings kept in memory from watches (no etcd read per
+// request), indexed by namespace and subject so a check looks at only the bindings that name the user or its groups.
+import type { Logger } from 'pino';
+import type { ApiObject } from '../../../apimachinery/meta/types';
+import { roleRefOf, rulesOf, subjectsOf, type RoleRef } from '../../../apis/rbac/types';
+import type { GenericStore } from '../../../registry/generic/store';
+import { WatchedCollection } from '../../watched-collection';
+import { compileRule, subjectKey, type CompiledRule } from './rules';
+
+/** Changes are indexed in batches; well under the 1 s in which a role change must take effect. */
+const REINDEX_DEBOUNCE_MS = 10;
+
+export interface PolicyStores {
+  roles: GenericStore;
+  clusterRoles: GenericStore;
+  roleBindings: GenericStore;
+  clusterRoleBindings: GenericStore;
+}
+
+export interface IndexedBinding {
+  /** `namespace/name` or `name` */
+  key: string;
+  namespace: string;
+  roleRef: RoleRef;
+}
+
+/** Bindings by subject key (`u:<user>`, `g:<group>`). */
+type SubjectIndex = Map<string, IndexedBinding[]>;
+
+export interface PolicySnapshot {
+  clusterRoles: ReadonlyMap<string, CompiledRule[]>;
+  /** `namespace/name` → rules */
+  roles: ReadonlyMap<string, CompiledRule[]>;
+  clusterRoleBindings: SubjectIndex;
+  /** namespace → its RoleBindings by subject */
+  roleBindings: ReadonlyMap<string, SubjectIndex>;
+}
+
+const EMPTY: PolicySnapshot = { clusterRoles: new Map(), roles: new Map(), clusterRoleBindings: new Map(), roleBindings: new Map() };
+
+function indexBinding(index: SubjectIndex, obj: ApiObject): void {
+  const namespace = obj.metadata.namespace ?? '';
+  const binding: IndexedBinding = { key: namespace === '' ? (obj.metadata.name ?? '') : `${namespace}/${obj.metadata.name ?? ''}`, namespace, roleRef: roleRefOf(obj) };
+  const keys = new Set<string>();
+  for (const subject of subjectsOf(obj)) {
+    const key = subjectKey(subject, namespace);
+    if (key !== undefined) keys.add(key);
+  }
+  for (const key of keys) {
+    const list = index.get(key);
+    if (list) list.push(binding);
+    else index.set(key, [binding]);
+  }
+}
+
+function compileRoles(objects: Iterable<[string, ApiObject]>): Map<string, CompiledRule[]> {
+  const out = new Map<string, CompiledRule[]>();
+  for (const [key, obj] of objects) out.set(key, rulesOf(obj).map(compileRule));
+  return out;
+}
+
+export function buildSnapshot(roles: Iterable<[string, ApiObject]>, clusterRoles: Iterable<[string, ApiObject]>, roleBindings: Iterable<ApiObject>, clusterRoleBindings: Iterable<ApiObject>): PolicySnapshot {
+  const crbIndex: SubjectIndex = new Map();
+  for (const obj of clusterRoleBindings) indexBinding(crbIndex, obj);
+  const rbIndex = new Map<string, SubjectIndex>();
+  for (const obj of roleBindings) {
+    const ns = obj.metadata.namespace ?? '';
+    let index = rbIndex.get(ns);
+    if (!index) rbIndex.set(ns, (index = new Map()));
+    indexBinding(index, obj);
+  }
+  return { roles: compileRoles(roles), clusterRoles: compileRoles(clusterRoles), clusterRoleBindings: crbIndex, roleBindings: rbIndex };
+}
+
+export class PolicyCache {
+  readonly #collections: WatchedCollection[];
+  readonly #roles: WatchedCollection;
+  readonly #clusterRoles: WatchedCollection;
+  readonly #roleBindings: WatchedCollection;
+  readonly #clusterRoleBindings: WatchedCollection;
+  readonly #listeners: Array<() => void> = [];
+  #snapshot: PolicySnapshot = EMPTY;
+  #timer: NodeJS.Timeout | undefined;
+  #stopped = false;
+
+  constructor(stores: PolicyStores, log: Logger) {
+    const changed = (): void => this.#scheduleReindex();
+    this.#roles = new WatchedCollection(stores.roles, log, changed);
+    this.#clusterRoles = new WatchedCollection(stores.clusterRoles, log, changed);
+    this.#roleBindings = new WatchedCollection(stores.roleBindings, log, changed);
+    this.#clusterRoleBindings = new WatchedCollection(stores.clusterRoleBindings, log, changed);
+    this.#collections = [this.#roles, this.#clusterRoles, this.#roleBindings, this.#clusterRoleBindings];
+  }
+
+  /** Lists everything once and starts watching; resolves after the first attempt (failures are retried). */
+  async start(): Promise<void> {
+    await Promise.all(this.#collections.map((c) => c.sync()));
+    this.#reindex();
+  }
+
+  async stop(): Promise<void> {
+    this.#stopped = true;
+    if (this.#timer) clearTimeout(this.#timer);
+    await Promise.all(this.#collections.map((c) => c.stop()));
+  }
+
+  get loaded(): boolean {
+    return this.#collections.every((c) => c.loaded);
+  }
+
+  get snapshot(): PolicySnapshot {
+    return this.#snapshot;
+  }
+
+  /** The ClusterRoles as stored (the aggregation controller reads them). */
+  clusterRoleObjects(): ApiObject[] {
+    return [...this.#clusterRoles.objects.values()];
+  }
+
+  /** Called after each re-index. */
+  onChange(listener: () => void): void {
+    this.#listeners.push(listener);
+  }
+
+  #scheduleReindex(): void {
+    if (this.#stopped || this.#timer) return;
+    this.#timer = setTimeout(() => {
+      this.#timer = undefined;
+      this.#reindex();
+    }, REINDEX_DEBOUNCE_MS);
+    this.#timer.unref();
+  }
+
+  #reindex(): void {
+    if (this.#stopped) return;
+    this.#snapshot = buildSnapshot(this.#roles.objects, this.#clusterRoles.objects, this.#roleBindings.objects.values(), this.#clusterRoleBindings.objects.values());
+    for (const listener of this.#listeners) listener();
+  }
+}
