@@ -1,4 +1,5 @@
 // Version conversion: every served version of a kind converts to and from the hub (its resource's storage version).
+import { canonicalApiVersion } from '../apimachinery/schema/group-aliases';
 import type { ApiObject } from '../apimachinery/meta/types';
 import { goShape } from '../apimachinery/serializers/go-shape';
 
@@ -32,8 +33,9 @@ function labelled(obj: ApiObject, apiVersion: string, kind: string): ApiObject {
 }
 
 /** The key of an apiVersion in `conversions`: the whole apiVersion across groups, else the version. */
+/** A Kubernetes group name (`events.k8s.io/v1`) converts as its orch group. */
 function keyOf(conversions: KindConversions, apiVersion: string): string {
-  return conversions.hubGroup === undefined ? versionOf(apiVersion) : apiVersion;
+  return conversions.hubGroup === undefined ? versionOf(apiVersion) : canonicalApiVersion(apiVersion);
 }
 
 /**

@@ -1,4 +1,5 @@
 // Every multi-version kind's conversions, by group and kind; the hub of each is its resource's storage version.
+import { canonicalGroup } from '../apimachinery/schema/group-aliases';
 import type { KindConversions } from './conversion';
 import { FLOW_SCHEMA_CONVERSIONS, PRIORITY_LEVEL_CONVERSIONS } from './flowcontrol/conversion-v1beta2-v1beta3';
 import { HORIZONTAL_POD_AUTOSCALER_CONVERSIONS } from './autoscaling/conversion-v1-v2';
@@ -14,5 +15,5 @@ const BY_GROUP_KIND: ReadonlyMap<string, KindConversions> = new Map([
 
 /** The conversions of group/kind, or undefined for a kind served in one version only. */
 export function conversionsOf(group: string, kind: string): KindConversions | undefined {
-  return BY_GROUP_KIND.get(`${group}/${kind}`);
+  return BY_GROUP_KIND.get(`${canonicalGroup(group)}/${kind}`);
 }

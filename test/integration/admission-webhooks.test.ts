@@ -36,7 +36,8 @@ describe('webhook configurations', () => {
   it('are defaulted and validated as admissionregistration/v1', async () => {
     const created = await ts.api.post(VWC, { apiVersion: 'admissionregistration.k8s.io/v1', kind: 'ValidatingWebhookConfiguration', metadata: { name: 'defaults' }, webhooks: [webhook('a.example.com', '/allow', { rules: [{ operations: ['DELETE'], apiGroups: ['nothing.example.com'], apiVersions: ['v1'], resources: ['things'] }] })] });
     expect(created.status).toBe(201);
-    expect(created.body.apiVersion).toBe('admissionregistration.orch.io/v1');
+    // Served at the Kubernetes path, the object names the Kubernetes group, as kube-apiserver answers there.
+    expect(created.body.apiVersion).toBe('admissionregistration.k8s.io/v1');
     expect(created.body.webhooks[0]).toMatchObject({ failurePolicy: 'Fail', matchPolicy: 'Equivalent', timeoutSeconds: 10, namespaceSelector: {}, objectSelector: {}, rules: [{ scope: '*' }] });
     expect(created.body.metadata.generation).toBe(1);
     await remove(VWC, 'defaults');

@@ -33,7 +33,7 @@ describe('events', () => {
   it('an event created through events.k8s.io/v1 is a core v1 event with the core field names', async () => {
     const created = await ts.api.post(`/apis/events.k8s.io/v1/namespaces/${ns}/events`, v1Event('e1'));
     expect(created.status).toBe(201);
-    expect(created.body).toMatchObject({ apiVersion: 'events.orch.io/v1', kind: 'Event', note: 'scaled up to 3', reportingController: 'example.com/scaler', regarding: { name: 'web' } });
+    expect(created.body).toMatchObject({ apiVersion: 'events.k8s.io/v1', kind: 'Event', note: 'scaled up to 3', reportingController: 'example.com/scaler', regarding: { name: 'web' } });
     const core = await ts.api.get(`/api/v1/namespaces/${ns}/events/e1`);
     expect(core.status).toBe(200);
     expect(core.body).toMatchObject({
