@@ -149,7 +149,7 @@ export class ApiServer {
     undo.push(() => audit?.close());
     const listener = buildRequestListener({
       ...(audit ? { audit } : {}),
-      resources: { registry, features: { listChunking: options.featureGates['APIListChunking'] !== false, serverSideFieldValidation: options.featureGates['ServerSideFieldValidation'] !== false }, watch: handleWatch },
+      resources: { registry, features: { listChunking: options.featureGates['APIListChunking'] !== false, serverSideFieldValidation: options.featureGates['ServerSideFieldValidation'] !== false, watchList: options.featureGates['WatchList'] !== false }, watch: handleWatch },
       nonResource: { registry, health, metrics, serverAddress: () => `${options.bindAddress}:${server?.port ?? options.port}` },
       metrics,
       log,

@@ -41,7 +41,7 @@ export function listBody(r: ApiRequest, outcome: ListOutcome): Record<string, un
 export async function handleList(r: ApiRequest): Promise<void> {
   r.negotiated = negotiateResponse(r.req.headers.accept, true);
   const includeObject = r.negotiated.table ? parseIncludeObject(r.query.get('includeObject')) : 'Metadata';
-  const params = parseListParams(r.query, { watch: false, listChunking: r.features.listChunking, selectors: r.served.selectors });
+  const params = parseListParams(r.query, { watch: false, listChunking: r.features.listChunking, selectors: r.served.selectors, watchList: r.features.watchList !== false });
   const converted = r.negotiated.table !== undefined || r.negotiated.partial !== undefined;
   const plainJson = !converted && r.negotiated.mediaType === 'application/json' && !r.pretty;
   const protobuf = !converted && isProtobuf(r.negotiated.mediaType);

@@ -12,6 +12,13 @@ import { servedJson } from '../../storage/stored-json';
 import { writeBatchChunk, writeChunk } from './chunk-frames';
 import { encodeWatchEventProtobuf } from '../../apimachinery/serializers/protobuf';
 
+/**
+ * The annotation on the BOOKMARK that ends a watch-list's initial events: the name client-go's reflector reads
+ * (the spec names no orch-branded variant for it).
+ */
+export const INITIAL_EVENTS_END_ANNOTATION = 'k8s.io/initial-events-end';
+const INITIAL_EVENTS_END: Readonly<Record<string, string>> = { [INITIAL_EVENTS_END_ANNOTATION]: 'true' };
+
 /** Bytes a client may have unread (beyond its initial burst) before it is closed; it will re-watch. */
 export const MAX_UNREAD_BYTES = 8 * 1024 * 1024;
 
@@ -26,8 +33,8 @@ export interface WatchStreamOptions {
   log: Logger;
   /** The object as served (apiVersion/kind of the request's version). */
   serve: (obj: ApiObject) => ApiObject;
-  /** An empty object of the watched kind carrying a resourceVersion (BOOKMARK). */
-  bookmarkObject: (resourceVersion: string) => unknown;
+  /** An empty object of the watched kind carrying a resourceVersion (BOOKMARK) and these annotations. */
+  bookmarkObject: (resourceVersion: string, annotations?: Record<string, string>) => unknown;
   bookmarks: boolean;
   /** `application/json`, or a protobuf type with `;stream=watch` (then events are length-prefixed frames). */
   contentType: string;
@@ -67,12 +74,19 @@ export class WatchStream implements WatchDelivery {
     return this.#closed || this.#options.res.writableEnded || this.#options.res.destroyed;
   }
 
-  /** Writes headers and the initial ADDED events, then whatever was queued meanwhile. */
-  begin(initial: ApiObject[]): void {
+  /**
+   * Writes headers and the initial ADDED events, then whatever was queued meanwhile. `initialEventsEnd` (watch-list):
+   * a BOOKMARK at that revision annotated as the end of the initial events goes between the two, when the
+   * client asked for bookmarks.
+   */
+  begin(initial: ApiObject[], initialEventsEnd?: number): void {
     const res = this.#options.res;
     res.writeHead(200, { 'Content-Type': this.#options.contentType, 'Transfer-Encoding': 'chunked', 'Cache-Control': 'no-cache, private' });
     res.flushHeaders();
     const lines = initial.map((obj) => this.#line('ADDED', this.#options.serve(obj)));
+    if (initialEventsEnd !== undefined && this.#options.bookmarks) {
+      lines.push(this.#encode('BOOKMARK', this.#options.bookmarkObject(String(initialEventsEnd), INITIAL_EVENTS_END) as Record<string, unknown>));
+    }
     this.#pending = lines.concat(this.#pending);
     this.#started = true;
     this.flush();

@@ -25,6 +25,8 @@ export interface ListParams {
   /** Parsed resourceVersion; undefined when unset. */
   resourceVersion?: number;
   resourceVersionMatch: '' | 'Exact' | 'NotOlderThan';
+  /** Watch-list (feature gate WatchList): set when the watch carried sendInitialEvents. */
+  sendInitialEvents?: boolean;
 }
 
 /** Every object, latest state, one page: what controllers list. */

@@ -136,8 +136,14 @@ export class GenericStore {
   }
 
   /** A client watch (see client-watch.ts), served from the watch cache when there is one. */
-  async startWatch(namespace: string, params: Pick<ListParams, 'predicate' | 'resourceVersion'>, delivery: WatchDelivery): Promise<StartedWatch> {
-    const request = { prefix: this.collectionPrefix(namespace), resourceVersion: params.resourceVersion, delivery, ...(params.predicate ? { predicate: params.predicate } : {}) };
+  async startWatch(namespace: string, params: Pick<ListParams, 'predicate' | 'resourceVersion' | 'sendInitialEvents'>, delivery: WatchDelivery): Promise<StartedWatch> {
+    const request = {
+      prefix: this.collectionPrefix(namespace),
+      resourceVersion: params.resourceVersion,
+      delivery,
+      ...(params.predicate ? { predicate: params.predicate } : {}),
+      ...(params.sendInitialEvents !== undefined ? { sendInitialEvents: params.sendInitialEvents } : {}),
+    };
     try {
       return this.#cacher ? await startCachedWatch(this.#storage, this.#cacher, request) : await startDirectWatch(this.#storage, request);
     } catch (err) {
