@@ -85,7 +85,10 @@ export async function handleWatch(r: ApiRequest): Promise<void> {
   await new Promise<void>((resolve) => {
     const deadline = setTimeout(() => r.res.end(), partial?.list ? 0 : seconds * 1000);
     const lastBookmark = bookmarks && seconds * 1000 > FINAL_BOOKMARK_LEAD_MS ? setTimeout(() => stream.bookmark(watch.revision), seconds * 1000 - FINAL_BOOKMARK_LEAD_MS) : undefined;
+    let finished = false;
     const finish = (): void => {
+      if (finished) return;
+      finished = true;
       clearTimeout(deadline);
       clearTimeout(lastBookmark);
       watch.stop(stream.cutOff);
@@ -95,6 +98,7 @@ export async function handleWatch(r: ApiRequest): Promise<void> {
     else {
       r.res.once('close', finish);
       r.res.once('finish', finish);
+      stream.whenCutOff(finish);
     }
   });
 }
