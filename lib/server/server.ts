@@ -114,7 +114,7 @@ export class ApiServer {
       throw new Error('registry not built yet');
     };
     const admission = new NamespaceLifecycle(() => namespacesStore());
-    const watchCache = options.watchCache ? { capacity: options.watchCache.capacity, minAgeMs: options.watchCache.windowMs, bookmarkIntervalMs: options.watchCache.bookmarkIntervalMs, log: log.child({ component: 'watch-cache' }) } : undefined;
+    const watchCache = options.watchCache ? { capacity: options.watchCache.capacity, minAgeMs: options.watchCache.windowMs, bookmarkIntervalMs: options.watchCache.bookmarkIntervalMs, consistentReads: options.featureGates['ConsistentListFromCache'] !== false, log: log.child({ component: 'watch-cache' }) } : undefined;
     const registry = buildRegistry(storage, options.etcdPrefix, options.featureGates, admission, watchCache, options.runtimeConfig);
     for (const cacher of registry.cachers()) cacher.start();
     undo.push(() => Promise.all(registry.cachers().map((c) => c.stop())));

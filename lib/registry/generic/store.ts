@@ -158,6 +158,11 @@ export class GenericStore {
   async getAtVersion(namespace: string, name: string, resourceVersion: number | undefined): Promise<ApiObject> {
     const key = this.keyFor(namespace, name);
     try {
+      if (resourceVersion === undefined && this.#cacher && (await this.#cacher.caughtUpWithEtcd())) {
+        const cached = this.#cacher.get(key);
+        if (cached === undefined) throw new StorageError('KeyNotFound', key, `key not found: ${key}`);
+        return cached;
+      }
       if (resourceVersion !== undefined && this.#cacher && (await this.#cacher.waitReady()) && this.#cacher.revision >= resourceVersion) {
         const cached = this.#cacher.get(key);
         if (cached === undefined) throw new StorageError('KeyNotFound', key, `key not found: ${key}`);

@@ -21,6 +21,8 @@ export const KNOWN_FEATURES: Readonly<Record<string, FeatureSpec>> = {
   APIResponseCompression: { stage: 'BETA', default: true, locked: false },
   // Kubernetes 1.27+ (alpha there, beta from 1.32); on by default here.
   WatchList: { stage: 'BETA', default: true, locked: false },
+  // Kubernetes 1.28+ (beta, on, from 1.31): Most Recent reads served from the watch cache once it caught up with etcd.
+  ConsistentListFromCache: { stage: 'BETA', default: true, locked: false },
 };
 
 export type FeatureGates = Readonly<Record<string, boolean>>;
