@@ -6,6 +6,7 @@ import { asServed, requestNamespace, toStorage } from './api-request';
 import { isProtobuf, negotiateResponse } from '../negotiation';
 import { parseListParams } from './list-options';
 import { writeResponse } from './write-response';
+import { writeStreamedBody } from './streamed-body';
 import { decodeStoredValue, servedItemBytes, storedItemParts, storedPrefix } from '../../storage/stored-json';
 import { parseIncludeObject, toTable } from '../table';
 import { partialListOf } from '../partial-object-metadata';
@@ -58,8 +59,13 @@ export async function handleList(r: ApiRequest): Promise<void> {
     writeResponse(r.res, 200, partialListOf(items, listMetaOf(outcome), r.negotiated.partial, def.group, def.listKind), r.negotiated, { pretty: r.pretty });
     return;
   }
-  if (plainJson || protobuf) {
-    const body = plainJson ? listJsonBytes(r, outcome) : listProtobufBytes(r, outcome);
+  if (plainJson) {
+    // Written item by item from the items' kept bytes: never joined into one body.
+    await writeStreamedBody(r.res, 200, { 'Content-Type': r.negotiated.mediaType }, listJsonParts(r, outcome));
+    return;
+  }
+  if (protobuf) {
+    const body = listProtobufBytes(r, outcome);
     r.res.writeHead(200, { 'Content-Type': r.negotiated.mediaType, 'Content-Length': body.length });
     r.res.end(body);
     return;
@@ -70,8 +76,8 @@ export async function handleList(r: ApiRequest): Promise<void> {
 const COMMA = Buffer.from(',');
 const LIST_END = Buffer.from(']}\n');
 
-/** The list as JSON bytes, reusing each item's served bytes (serialize once; one copy into the body). */
-function listJsonBytes(r: ApiRequest, outcome: ListOutcome): Buffer {
+/** The list as JSON parts, reusing each item's served bytes (serialized once, never copied into one body). */
+export function listJsonParts(r: ApiRequest, outcome: ListOutcome): Buffer[] {
   const { items: _items, ...envelope } = listBody(r, { ...outcome, items: [] });
   const head = JSON.stringify(envelope);
   const parts: Buffer[] = [Buffer.from(`${head.slice(0, -1)},"items":[`)];
@@ -88,7 +94,7 @@ function listJsonBytes(r: ApiRequest, outcome: ListOutcome): Buffer {
     else parts.push(Buffer.from(JSON.stringify(listItem(asServed(r, decodeStoredValue(item.value, item.resourceVersion))))));
   });
   parts.push(LIST_END);
-  return Buffer.concat(parts);
+  return parts;
 }
 
 /**
