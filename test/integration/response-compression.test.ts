@@ -63,6 +63,16 @@ describe('response compression (on by default)', () => {
     expect(items).toHaveLength(150);
   });
 
+  it('streams a protobuf list the same way: gzipped bytes equal the plain body', async () => {
+    const accept = { Accept: 'application/vnd.orch.protobuf' };
+    const plain = await rawGet(ts.url, DEPLOYMENTS, accept);
+    expect(plain.body.length).toBeGreaterThan(128 * 1024);
+    expect(Number(plain.headers['content-length'])).toBe(plain.body.length);
+    const zipped = await rawGet(ts.url, DEPLOYMENTS, { ...accept, 'Accept-Encoding': 'gzip' });
+    expect(zipped.headers['content-encoding']).toBe('gzip');
+    expect(gunzipSync(zipped.body).equals(plain.body)).toBe(true);
+  });
+
   it('sends small bodies, other encodings and q-valued gzip as they are (negotiateContentEncoding takes bare "gzip" only)', async () => {
     for (const [path, encoding] of [[`${DEPLOYMENTS}/d1`, 'gzip'], [DEPLOYMENTS, 'deflate, br'], [DEPLOYMENTS, 'gzip;q=1.0']] as const) {
       const res = await rawGet(ts.url, path, { 'Accept-Encoding': encoding });

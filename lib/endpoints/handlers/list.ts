@@ -10,7 +10,7 @@ import { writeStreamedBody } from './streamed-body';
 import { decodeStoredValue, servedItemBytes, storedItemParts, storedPrefix } from '../../storage/stored-json';
 import { parseIncludeObject, toTable } from '../table';
 import { partialListOf } from '../partial-object-metadata';
-import { encodeProtobufList } from '../../apimachinery/serializers/protobuf';
+import { encodeProtobufListParts } from '../../apimachinery/serializers/protobuf';
 
 /** List items are written without kind/apiVersion, as Kubernetes does. */
 function listItem(obj: ApiObject): ApiObject {
@@ -59,15 +59,9 @@ export async function handleList(r: ApiRequest): Promise<void> {
     writeResponse(r.res, 200, partialListOf(items, listMetaOf(outcome), r.negotiated.partial, def.group, def.listKind), r.negotiated, { pretty: r.pretty });
     return;
   }
-  if (plainJson) {
+  if (plainJson || protobuf) {
     // Written item by item from the items' kept bytes: never joined into one body.
-    await writeStreamedBody(r.res, 200, { 'Content-Type': r.negotiated.mediaType }, listJsonParts(r, outcome));
-    return;
-  }
-  if (protobuf) {
-    const body = listProtobufBytes(r, outcome);
-    r.res.writeHead(200, { 'Content-Type': r.negotiated.mediaType, 'Content-Length': body.length });
-    r.res.end(body);
+    await writeStreamedBody(r.res, 200, { 'Content-Type': r.negotiated.mediaType }, plainJson ? listJsonParts(r, outcome) : listProtobufParts(r, outcome));
     return;
   }
   writeResponse(r.res, 200, listBody(r, outcome), r.negotiated, { pretty: r.pretty });
@@ -101,11 +95,11 @@ export function listJsonParts(r: ApiRequest, outcome: ListOutcome): Buffer[] {
  * The list in protobuf from each item's message bytes: an item the watch cache holds at the same resourceVersion is
  * served from the cache's object, whose message is encoded once per object version; others are decoded and encoded.
  */
-function listProtobufBytes(r: ApiRequest, outcome: ListOutcome): Buffer {
+function listProtobufParts(r: ApiRequest, outcome: ListOutcome): Buffer[] {
   const store = r.store;
   const lookUp = !outcome.fromCache && !outcome.cacheConsulted;
   const cachedOrSelf = (o: ApiObject): ApiObject => (lookUp ? (store.cachedAt(store.keyFor(o.metadata.namespace ?? '', o.metadata.name ?? ''), o.metadata.resourceVersion ?? '') ?? o) : o);
   const items = outcome.items.map((o) => asServed(r, cachedOrSelf(o)));
   outcome.raw?.forEach((item) => items.push(asServed(r, store.cachedAt(item.key, item.resourceVersion) ?? decodeStoredValue(item.value, item.resourceVersion))));
-  return encodeProtobufList(listApiVersion(r), r.served.definition.listKind, listMetaOf(outcome), items);
+  return encodeProtobufListParts(listApiVersion(r), r.served.definition.listKind, listMetaOf(outcome), items);
 }
