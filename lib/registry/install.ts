@@ -141,6 +141,8 @@ export interface WatchCacheConfig {
   capacity: number;
   minAgeMs: number;
   bookmarkIntervalMs: number;
+  /** Feature gate ConsistentListFromCache: Most Recent reads served from the cache once it caught up with etcd. */
+  consistentReads?: boolean;
   log: Logger;
 }
 
@@ -153,6 +155,7 @@ function cacherFor(storage: Storage, definition: ResourceDefinition, keyPrefix: 
     capacity: config.capacity,
     minAgeMs: config.minAgeMs,
     bookmarkIntervalMs: config.bookmarkIntervalMs,
+    consistentReads: config.consistentReads ?? false,
     log: config.log.child({ resource: definition.group === '' ? definition.resource : `${definition.resource}.${definition.group}` }),
   });
 }

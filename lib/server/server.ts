@@ -180,7 +180,7 @@ export class ApiServer {
       serviceUrlTemplate: options.webhookServiceUrlTemplate,
       log: log.child({ component: 'admission-webhooks' }),
     });
-    const watchCache = options.watchCache ? { capacity: options.watchCache.capacity, minAgeMs: options.watchCache.windowMs, bookmarkIntervalMs: options.watchCache.bookmarkIntervalMs, log: log.child({ component: 'watch-cache' }) } : undefined;
+    const watchCache = options.watchCache ? { capacity: options.watchCache.capacity, minAgeMs: options.watchCache.windowMs, bookmarkIntervalMs: options.watchCache.bookmarkIntervalMs, consistentReads: options.featureGates['ConsistentListFromCache'] !== false, log: log.child({ component: 'watch-cache' }) } : undefined;
     const rbacGuard = new DeferredWriteGuard();
     const registry = buildRegistry(storage, options.etcdPrefix, options.featureGates, chainAdmission(admission, webhooks), watchCache, options.runtimeConfig, { eventSeconds: Math.max(1, Math.round(options.eventTtlMs / 1000)) }, rbacGuard);
     webhookRegistry = registry;
@@ -251,7 +251,7 @@ export class ApiServer {
       ...(audit ? { audit } : {}),
       resources: {
         registry,
-        features: { listChunking: options.featureGates['APIListChunking'] !== false, serverSideFieldValidation: options.featureGates['ServerSideFieldValidation'] !== false },
+        features: { listChunking: options.featureGates['APIListChunking'] !== false, serverSideFieldValidation: options.featureGates['ServerSideFieldValidation'] !== false, watchList: options.featureGates['WatchList'] !== false },
         watch: handleWatch,
         reviews,
         ...(authorizer ? { authorizeAs: (req: IncomingMessage, info: ResourceRequestInfo, query: URLSearchParams, verb: string) => authorizeVerb(authorizer, req, info, query, verb) } : {}),

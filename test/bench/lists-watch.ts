@@ -216,7 +216,7 @@ async function measure(server: ServerProcess, etcdUrl: string): Promise<void> {
       '| Measure | Result |',
       '|---|---|',
       `| raw etcd range of the ${OBJECTS} keys + JSON.parse of each (etcd3 client, bench process) | median ${raw.median.toFixed(1)} ms (min ${raw.min.toFixed(1)}) |`,
-      `| LIST, no resourceVersion (quorum read from etcd), HTTP body received | median ${full.median.toFixed(1)} ms (min ${full.min.toFixed(1)}) = ${(full.median / raw.median).toFixed(2)}× raw |`,
+      `| LIST, no resourceVersion (consistent read: from the watch cache once it reached etcd's revision), HTTP body received | median ${full.median.toFixed(1)} ms (min ${full.min.toFixed(1)}) = ${(raw.median / full.median).toFixed(1)}× faster than raw |`,
       `| LIST resourceVersion=0 (watch cache), HTTP body received | median ${cached.median.toFixed(1)} ms (min ${cached.min.toFixed(1)}) = ${(raw.median / cached.median).toFixed(1)}× faster than raw |`,
       `| LIST resourceVersion=0, body received and JSON.parse'd by the client | median ${cachedParsed.median.toFixed(1)} ms |`,
       `| paged LIST limit=500 (${Math.ceil(OBJECTS / 500)} pages), end to end | median ${paged.median.toFixed(1)} ms |`,
@@ -224,8 +224,8 @@ async function measure(server: ServerProcess, etcdUrl: string): Promise<void> {
       ...fanOut.slice(0, 1),
     ];
     const targets = [
-      `Target: LIST rv=0 ≥ 3× faster than raw range + decode — **${raw.median / cached.median >= 3 ? 'met' : 'missed'}** (${(raw.median / cached.median).toFixed(1)}×).`,
-      `Target: no-rv LIST within 1.5× of raw range + decode — **${full.median / raw.median <= 1.5 ? 'met' : 'missed'}** (${(full.median / raw.median).toFixed(2)}×).`,
+      `Target (issue 20): LIST rv=0 ≥ 10× faster than raw range + decode — **${raw.median / cached.median >= 10 ? 'met' : 'missed'}** (${(raw.median / cached.median).toFixed(1)}×).`,
+      `Target (issue 20): no-rv LIST (consistent read from cache) ≥ 5× faster than raw range + decode — **${raw.median / full.median >= 5 ? 'met' : 'missed'}** (${(raw.median / full.median).toFixed(1)}×).`,
       fanOut[2] ?? '',
     ];
     const section = [

@@ -1,5 +1,6 @@
 // The spec's resourceVersion tables for get and list, cell by cell, as a client observes them (Invalid cells answered like Kubernetes 1.26).
 import { startTestServer, eventually, uniqueName, type ApiResponse, type TestServer } from '../helpers/test-server';
+import { forbiddenCause, invalidListOptions, type Cause } from '../helpers/list-options-status';
 import {
   COLLECTION_SHAPES,
   exactList,
@@ -16,7 +17,8 @@ const CONTINUE_WITH_RV = 'specifying resource version is not allowed when using 
 const UNLESS_RV = 'resourceVersionMatch is forbidden unless resourceVersion is provided'; // internalversion/validation
 const EXACT_ZERO = 'resourceVersionMatch "exact" is forbidden for resourceVersion "0"';
 const WITH_CONTINUE = 'resourceVersionMatch is forbidden when continue is provided';
-const FOR_WATCH = 'resourceVersionMatch is forbidden for watch';
+// Kubernetes 1.27+ (feature gate WatchList, on here); 1.26 said 'resourceVersionMatch is forbidden for watch' (watch-list.test.ts).
+const FOR_WATCH = 'resourceVersionMatch is forbidden for watch unless sendInitialEvents is provided';
 
 let ts: TestServer;
 beforeAll(async () => {
@@ -24,24 +26,7 @@ beforeAll(async () => {
 });
 afterAll(() => ts.stop());
 
-type Cause = { reason: string; message: string; field: string };
-const forbidden = (detail: string): Cause => ({ reason: 'FieldValueForbidden', message: `Forbidden: ${detail}`, field: 'resourceVersionMatch' });
-
-/** 422 Invalid on ListOptions in group meta.orch.io (Kubernetes: meta.k8s.io), causes in order. */
-function invalidListOptions(...causes: Cause[]): Record<string, unknown> {
-  const texts = causes.map((c) => `${c.field}: ${c.message}`);
-  const joined = texts.length === 1 ? texts[0] : `[${texts.join(', ')}]`;
-  return {
-    kind: 'Status',
-    apiVersion: 'v1',
-    metadata: {},
-    status: 'Failure',
-    message: `ListOptions.meta.orch.io "" is invalid: ${joined}`,
-    reason: 'Invalid',
-    details: { group: 'meta.orch.io', kind: 'ListOptions', causes },
-    code: 422,
-  };
-}
+const forbidden = (detail: string): Cause => forbiddenCause('resourceVersionMatch', detail);
 
 function badRequest(message: string): Record<string, unknown> {
   return { kind: 'Status', apiVersion: 'v1', metadata: {}, status: 'Failure', message, reason: 'BadRequest', code: 400 };
@@ -248,7 +233,7 @@ describe.each(COLLECTION_SHAPES)('list table on the %s path', (shape: Collection
       expect(res.body).toEqual(invalidListOptions(forbidden(UNLESS_RV), forbidden(WITH_CONTINUE)));
     });
 
-    it('refuses resourceVersionMatch on a watch with 422 before any stream starts', async () => {
+    it('refuses resourceVersionMatch on a watch without sendInitialEvents with 422 before any stream starts (WatchList rules)', async () => {
       const res = await list(`watch=1&resourceVersionMatch=NotOlderThan&resourceVersion=${rvA}`);
       expect(res.status).toBe(422);
       expect(res.body).toEqual(invalidListOptions(forbidden(FOR_WATCH)));
@@ -257,7 +242,7 @@ describe.each(COLLECTION_SHAPES)('list table on the %s path', (shape: Collection
     it('lists every rule a watch breaks, as Kubernetes validates all of them', async () => {
       const res = await list('watch=1&resourceVersionMatch=Exact');
       expect(res.status).toBe(422);
-      expect(res.body).toEqual(invalidListOptions(forbidden(FOR_WATCH), forbidden(UNLESS_RV)));
+      expect(res.body).toEqual(invalidListOptions(forbidden(FOR_WATCH), { reason: 'FieldValueNotSupported', message: 'Unsupported value: "Exact": supported values: "NotOlderThan"', field: 'resourceVersionMatch' }));
     });
 
     it('answers a non-numeric resourceVersion with 400', async () => {

@@ -3,6 +3,7 @@ import { spawn } from 'node:child_process';
 import { startTestServer, createNamespace, eventually, type TestServer } from '../helpers/test-server';
 import { openWatch } from '../helpers/watch-client';
 import { aDeployment } from '../helpers/fixtures';
+import { STOPPED_READER } from '../helpers/stopped-reader';
 
 let ts: TestServer;
 const NS = 'cached';
@@ -23,29 +24,6 @@ async function create(name: string, labels: Record<string, string> = {}): Promis
 }
 
 /** Connects with a 4 KiB receive buffer, sends the watch request, reads nothing until SIGUSR1, then counts events. */
-const SLOW_CLIENT = `
-import signal, socket, sys, threading
-port, path = int(sys.argv[1]), sys.argv[2]
-s = socket.socket()
-s.setsockopt(socket.SOL_SOCKET, socket.SO_RCVBUF, 4096)
-s.connect(('127.0.0.1', port))
-s.sendall(('GET %s HTTP/1.1\\r\\nHost: x\\r\\n\\r\\n' % path).encode())
-go = threading.Event()
-signal.signal(signal.SIGUSR1, lambda *a: go.set())
-print('connected', flush=True)
-go.wait()
-data = b''
-s.settimeout(5)
-try:
-    while True:
-        chunk = s.recv(1 << 20)
-        if not chunk:
-            break
-        data += chunk
-except Exception:
-    pass
-print('events=%d' % data.count(b'"type":"MODIFIED"'), flush=True)
-`;
 
 async function metric(name: string, labelText: string): Promise<number> {
   const text = (await ts.api.get('/metrics')).text;
@@ -150,7 +128,7 @@ describe('slow clients', () => {
     const fast = await openWatch(ts.url, `${DEPLOYMENTS}?watch=1&resourceVersion=${rv}`);
     // A client that never reads, with a tiny receive buffer (Node cannot set SO_RCVBUF, Python can): the
     // server's unread bytes pass the cutoff after a few MiB instead of after the kernel's 32 MiB autotuning.
-    const slow = spawn('python3', ['-c', SLOW_CLIENT, new URL(ts.url).port, `${DEPLOYMENTS}?watch=1&resourceVersion=${rv}`], { stdio: ['ignore', 'pipe', 'inherit'] });
+    const slow = spawn('python3', ['-c', STOPPED_READER, new URL(ts.url).port, `${DEPLOYMENTS}?watch=1&resourceVersion=${rv}`], { stdio: ['ignore', 'pipe', 'inherit'] });
     let slowOutput = '';
     slow.stdout.setEncoding('utf8').on('data', (d: string) => (slowOutput += d));
     const slowExited = new Promise<void>((resolve) => slow.once('exit', () => resolve()));

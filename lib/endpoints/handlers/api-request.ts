@@ -16,6 +16,8 @@ export interface Features {
   listChunking: boolean;
   /** Feature gate ServerSideFieldValidation (on unless set false): off makes every fieldValidation Ignore. */
   serverSideFieldValidation?: boolean;
+  /** Feature gate WatchList (on unless set false): watch-list requests (sendInitialEvents) and the 1.27+ ListOptions rules. */
+  watchList?: boolean;
 }
 
 export interface ApiRequest {

@@ -26,18 +26,40 @@ export function parseResourceVersion(value: string | null): number | undefined {
   return Number(value);
 }
 
-/** Kubernetes' ValidateListOptions: every broken rule is reported, in upstream order. */
-function validateResourceVersionMatch(query: URLSearchParams, watch: boolean): FieldError[] {
+/** `sendInitialEvents` as Go's *bool query conversion reads it: unset, or false only for "0"/"false". */
+export function parseSendInitialEvents(query: URLSearchParams): boolean | undefined {
+  const value = query.get('sendInitialEvents');
+  if (value === null) return undefined;
+  return value !== '0' && value.toLowerCase() !== 'false';
+}
+
+/**
+ * Kubernetes' ValidateListOptions: every broken rule is reported, in upstream order. `watchList` (feature gate
+ * WatchList) selects the 1.27+ rules, where a watch may carry sendInitialEvents with resourceVersionMatch;
+ * without it the 1.26 rules apply and sendInitialEvents is ignored, as a 1.26 server ignores unknown parameters.
+ */
+function validateListOptions(query: URLSearchParams, watch: boolean, watchList: boolean): FieldError[] {
   const match = query.get('resourceVersionMatch') ?? '';
-  if (match === '') return [];
   const path = FieldPath.root('resourceVersionMatch');
   const errs: FieldError[] = [];
-  if (watch) errs.push(forbiddenField(path, 'resourceVersionMatch is forbidden for watch'));
-  const rv = query.get('resourceVersion') ?? '';
-  if (rv === '') errs.push(forbiddenField(path, 'resourceVersionMatch is forbidden unless resourceVersion is provided'));
-  if ((query.get('continue') ?? '') !== '') errs.push(forbiddenField(path, 'resourceVersionMatch is forbidden when continue is provided'));
-  if (match !== 'Exact' && match !== 'NotOlderThan') errs.push(notSupported(path, match, ['Exact', 'NotOlderThan', '']));
-  if (match === 'Exact' && rv === '0') errs.push(forbiddenField(path, 'resourceVersionMatch "exact" is forbidden for resourceVersion "0"'));
+  const sendInitialEvents = watchList ? parseSendInitialEvents(query) : undefined;
+  if (watch && watchList) {
+    if (sendInitialEvents !== undefined && match !== 'NotOlderThan') errs.push(forbiddenField(path, 'sendInitialEvents requires setting resourceVersionMatch to NotOlderThan'));
+    if (match === '') return errs;
+    if (sendInitialEvents === undefined) errs.push(forbiddenField(path, 'resourceVersionMatch is forbidden for watch unless sendInitialEvents is provided'));
+    if (match !== 'NotOlderThan') errs.push(notSupported(path, match, ['NotOlderThan']));
+    if ((query.get('continue') ?? '') !== '') errs.push(forbiddenField(path, 'resourceVersionMatch is forbidden when continue is provided'));
+    return errs;
+  }
+  if (match !== '') {
+    if (watch) errs.push(forbiddenField(path, 'resourceVersionMatch is forbidden for watch'));
+    const rv = query.get('resourceVersion') ?? '';
+    if (rv === '') errs.push(forbiddenField(path, 'resourceVersionMatch is forbidden unless resourceVersion is provided'));
+    if ((query.get('continue') ?? '') !== '') errs.push(forbiddenField(path, 'resourceVersionMatch is forbidden when continue is provided'));
+    if (match !== 'Exact' && match !== 'NotOlderThan') errs.push(notSupported(path, match, ['Exact', 'NotOlderThan', '']));
+    if (match === 'Exact' && rv === '0') errs.push(forbiddenField(path, 'resourceVersionMatch "exact" is forbidden for resourceVersion "0"'));
+  }
+  if (sendInitialEvents !== undefined) errs.push(forbiddenField(FieldPath.root('sendInitialEvents'), 'sendInitialEvents is forbidden for list'));
   return errs;
 }
 
@@ -53,14 +75,18 @@ export interface SelectorSupport {
 
 export const DEFAULT_SELECTOR_SUPPORT: SelectorSupport = { fields: ['metadata.name', 'metadata.namespace'], fieldSet: metadataFieldSet };
 
-/** Builds ListParams; `listChunking` false makes `limit` ignored (feature gate APIListChunking). */
-export function parseListParams(query: URLSearchParams, options: { watch: boolean; listChunking: boolean; selectors: SelectorSupport }): ListParams {
+/**
+ * Builds ListParams; `listChunking` false makes `limit` ignored (feature gate APIListChunking); `watchList`
+ * (feature gate WatchList, on unless set false) accepts sendInitialEvents on watches.
+ */
+export function parseListParams(query: URLSearchParams, options: { watch: boolean; listChunking: boolean; selectors: SelectorSupport; watchList?: boolean }): ListParams {
   const labelSelector = parseLabelSelector(query.get('labelSelector') ?? '');
   const fieldSelector = parseFieldSelector(query.get('fieldSelector') ?? '', options.selectors.fields);
   const limit = parseIntegerParam(query.get('limit')) ?? 0;
   parseIntegerParam(query.get('timeoutSeconds'));
   // Options are validated (422) before storage parses the resourceVersion (400), as in kube-apiserver.
-  const errs = validateResourceVersionMatch(query, options.watch);
+  const watchList = options.watchList !== false;
+  const errs = validateListOptions(query, options.watch, watchList);
   if (errs.length > 0) throw invalid({ group: META_GROUP, kind: 'ListOptions' }, '', errs);
   const resourceVersion = parseResourceVersion(query.get('resourceVersion'));
   const continueToken = options.listChunking ? query.get('continue') ?? '' : '';
@@ -73,6 +99,8 @@ export function parseListParams(query: URLSearchParams, options: { watch: boolea
     resourceVersionMatch: (query.get('resourceVersionMatch') ?? '') as ListParams['resourceVersionMatch'],
   };
   if (resourceVersion !== undefined) params.resourceVersion = resourceVersion;
+  const sendInitialEvents = options.watch && watchList ? parseSendInitialEvents(query) : undefined;
+  if (sendInitialEvents !== undefined) params.sendInitialEvents = sendInitialEvents;
   if (hasSelector) {
     const fieldSet = options.selectors.fieldSet;
     params.predicate = (obj) => labelSelector.matches(obj.metadata.labels) && fieldSelector.matches(fieldSet(obj));

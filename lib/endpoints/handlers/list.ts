@@ -6,10 +6,11 @@ import { asServed, requestNamespace, toStorage } from './api-request';
 import { isProtobuf, negotiateResponse } from '../negotiation';
 import { parseListParams } from './list-options';
 import { writeResponse } from './write-response';
+import { writeStreamedBody } from './streamed-body';
 import { decodeStoredValue, servedItemBytes, storedItemParts, storedPrefix } from '../../storage/stored-json';
 import { parseIncludeObject, toTable } from '../table';
 import { partialListOf } from '../partial-object-metadata';
-import { encodeProtobufList } from '../../apimachinery/serializers/protobuf';
+import { encodeProtobufListParts } from '../../apimachinery/serializers/protobuf';
 
 /** List items are written without kind/apiVersion, as Kubernetes does. */
 function listItem(obj: ApiObject): ApiObject {
@@ -41,7 +42,7 @@ export function listBody(r: ApiRequest, outcome: ListOutcome): Record<string, un
 export async function handleList(r: ApiRequest): Promise<void> {
   r.negotiated = negotiateResponse(r.req.headers.accept, true);
   const includeObject = r.negotiated.table ? parseIncludeObject(r.query.get('includeObject')) : 'Metadata';
-  const params = parseListParams(r.query, { watch: false, listChunking: r.features.listChunking, selectors: r.served.selectors });
+  const params = parseListParams(r.query, { watch: false, listChunking: r.features.listChunking, selectors: r.served.selectors, watchList: r.features.watchList !== false });
   const converted = r.negotiated.table !== undefined || r.negotiated.partial !== undefined;
   const plainJson = !converted && r.negotiated.mediaType === 'application/json' && !r.pretty;
   const protobuf = !converted && isProtobuf(r.negotiated.mediaType);
@@ -59,9 +60,8 @@ export async function handleList(r: ApiRequest): Promise<void> {
     return;
   }
   if (plainJson || protobuf) {
-    const body = plainJson ? listJsonBytes(r, outcome) : listProtobufBytes(r, outcome);
-    r.res.writeHead(200, { 'Content-Type': r.negotiated.mediaType, 'Content-Length': body.length });
-    r.res.end(body);
+    // Written item by item from the items' kept bytes: never joined into one body.
+    await writeStreamedBody(r.res, 200, { 'Content-Type': r.negotiated.mediaType }, plainJson ? listJsonParts(r, outcome) : listProtobufParts(r, outcome));
     return;
   }
   writeResponse(r.res, 200, listBody(r, outcome), r.negotiated, { pretty: r.pretty });
@@ -70,8 +70,8 @@ export async function handleList(r: ApiRequest): Promise<void> {
 const COMMA = Buffer.from(',');
 const LIST_END = Buffer.from(']}\n');
 
-/** The list as JSON bytes, reusing each item's served bytes (serialize once; one copy into the body). */
-function listJsonBytes(r: ApiRequest, outcome: ListOutcome): Buffer {
+/** The list as JSON parts, reusing each item's served bytes (serialized once, never copied into one body). */
+export function listJsonParts(r: ApiRequest, outcome: ListOutcome): Buffer[] {
   const { items: _items, ...envelope } = listBody(r, { ...outcome, items: [] });
   const head = JSON.stringify(envelope);
   const parts: Buffer[] = [Buffer.from(`${head.slice(0, -1)},"items":[`)];
@@ -88,18 +88,18 @@ function listJsonBytes(r: ApiRequest, outcome: ListOutcome): Buffer {
     else parts.push(Buffer.from(JSON.stringify(listItem(asServed(r, decodeStoredValue(item.value, item.resourceVersion))))));
   });
   parts.push(LIST_END);
-  return Buffer.concat(parts);
+  return parts;
 }
 
 /**
  * The list in protobuf from each item's message bytes: an item the watch cache holds at the same resourceVersion is
  * served from the cache's object, whose message is encoded once per object version; others are decoded and encoded.
  */
-function listProtobufBytes(r: ApiRequest, outcome: ListOutcome): Buffer {
+function listProtobufParts(r: ApiRequest, outcome: ListOutcome): Buffer[] {
   const store = r.store;
   const lookUp = !outcome.fromCache && !outcome.cacheConsulted;
   const cachedOrSelf = (o: ApiObject): ApiObject => (lookUp ? (store.cachedAt(store.keyFor(o.metadata.namespace ?? '', o.metadata.name ?? ''), o.metadata.resourceVersion ?? '') ?? o) : o);
   const items = outcome.items.map((o) => asServed(r, cachedOrSelf(o)));
   outcome.raw?.forEach((item) => items.push(asServed(r, store.cachedAt(item.key, item.resourceVersion) ?? decodeStoredValue(item.value, item.resourceVersion))));
-  return encodeProtobufList(listApiVersion(r), r.served.definition.listKind, listMetaOf(outcome), items);
+  return encodeProtobufListParts(listApiVersion(r), r.served.definition.listKind, listMetaOf(outcome), items);
 }

@@ -12,8 +12,26 @@ import { servedJson } from '../../storage/stored-json';
 import { writeBatchChunk, writeChunk } from './chunk-frames';
 import { encodeWatchEventProtobuf } from '../../apimachinery/serializers/protobuf';
 
-/** Bytes a client may have unread (beyond its initial burst) before it is closed; it will re-watch. */
-export const MAX_UNREAD_BYTES = 8 * 1024 * 1024;
+/**
+ * The annotation on the BOOKMARK that ends a watch-list's initial events: the name client-go's reflector reads
+ * (the spec names no orch-branded variant for it).
+ */
+export const INITIAL_EVENTS_END_ANNOTATION = 'k8s.io/initial-events-end';
+const INITIAL_EVENTS_END: Readonly<Record<string, string>> = { [INITIAL_EVENTS_END_ANNOTATION]: 'true' };
+
+/**
+ * Bytes a client may have unread in its socket's buffer (beyond its initial burst). Batches are shared buffers,
+ * so what this bounds is mostly references to chunks every other watcher holds too.
+ */
+export const MAX_UNREAD_BYTES = 512 * 1024;
+/**
+ * How long a client may stay above MAX_UNREAD_BYTES before it is closed, like the cacher's dispatch timeout
+ * budget: a reader that is merely slow for a moment catches up, one that stopped reading is let go and re-watches
+ * from the last resourceVersion it got (apiserver_terminated_watchers_total counts it).
+ */
+export const UNREAD_GRACE_MS = 500;
+/** A closed watcher's stream ends cleanly (its last chunk queued); a client that never reads it loses the socket after this. */
+const CLOSED_SOCKET_LINGER_MS = 30_000;
 
 function errorStatus(err: Error): Status {
   if (isStatusError(err)) return err.status;
@@ -26,8 +44,8 @@ export interface WatchStreamOptions {
   log: Logger;
   /** The object as served (apiVersion/kind of the request's version). */
   serve: (obj: ApiObject) => ApiObject;
-  /** An empty object of the watched kind carrying a resourceVersion (BOOKMARK). */
-  bookmarkObject: (resourceVersion: string) => unknown;
+  /** An empty object of the watched kind carrying a resourceVersion (BOOKMARK) and these annotations. */
+  bookmarkObject: (resourceVersion: string, annotations?: Record<string, string>) => unknown;
   bookmarks: boolean;
   /** `application/json`, or a protobuf type with `;stream=watch` (then events are length-prefixed frames). */
   contentType: string;
@@ -45,6 +63,8 @@ export class WatchStream implements WatchDelivery {
   #limit = MAX_UNREAD_BYTES;
   #closed = false;
   #cutOff = false;
+  #graceTimer: NodeJS.Timeout | undefined;
+  #onCutOff: (() => void) | undefined;
   #tableColumnsSent = false;
 
   /** The key under which an event's encoding in this stream's form is shared, by event type. */
@@ -55,7 +75,10 @@ export class WatchStream implements WatchDelivery {
     const form = options.table !== undefined ? `${options.table.key}:` : options.protobuf ? 'protobuf:' : '';
     this.#formKeys = { ADDED: `${form}ADDED`, MODIFIED: `${form}MODIFIED`, DELETED: `${form}DELETED` };
     // Noted once here, so the per-event path reads one field instead of the response's state getters.
-    options.res.once('close', () => (this.#closed = true));
+    options.res.once('close', () => {
+      this.#closed = true;
+      clearTimeout(this.#graceTimer);
+    });
   }
 
   /** True when the stream was closed because the client could not keep up. */
@@ -63,16 +86,28 @@ export class WatchStream implements WatchDelivery {
     return this.#cutOff;
   }
 
+  /** Runs once when the stream is closed for not reading (its watch must be unregistered at once). */
+  whenCutOff(fn: () => void): void {
+    this.#onCutOff = fn;
+  }
+
   get closed(): boolean {
     return this.#closed || this.#options.res.writableEnded || this.#options.res.destroyed;
   }
 
-  /** Writes headers and the initial ADDED events, then whatever was queued meanwhile. */
-  begin(initial: ApiObject[]): void {
+  /**
+   * Writes headers and the initial ADDED events, then whatever was queued meanwhile. `initialEventsEnd` (watch-list):
+   * a BOOKMARK at that revision annotated as the end of the initial events goes between the two, when the
+   * client asked for bookmarks.
+   */
+  begin(initial: ApiObject[], initialEventsEnd?: number): void {
     const res = this.#options.res;
     res.writeHead(200, { 'Content-Type': this.#options.contentType, 'Transfer-Encoding': 'chunked', 'Cache-Control': 'no-cache, private' });
     res.flushHeaders();
     const lines = initial.map((obj) => this.#line('ADDED', this.#options.serve(obj)));
+    if (initialEventsEnd !== undefined && this.#options.bookmarks) {
+      lines.push(this.#encode('BOOKMARK', this.#options.bookmarkObject(String(initialEventsEnd), INITIAL_EVENTS_END) as Record<string, unknown>));
+    }
     this.#pending = lines.concat(this.#pending);
     this.#started = true;
     this.flush();
@@ -127,15 +162,40 @@ export class WatchStream implements WatchDelivery {
     this.#checkBacklog(unread);
   }
 
-  /** Closes the stream when its client has more than the limit unread (it will re-watch). */
-  #checkBacklog(unread: number): void {
+  /** Bytes written and not yet taken by the kernel. */
+  #unread(): number {
     const res = this.#options.res;
-    if (unread > this.#limit) {
-      this.#options.log.warn({ unreadBytes: unread }, 'closing a watch whose client cannot keep up');
-      this.#cutOff = true;
-      this.#closed = true;
-      res.destroy();
+    return res.socket?.writableLength ?? res.writableLength;
+  }
+
+  /** A client with more than the limit unread gets UNREAD_GRACE_MS to catch up, then its stream is closed. */
+  #checkBacklog(unread: number): void {
+    if (unread <= this.#limit) {
+      clearTimeout(this.#graceTimer);
+      this.#graceTimer = undefined;
+      return;
     }
+    this.#graceTimer ??= setTimeout(() => {
+      this.#graceTimer = undefined;
+      const still = this.#unread();
+      if (still > this.#limit && !this.closed) this.#terminate(still);
+    }, UNREAD_GRACE_MS);
+  }
+
+  /**
+   * Closes a watcher that does not read, as the cacher's forget does: nothing more is sent, the stream ends
+   * (after what is already queued), and the socket goes if the client still does not read.
+   */
+  #terminate(unread: number): void {
+    const res = this.#options.res;
+    this.#options.log.warn({ unreadBytes: unread }, 'closing a watch whose client cannot keep up');
+    this.#cutOff = true;
+    this.#pending = [];
+    this.#close();
+    const linger = setTimeout(() => res.destroy(), CLOSED_SOCKET_LINGER_MS);
+    linger.unref();
+    res.once('close', () => clearTimeout(linger));
+    this.#onCutOff?.();
   }
 
   bookmark(resourceVersion: number): void {

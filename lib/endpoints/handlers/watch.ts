@@ -43,7 +43,7 @@ export async function handleWatch(r: ApiRequest): Promise<void> {
   const includeObject = table ? parseIncludeObject(r.query.get('includeObject')) : 'Metadata';
   r.negotiated = negotiated;
   pinName(r);
-  const params = parseListParams(r.query, { watch: true, listChunking: false, selectors: r.served.selectors });
+  const params = parseListParams(r.query, { watch: true, listChunking: false, selectors: r.served.selectors, watchList: r.features.watchList !== false });
   const timeoutSeconds = parseIntegerParam(r.query.get('timeoutSeconds'));
   const bookmarks = isTruthyQueryFlag(r.query.get('allowWatchBookmarks'));
   const kind = r.served.definition.kind;
@@ -51,14 +51,15 @@ export async function handleWatch(r: ApiRequest): Promise<void> {
   const partial = negotiated.partial;
   const served = servedForm(r);
   // An empty object of the kind as Go writes one (zero values included), carrying only the resourceVersion.
-  const emptyObject = (resourceVersion: string): ApiObject => goShape({ kind, apiVersion, metadata: { resourceVersion } }) as ApiObject;
+  const emptyObject = (resourceVersion: string, annotations?: Record<string, string>): ApiObject =>
+    goShape({ kind, apiVersion, metadata: annotations ? { resourceVersion, annotations } : { resourceVersion } }) as ApiObject;
 
   const stream = new WatchStream({
     res: r.res,
     log: r.log,
     // Kubernetes transforms every event's object, bookmarks included (PartialObjectMetadata of the empty object).
     serve: partial ? (obj) => asPartialObject(served(obj), partial) as ApiObject : served,
-    bookmarkObject: (resourceVersion) => (partial ? asPartialObject(emptyObject(resourceVersion), partial) : emptyObject(resourceVersion)),
+    bookmarkObject: (resourceVersion, annotations) => (partial ? asPartialObject(emptyObject(resourceVersion, annotations), partial) : emptyObject(resourceVersion, annotations)),
     bookmarks,
     contentType: watchContentType(negotiated),
     protobuf: isProtobuf(negotiated.mediaType),
@@ -72,9 +73,9 @@ export async function handleWatch(r: ApiRequest): Promise<void> {
         }
       : {}),
   });
-  const { initial, watch, expired } = await r.store.startWatch(requestNamespace(r), params, stream);
+  const { initial, watch, expired, initialEventsEnd } = await r.store.startWatch(requestNamespace(r), params, stream);
   // A PartialObjectMetadataList watch: kube-apiserver cannot transform the first object and ends the stream there.
-  stream.begin(partial?.list ? [] : initial);
+  stream.begin(partial?.list ? [] : initial, partial?.list ? undefined : initialEventsEnd);
   signalWatchInitialized(r.res);
   if (expired) {
     stream.fail(expired);
@@ -86,7 +87,10 @@ export async function handleWatch(r: ApiRequest): Promise<void> {
   await new Promise<void>((resolve) => {
     const deadline = setTimeout(() => r.res.end(), partial?.list ? 0 : seconds * 1000);
     const lastBookmark = bookmarks && seconds * 1000 > FINAL_BOOKMARK_LEAD_MS ? setTimeout(() => stream.bookmark(watch.revision), seconds * 1000 - FINAL_BOOKMARK_LEAD_MS) : undefined;
+    let finished = false;
     const finish = (): void => {
+      if (finished) return;
+      finished = true;
       clearTimeout(deadline);
       clearTimeout(lastBookmark);
       watch.stop(stream.cutOff);
@@ -96,6 +100,7 @@ export async function handleWatch(r: ApiRequest): Promise<void> {
     else {
       r.res.once('close', finish);
       r.res.once('finish', finish);
+      stream.whenCutOff(finish);
     }
   });
 }

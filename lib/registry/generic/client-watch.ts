@@ -9,6 +9,7 @@ import type { WatchDelivery } from '../../storage/cacher/cache-watcher';
 import { filterEvent } from '../../storage/cacher/transitions';
 import type { Storage } from '../../storage/storage';
 import { isStorageError } from '../../storage/storage-error';
+import { waitForStorageRevision } from './list';
 
 /** How long a Most Recent watch waits for the cache to reach the quorum revision before reading etcd instead. */
 const CATCH_UP_WAIT_MS = 50;
@@ -21,6 +22,8 @@ export interface ClientWatchRequest {
   predicate?: (obj: ApiObject) => boolean;
   /** undefined: unset; 0: any; N: after N. */
   resourceVersion: number | undefined;
+  /** Watch-list (KEP-3157): true streams a state at least as new as `resourceVersion` first; false never does. */
+  sendInitialEvents?: boolean;
   delivery: WatchDelivery;
 }
 
@@ -33,6 +36,8 @@ export interface StartedWatch {
    * the answer is a 200 stream with this one ERROR event (410 Expired), not an HTTP error.
    */
   expired?: Error;
+  /** Watch-list: the revision of the initial state, announced by a BOOKMARK marking the end of the initial events. */
+  initialEventsEnd?: number;
 }
 
 const NO_WATCH: CacheWatch = { revision: 0, stop: () => undefined };
@@ -60,39 +65,77 @@ async function notCompacted(storage: Storage, prefix: string, revision: number):
 
 export async function startCachedWatch(storage: Storage, cacher: Cacher, request: ClientWatchRequest): Promise<StartedWatch> {
   const rv = request.resourceVersion;
-  if (rv !== undefined && rv > 0) {
-    if (!(await cacher.waitReady())) throw new Error('watch cache stopped');
-    if (rv < cacher.revision && !(await notCompacted(storage, request.prefix, rv))) return expiredStart(resourceExpired(WATCH_TOO_OLD_TEXT));
-    const start = cacher.watch(request, rv);
-    if (start.kind === 'too-old') return expiredStart(tooOld(rv, start.oldest));
-    return { initial: [], watch: start.watch };
-  }
-  // Most Recent needs a state at least as new as a quorum read; the cache serves it when it is that fresh.
-  const quorumRevision = rv === undefined ? await storage.currentRevision() : 0;
+  if (request.sendInitialEvents !== undefined) return startCachedWatchList(storage, cacher, request);
+  if (rv !== undefined && rv > 0) return watchAfter(storage, cacher, request, rv);
+  const started = await startFromState(storage, cacher, request, rv === undefined);
+  return { initial: started.initial, watch: started.watch };
+}
+
+/** Changes after `rv`, replayed from the cache's window (410 Expired when it is compacted or no longer held). */
+async function watchAfter(storage: Storage, cacher: Cacher, request: ClientWatchRequest, rv: number): Promise<StartedWatch> {
   if (!(await cacher.waitReady())) throw new Error('watch cache stopped');
+  if (rv < cacher.revision && !(await notCompacted(storage, request.prefix, rv))) return expiredStart(resourceExpired(WATCH_TOO_OLD_TEXT));
+  const start = cacher.watch(request, rv);
+  if (start.kind === 'too-old') return expiredStart(tooOld(rv, start.oldest));
+  return { initial: [], watch: start.watch };
+}
+
+/**
+ * The current state as ADDED events, then changes. `atLeast`: the state is at least as new as this revision
+ * (a quorum read's when `consistent`); the cache serves it when it is that fresh, etcd otherwise.
+ */
+async function startFromState(storage: Storage, cacher: Cacher, request: ClientWatchRequest, consistent: boolean, atLeast = 0): Promise<{ initial: ApiObject[]; watch: CacheWatch; revision: number }> {
+  // Most Recent needs a state at least as new as a quorum read; the cache serves it when it is that fresh.
+  const quorumRevision = consistent ? await storage.currentRevision() : atLeast;
+  if (!(await cacher.waitReady())) throw new Error('watch cache stopped');
+  // A revision etcd has not reached is waited for (up to ~3 s), then a 504 Too large resource version.
+  if (!consistent && cacher.revision < quorumRevision) await waitForStorageRevision(storage, quorumRevision);
   // Events of this resource up to the quorum revision are usually in flight for a few milliseconds.
   if (cacher.revision < quorumRevision) await cacher.waitForRevision(quorumRevision, CATCH_UP_WAIT_MS);
   if (cacher.revision < quorumRevision) {
     const listed = await storage.list(request.prefix, request.predicate ? { predicate: request.predicate } : {});
     const start = cacher.watch(request, listed.revision);
-    if (start.kind === 'started') return { initial: listed.items, watch: start.watch };
+    if (start.kind === 'started') return { initial: listed.items, watch: start.watch, revision: listed.revision };
     // The cache re-listed after our read: its own state is newer still, so serve that.
   }
+  const revision = cacher.revision;
   const start = cacher.watch(request, undefined);
   if (start.kind === 'too-old') throw tooOld(0, start.oldest); // not reached: a state start has no history to miss
-  return { initial: start.initial, watch: start.watch };
+  return { initial: start.initial, watch: start.watch, revision };
+}
+
+/**
+ * Watch-list (sendInitialEvents with resourceVersionMatch=NotOlderThan), as the 1.27+ cacher serves it: true sends
+ * a state at least as new as the resourceVersion (unset: a consistent one) then an end-of-initial-events
+ * BOOKMARK at that state's revision; false starts at that revision without a state.
+ */
+async function startCachedWatchList(storage: Storage, cacher: Cacher, request: ClientWatchRequest): Promise<StartedWatch> {
+  const rv = request.resourceVersion;
+  if (request.sendInitialEvents === true) {
+    const started = await startFromState(storage, cacher, request, rv === undefined, rv ?? 0);
+    return { initial: started.initial, watch: started.watch, initialEventsEnd: started.revision };
+  }
+  if (rv !== undefined && rv > 0) return watchAfter(storage, cacher, request, rv);
+  // Like the cacher, "now" is the cache's revision: no state, every change after it.
+  if (!(await cacher.waitReady())) throw new Error('watch cache stopped');
+  return watchAfter(storage, cacher, request, cacher.revision);
 }
 
 /** The same contract straight from an etcd watch (no cache). */
 export async function startDirectWatch(storage: Storage, request: ClientWatchRequest): Promise<StartedWatch> {
   let initial: ApiObject[] = [];
   let revision: number;
-  if (request.resourceVersion === undefined || request.resourceVersion === 0) {
+  let initialEventsEnd: number | undefined;
+  const rv = request.resourceVersion;
+  const withState = request.sendInitialEvents ?? (rv === undefined || rv === 0);
+  if (withState) {
+    if (rv !== undefined && rv > 0) await waitForStorageRevision(storage, rv);
     const listed = await storage.list(request.prefix, request.predicate ? { predicate: request.predicate } : {});
     initial = listed.items;
     revision = listed.revision;
+    if (request.sendInitialEvents === true) initialEventsEnd = revision;
   } else {
-    revision = request.resourceVersion;
+    revision = rv !== undefined && rv > 0 ? rv : await storage.currentRevision();
   }
   let latest = revision;
   const delivery = request.delivery;
@@ -115,6 +158,7 @@ export async function startDirectWatch(storage: Storage, request: ClientWatchReq
   if (handle === undefined) return expiredStart(resourceExpired(WATCH_TOO_OLD_TEXT));
   return {
     initial,
+    ...(initialEventsEnd !== undefined ? { initialEventsEnd } : {}),
     watch: {
       get revision() {
         return latest;

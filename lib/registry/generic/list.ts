@@ -25,6 +25,8 @@ export interface ListParams {
   /** Parsed resourceVersion; undefined when unset. */
   resourceVersion?: number;
   resourceVersionMatch: '' | 'Exact' | 'NotOlderThan';
+  /** Watch-list (feature gate WatchList): set when the watch carried sendInitialEvents. */
+  sendInitialEvents?: boolean;
 }
 
 /** Every object, latest state, one page: what controllers list. */
@@ -53,8 +55,18 @@ function servedFromCache(params: ListParams): boolean {
   return params.resourceVersionMatch !== 'Exact' && params.limit === 0;
 }
 
+/** A Most Recent list the cache may answer consistently (ConsistentListFromCache: limits and continuations read etcd). */
+function consistentFromCache(params: ListParams): boolean {
+  return params.resourceVersion === undefined && params.continueToken === '' && params.limit === 0;
+}
+
 /** `raw`: the caller writes JSON and can take etcd's bytes undecoded (only used when nothing needs decoding). */
 export async function listObjects(storage: Storage, prefix: string, params: ListParams, cacher?: Cacher, raw = false): Promise<ListOutcome> {
+  // Most Recent without limit or continue: from the cache once it has caught up with etcd (KEP-2340).
+  if (cacher !== undefined && consistentFromCache(params) && (await cacher.caughtUpWithEtcd())) {
+    const listed = cacher.list(prefix, params.predicate);
+    return { items: listed.items, resourceVersion: String(listed.revision), fromCache: true };
+  }
   if (cacher !== undefined && servedFromCache(params) && (await cacher.waitReady())) {
     // A cache behind the requested revision leaves it to etcd (which waits for it, then answers 504).
     if (cacher.revision >= (params.resourceVersion ?? 0)) {

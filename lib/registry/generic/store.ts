@@ -144,8 +144,14 @@ export class GenericStore {
   }
 
   /** A client watch (see client-watch.ts), served from the watch cache when there is one. */
-  async startWatch(namespace: string, params: Pick<ListParams, 'predicate' | 'resourceVersion'>, delivery: WatchDelivery): Promise<StartedWatch> {
-    const request = { prefix: this.collectionPrefix(namespace), resourceVersion: params.resourceVersion, delivery, ...(params.predicate ? { predicate: params.predicate } : {}) };
+  async startWatch(namespace: string, params: Pick<ListParams, 'predicate' | 'resourceVersion' | 'sendInitialEvents'>, delivery: WatchDelivery): Promise<StartedWatch> {
+    const request = {
+      prefix: this.collectionPrefix(namespace),
+      resourceVersion: params.resourceVersion,
+      delivery,
+      ...(params.predicate ? { predicate: params.predicate } : {}),
+      ...(params.sendInitialEvents !== undefined ? { sendInitialEvents: params.sendInitialEvents } : {}),
+    };
     try {
       return this.#cacher ? await startCachedWatch(this.#storage, this.#cacher, request) : await startDirectWatch(this.#storage, request);
     } catch (err) {
@@ -160,6 +166,11 @@ export class GenericStore {
   async getAtVersion(namespace: string, name: string, resourceVersion: number | undefined): Promise<ApiObject> {
     const key = this.keyFor(namespace, name);
     try {
+      if (resourceVersion === undefined && this.#cacher && (await this.#cacher.caughtUpWithEtcd())) {
+        const cached = this.#cacher.get(key);
+        if (cached === undefined) throw new StorageError('KeyNotFound', key, `key not found: ${key}`);
+        return cached;
+      }
       if (resourceVersion !== undefined && this.#cacher && (await this.#cacher.waitReady()) && this.#cacher.revision >= resourceVersion) {
         const cached = this.#cacher.get(key);
         if (cached === undefined) throw new StorageError('KeyNotFound', key, `key not found: ${key}`);

@@ -1,14 +1,13 @@
 // APIResponseCompression (beta, on in 1.26): a resource response whose body passes 128 KiB is gzipped (level 1)
 // when the request's Accept-Encoding names gzip, as kube-apiserver's deferredResponseWriter does. Handlers write a
 // body once (writeHead, then end with the bytes), so the head is held back until end shows the size. Streams
-// (watches) are not compressed.
+// (watches) are not compressed; list bodies written part by part gzip themselves (endpoints/handlers/streamed-body.ts).
 import type { IncomingMessage, OutgoingHttpHeaders, ServerResponse } from 'node:http';
 import { gzip } from 'node:zlib';
 
-/** kube-apiserver's defaultGzipThresholdBytes: smaller bodies are sent as they are. */
-export const GZIP_THRESHOLD_BYTES = 128 * 1024;
-/** defaultGzipContentEncodingLevel: the least CPU for a similar ratio (kubernetes/kubernetes#112296). */
-const GZIP_LEVEL = 1;
+import { GZIP_LEVEL, GZIP_THRESHOLD_BYTES, offerStreamedGzip } from '../../endpoints/handlers/streamed-body';
+
+export { GZIP_THRESHOLD_BYTES };
 
 /** negotiateContentEncoding: a comma-separated token that is exactly `gzip` (no parameters, no q-values). */
 export function acceptsGzip(acceptEncoding: string | undefined): boolean {
@@ -48,6 +47,11 @@ export function compressLargeResponses(req: IncomingMessage, res: ServerResponse
     if (held !== undefined) writeHead(...held);
     held = undefined;
   };
+  // Bodies written part by part (lists) compress themselves as they stream.
+  offerStreamedGzip(res, () => {
+    restore();
+    held = undefined;
+  });
   res.writeHead = ((...args: unknown[]) => {
     held = args;
     return res;

@@ -9,7 +9,7 @@ interface FeatureSpec {
   locked: boolean;
 }
 
-/** States as shipped in Kubernetes 1.26. */
+/** States as shipped in Kubernetes 1.26, plus the later gates this server implements (with this server's defaults). */
 export const KNOWN_FEATURES: Readonly<Record<string, FeatureSpec>> = {
   APIListChunking: { stage: 'BETA', default: true, locked: false },
   ServerSideFieldValidation: { stage: 'BETA', default: true, locked: false },
@@ -19,6 +19,10 @@ export const KNOWN_FEATURES: Readonly<Record<string, FeatureSpec>> = {
   WatchBookmark: { stage: 'GA', default: true, locked: true },
   RemainingItemCount: { stage: 'BETA', default: true, locked: false },
   APIResponseCompression: { stage: 'BETA', default: true, locked: false },
+  // Kubernetes 1.27+ (alpha there, beta from 1.32); on by default here.
+  WatchList: { stage: 'BETA', default: true, locked: false },
+  // Kubernetes 1.28+ (beta, on, from 1.31): Most Recent reads served from the watch cache once it caught up with etcd.
+  ConsistentListFromCache: { stage: 'BETA', default: true, locked: false },
 };
 
 export type FeatureGates = Readonly<Record<string, boolean>>;

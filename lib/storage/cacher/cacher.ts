@@ -13,6 +13,11 @@ import { WatchCache } from './watch-cache';
 
 const RETRY_MIN_MS = 100;
 const RETRY_MAX_MS = 5000;
+/**
+ * How long a consistent read waits for the cache to reach etcd's current revision before the caller reads etcd.
+ * Short: without etcd progress requests the cache only advances with this resource's own events.
+ */
+const CONSISTENT_READ_WAIT_MS = 50;
 
 export interface CacherOptions {
   storage: Storage;
@@ -26,6 +31,8 @@ export interface CacherOptions {
   minAgeMs: number;
   /** Watchers that asked for bookmarks get one this often. */
   bookmarkIntervalMs: number;
+  /** Consistent reads from the cache (KEP-2340, feature gate ConsistentListFromCache). */
+  consistentReads?: boolean;
   log: Logger;
 }
 
@@ -78,6 +85,10 @@ export class Cacher {
   #endEtcdWatch: ((reason: Error) => void) | undefined;
   readonly #bookmarkIntervalMs: number;
   #bookmarkTimer: NodeJS.Timeout | undefined;
+  readonly #consistentReads: boolean;
+  /** The quorum revision read in flight, and the one queued behind it for requests that came during it. */
+  #revisionRead: Promise<number> | undefined;
+  #nextRevisionRead: Promise<number> | undefined;
 
   constructor(options: CacherOptions) {
     this.prefix = options.prefix;
@@ -85,6 +96,7 @@ export class Cacher {
     this.#keyOf = options.keyOf;
     this.#log = options.log;
     this.#bookmarkIntervalMs = options.bookmarkIntervalMs;
+    this.#consistentReads = options.consistentReads ?? false;
     this.#cache = new WatchCache({ capacity: options.capacity, minAgeMs: options.minAgeMs });
     this.#fanOut = new FanOut(() => this.#cache.revision);
   }
@@ -139,6 +151,39 @@ export class Cacher {
       }, timeoutMs);
       this.#revisionWaiters.push(waiter);
     });
+  }
+
+  /**
+   * Consistent reads from the cache (KEP-2340): true once the cache holds every change up to etcd's current
+   * revision, read after this call began; false (read etcd) when turned off, not ready, or not caught up in time.
+   */
+  async caughtUpWithEtcd(): Promise<boolean> {
+    if (!this.#consistentReads || !this.#ready) return false;
+    const revision = await this.#quorumRevision();
+    return this.waitForRevision(revision, CONSISTENT_READ_WAIT_MS);
+  }
+
+  /**
+   * etcd's current revision, one read shared by concurrent callers: a caller joins the read queued behind the
+   * one in flight (which may have been sent before it arrived), never a read older than itself.
+   */
+  #quorumRevision(): Promise<number> {
+    if (this.#revisionRead === undefined) return this.#startRevisionRead();
+    this.#nextRevisionRead ??= this.#revisionRead
+      .catch(() => 0)
+      .then(() => {
+        this.#nextRevisionRead = undefined;
+        return this.#startRevisionRead();
+      });
+    return this.#nextRevisionRead;
+  }
+
+  #startRevisionRead(): Promise<number> {
+    const read: Promise<number> = this.#storage.currentRevision().finally(() => {
+      if (this.#revisionRead === read) this.#revisionRead = undefined;
+    });
+    this.#revisionRead = read;
+    return read;
   }
 
   /** The cached objects under `prefix` (ready caches only). */

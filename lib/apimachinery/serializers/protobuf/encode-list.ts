@@ -1,5 +1,5 @@
 // A list body assembled from its items' message bytes: envelope head, ListMeta, then every item as a length-delimited
-// `items` field, copied once into one Buffer (items decoded from storage keep their bytes, see reused-messages.ts).
+// `items` field, as parts written one after another (items decoded from storage keep their bytes, see reused-messages.ts).
 import { encodeWith } from './scratch-writer';
 import { writeMessage } from './encode-message';
 import { ENVELOPE_TAIL, envelopeHead, writeEnvelope } from './envelope';
@@ -34,21 +34,18 @@ function varintSize(value: number): number {
   return size;
 }
 
-/** Writes `tag`, the length of `bytes` and `bytes` at `pos`; returns the position after them. */
-function putField(out: Buffer, pos: number, tag: Uint8Array, bytes: Buffer): number {
-  out.set(tag, pos);
-  pos += tag.length;
-  let n = bytes.length;
+/** `tag` and the varint length of a `length`-byte field. */
+function fieldPrefix(tag: Uint8Array, length: number): Buffer {
+  const out = Buffer.allocUnsafe(tag.length + varintSize(length));
+  out.set(tag, 0);
+  let pos = tag.length;
+  let n = length;
   while (n >= 0x80) {
     out[pos++] = (n & 0x7f) | 0x80;
     n >>>= 7;
   }
-  out[pos++] = n;
-  return pos + bytes.copy(out, pos);
-}
-
-function fieldSize(tag: Uint8Array, bytes: Uint8Array): number {
-  return tag.length + varintSize(bytes.length) + bytes.length;
+  out[pos] = n;
+  return out;
 }
 
 /**
@@ -56,18 +53,28 @@ function fieldSize(tag: Uint8Array, bytes: Uint8Array): number {
  * kind are not part of the item message). Byte for byte what encoding the whole list at once writes.
  */
 export function encodeProtobufList(apiVersion: string, kind: string, listMeta: object, items: readonly object[]): Buffer {
+  return Buffer.concat(encodeProtobufListParts(apiVersion, kind, listMeta, items));
+}
+
+/**
+ * The same body as parts to write one after another (envelope head, ListMeta, each item's field prefix and its
+ * kept message bytes, envelope tail): never copied into one buffer.
+ */
+export function encodeProtobufListParts(apiVersion: string, kind: string, listMeta: object, items: readonly object[]): Buffer[] {
   const plan = planOf(apiVersion, kind);
   const layout = layoutOf(plan);
-  if (layout === undefined) return encodeWith((w) => writeEnvelope(w, apiVersion, kind, () => writeMessage(w, plan, { metadata: listMeta, items })));
+  if (layout === undefined) return [encodeWith((w) => writeEnvelope(w, apiVersion, kind, () => writeMessage(w, plan, { metadata: listMeta, items })))];
   const meta = encodeWith((w) => writeMessage(w, layout.metadata.message, listMeta));
-  const encodedItems = items.map((item) => messageBytes(layout.items.message, item));
-  let rawLength = fieldSize(layout.metadata.tag, meta);
-  for (const item of encodedItems) rawLength += fieldSize(layout.items.tag, item);
-  const head = envelopeHead(apiVersion, kind, rawLength);
-  const out = Buffer.allocUnsafe(head.length + rawLength + ENVELOPE_TAIL.length);
-  out.set(head, 0);
-  let pos = putField(out, head.length, layout.metadata.tag, meta);
-  for (const item of encodedItems) pos = putField(out, pos, layout.items.tag, item);
-  out.set(ENVELOPE_TAIL, pos);
-  return out;
+  const metaPrefix = fieldPrefix(layout.metadata.tag, meta.length);
+  const parts: Buffer[] = [Buffer.alloc(0), metaPrefix, meta];
+  let rawLength = metaPrefix.length + meta.length;
+  for (const item of items) {
+    const bytes = messageBytes(layout.items.message, item);
+    const prefix = fieldPrefix(layout.items.tag, bytes.length);
+    rawLength += prefix.length + bytes.length;
+    parts.push(prefix, bytes);
+  }
+  parts[0] = Buffer.from(envelopeHead(apiVersion, kind, rawLength));
+  parts.push(Buffer.from(ENVELOPE_TAIL));
+  return parts;
 }

@@ -11,7 +11,7 @@ import { messageJson } from './to-json';
 export { decodeEnvelope, PROTOBUF_PREFIX, type Envelope } from './envelope';
 export { messageNameOf, orchApiVersion, responseMessageNameOf } from './kinds';
 export { encodeProtobufResponse, encodeWatchEventProtobuf } from './encode-response';
-export { encodeProtobufList } from './encode-list';
+export { encodeProtobufList, encodeProtobufListParts } from './encode-list';
 export { allowMessageReuse } from './reused-messages';
 
 const SCHEME_NAME = 'pkg/api/legacyscheme/scheme.go:30';
