@@ -4,7 +4,7 @@ NODE_MODULES_STAMP := node_modules/.package-lock.json
 PORT ?= 8080
 APT_GET := $(if $(filter 0,$(shell id -u)),apt-get,sudo apt-get)
 
-.PHONY: all deps etcd wrk prometheus chromium build run test test-unit test-e2e bench loadtest lint clean
+.PHONY: all deps etcd wrk prometheus chromium build run test test-unit test-e2e bench profile bench-workers loadtest lint clean
 
 all: build
 
@@ -62,6 +62,15 @@ bench: deps wrk build
 	node dist/test/bench/apply.js
 	node dist/test/bench/apf.js
 	node dist/test/bench/auth.js
+
+# CPU profile of the create and GET workloads (c64, server under --cpu-prof): per-request CPU by area into docs/benchmarks.md.
+# PROFILE_SECONDS (10), PROFILE_CONCURRENCY (64), BENCH_SERVER_ARGS (extra server flags) adjust it.
+profile: deps wrk build
+	node dist/test/bench/profile.js
+
+# Creates/s at concurrency 64 with --workers 1 and 2 (BENCH_WORKERS=1,2,4 …) beside the raw etcd rate; into docs/benchmarks.md.
+bench-workers: deps wrk build
+	node dist/test/bench/workers-scaling.js
 
 # The standard load test: a throwaway embedded server + etcd, 60 s at the default mix; results in ./loadtest-results.
 # LOADTEST_ARGS adds flags, e.g. LOADTEST_ARGS="--server https://127.0.0.1:6443 --kubeconfig ~/.kube/config".

@@ -3,7 +3,10 @@
 import pino from 'pino';
 import { FLAG_DEFINITIONS, parseCommandLine } from '../lib/server/options/options';
 import { FlagError, usage } from '../lib/server/options/flag-set';
+import cluster from 'node:cluster';
 import { ApiServer } from '../lib/server/server';
+import { runPrimary } from '../lib/server/cluster/primary';
+import { primaryShutdownRequest, reportReady, serveClusterMetrics, workerEtcdServers, workerIndex } from '../lib/server/cluster/worker';
 
 async function main(): Promise<number> {
   let parsed;
@@ -20,7 +23,12 @@ async function main(): Promise<number> {
     process.stdout.write(usage('orch-apiserver', FLAG_DEFINITIONS));
     return 0;
   }
-  const log = pino({ level: parsed.options.logLevel, base: { component: 'apiserver' }, redact: ['req.headers.authorization'] });
+  const rootLog = pino({ level: parsed.options.logLevel, base: { component: 'apiserver' }, redact: ['req.headers.authorization'] });
+  // --workers N: this process is the primary (forks the workers) or one of the workers (a full server sharing the port).
+  const worker = workerIndex();
+  const clustered = parsed.options.workers > 1 && cluster.isPrimary;
+  const log = worker !== undefined ? rootLog.child({ worker, pid: process.pid }) : clustered ? rootLog.child({ worker: 'primary', pid: process.pid }) : rootLog;
+  if (worker !== undefined && workerEtcdServers().length > 0) parsed.options.etcdServers = workerEtcdServers();
   // Signals are caught from the start, so one that arrives while the server starts still shuts it down cleanly;
   // a second one exits at once with code 1, as kube-apiserver's signal handler does.
   const signalled = new Promise<string>((resolve) => {
@@ -30,12 +38,19 @@ async function main(): Promise<number> {
       received = true;
       resolve(signal);
     };
-    process.on('SIGINT', onSignal);
+    // A worker ignores Ctrl-C (the whole process group gets it) and leaves it to its primary, which stops every worker.
+    process.on('SIGINT', worker === undefined ? onSignal : () => {});
     process.on('SIGTERM', onSignal);
+    if (worker !== undefined) void primaryShutdownRequest().then(resolve);
   });
+  if (clustered) return runPrimary(parsed.options, log, signalled);
   let server: ApiServer;
   try {
     server = await ApiServer.start(parsed.options, log);
+    if (worker !== undefined) {
+      serveClusterMetrics(server.metrics);
+      reportReady();
+    }
   } catch (err) {
     log.error({ err }, 'failed to start');
     process.stderr.write(`Error: ${err instanceof Error ? err.message : String(err)}\n`);

@@ -52,7 +52,7 @@ export async function serveNonResource(deps: NonResourceDeps, req: IncomingMessa
     return serveHealth(head as HealthEndpoint, deps.health[head as HealthEndpoint], parts[1] ?? '', query, res);
   }
   if (path === '/metrics' && req.method === 'GET') {
-    const body = await deps.metrics.registry.metrics();
+    const body = await deps.metrics.render();
     res.writeHead(200, { 'Content-Type': deps.metrics.registry.contentType });
     res.end(body);
     return;

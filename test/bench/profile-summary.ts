@@ -1,47 +1,7 @@
 // Summarises a V8 .cpuprofile: top self-time and inclusive-time functions, mapped to .ts file:line via source maps.
 // Usage: node dist/test/bench/profile-summary.js <file.cpuprofile> [top=10] [function name whose callers to show]
-import { readFileSync, existsSync } from 'node:fs';
-import { SourceMap } from 'node:module';
-import { fileURLToPath } from 'node:url';
-import { dirname, relative, resolve } from 'node:path';
-
-interface CallFrame { functionName: string; url: string; lineNumber: number; columnNumber: number }
-interface ProfileNode { id: number; callFrame: CallFrame; children?: number[] }
-interface CpuProfile { nodes: ProfileNode[]; samples: number[]; timeDeltas: number[] }
-
-const maps = new Map<string, SourceMap | null>();
-
-/** "lib/x.ts:12 fn" for compiled project files, "node:internal/...:34 fn" otherwise (lines 1-based). */
-function location(frame: CallFrame): string {
-  const name = frame.functionName || '(anonymous)';
-  if (!frame.url) return name;
-  let file = frame.url.startsWith('file://') ? fileURLToPath(frame.url) : frame.url;
-  let line = frame.lineNumber + 1;
-  if (file.endsWith('.js') && !maps.has(file)) {
-    const mapFile = `${file}.map`;
-    maps.set(file, existsSync(mapFile) ? new SourceMap(JSON.parse(readFileSync(mapFile, 'utf8'))) : null);
-  }
-  const map = maps.get(file);
-  if (map) {
-    const entry = map.findEntry(frame.lineNumber, frame.columnNumber) as { originalSource?: string; originalLine?: number };
-    if (entry.originalSource) {
-      const src = entry.originalSource;
-      file = src.startsWith('file://') ? fileURLToPath(src) : resolve(dirname(file), src);
-      line = (entry.originalLine ?? 0) + 1;
-    }
-  }
-  return `${name} ${relative(process.cwd(), file) || file}:${line}`;
-}
-
-/** Groups a location into node core, a node_modules package, or a project directory. */
-function moduleOf(loc: string): string {
-  const path = loc.slice(loc.lastIndexOf(' ') + 1);
-  if (!path.includes(':') && !path.includes('/')) return loc.startsWith('(') ? loc : 'native/builtin';
-  if (path.startsWith('node:')) return 'node:' + (path.slice(5).split(/[/:]/)[0] === 'internal' ? path.slice(5).split(/[/:]/).slice(0, 2).join('/') : path.slice(5).split(/[/:]/)[0]);
-  const nm = path.match(/node_modules\/((?:@[^/]+\/)?[^/]+)/);
-  if (nm) return `npm:${nm[1]}`;
-  return path.split('/').slice(0, 3).join('/').replace(/:\d+$/, '');
-}
+import { readFileSync } from 'node:fs';
+import { location, moduleOf, type CpuProfile } from './cpu-profile';
 
 function main(): void {
   const [file, topText, focus] = process.argv.slice(2);

@@ -15,13 +15,13 @@ export interface ServerProcess {
 
 const READY_TIMEOUT_MS = 30_000;
 
-/** `extraNodeArgs` go before the script (e.g. `--cpu-prof`); the server logs at warn so request logging costs nothing. */
-export async function startServerProcess(etcdUrl: string, extraNodeArgs: string[] = []): Promise<ServerProcess> {
+/** `extraNodeArgs` go before the script (e.g. `--cpu-prof`), `extraServerArgs` after it (e.g. `--workers 2`); the server logs at warn so request logging costs nothing. */
+export async function startServerProcess(etcdUrl: string, extraNodeArgs: string[] = [], extraServerArgs: string[] = []): Promise<ServerProcess> {
   const port = await freePort();
   const script = join(__dirname, '..', '..', 'cmd', 'apiserver.js');
   // BENCH_SERVER_ARGS: extra apiserver flags for experiments, e.g. "--watch-cache=false".
   const serverArgs = (process.env['BENCH_SERVER_ARGS'] ?? '').split(/\s+/).filter(Boolean);
-  const child = spawn(process.execPath, [...extraNodeArgs, script, '--port', String(port), '--etcd-servers', etcdUrl, '--log-level', 'warn', ...serverArgs], {
+  const child = spawn(process.execPath, [...extraNodeArgs, script, '--port', String(port), '--etcd-servers', etcdUrl, '--log-level', 'warn', ...serverArgs, ...extraServerArgs], {
     stdio: ['ignore', 'pipe', 'pipe'],
   });
   const tail: string[] = [];

@@ -37,6 +37,9 @@ export class ApiServerMetrics {
   readonly longRunning = new Gauge({ name: 'apiserver_longrunning_requests', help: annotatedHelp('Gauge of all active long-running apiserver requests broken out by verb, group, version, resource, scope and component. Not all requests are tracked this way.', { stability: 'STABLE' }), labelNames: ['verb', 'group', 'version', 'resource', 'subresource', 'scope', 'component'], registers: [this.registry] });
   readonly deprecatedApis = new Gauge({ name: 'apiserver_requested_deprecated_apis', help: annotatedHelp('Gauge of deprecated APIs that have been requested, broken out by API group, version, resource, subresource, and removed_release.', { stability: 'STABLE' }), labelNames: ['group', 'version', 'resource', 'subresource', 'removed_release'], registers: [this.registry] });
 
+  /** What /metrics serves; a cluster worker replaces it with the primary's sum over all workers. */
+  render: () => Promise<string> = () => this.registry.metrics();
+
   constructor(options: MetricsOptions = {}) {
     this.#showHidden = options.showHidden === true;
     collectDefaultMetrics({ register: this.registry });

@@ -1,3 +1,4 @@
+import { availableParallelism } from 'node:os';
 import { parseCommandLine } from './options';
 import { parseDuration } from './duration';
 
@@ -20,6 +21,12 @@ describe('parseCommandLine', () => {
     expect(() => parseCommandLine(['--max-requests-inflight=0', '--max-mutating-requests-inflight=0'])).toThrow('--max-requests-inflight plus --max-mutating-requests-inflight must be positive when --enable-priority-and-fairness is true');
   });
 
+  it('runs one process unless --workers asks for more; auto is the number of CPUs', () => {
+    expect(parseCommandLine([])).toMatchObject({ options: { workers: 1 } });
+    expect(parseCommandLine(['--workers=3'])).toMatchObject({ options: { workers: 3 } });
+    expect(parseCommandLine(['--workers=auto'])).toMatchObject({ options: { workers: availableParallelism() } });
+  });
+
   it('reads --flag=value and --flag value forms', () => {
     const parsed = parseCommandLine(['--port=0', '--etcd-servers', 'http://127.0.0.1:2379,http://127.0.0.1:3379', '--shutdown-delay-duration=1m30s']);
     expect(parsed).toMatchObject({ options: { port: 0, etcdServers: ['http://127.0.0.1:2379', 'http://127.0.0.1:3379'], shutdownDelayMs: 90_000 } });
@@ -34,6 +41,8 @@ describe('parseCommandLine', () => {
     [['--etcd-compaction-interval=-5m'], 'invalid argument "-5m" for "--etcd-compaction-interval" flag: must not be negative'],
     [['--tls-cert-file=a.pem'], '--tls-cert-file and --tls-private-key-file must be given together'],
     [['--etcd-servers=localhost:2379'], 'invalid argument "localhost:2379" for "--etcd-servers" flag'],
+    [['--workers=0'], 'invalid argument "0" for "--workers" flag: must be a positive integer or auto'],
+    [['--workers=two'], 'invalid argument "two" for "--workers" flag'],
     [['--feature-gates=Bogus=true'], 'unrecognized feature gate: Bogus'],
   ])('refuses %j', (args, message) => {
     expect(() => parseCommandLine(args)).toThrow(message);

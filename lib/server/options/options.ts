@@ -1,4 +1,5 @@
 // The server's command line: kube-apiserver flag names, defaults, and validation into ServerOptions.
+import { availableParallelism } from 'node:os';
 import type { FeatureGates } from './feature-gates';
 import { parseFeatureGates } from './feature-gates';
 import type { FlagDefinition } from './flag-set';
@@ -37,6 +38,7 @@ export const FLAG_DEFINITIONS: readonly FlagDefinition[] = [
   { name: 'runtime-config', kind: 'string', default: '', usage: 'comma-separated key=value pairs enabling or disabling API versions: <group>/<version>=false, <group>/<version>/<resource>=false, api/all=false|true (api/v1 is the core group)' },
   { name: 'audit-log-path', kind: 'string', default: '', usage: 'write one audit event (level Metadata) per request as a JSON line to this file; - means stdout; empty disables' },
   { name: 'show-hidden-metrics-for-version', kind: 'string', default: '', usage: 'the previous minor version (1.25) for which to show hidden metrics; only the previous minor version is allowed' },
+  { name: 'workers', kind: 'string', default: '1', usage: 'number of worker processes serving the port, each a full replica with its own etcd client and watch caches; auto means one per CPU' },
   { name: 'log-level', kind: 'string', default: 'info', usage: 'one of trace, debug, info, warn, error, fatal, silent' },
   ...AUTHENTICATION_FLAGS,
   ...AUTHORIZATION_FLAGS,
@@ -81,6 +83,8 @@ export interface ServerOptions {
   authorizationModes: AuthorizationMode[];
   /** Service account tokens (absent: no TokenRequest, no service account token authentication). */
   serviceAccounts?: ServiceAccountOptions;
+  /** --workers: processes serving the port (1 = this process serves, no cluster). */
+  workers: number;
 }
 
 function nonNegativeIntFlag(values: Map<string, string>, name: string): number {
@@ -117,6 +121,12 @@ function durationFlag(values: Map<string, string>, name: string): number {
   } catch (err) {
     throw new FlagError(`invalid argument ${JSON.stringify(flagValue(values, name))} for "--${name}" flag: ${(err as Error).message}`);
   }
+}
+
+function workersFlag(text: string): number {
+  if (text === 'auto') return availableParallelism();
+  if (!/^\d+$/.test(text) || Number(text) < 1) throw new FlagError(`invalid argument ${JSON.stringify(text)} for "--workers" flag: must be a positive integer or auto`);
+  return Number(text);
 }
 
 /** Parses and validates the command line; throws FlagError with a message fit for the terminal. */
@@ -168,6 +178,7 @@ export function parseCommandLine(args: readonly string[]): ParsedCommandLine {
     requestTimeoutMs: durationFlag(values, 'request-timeout'),
     authentication: parseAuthenticationFlags(values, certFile !== ''),
     authorizationModes: parseAuthorizationModes(flagValue(values, 'authorization-mode')),
+    workers: workersFlag(flagValue(values, 'workers')),
   };
   if (options.enablePriorityAndFairness && options.maxRequestsInflight + options.maxMutatingRequestsInflight <= 0) {
     throw new FlagError('--max-requests-inflight plus --max-mutating-requests-inflight must be positive when --enable-priority-and-fairness is true');
