@@ -4,7 +4,7 @@ NODE_MODULES_STAMP := node_modules/.package-lock.json
 PORT ?= 8080
 APT_GET := $(if $(filter 0,$(shell id -u)),apt-get,sudo apt-get)
 
-.PHONY: all deps etcd wrk prometheus build run test test-unit test-e2e bench lint clean
+.PHONY: all deps etcd wrk prometheus haproxy cluster-tools build run test test-unit test-e2e test-cluster bench lint clean cluster cluster-down cluster-restart
 
 all: build
 
@@ -27,6 +27,16 @@ prometheus:
 	  echo "installing prometheus from Debian"; \
 	  $(APT_GET) update -qq && DEBIAN_FRONTEND=noninteractive $(APT_GET) install -y -qq --no-install-recommends prometheus >/dev/null; }
 
+# haproxy (load balancer of the local cluster) from Debian when missing.
+haproxy:
+	@command -v haproxy >/dev/null || { \
+	  echo "installing haproxy from Debian"; \
+	  $(APT_GET) update -qq && DEBIAN_FRONTEND=noninteractive $(APT_GET) install -y -qq --no-install-recommends haproxy >/dev/null; }
+
+cluster-tools: etcd haproxy prometheus
+	@command -v openssl >/dev/null && command -v curl >/dev/null || { \
+	  $(APT_GET) update -qq && DEBIAN_FRONTEND=noninteractive $(APT_GET) install -y -qq --no-install-recommends openssl curl >/dev/null; }
+
 $(NODE_MODULES_STAMP): package.json package-lock.json
 	npm ci --no-audit --no-fund
 	@touch $@
@@ -39,8 +49,12 @@ build: $(NODE_MODULES_STAMP)
 run: deps build
 	node dist/cmd/apiserver.js --port $(PORT) --data-dir ./data
 
-test: deps prometheus build
+test: deps cluster-tools build
 	npx jest --ci
+
+# Fault tests of the 3-etcd / 3-replica / haproxy cluster (also part of `make test`).
+test-cluster: deps cluster-tools build
+	npx jest --ci test/cluster
 
 test-unit: $(NODE_MODULES_STAMP)
 	npx jest lib
@@ -54,6 +68,16 @@ bench: deps wrk build
 	node dist/test/bench/lists-watch.js
 	node dist/test/bench/protobuf.js
 	node dist/test/bench/apply.js
+
+# Local cluster without Docker (deploy/local/cluster.sh): LB_PORT ?= 6443, PROM_PORT ?= 9090, state under cluster/.
+cluster: deps cluster-tools build
+	deploy/local/cluster.sh up
+
+cluster-down:
+	deploy/local/cluster.sh down
+
+cluster-restart: build
+	deploy/local/cluster.sh restart
 
 clean:
 	rm -rf dist
