@@ -59,17 +59,10 @@ wait_for() { # $1 = what, rest = command that succeeds when ready
 https_ok() { curl -sf --max-time 2 --cacert "$CLUSTER_DIR/pki/ca.crt" "$1"; }
 
 gen_pki() {
-  local pki="$CLUSTER_DIR/pki"
-  [[ -f "$pki/apiserver.crt" ]] && return 0
-  mkdir -p "$pki"
+  [[ -f "$CLUSTER_DIR/pki/apiserver.crt" ]] && return 0
   log "generating a self-signed CA and the serving certificate (openssl)"
-  openssl req -x509 -newkey rsa:2048 -nodes -days 365 -subj "/CN=orch-local-ca" \
-    -keyout "$pki/ca.key" -out "$pki/ca.crt" 2>/dev/null
-  openssl req -newkey rsa:2048 -nodes -subj "/CN=orch-apiserver" -keyout "$pki/apiserver.key" -out "$pki/apiserver.csr" 2>/dev/null
-  printf 'subjectAltName=IP:127.0.0.1,DNS:localhost,DNS:orch-apiserver,DNS:haproxy\nextendedKeyUsage=serverAuth\nkeyUsage=digitalSignature,keyEncipherment\n' > "$pki/apiserver.ext"
-  openssl x509 -req -in "$pki/apiserver.csr" -CA "$pki/ca.crt" -CAkey "$pki/ca.key" -CAcreateserial -days 365 \
-    -extfile "$pki/apiserver.ext" -out "$pki/apiserver.crt" 2>/dev/null
-  chmod 600 "$pki"/*.key
+  "$HERE/gen-pki.sh" "$CLUSTER_DIR/pki"
+  chmod 600 "$CLUSTER_DIR/pki/apiserver.key"
 }
 
 gen_auth() {
@@ -152,7 +145,7 @@ start_prometheus() {
   local dir="$CLUSTER_DIR/prometheus" i p json
   mkdir -p "$dir/targets" "$dir/data"
   cp "$HERE/prometheus.yml" "$dir/prometheus.yml"
-  cp "$CLUSTER_DIR/pki/ca.crt" "$dir/ca.crt"
+  mkdir -p "$dir/ca" && cp "$CLUSTER_DIR/pki/ca.crt" "$dir/ca/ca.crt"
   json=""; for i in 1 2 3; do p="REPLICA${i}_PORT"; json+="${json:+,}\"127.0.0.1:${!p}\""; done
   echo "[{\"targets\":[$json],\"labels\":{\"cluster\":\"orch-local\"}}]" > "$dir/targets/apiserver.json"
   json=""; for i in 1 2 3; do p="ETCD${i}_CLIENT"; json+="${json:+,}\"127.0.0.1:${!p}\""; done
