@@ -1,4 +1,5 @@
-// The in-process controllers every replica runs (namespaces, APF bootstrap) and the leader-only ones (Dangling).
+// The in-process controllers: every replica bootstraps namespaces and APF objects (idempotent, like kube-apiserver's
+// post-start hooks) and invalidates its namespace cache; leader-only: FlowSchema status, namespace cleanup, GC.
 import { randomUUID } from 'node:crypto';
 import { hostname } from 'node:os';
 import type { Etcd3 } from 'etcd3';
@@ -47,7 +48,10 @@ export function startControllers(deps: ControllerDeps): RunningControllers {
   const flowSchemas = served(registry, FLOWCONTROL_GROUP, 'v1beta3', 'flowschemas');
   const priorityLevels = served(registry, FLOWCONTROL_GROUP, 'v1beta3', 'prioritylevelconfigurations');
 
+  // Like kube-controller-manager, one replica at a time cleans terminating namespaces and collects garbage.
+  const controllersElection = new LeaderElection(deps.client, `${deps.etcdPrefix}/orch-leader-election/controllers`, `${hostname()}_${randomUUID()}`, log.child({ election: 'controllers' }));
   const namespaceController = new NamespaceController({
+    cleans: () => controllersElection.isLeader,
     namespaces: namespaces.store,
     finalize: namespaces.putSubresources.get('finalize') ?? namespaces.store,
     status: namespaces.statusStore ?? namespaces.store,
@@ -84,8 +88,26 @@ export function startControllers(deps: ControllerDeps): RunningControllers {
     () => dangling.stop(),
   );
 
-  const garbageCollector = new GarbageCollector(registry.all().map((s) => s.store), log.child({ controller: 'garbage-collector' }));
-  garbageCollector.start();
+  // A collector instance per leadership term (a stopped one does not restart).
+  let garbageCollector: GarbageCollector | undefined;
+  let collectorStopped: Promise<void> = Promise.resolve();
+  controllersElection.start(
+    () => {
+      log.info('leading the controllers: namespace cleanup and garbage collection run on this replica');
+      namespaceController.resyncNow();
+      const gc = new GarbageCollector(registry.all().map((s) => s.store), log.child({ controller: 'garbage-collector' }));
+      garbageCollector = gc;
+      void collectorStopped.then(() => {
+        if (garbageCollector === gc) gc.start();
+      });
+    },
+    () => {
+      log.info('no longer leading the controllers');
+      const gc = garbageCollector;
+      garbageCollector = undefined;
+      if (gc) collectorStopped = gc.stop();
+    },
+  );
 
   const flowcontrol = new FlowcontrolConfig({ flowSchemas: flowSchemas.store, priorityLevels: priorityLevels.store, log: log.child({ controller: 'apf-config' }) });
   const flowcontrolLoaded = flowcontrol.start();
@@ -100,7 +122,8 @@ export function startControllers(deps: ControllerDeps): RunningControllers {
       apf.stop();
       dangling.stop();
       await flowcontrol.stop();
-      await garbageCollector.stop();
+      await controllersElection.stop();
+      await collectorStopped;
       (await stopNamespaceBootstrap)();
       // Before the etcd client closes, so the lease is revoked and another replica takes over at once.
       await election.stop();

@@ -1,7 +1,7 @@
 // docker-compose.yml cannot run here (no Docker engine): its topology, flags, mounts and health gates are checked.
 import { existsSync, statSync } from 'node:fs';
 import { join } from 'node:path';
-import { ROOT, parseYamlDocuments, readRepoFile, unknownFlags } from './deploy-checks';
+import { ROOT, must, parseYamlDocuments, readRepoFile, unknownFlags } from './deploy-checks';
 
 interface Service {
   image?: string;
@@ -19,6 +19,7 @@ interface Compose {
 
 const [compose] = parseYamlDocuments(readRepoFile('docker-compose.yml'), 'docker-compose.yml') as [Compose];
 const services = compose.services;
+const service = (name: string): Service => must(services[name], `service ${name}`);
 const etcds = ['etcd1', 'etcd2', 'etcd3'];
 const replicas = ['apiserver1', 'apiserver2', 'apiserver3'];
 
@@ -32,25 +33,26 @@ describe('docker-compose.yml', () => {
   });
 
   test('the etcd members form one cluster, each with a health check and its own data volume', () => {
-    const initial = etcds.map((e) => flagValue(services[e].command ?? [], 'initial-cluster'));
+    const initial = etcds.map((e) => flagValue(service(e).command ?? [], 'initial-cluster'));
     expect(new Set(initial).size).toBe(1);
     expect(initial[0]).toBe(etcds.map((e) => `${e}=http://${e}:2380`).join(','));
     for (const e of etcds) {
-      const s = services[e];
+      const s = service(e);
       expect(s.image).toMatch(/^quay\.io\/coreos\/etcd:v3\.\d+\.\d+$/);
       expect(flagValue(s.command ?? [], 'name')).toBe(e);
       expect(flagValue(s.command ?? [], 'advertise-client-urls')).toBe(`http://${e}:2379`);
       expect(s.healthcheck?.test).toContain('etcdctl');
-      const volume = (s.volumes ?? [])[0].split(':')[0];
+      const volume = must(s.volumes?.[0], `${e} volume`).split(':')[0] ?? '';
       expect(compose.volumes).toHaveProperty(volume);
     }
   });
 
   test('every replica is built from deploy/docker/Dockerfile with flags the server accepts, listing every etcd member', () => {
     for (const r of replicas) {
-      const s = services[r];
-      expect(s.build).toEqual({ context: '.', dockerfile: 'deploy/docker/Dockerfile' });
-      expect(existsSync(join(ROOT, s.build!.context, s.build!.dockerfile))).toBe(true);
+      const s = service(r);
+      const build = must(s.build, `${r} build`);
+      expect(build).toEqual({ context: '.', dockerfile: 'deploy/docker/Dockerfile' });
+      expect(existsSync(join(ROOT, build.context, build.dockerfile))).toBe(true);
       const args = s.command ?? [];
       expect(unknownFlags(args)).toEqual([]);
       expect(flagValue(args, 'etcd-servers')?.split(',')).toEqual(etcds.map((e) => `http://${e}:2379`));
@@ -68,22 +70,22 @@ describe('docker-compose.yml', () => {
   test('haproxy and prometheus mount deploy/local files that exist, with every address the config expects', () => {
     const bindMounts = Object.values(services).flatMap((s) => (s.volumes ?? []).filter((v) => v.startsWith('./')));
     expect(bindMounts.length).toBeGreaterThanOrEqual(4);
-    for (const v of bindMounts) expect(existsSync(join(ROOT, v.split(':')[0]))).toBe(true);
+    for (const v of bindMounts) expect(existsSync(join(ROOT, must(v.split(':')[0], v)))).toBe(true);
     const haproxyCfg = readRepoFile('deploy/local/haproxy.cfg');
-    const needed = [...haproxyCfg.matchAll(/\$\{([A-Z0-9_]+)\}/g)].map((m) => m[1]);
+    const needed = [...haproxyCfg.matchAll(/\$\{([A-Z0-9_]+)\}/g)].map((m) => m[1] ?? '');
     expect(needed.length).toBeGreaterThan(0);
-    for (const name of needed) expect(services.haproxy.environment).toHaveProperty(name);
-    for (const r of replicas) expect(Object.values(services.haproxy.environment ?? {})).toContain(`${r}:6443`);
-    expect(services.haproxy.volumes).toContain('./deploy/local/haproxy.cfg:/usr/local/etc/haproxy/haproxy.cfg:ro');
+    for (const name of needed) expect(service('haproxy').environment).toHaveProperty(name);
+    for (const r of replicas) expect(Object.values(service('haproxy').environment ?? {})).toContain(`${r}:6443`);
+    expect(service('haproxy').volumes).toContain('./deploy/local/haproxy.cfg:/usr/local/etc/haproxy/haproxy.cfg:ro');
     // prometheus.yml reads targets/*.json and ca/ca.crt relative to itself.
-    const targets = services.prometheus.volumes?.find((v) => v.endsWith(':/etc/prometheus/targets:ro'));
-    expect(targets).toBeDefined();
-    const dir = join(ROOT, targets!.split(':')[0]);
+    const targets = service('prometheus').volumes?.find((v) => v.endsWith(':/etc/prometheus/targets:ro'));
+    const targetDir = must(must(targets, 'prometheus targets mount').split(':')[0], 'targets dir');
+    const dir = join(ROOT, targetDir);
     expect(statSync(dir).isDirectory()).toBe(true);
-    const [apiTargets] = parseYamlDocuments(readRepoFile(join(targets!.split(':')[0], 'apiserver.json')), 'targets') as [{ targets: string[] }[]];
-    expect(apiTargets[0].targets).toEqual(replicas.map((r) => `${r}:6443`));
-    const [etcdTargets] = parseYamlDocuments(readRepoFile(join(targets!.split(':')[0], 'etcd.json')), 'targets') as [{ targets: string[] }[]];
-    expect(etcdTargets[0].targets).toEqual(etcds.map((e) => `${e}:2379`));
-    expect(services.prometheus.volumes?.some((v) => v.endsWith(':/etc/prometheus/ca:ro'))).toBe(true);
+    const [apiTargets] = parseYamlDocuments(readRepoFile(join(targetDir, 'apiserver.json')), 'targets') as [{ targets: string[] }[]];
+    expect(apiTargets[0]?.targets).toEqual(replicas.map((r) => `${r}:6443`));
+    const [etcdTargets] = parseYamlDocuments(readRepoFile(join(targetDir, 'etcd.json')), 'targets') as [{ targets: string[] }[]];
+    expect(etcdTargets[0]?.targets).toEqual(etcds.map((e) => `${e}:2379`));
+    expect(service('prometheus').volumes?.some((v) => v.endsWith(':/etc/prometheus/ca:ro'))).toBe(true);
   });
 });

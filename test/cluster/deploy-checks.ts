@@ -20,9 +20,10 @@ export function serverFlags(): Set<string> {
     const e = err as { stdout?: string; stderr?: string };
     help = `${e.stdout ?? ''}${e.stderr ?? ''}`;
   }
-  flags = new Set([...help.matchAll(/^\s+--([a-z0-9-]+)/gm)].map((m) => m[1]));
-  if (flags.size < 10) throw new Error(`could not read the flags from --help:\n${help}`);
-  return flags;
+  const found = new Set([...help.matchAll(/^\s+--([a-z0-9-]+)/gm)].map((m) => m[1] ?? ''));
+  if (found.size < 10) throw new Error(`could not read the flags from --help:\n${help}`);
+  flags = found;
+  return found;
 }
 
 /** The arguments that are not `--name=value` / `--name` of a flag the server accepts. */
@@ -30,7 +31,7 @@ export function unknownFlags(args: readonly string[]): string[] {
   const known = serverFlags();
   return args.filter((a) => {
     const m = /^--([a-z0-9-]+)(=.*)?$/.exec(a);
-    return !m || !known.has(m[1]);
+    return !m || !known.has(m[1] ?? '');
   });
 }
 
@@ -44,4 +45,10 @@ export function parseYamlDocuments(text: string, what: string): unknown[] {
 
 export function readRepoFile(path: string): string {
   return readFileSync(join(ROOT, path), 'utf8');
+}
+
+/** `value`, or a test failure naming `what` when it is missing. */
+export function must<T>(value: T | undefined | null, what: string): T {
+  if (value === undefined || value === null) throw new Error(`${what} is missing`);
+  return value;
 }
