@@ -16,6 +16,9 @@ import { LeaderElection } from './leader-election';
 import { FlowcontrolConfig } from './flowcontrol/config-watcher';
 import { GarbageCollector } from '../registry/generic/garbage-collector';
 
+/** Lease of the controllers' election: a killed leader's work moves within this plus one 2 s retry (under 15 s). */
+const CONTROLLERS_LEASE_SECONDS = 10;
+
 export interface ControllerDeps {
   registry: ResourceRegistry;
   client: Etcd3;
@@ -49,7 +52,7 @@ export function startControllers(deps: ControllerDeps): RunningControllers {
   const priorityLevels = served(registry, FLOWCONTROL_GROUP, 'v1beta3', 'prioritylevelconfigurations');
 
   // Like kube-controller-manager, one replica at a time cleans terminating namespaces and collects garbage.
-  const controllersElection = new LeaderElection(deps.client, `${deps.etcdPrefix}/orch-leader-election/controllers`, `${hostname()}_${randomUUID()}`, log.child({ election: 'controllers' }));
+  const controllersElection = new LeaderElection(deps.client, `${deps.etcdPrefix}/orch-leader-election/controllers`, `${hostname()}_${randomUUID()}`, log.child({ election: 'controllers' }), CONTROLLERS_LEASE_SECONDS);
   const namespaceController = new NamespaceController({
     cleans: () => controllersElection.isLeader,
     namespaces: namespaces.store,
