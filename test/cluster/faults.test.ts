@@ -42,6 +42,13 @@ class ResumingWatch {
 
   #open(): void {
     if (this.#stopped) return;
+    // However this stream ends (server closed it, connection reset or refused), resume once.
+    let ended = false;
+    const again = (): void => {
+      if (ended) return;
+      ended = true;
+      this.#again();
+    };
     const req = request(
       { host: '127.0.0.1', port: cluster.lb, path: `${NS_PATH}?watch=1&labelSelector=app%3Dfault&resourceVersion=${this.#rv}`, agent: false, ca: cluster.agent?.options.ca },
       (res) => {
@@ -59,11 +66,12 @@ class ResumingWatch {
             if (ev.type !== 'BOOKMARK') this.events.push({ type: ev.type, name: ev.object.metadata.name, rv: Number(this.#rv) });
           }
         });
-        res.on('end', () => this.#again());
-        res.on('error', () => this.#again());
+        res.on('end', again);
+        res.on('close', again);
+        res.on('error', again);
       },
     );
-    req.on('error', () => this.#again());
+    req.on('error', again);
     req.end();
     this.#current = req;
   }
