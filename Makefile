@@ -4,7 +4,7 @@ NODE_MODULES_STAMP := node_modules/.package-lock.json
 PORT ?= 8080
 APT_GET := $(if $(filter 0,$(shell id -u)),apt-get,sudo apt-get)
 
-.PHONY: all deps etcd wrk prometheus chromium build run test test-unit test-e2e bench profile bench-workers loadtest lint clean
+.PHONY: all deps etcd wrk prometheus chromium haproxy cluster-tools build run test test-unit test-e2e test-cluster bench profile bench-workers loadtest lint clean cluster cluster-down cluster-restart
 
 all: build
 
@@ -33,6 +33,16 @@ chromium:
 	  echo "installing chromium from Debian"; \
 	  $(APT_GET) update -qq && DEBIAN_FRONTEND=noninteractive $(APT_GET) install -y -qq --no-install-recommends chromium >/dev/null; }
 
+# haproxy (load balancer of the local cluster) from Debian when missing.
+haproxy:
+	@command -v haproxy >/dev/null || { \
+	  echo "installing haproxy from Debian"; \
+	  $(APT_GET) update -qq && DEBIAN_FRONTEND=noninteractive $(APT_GET) install -y -qq --no-install-recommends haproxy >/dev/null; }
+
+cluster-tools: etcd haproxy prometheus
+	@command -v openssl >/dev/null && command -v curl >/dev/null || { \
+	  $(APT_GET) update -qq && DEBIAN_FRONTEND=noninteractive $(APT_GET) install -y -qq --no-install-recommends openssl curl >/dev/null; }
+
 $(NODE_MODULES_STAMP): package.json package-lock.json
 	npm ci --no-audit --no-fund
 	@touch $@
@@ -45,8 +55,12 @@ build: $(NODE_MODULES_STAMP)
 run: deps build
 	node dist/cmd/apiserver.js --port $(PORT) --data-dir ./data
 
-test: deps prometheus chromium build
+test: deps cluster-tools chromium build
 	npx jest --ci
+
+# Fault tests of the 3-etcd / 3-replica / haproxy cluster (also part of `make test`).
+test-cluster: deps cluster-tools build
+	npx jest --ci test/cluster
 
 test-unit: $(NODE_MODULES_STAMP)
 	npx jest lib
@@ -76,6 +90,16 @@ bench-workers: deps wrk build
 # LOADTEST_ARGS adds flags, e.g. LOADTEST_ARGS="--server https://127.0.0.1:6443 --kubeconfig ~/.kube/config".
 loadtest: deps build
 	node dist/cmd/loadtest.js $(LOADTEST_ARGS)
+
+# Local cluster without Docker (deploy/local/cluster.sh): LB_PORT ?= 6443, PROM_PORT ?= 9090, state under cluster/.
+cluster: deps cluster-tools build
+	deploy/local/cluster.sh up
+
+cluster-down:
+	deploy/local/cluster.sh down
+
+cluster-restart: build
+	deploy/local/cluster.sh restart
 
 clean:
 	rm -rf dist

@@ -1,4 +1,5 @@
-// The in-process controllers every replica runs (namespaces, APF bootstrap) and the leader-only ones (Dangling).
+// The in-process controllers: every replica bootstraps namespaces and APF objects (idempotent, like kube-apiserver's
+// post-start hooks) and invalidates its namespace cache; leader-only: FlowSchema status, namespace cleanup, GC.
 import { randomUUID } from 'node:crypto';
 import { hostname } from 'node:os';
 import type { Etcd3 } from 'etcd3';
@@ -21,6 +22,9 @@ import { PolicyCache } from './authorization/rbac/policy-cache';
 import { WatchedCollection } from './watched-collection';
 import { RbacBootstrap } from '../registry/rbac/bootstrap/ensurer';
 import { ClusterRoleAggregation } from '../registry/rbac/clusterroles/aggregation-controller';
+
+/** Lease of the controllers' election: a killed leader's work moves within this plus one 2 s retry (under 15 s). */
+const CONTROLLERS_LEASE_SECONDS = 10;
 
 export interface ControllerDeps {
   registry: ResourceRegistry;
@@ -66,8 +70,11 @@ export function startControllers(deps: ControllerDeps): RunningControllers {
   const namespaceEvents = recorder('namespace-controller', KUBE_CONTROLLER_MANAGER);
   const apfEvents = recorder('api-priority-and-fairness-config-consumer', APF_CONFIG_CONSUMER_MANAGER);
 
+  // Like kube-controller-manager, one replica at a time cleans terminating namespaces and collects garbage.
+  const controllersElection = new LeaderElection(deps.client, `${deps.etcdPrefix}/orch-leader-election/controllers`, `${hostname()}_${randomUUID()}`, log.child({ election: 'controllers' }), CONTROLLERS_LEASE_SECONDS);
   const namespaceController = new NamespaceController({
     recorder: namespaceEvents,
+    cleans: () => controllersElection.isLeader,
     namespaces: namespaces.store,
     finalize: namespaces.putSubresources.get('finalize') ?? namespaces.store,
     status: namespaces.statusStore ?? namespaces.store,
@@ -105,8 +112,26 @@ export function startControllers(deps: ControllerDeps): RunningControllers {
     () => dangling.stop(),
   );
 
-  const garbageCollector = new GarbageCollector(registry.all().map((s) => s.store), log.child({ controller: 'garbage-collector' }));
-  garbageCollector.start();
+  // A collector instance per leadership term (a stopped one does not restart).
+  let garbageCollector: GarbageCollector | undefined;
+  let collectorStopped: Promise<void> = Promise.resolve();
+  controllersElection.start(
+    () => {
+      log.info('leading the controllers: namespace cleanup and garbage collection run on this replica');
+      namespaceController.resyncNow();
+      const gc = new GarbageCollector(registry.all().map((s) => s.store), log.child({ controller: 'garbage-collector' }));
+      garbageCollector = gc;
+      void collectorStopped.then(() => {
+        if (garbageCollector === gc) gc.start();
+      });
+    },
+    () => {
+      log.info('no longer leading the controllers');
+      const gc = garbageCollector;
+      garbageCollector = undefined;
+      if (gc) collectorStopped = gc.stop();
+    },
+  );
 
   const rbac = new PolicyCache({
     roles: served(registry, RBAC_GROUP, 'v1', 'roles').store,
@@ -150,7 +175,8 @@ export function startControllers(deps: ControllerDeps): RunningControllers {
       apf.stop();
       dangling.stop();
       await flowcontrol.stop();
-      await garbageCollector.stop();
+      await controllersElection.stop();
+      await collectorStopped;
       (await stopNamespaceBootstrap)();
       // Before the etcd client closes, so the lease is revoked and another replica takes over at once.
       await election.stop();

@@ -30,6 +30,8 @@ export interface NamespaceControllerDeps {
   onNamespaceChange?(name: string): void;
   /** Records the deletion's progress as events on the namespace. */
   recorder?: EventRecorder;
+  /** Whether this replica deletes the content of terminating namespaces now (the leader of the controllers' election); default always. */
+  cleans?(): boolean;
 }
 
 /** The deletion conditions that report remaining work, recorded as events when they change. */
@@ -89,14 +91,20 @@ export class NamespaceController {
 
   /** Asks for `name` to be processed soon (called right after a namespace starts terminating). */
   enqueue(name: string): void {
+    if (this.#deps.cleans && !this.#deps.cleans()) return;
     this.#queue.add(name);
+  }
+
+  /** Picks up every terminating namespace now (this replica just became the one that cleans). */
+  resyncNow(): void {
+    void this.#resync();
   }
 
   async #resync(): Promise<void> {
     try {
       const { items, resourceVersion } = await this.#deps.namespaces.list('', LIST_EVERYTHING);
       await this.#startWatch(Number(resourceVersion));
-      this.#queue.add(...items.filter((ns) => ns.metadata.deletionTimestamp).map((ns) => ns.metadata.name ?? ''));
+      for (const ns of items) if (ns.metadata.deletionTimestamp) this.enqueue(ns.metadata.name ?? '');
       await this.#queue.drain();
     } catch (err) {
       this.#deps.log.warn({ err }, 'namespace resync failed');
