@@ -1,4 +1,5 @@
 // URL + method → what the request addresses (kube-apiserver's RequestInfoFactory, with the same path rules).
+import { parseQueryBool } from './query-bool';
 
 export type Verb = 'get' | 'list' | 'watch' | 'create' | 'update' | 'patch' | 'delete' | 'deletecollection' | 'proxy';
 
@@ -33,11 +34,6 @@ export type RequestInfo = ResourceRequestInfo | NonResourceRequestInfo;
 const NAMESPACE_SUBRESOURCES = new Set(['status', 'finalize']);
 
 /** `watch` query values that mean false; anything else (including a bare `?watch`) means true. */
-export function isTruthyQueryFlag(value: string | null): boolean {
-  if (value === null) return false;
-  const v = value.toLowerCase();
-  return v !== '0' && v !== 'false';
-}
 
 /**
  * The request path with its %XX escapes decoded, as Go's url.URL.Path holds it (so `%2F` separates segments
@@ -114,7 +110,7 @@ export function parseRequestInfo(method: string, path: string, query: URLSearchP
       verb = 'proxy';
   }
   if (watchPath) verb = 'watch';
-  else if (verb === 'list' && isTruthyQueryFlag(query.get('watch'))) verb = 'watch';
+  else if (verb === 'list' && parseQueryBool(query.get('watch'))) verb = 'watch';
 
   return { isResourceRequest: true, path, verb, apiPrefix: prefix, apiGroup, apiVersion, namespace, resource, subresource, name, extraParts, watchPath };
 }
