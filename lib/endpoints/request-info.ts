@@ -1,7 +1,8 @@
 // URL + method → what the request addresses (kube-apiserver's RequestInfoFactory, with the same path rules).
 import { parseQueryBool } from './query-bool';
 
-export type Verb = 'get' | 'list' | 'watch' | 'create' | 'update' | 'patch' | 'delete' | 'deletecollection' | 'proxy';
+/** `''` for a method RequestInfoFactory does not know (as Kubernetes); `proxy` only from the `/proxy/` path form. */
+export type Verb = 'get' | 'list' | 'watch' | 'create' | 'update' | 'patch' | 'delete' | 'deletecollection' | 'proxy' | '';
 
 export interface ResourceRequestInfo {
   isResourceRequest: true;
@@ -74,8 +75,11 @@ export function parseRequestInfo(method: string, path: string, query: URLSearchP
   rest = rest.slice(1);
 
   let watchPath = false;
-  if (rest[0] === 'watch') {
-    watchPath = true;
+  let proxyPath = false;
+  // The special verbs of RequestInfoFactory: `/{prefix}/{version}/watch/…` and `/{prefix}/{version}/proxy/…`.
+  if ((rest[0] === 'watch' || rest[0] === 'proxy') && rest.length >= 2) {
+    watchPath = rest[0] === 'watch';
+    proxyPath = rest[0] === 'proxy';
     rest = rest.slice(1);
   }
   let namespace = '';
@@ -107,9 +111,10 @@ export function parseRequestInfo(method: string, path: string, query: URLSearchP
       verb = name === '' ? 'deletecollection' : 'delete';
       break;
     default:
-      verb = 'proxy';
+      verb = '';
   }
-  if (watchPath) verb = 'watch';
+  if (proxyPath) verb = 'proxy';
+  else if (watchPath) verb = 'watch';
   else if (verb === 'list' && parseQueryBool(query.get('watch'))) verb = 'watch';
 
   return { isResourceRequest: true, path, verb, apiPrefix: prefix, apiGroup, apiVersion, namespace, resource, subresource, name, extraParts, watchPath };

@@ -27,6 +27,8 @@ function metricVerb(info: RequestInfo, req: IncomingMessage): string {
       return 'DELETECOLLECTION';
     case 'proxy':
       return 'PROXY';
+    case '':
+      return 'other'; // metrics' cleanVerb: a method outside its known set
   }
 }
 
