@@ -1,9 +1,9 @@
 #!/usr/bin/env node
 // orch-apiserver: flags → options → server → wait for SIGINT/SIGTERM → graceful shutdown.
-import pino from 'pino';
 import { FLAG_DEFINITIONS, parseCommandLine } from '../lib/server/options/options';
 import { FlagError, usage } from '../lib/server/options/flag-set';
 import { ApiServer } from '../lib/server/server';
+import { createLogger } from '../lib/server/logging';
 
 async function main(): Promise<number> {
   let parsed;
@@ -20,7 +20,7 @@ async function main(): Promise<number> {
     process.stdout.write(usage('orch-apiserver', FLAG_DEFINITIONS));
     return 0;
   }
-  const log = pino({ level: parsed.options.logLevel, base: { component: 'apiserver' }, redact: ['req.headers.authorization'] });
+  const log = createLogger({ level: parsed.options.logLevel, format: parsed.options.loggingFormat });
   // Signals are caught from the start, so one that arrives while the server starts still shuts it down cleanly;
   // a second one exits at once with code 1, as kube-apiserver's signal handler does.
   const signalled = new Promise<string>((resolve) => {

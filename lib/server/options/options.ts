@@ -29,6 +29,7 @@ export const FLAG_DEFINITIONS: readonly FlagDefinition[] = [
   { name: 'audit-log-path', kind: 'string', default: '', usage: 'write one audit event (level Metadata) per request as a JSON line to this file; - means stdout; empty disables' },
   { name: 'show-hidden-metrics-for-version', kind: 'string', default: '', usage: 'the previous minor version (1.25) for which to show hidden metrics; only the previous minor version is allowed' },
   { name: 'log-level', kind: 'string', default: 'info', usage: 'one of trace, debug, info, warn, error, fatal, silent' },
+  { name: 'logging-format', kind: 'string', default: '', usage: 'text (one readable line per event) or json; empty: text when stdout is a terminal, json otherwise' },
 ];
 
 const LOG_LEVELS = ['trace', 'debug', 'info', 'warn', 'error', 'fatal', 'silent'];
@@ -54,6 +55,8 @@ export interface ServerOptions {
   /** --show-hidden-metrics-for-version ('' = hidden metrics stay hidden). */
   showHiddenMetricsForVersion: string;
   logLevel: string;
+  /** --logging-format: '' picks text on a terminal and json otherwise. */
+  loggingFormat: '' | 'text' | 'json';
 }
 
 function runtimeConfigFlag(text: string): RuntimeConfig {
@@ -102,6 +105,10 @@ export function parseCommandLine(args: readonly string[]): ParsedCommandLine {
   if (!etcdPrefix.startsWith('/')) throw new FlagError(`invalid argument ${JSON.stringify(etcdPrefix)} for "--etcd-prefix" flag: must start with /`);
   const logLevel = flagValue(values, 'log-level');
   if (!LOG_LEVELS.includes(logLevel)) throw new FlagError(`invalid argument ${JSON.stringify(logLevel)} for "--log-level" flag: must be one of ${LOG_LEVELS.join(', ')}`);
+  const loggingFormat = flagValue(values, 'logging-format');
+  if (loggingFormat !== '' && loggingFormat !== 'text' && loggingFormat !== 'json') {
+    throw new FlagError(`invalid argument ${JSON.stringify(loggingFormat)} for "--logging-format" flag: format: Unsupported value: ${JSON.stringify(loggingFormat)}: supported values: "json", "text"`);
+  }
   let featureGates: FeatureGates;
   try {
     featureGates = parseFeatureGates(flagValue(values, 'feature-gates'));
@@ -125,6 +132,7 @@ export function parseCommandLine(args: readonly string[]): ParsedCommandLine {
     auditLogPath: flagValue(values, 'audit-log-path'),
     showHiddenMetricsForVersion,
     logLevel,
+    loggingFormat,
   };
   if (certFile !== '') options.tls = { certFile, keyFile };
   if (flagValue(values, 'watch-cache') === 'true') {
