@@ -4,6 +4,7 @@ import { FLAG_DEFINITIONS, parseCommandLine } from '../lib/server/options/option
 import { FlagError, usage } from '../lib/server/options/flag-set';
 import { ApiServer } from '../lib/server/server';
 import { createLogger } from '../lib/server/logging';
+import { featureGateWarnings } from '../lib/server/options/feature-gates';
 
 async function main(): Promise<number> {
   let parsed;
@@ -21,6 +22,7 @@ async function main(): Promise<number> {
     return 0;
   }
   const log = createLogger({ level: parsed.options.logLevel, format: parsed.options.loggingFormat });
+  for (const warning of featureGateWarnings(parsed.options.featureGatesText)) log.warn(warning);
   // Signals are caught from the start, so one that arrives while the server starts still shuts it down cleanly;
   // a second one exits at once with code 1, as kube-apiserver's signal handler does.
   const signalled = new Promise<string>((resolve) => {

@@ -55,6 +55,8 @@ export interface ServerOptions {
   /** --show-hidden-metrics-for-version ('' = hidden metrics stay hidden). */
   showHiddenMetricsForVersion: string;
   logLevel: string;
+  /** --feature-gates as given (for the start-up warnings about GA and deprecated gates). */
+  featureGatesText: string;
   /** --logging-format: '' picks text on a terminal and json otherwise. */
   loggingFormat: '' | 'text' | 'json';
 }
@@ -133,6 +135,7 @@ export function parseCommandLine(args: readonly string[]): ParsedCommandLine {
     showHiddenMetricsForVersion,
     logLevel,
     loggingFormat,
+    featureGatesText: flagValue(values, 'feature-gates'),
   };
   if (certFile !== '') options.tls = { certFile, keyFile };
   if (flagValue(values, 'watch-cache') === 'true') {
