@@ -1,6 +1,8 @@
 // URL + method → what the request addresses (kube-apiserver's RequestInfoFactory, with the same path rules).
+import { parseQueryBool } from './query-bool';
 
-export type Verb = 'get' | 'list' | 'watch' | 'create' | 'update' | 'patch' | 'delete' | 'deletecollection' | 'proxy';
+/** `''` for a method RequestInfoFactory does not know (as Kubernetes); `proxy` only from the `/proxy/` path form. */
+export type Verb = 'get' | 'list' | 'watch' | 'create' | 'update' | 'patch' | 'delete' | 'deletecollection' | 'proxy' | '';
 
 export interface ResourceRequestInfo {
   isResourceRequest: true;
@@ -33,11 +35,6 @@ export type RequestInfo = ResourceRequestInfo | NonResourceRequestInfo;
 const NAMESPACE_SUBRESOURCES = new Set(['status', 'finalize']);
 
 /** `watch` query values that mean false; anything else (including a bare `?watch`) means true. */
-export function isTruthyQueryFlag(value: string | null): boolean {
-  if (value === null) return false;
-  const v = value.toLowerCase();
-  return v !== '0' && v !== 'false';
-}
 
 /**
  * The request path with its %XX escapes decoded, as Go's url.URL.Path holds it (so `%2F` separates segments
@@ -78,8 +75,11 @@ export function parseRequestInfo(method: string, path: string, query: URLSearchP
   rest = rest.slice(1);
 
   let watchPath = false;
-  if (rest[0] === 'watch') {
-    watchPath = true;
+  let proxyPath = false;
+  // The special verbs of RequestInfoFactory: `/{prefix}/{version}/watch/…` and `/{prefix}/{version}/proxy/…`.
+  if ((rest[0] === 'watch' || rest[0] === 'proxy') && rest.length >= 2) {
+    watchPath = rest[0] === 'watch';
+    proxyPath = rest[0] === 'proxy';
     rest = rest.slice(1);
   }
   let namespace = '';
@@ -111,10 +111,11 @@ export function parseRequestInfo(method: string, path: string, query: URLSearchP
       verb = name === '' ? 'deletecollection' : 'delete';
       break;
     default:
-      verb = 'proxy';
+      verb = '';
   }
-  if (watchPath) verb = 'watch';
-  else if (verb === 'list' && isTruthyQueryFlag(query.get('watch'))) verb = 'watch';
+  if (proxyPath) verb = 'proxy';
+  else if (watchPath) verb = 'watch';
+  else if (verb === 'list' && parseQueryBool(query.get('watch'))) verb = 'watch';
 
   return { isResourceRequest: true, path, verb, apiPrefix: prefix, apiGroup, apiVersion, namespace, resource, subresource, name, extraParts, watchPath };
 }

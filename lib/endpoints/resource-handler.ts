@@ -18,6 +18,7 @@ import { handlePatch } from './handlers/patch';
 import { handleDelete } from './handlers/delete';
 import { handleDeleteCollection } from './handlers/delete-collection';
 import { handleGetScale, handlePatchScale, handleUpdateScale } from './handlers/scale';
+import { parseQueryBool } from './query-bool';
 
 type Handler = (r: ApiRequest) => Promise<void>;
 
@@ -152,6 +153,6 @@ function preferJsonWithoutProtobufMessage(req: IncomingMessage, served: ServedRe
 /** `pretty` set to anything but false/0, or a browser-looking User-Agent without it (as Kubernetes does). */
 export function isPretty(req: IncomingMessage, query: URLSearchParams): boolean {
   const pretty = query.get('pretty');
-  if (pretty !== null) return pretty !== '0' && pretty.toLowerCase() !== 'false';
+  if (pretty !== null) return parseQueryBool(pretty);
   return /curl|Wget|Mozilla\//.test(req.headers['user-agent'] ?? '');
 }

@@ -87,7 +87,7 @@ describe('hidden metrics', () => {
     try {
       const watch = await openWatch(shown.url, '/apis/apps/v1/deployments?watch=1');
       const text = await scrape(shown);
-      expect(text).toContain('# HELP apiserver_registered_watchers [ALPHA] (Deprecated since 1.23.0) Number of currently registered watchers for a given resources\n');
+      expect(text).toContain('# HELP apiserver_registered_watchers [ALPHA] (Deprecated from 1.23) Number of currently registered watchers for a given resources\n');
       expect(sample(text, 'apiserver_registered_watchers', 'group="apps"', 'version="v1"', 'kind="Deployment"')).toBe(1);
       watch.close();
     } finally {

@@ -22,7 +22,7 @@ function optionsFor(flags: string[]) {
 }
 
 describe('request logging', () => {
-  it('writes one structured line per request with verb, path, code, latency and user agent', async () => {
+  it('at debug, writes one structured line per request with verb, path, code, latency and user agent', async () => {
     const lines: Record<string, unknown>[] = [];
     const sink = new Writable({
       write(chunk: Buffer, _enc, done) {
@@ -30,7 +30,7 @@ describe('request logging', () => {
         done();
       },
     });
-    const server = await ApiServer.start(optionsFor(['--etcd-prefix=/logging']), pino({ level: 'info' }, sink));
+    const server = await ApiServer.start(optionsFor(['--etcd-prefix=/logging']), pino({ level: 'debug' }, sink));
     try {
       await fetch(`${server.url}/apis/apps/v1/namespaces/default/deployments/nope`, { headers: { 'User-Agent': 'log-test/1.0' } });
       const line = lines.find((l) => l['msg'] === 'request completed' && l['userAgent'] === 'log-test/1.0');

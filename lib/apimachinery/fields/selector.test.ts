@@ -18,9 +18,6 @@ describe('parseFieldSelector: canonical text', () => {
   it.each([
     ['', ''],
     [',', ''],
-    ['=', ''],
-    ['==', ''],
-    ['!=', ''],
     ['metadata.name=x', 'metadata.name=x'],
     ['metadata.name==x', 'metadata.name=x'],
     ['metadata.name!=x', 'metadata.name!=x'],
@@ -37,10 +34,21 @@ describe('parseFieldSelector: canonical text', () => {
   it.each([
     ['', true],
     [',', true],
-    ['=', true],
     ['metadata.name=', false],
   ])('isEmpty(%j) is %s', (text, empty) => {
     expect(parseFieldSelector(text).isEmpty()).toBe(empty);
+  });
+});
+
+describe('terms with an empty field are refused (apimachinery would select everything)', () => {
+  it.each(['=', '==', '!=', '=,=', ',=', '=,metadata.name=x', 'metadata.name=x,!=', '=x', '!=x', '==x'])('%j is a 400', (text) => {
+    const err = parseError(text);
+    expect(err.status.code).toBe(400);
+    expect(err.status.message).toBe(UNKNOWN('""'));
+  });
+
+  it('a kind with its own field list says field label not supported', () => {
+    expect(parseError('=', ['metadata.name', 'status.phase']).status.message).toBe('field label not supported: ');
   });
 });
 

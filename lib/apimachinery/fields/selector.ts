@@ -122,8 +122,9 @@ export function parseFieldSelector(text: string, supportedFields: readonly strin
     if (split === undefined) throw badRequest(`invalid selector: '${text}'; can't understand '${part}'`);
     const [field, op, rawValue] = split;
     const value = unescapeFieldValue(rawValue);
-    // A term with neither field nor value (`=`) selects everything and is dropped.
-    if (field === '' && value === '') continue;
+    // Deliberate difference: apimachinery turns a term with neither field nor value (`=`, `==`, `!=`) into
+    // "everything", so `DELETE …?fieldSelector==` would delete the whole collection; here it is an unknown
+    // (empty) field like any other, refused with 400 before anything is read or deleted.
     terms.push({ field, value, negated: op === '!=' });
   }
   for (const term of terms) {

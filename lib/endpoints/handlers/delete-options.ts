@@ -11,6 +11,7 @@ import { yamlNestingError } from '../../apimachinery/json/max-depth';
 import { decodeProtobufBody } from '../../apimachinery/serializers/protobuf';
 import { META_GROUP, parseIntegerParam } from './list-options';
 import { dryRunValues } from './write-options';
+import { optionalQueryBool } from '../query-bool';
 
 const DELETE_OPTIONS_API_VERSIONS = new Set(['v1', 'meta.orch.io/v1', 'meta.k8s.io/v1', '']);
 
@@ -50,8 +51,8 @@ function fromQuery(query: URLSearchParams): DeleteOptions {
   if (grace !== undefined) options.gracePeriodSeconds = grace;
   const policy = query.get('propagationPolicy');
   if (policy !== null && policy !== '') options.propagationPolicy = policy;
-  const orphan = query.get('orphanDependents');
-  if (orphan !== null && orphan !== '') options.orphanDependents = orphan === 'true';
+  const orphan = optionalQueryBool(query, 'orphanDependents');
+  if (orphan !== undefined) options.orphanDependents = orphan;
   const uid = query.get('uid');
   const rv = query.get('resourceVersion');
   if (uid || rv) options.preconditions = { ...(uid ? { uid } : {}), ...(rv ? { resourceVersion: rv } : {}) };

@@ -27,12 +27,13 @@ import { invalid } from '../../apimachinery/errors';
 import { handleApply } from './apply';
 import { fieldManagerScope, managerOrUserAgent } from './field-manager';
 import { META_GROUP } from './list-options';
+import { parseQueryBool } from '../query-bool';
 
 /** `force` (apply only: 422 Forbidden on other patches). */
 export function parseForce(query: URLSearchParams, type: PatchType): boolean {
   if (!query.has('force')) return false;
   if (type !== 'apply') throw invalid({ group: META_GROUP, kind: 'PatchOptions' }, '', [forbiddenField(FieldPath.root('force'), 'may not be specified for non-apply patch')]);
-  return query.get('force') === 'true';
+  return parseQueryBool(query.get('force'));
 }
 
 const MAX_JSON_PATCH_OPERATIONS = 10000;

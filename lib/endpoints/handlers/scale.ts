@@ -54,6 +54,8 @@ async function writeScale(r: ApiRequest, toScale: (oldScale: ApiObject) => ApiOb
     const entries = scaleEntries(current.metadata.managedFields, adapter.replicasPaths);
     if (entries !== undefined) oldScale.metadata.managedFields = entries as ApiObject['metadata']['managedFields'];
     const scale = toScale(oldScale);
+    // Every patch (and apply) of the Scale is checked against the URL, as the patcher's checkName does.
+    checkNameAndNamespace(r, scale);
     const next = scaled(r, current, scale);
     const parentEntries = parentEntriesAfterScale(current.metadata.managedFields, scale.metadata.managedFields, parentApiVersion, adapter.replicasPaths);
     const metadata = { ...next.metadata, managedFields: parentEntries as ApiObject['metadata']['managedFields'] };

@@ -7,7 +7,7 @@ import { parseIntegerParam, parseListParams } from './list-options';
 import { isProtobuf, negotiateWatch, watchContentType } from '../negotiation';
 import { parseIncludeObject, toTable } from '../table';
 import { asPartialObject } from '../partial-object-metadata';
-import { isTruthyQueryFlag } from '../request-info';
+import { parseQueryBool } from '../query-bool';
 import { WatchStream } from './watch-stream';
 import { signalWatchInitialized } from './watch-init-signal';
 import type { ApiObject } from '../../apimachinery/meta/types';
@@ -45,7 +45,7 @@ export async function handleWatch(r: ApiRequest): Promise<void> {
   pinName(r);
   const params = parseListParams(r.query, { watch: true, listChunking: false, selectors: r.served.selectors, watchList: r.features.watchList !== false });
   const timeoutSeconds = parseIntegerParam(r.query.get('timeoutSeconds'));
-  const bookmarks = isTruthyQueryFlag(r.query.get('allowWatchBookmarks'));
+  const bookmarks = parseQueryBool(r.query.get('allowWatchBookmarks'));
   const kind = r.served.definition.kind;
   const apiVersion = asServed(r, { metadata: {} }).apiVersion;
   const partial = negotiated.partial;

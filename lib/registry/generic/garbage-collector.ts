@@ -1,11 +1,13 @@
-// The garbage collector's finalizers, in-process: `orphan` (dependents lose their ownerReference to the object) and
-// `foregroundDeletion` (dependents are deleted first); the finalizer is removed once done, which deletes the object.
+// The garbage collector, in-process: the `orphan` finalizer (dependents lose their ownerReference to the object),
+// `foregroundDeletion` (dependents are deleted first, the owner waits for those with blockOwnerDeletion), and background
+// collection (a dependent none of whose owners exists any more, checked live, is deleted).
 import type { Logger } from 'pino';
 import { StatusError } from '../../apimachinery/errors';
 import type { ApiObject } from '../../apimachinery/meta/types';
 import type { WatchHandle } from '../../storage/storage';
 import { WorkQueue } from '../rest/work-queue';
 import { FINALIZER_FOREGROUND, FINALIZER_ORPHAN } from './deletion';
+import { attemptToDelete, DependentsIndex } from './dependents';
 import { LIST_EVERYTHING } from './list';
 import type { GenericStore } from './store';
 
@@ -21,6 +23,14 @@ function ownedBy(obj: ApiObject, uid: string): boolean {
   return (obj.metadata.ownerReferences ?? []).some((ref) => ref.uid === uid);
 }
 
+function blocksOwner(obj: ApiObject, uid: string): boolean {
+  return (obj.metadata.ownerReferences ?? []).some((ref) => ref.uid === uid && ref.blockOwnerDeletion === true);
+}
+
+/** Queue keys: `owner:` syncs an owner's finalizers, `dependent:` checks a dependent's owners. */
+const OWNER = 'owner:';
+const DEPENDENT = 'dependent:';
+
 function ignoreNotFound(err: unknown): void {
   if (!(err instanceof StatusError && err.code === 404)) throw err;
 }
@@ -33,6 +43,9 @@ export class GarbageCollector {
   #timer: NodeJS.Timeout | undefined;
   #stopped = false;
   #resyncing = false;
+  readonly #index = new DependentsIndex();
+  /** Indexes of the first store of each storage (versions of one kind share it): the ones the graph follows. */
+  readonly #primary: Set<number>;
   readonly #queue = new WorkQueue(
     (key) => this.#sync(key),
     (key, err) => this.#log.warn({ err, object: key }, 'garbage collection failed; will retry'),
@@ -43,6 +56,8 @@ export class GarbageCollector {
   constructor(stores: GenericStore[], log: Logger) {
     this.#stores = stores;
     this.#log = log;
+    const seen = new Set<string>();
+    this.#primary = new Set(stores.flatMap((store, i) => (seen.has(store.keyPrefix) ? [] : (seen.add(store.keyPrefix), [i]))));
   }
 
   start(): void {
@@ -78,11 +93,13 @@ export class GarbageCollector {
       if (this.#watches.has(index) || this.#stopped) continue;
       try {
         const { items, resourceVersion } = await store.list('', { ...LIST_EVERYTHING, resourceVersion: 0 });
-        this.#queue.add(...items.filter(isGcPending).map((o) => this.#key(index, o)));
+        this.#queue.add(...items.filter(isGcPending).map((o) => OWNER + this.#key(index, o)));
+        for (const item of items) this.#observe(index, item, false);
         let ended = false;
         const watch = await store.watch('', Number(resourceVersion), {
           event: (event) => {
-            if (event.type !== 'DELETED' && isGcPending(event.object)) this.#queue.add(this.#key(index, event.object));
+            if (event.type !== 'DELETED' && isGcPending(event.object)) this.#queue.add(OWNER + this.#key(index, event.object));
+            if (event.type === 'ADDED' || event.type === 'MODIFIED' || event.type === 'DELETED') this.#observe(index, event.object, event.type === 'DELETED');
           },
           error: (err) => {
             this.#log.warn({ err }, 'garbage collector watch ended; the next resync lists and watches again');
@@ -102,7 +119,29 @@ export class GarbageCollector {
     return `${index}/${obj.metadata.namespace ?? ''}/${obj.metadata.name ?? ''}`;
   }
 
-  async #sync(key: string): Promise<void> {
+  /** Feeds the dependents graph: a dependent is checked when seen; a deleted owner's dependents are checked. */
+  #observe(index: number, obj: ApiObject, deleted: boolean): void {
+    if (!this.#primary.has(index)) return;
+    const key = this.#key(index, obj);
+    this.#index.observe(key, deleted ? undefined : obj);
+    if (!deleted && (obj.metadata.ownerReferences ?? []).length > 0) this.#queue.add(DEPENDENT + key);
+    if (deleted && obj.metadata.uid) this.#queue.add(...this.#index.dependentsOf(obj.metadata.uid).map((k) => DEPENDENT + k));
+  }
+
+  async #sync(queued: string): Promise<void> {
+    if (queued.startsWith(DEPENDENT)) return this.#syncDependent(queued.slice(DEPENDENT.length));
+    return this.#syncOwner(queued.slice(OWNER.length));
+  }
+
+  async #syncDependent(key: string): Promise<void> {
+    const [indexText, namespace = '', name = ''] = key.split('/');
+    const store = this.#stores[Number(indexText)];
+    if (!store) return;
+    const outcome = await attemptToDelete(this.#stores, store, namespace, name);
+    if (outcome !== 'kept') this.#log.info({ name, namespace, resource: store.definition.resource, outcome }, 'garbage collector collected a dependent whose owner is gone');
+  }
+
+  async #syncOwner(key: string): Promise<void> {
     const [indexText, namespace = '', name = ''] = key.split('/');
     const store = this.#stores[Number(indexText)];
     if (!store) return;
@@ -126,11 +165,12 @@ export class GarbageCollector {
     }
     let remaining = 0;
     await this.#forEachDependent(scope, uid, async (dep, depStore) => {
-      remaining++;
+      // the owner waits only for dependents whose reference has blockOwnerDeletion (as upstream)
+      if (blocksOwner(dep, uid)) remaining++;
       if (!dep.metadata.deletionTimestamp) await depStore.delete(dep.metadata.namespace ?? '', dep.metadata.name ?? '', { propagationPolicy: 'Foreground' }, { dryRun: false });
     });
     if (remaining > 0) {
-      setTimeout(() => this.#queue.add(key), DEPENDENTS_REMAINING_RECHECK_MS).unref();
+      setTimeout(() => this.#queue.add(OWNER + key), DEPENDENTS_REMAINING_RECHECK_MS).unref();
       return;
     }
     await this.#removeFinalizer(store, owner, FINALIZER_FOREGROUND);

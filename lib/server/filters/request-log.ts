@@ -27,6 +27,8 @@ function metricVerb(info: RequestInfo, req: IncomingMessage): string {
       return 'DELETECOLLECTION';
     case 'proxy':
       return 'PROXY';
+    case '':
+      return 'other'; // metrics' cleanVerb: a method outside its known set
   }
 }
 
@@ -57,6 +59,19 @@ function longRunningLabels(labels: RequestLabels): Omit<RequestLabels, 'dry_run'
 }
 
 /**
+ * Like kube-apiserver (whose httplog writes every request only at -v=3, and whose handlers' traces report
+ * requests slower than 500 ms): at the default level a request line is written only for a failure (5xx, level
+ * error) or a slow request (≥ SLOW_REQUEST_SECONDS, watches excluded, level info); every request at debug.
+ */
+export const SLOW_REQUEST_SECONDS = 0.5;
+
+export function requestLogLevel(code: number, seconds: number, verb: string): 'error' | 'info' | 'debug' {
+  if (code >= 500) return 'error';
+  if (seconds >= SLOW_REQUEST_SECONDS && verb !== 'WATCH') return 'info';
+  return 'debug';
+}
+
+/**
  * Call when a request arrives; logs when its response finishes or its connection closes, and records metrics when
  * `instrumented` (a route serves it: paths no route serves would make label values unbounded).
  */
@@ -72,7 +87,7 @@ export function trackRequest(req: IncomingMessage, res: ServerResponse, info: Re
     if (gaugeLabels) metrics.longRunning.dec(gaugeLabels);
     const seconds = (performance.now() - started) / 1000;
     if (instrumented) metrics.observe(labels, res.statusCode, seconds);
-    const level = res.statusCode >= 500 ? 'error' : 'info';
+    const level = requestLogLevel(res.statusCode, seconds, labels.verb);
     if (!log.isLevelEnabled(level)) return;
     const entry = {
       verb: labels.verb,

@@ -14,8 +14,8 @@ describe('metric stability (server version 1.26)', () => {
 
   it.each([
     [{ stability: 'STABLE' as const }, '[STABLE] help'],
-    [{ stability: 'ALPHA' as const, deprecatedVersion: '1.26.0' }, '[ALPHA] (Deprecated since 1.26.0) help'],
-    [{ stability: 'ALPHA' as const, deprecatedVersion: '1.23.0' }, '[ALPHA] (Deprecated since 1.23.0) help'],
+    [{ stability: 'ALPHA' as const, deprecatedVersion: '1.26.0' }, '[ALPHA] (Deprecated from 1.26) help'],
+    [{ stability: 'ALPHA' as const, deprecatedVersion: '1.23.0' }, '[ALPHA] (Deprecated from 1.23) help'],
     [{ stability: 'ALPHA' as const, deprecatedVersion: '1.27.0' }, '[ALPHA] help'],
   ])('help of %j', (stability, text) => {
     expect(annotatedHelp('help', stability)).toBe(text);

@@ -27,10 +27,15 @@ export function isHiddenByDefault(deprecatedVersion: string | undefined): boolea
   return compareVersions(parseVersion(deprecatedVersion), [CURRENT.major, CURRENT.minor, 0]) < 0;
 }
 
-/** The help text a registered metric shows: `[LEVEL] (Deprecated since x.y.z) help` (deprecation only once reached). */
+function deprecatedMinor(version: string): string {
+  const [major, minor] = parseVersion(version);
+  return `${major}.${minor}`;
+}
+
+/** The help text a registered metric shows: `[LEVEL] (Deprecated from x.y) help`, as the spec writes it (deprecation only once reached). */
 export function annotatedHelp(help: string, { stability, deprecatedVersion }: MetricStability): string {
   const deprecated = deprecatedVersion !== undefined && compareVersions(parseVersion(deprecatedVersion), [CURRENT.major, CURRENT.minor, Number.MAX_SAFE_INTEGER]) <= 0;
-  return `[${stability}] ${deprecated ? `(Deprecated since ${deprecatedVersion}) ` : ''}${help}`;
+  return `[${stability}] ${deprecated ? `(Deprecated from ${deprecatedMinor(deprecatedVersion)}) ` : ''}${help}`;
 }
 
 /** Only the previous minor release may be given (validateShowHiddenMetricsVersion); '' means "not given". */

@@ -1,4 +1,4 @@
-import { parseFeatureGates } from './feature-gates';
+import { featureGateWarnings, parseFeatureGates } from './feature-gates';
 
 describe('parseFeatureGates', () => {
   it('starts from the 1.26 defaults', () => {
@@ -16,5 +16,14 @@ describe('parseFeatureGates', () => {
     ['ServerSideApply=false', 'cannot set feature gate ServerSideApply to false, feature is locked to true'],
   ])('refuses %s', (text, message) => {
     expect(() => parseFeatureGates(text)).toThrow(message);
+  });
+});
+
+describe('featureGateWarnings (spec Versioning rule 9)', () => {
+  it('warns for a GA gate set on the command line, not for beta or alpha ones', () => {
+    expect(featureGateWarnings('ServerSideApply=true,APIListChunking=false,HPAScaleToZero=true')).toEqual([
+      'Setting GA feature gate ServerSideApply=true. It will be removed in a future release.',
+    ]);
+    expect(featureGateWarnings('')).toEqual([]);
   });
 });

@@ -1,6 +1,6 @@
 // --feature-gates: Kubernetes 1.26 gate states (alpha off, beta on, GA locked on) and their validation.
 
-export type FeatureStage = 'ALPHA' | 'BETA' | 'GA';
+export type FeatureStage = 'ALPHA' | 'BETA' | 'GA' | 'DEPRECATED';
 
 interface FeatureSpec {
   stage: FeatureStage;
@@ -43,4 +43,21 @@ export function parseFeatureGates(text: string): FeatureGates {
     gates[name] = value;
   }
   return gates;
+}
+
+/**
+ * The start-up warnings for gates the command line sets (spec Versioning rule 9; texts as featuregate.Set logs them):
+ * a GA or deprecated gate still works but will be removed. Call after parseFeatureGates accepted `text`.
+ */
+export function featureGateWarnings(text: string): string[] {
+  const warnings: string[] = [];
+  for (const entry of text.split(',').map((s) => s.trim()).filter(Boolean)) {
+    const eq = entry.indexOf('=');
+    const name = entry.slice(0, eq).trim();
+    const value = entry.slice(eq + 1).trim().toLowerCase() === 'true';
+    const stage = KNOWN_FEATURES[name]?.stage;
+    if (stage === 'GA') warnings.push(`Setting GA feature gate ${name}=${value}. It will be removed in a future release.`);
+    if (stage === 'DEPRECATED') warnings.push(`Setting deprecated feature gate ${name}=${value}. It will be removed in a future release.`);
+  }
+  return warnings;
 }

@@ -43,6 +43,7 @@ export const FLAG_DEFINITIONS: readonly FlagDefinition[] = [
   ...AUTHENTICATION_FLAGS,
   ...AUTHORIZATION_FLAGS,
   ...SERVICE_ACCOUNT_FLAGS,
+  { name: 'logging-format', kind: 'string', default: '', usage: 'text (one readable line per event) or json; empty: text when stdout is a terminal, json otherwise' },
 ];
 
 const LOG_LEVELS = ['trace', 'debug', 'info', 'warn', 'error', 'fatal', 'silent'];
@@ -85,6 +86,10 @@ export interface ServerOptions {
   serviceAccounts?: ServiceAccountOptions;
   /** --workers: processes serving the port (1 = this process serves, no cluster). */
   workers: number;
+  /** --feature-gates as given (for the start-up warnings about GA and deprecated gates). */
+  featureGatesText: string;
+  /** --logging-format: '' picks text on a terminal and json otherwise. */
+  loggingFormat: '' | 'text' | 'json';
 }
 
 function nonNegativeIntFlag(values: Map<string, string>, name: string): number {
@@ -147,6 +152,10 @@ export function parseCommandLine(args: readonly string[]): ParsedCommandLine {
   if (!etcdPrefix.startsWith('/')) throw new FlagError(`invalid argument ${JSON.stringify(etcdPrefix)} for "--etcd-prefix" flag: must start with /`);
   const logLevel = flagValue(values, 'log-level');
   if (!LOG_LEVELS.includes(logLevel)) throw new FlagError(`invalid argument ${JSON.stringify(logLevel)} for "--log-level" flag: must be one of ${LOG_LEVELS.join(', ')}`);
+  const loggingFormat = flagValue(values, 'logging-format');
+  if (loggingFormat !== '' && loggingFormat !== 'text' && loggingFormat !== 'json') {
+    throw new FlagError(`invalid argument ${JSON.stringify(loggingFormat)} for "--logging-format" flag: format: Unsupported value: ${JSON.stringify(loggingFormat)}: supported values: "json", "text"`);
+  }
   let featureGates: FeatureGates;
   try {
     featureGates = parseFeatureGates(flagValue(values, 'feature-gates'));
@@ -179,6 +188,8 @@ export function parseCommandLine(args: readonly string[]): ParsedCommandLine {
     authentication: parseAuthenticationFlags(values, certFile !== ''),
     authorizationModes: parseAuthorizationModes(flagValue(values, 'authorization-mode')),
     workers: workersFlag(flagValue(values, 'workers')),
+    loggingFormat,
+    featureGatesText: flagValue(values, 'feature-gates'),
   };
   if (options.enablePriorityAndFairness && options.maxRequestsInflight + options.maxMutatingRequestsInflight <= 0) {
     throw new FlagError('--max-requests-inflight plus --max-mutating-requests-inflight must be positive when --enable-priority-and-fairness is true');

@@ -1,0 +1,34 @@
+// The process logger: --logging-format text (one readable line per event, via pino-pretty) or json (pino's lines).
+import pino, { type Logger } from 'pino';
+import pretty from 'pino-pretty';
+
+export interface LoggerOptions {
+  level: string;
+  /** '' chooses text when `destination` is a terminal, json otherwise. */
+  format: '' | 'text' | 'json';
+  destination?: NodeJS.WritableStream & { isTTY?: boolean; fd?: number };
+}
+
+export function createLogger(options: LoggerOptions): Logger {
+  const destination = options.destination ?? process.stdout;
+  const format = options.format === '' ? (destination.isTTY ? 'text' : 'json') : options.format;
+  const settings = { level: options.level, base: { component: 'apiserver' }, redact: ['req.headers.authorization'] };
+  if (format === 'json') return pino(settings, destination);
+  const stream = pretty({
+    destination,
+    sync: true,
+    colorize: Boolean(destination.isTTY),
+    singleLine: true,
+    translateTime: 'SYS:yyyy-mm-dd HH:MM:ss.l',
+    ignore: 'pid,hostname,component',
+  });
+  // pino-pretty prints an `err` with its stack over several lines; text keeps one line per event: the error's text.
+  const oneLineErrors = {
+    log(obj: Record<string, unknown>): Record<string, unknown> {
+      if (!('err' in obj)) return obj;
+      const { err, ...rest } = obj;
+      return { ...rest, errorText: err instanceof Error ? err.message : String(err) };
+    },
+  };
+  return pino({ ...settings, formatters: oneLineErrors }, stream);
+}
