@@ -7,6 +7,11 @@ const ALIASED_GROUPS: readonly string[] = ['events.orch.io', 'admissionregistrat
 
 const BY_ALIAS: ReadonlyMap<string, string> = new Map(ALIASED_GROUPS.map((group) => [group.replace(/\.orch\.io$/, '.k8s.io'), group]));
 
+/** The Kubernetes name of a served orch group (`events.orch.io` → `events.k8s.io`), if clients may also use it. */
+export function kubernetesAlias(group: string): string | undefined {
+  return ALIASED_GROUPS.includes(group) ? group.replace(/\.orch\.io$/, '.k8s.io') : undefined;
+}
+
 /** The orch group of a Kubernetes group alias; any other group unchanged. */
 export function canonicalGroup(group: string): string {
   return BY_ALIAS.get(group) ?? group;

@@ -8,10 +8,17 @@ const GROUP_PACKAGES: ReadonlyMap<string, string> = new Map([
   ['autoscaling', 'autoscaling'],
   ['flowcontrol.apiserver.orch.io', 'flowcontrol'],
   ['flowcontrol.apiserver.k8s.io', 'flowcontrol'],
+  ['events.orch.io', 'events'],
+  ['events.k8s.io', 'events'],
+  ['admissionregistration.orch.io', 'admissionregistration'],
+  ['admissionregistration.k8s.io', 'admissionregistration'],
 ]);
 
 /** The root kinds whose bodies may arrive in protobuf. */
-const ROOT_KINDS = new Set(['Namespace', 'Deployment', 'HorizontalPodAutoscaler', 'Scale', 'FlowSchema', 'PriorityLevelConfiguration']);
+const ROOT_KINDS = new Set([
+  'Namespace', 'Deployment', 'HorizontalPodAutoscaler', 'Scale', 'FlowSchema', 'PriorityLevelConfiguration',
+  'Event', 'ValidatingWebhookConfiguration', 'MutatingWebhookConfiguration',
+]);
 
 /** Unversioned meta kinds (Status, discovery documents) carry apiVersion `v1` (or none) and live in meta/v1. */
 const META_KINDS = new Set(['Status', 'APIVersions', 'APIGroupList', 'APIGroup', 'APIResourceList', 'WatchEvent']);
