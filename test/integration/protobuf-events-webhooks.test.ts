@@ -26,6 +26,12 @@ async function send(path: string, method: string, accept: string, body?: Buffer)
   return { status: res.status, contentType: res.headers.get('content-type') ?? '', bytes: Buffer.from(await res.arrayBuffer()) };
 }
 
+function protobufBody(object: Record<string, unknown>): Buffer {
+  const bytes = encodeProtobufResponse(object);
+  if (!bytes) throw new Error(`no protobuf message for ${String(object['apiVersion'])} ${String(object['kind'])}`);
+  return Buffer.from(bytes);
+}
+
 /** A list's own resourceVersion moves with any write in the cluster (the server records events); items are compared whole. */
 function withoutListVersion(body: Record<string, unknown>): Record<string, unknown> {
   return Array.isArray(body['items']) ? { ...body, metadata: {} } : body;
@@ -62,7 +68,7 @@ const aWebhook = (name: string): Record<string, unknown> => ({
 
 describe('events.k8s.io/v1 Event in protobuf', () => {
   it('is created from a protobuf body and read back in protobuf and JSON alike, as core/v1 Event too', async () => {
-    const created = await send(EVENTS, 'POST', PROTOBUF, Buffer.from(encodeProtobufResponse(anEvent('pb-1'))));
+    const created = await send(EVENTS, 'POST', PROTOBUF, protobufBody(anEvent('pb-1')));
     expect(created.status).toBe(201);
     expect(created.contentType).toBe(PROTOBUF);
     expect(decodeProtobufJson(created.bytes)).toMatchObject({ kind: 'Event', metadata: { name: 'pb-1' }, eventTime, series: { count: 4 }, related: { kind: 'Pod', name: 'web-1' } });
@@ -73,7 +79,7 @@ describe('events.k8s.io/v1 Event in protobuf', () => {
   });
 
   it('lists in protobuf (EventList and core EventList)', async () => {
-    expect((await send(EVENTS, 'POST', PROTOBUF, Buffer.from(encodeProtobufResponse(anEvent('pb-2'))))).status).toBe(201);
+    expect((await send(EVENTS, 'POST', PROTOBUF, protobufBody(anEvent('pb-2')))).status).toBe(201);
     const list = await expectProtobufEqualsJson(EVENTS);
     expect(list['kind']).toBe('EventList');
     expect((list['items'] as Array<{ metadata: { name: string } }>).map((e) => e.metadata.name).sort()).toEqual(['pb-1', 'pb-2']);
@@ -89,7 +95,7 @@ describe('webhook configurations in protobuf', () => {
 
   it('creates a ValidatingWebhookConfiguration from protobuf and reads it and its list back', async () => {
     const body = { apiVersion: 'admissionregistration.k8s.io/v1', kind: 'ValidatingWebhookConfiguration', metadata: { name: 'pb-vwc' }, webhooks: [aWebhook('a.proto.example.com'), aWebhook('b.proto.example.com')] };
-    const created = await send(VWCS, 'POST', PROTOBUF, Buffer.from(encodeProtobufResponse(body)));
+    const created = await send(VWCS, 'POST', PROTOBUF, protobufBody(body));
     expect(created.status).toBe(201);
     const got = await expectProtobufEqualsJson(`${VWCS}/pb-vwc`);
     expect(got).toMatchObject({ apiVersion: 'admissionregistration.orch.io/v1', kind: 'ValidatingWebhookConfiguration' });
@@ -100,7 +106,7 @@ describe('webhook configurations in protobuf', () => {
 
   it('creates a MutatingWebhookConfiguration from protobuf with its reinvocation policy', async () => {
     const body = { apiVersion: 'admissionregistration.orch.io/v1', kind: 'MutatingWebhookConfiguration', metadata: { name: 'pb-mwc' }, webhooks: [{ ...aWebhook('m.proto.example.com'), reinvocationPolicy: 'IfNeeded' }] };
-    expect((await send(MWCS, 'POST', PROTOBUF, Buffer.from(encodeProtobufResponse(body)))).status).toBe(201);
+    expect((await send(MWCS, 'POST', PROTOBUF, protobufBody(body))).status).toBe(201);
     const got = await expectProtobufEqualsJson(`${MWCS}/pb-mwc`);
     expect((got['webhooks'] as unknown[])[0]).toMatchObject({ reinvocationPolicy: 'IfNeeded', clientConfig: { caBundle: CA } });
     expect((await expectProtobufEqualsJson(MWCS))['kind']).toBe('MutatingWebhookConfigurationList');
