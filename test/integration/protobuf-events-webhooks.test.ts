@@ -112,3 +112,14 @@ describe('webhook configurations in protobuf', () => {
     expect((await expectProtobufEqualsJson(MWCS))['kind']).toBe('MutatingWebhookConfigurationList');
   });
 });
+
+describe('JSON bodies of these kinds are type-checked against the catalog', () => {
+  it('answers 400 with Go\'s decoder text to a mistyped Event or webhook field', async () => {
+    const event = await ts.api.post(EVENTS, { ...anEvent('typed'), note: 5 });
+    expect(event.status).toBe(400);
+    expect(event.body.message).toContain('json: cannot unmarshal number into Go struct field Event.note of type string');
+    const hook = await ts.api.post(VWCS, { apiVersion: 'admissionregistration.k8s.io/v1', kind: 'ValidatingWebhookConfiguration', metadata: { name: 'typed' }, webhooks: [{ ...aWebhook('t.proto.example.com'), timeoutSeconds: '5' }] });
+    expect(hook.status).toBe(400);
+    expect(hook.body.message).toContain('json: cannot unmarshal string into Go struct field ValidatingWebhook.webhooks.timeoutSeconds of type int32');
+  });
+});
