@@ -20,7 +20,7 @@ describe('kubectl with admission webhooks', () => {
     const file = join(env.kubectl().workDir, 'vwc.json');
     writeFileSync(file, JSON.stringify({ apiVersion: 'admissionregistration.orch.io/v1', kind: 'ValidatingWebhookConfiguration', metadata: { name: 'e2e-deny' }, webhooks: [webhookSpec(hook, 'deny.e2e.example.com', '/deny')] }));
     // The kinds have no OpenAPI schema here (no catalog entry), so kubectl's client-side check looks for CRDs: skip it.
-    expect(await env.kubectl().ok('apply', '--validate=false', '-f', file)).toContain('validatingwebhookconfiguration.admissionregistration.orch.io/e2e-deny created');
+    expect(await env.kubectl().ok('apply', '-f', file)).toContain('validatingwebhookconfiguration.admissionregistration.orch.io/e2e-deny created');
     const table = await env.kubectl().ok('get', 'validatingwebhookconfigurations');
     expect(table.split('\n')[0]?.trim().split(/\s+/)).toEqual(['NAME', 'WEBHOOKS', 'AGE']);
     expect(table).toMatch(/e2e-deny\s+1\s+/);

@@ -5,9 +5,6 @@ import { structuralProblems } from '../../lib/endpoints/openapi/testing/structur
 import { parse } from 'yaml';
 import { readWireFields } from '../helpers/protobuf-decoder';
 
-/** Kinds the type catalog lacks (no schema to document; see docs/differences-from-kubernetes.md). */
-const UNDOCUMENTED_KINDS = new Set(['Event', 'ValidatingWebhookConfiguration', 'MutatingWebhookConfiguration']);
-
 /** The length-delimited occurrences of field `n` (messages, strings). */
 function all(message: Uint8Array, n: number): Uint8Array[] {
   return readWireFields(message).flatMap((f) => (f.number === n && f.value.wireType === 2 ? [f.value.bytes] : []));
@@ -65,7 +62,7 @@ describe('/openapi/v3', () => {
       const doc = res.body as Json;
       expect(structuralProblems(doc, true)).toEqual([]);
       const schemas = Object.values(doc['components']['schemas'] as Json);
-      for (const r of resources.filter((x) => !UNDOCUMENTED_KINDS.has(String(x['kind'])))) {
+      for (const r of resources) {
         const [resource, sub] = String(r['name']).split('/');
         const path = Object.keys(doc['paths']).find((p) => p.endsWith(sub ? `/${resource}/{name}/${sub}` : `/${resource}/{name}`));
         expect([r['name'], path]).toEqual([r['name'], expect.any(String)]);
@@ -121,7 +118,7 @@ describe('/openapi/v2', () => {
     expect(res.headers.get('etag')).toMatch(/^"[0-9A-F]{128}"$/);
     expect(structuralProblems(res.body, false)).toEqual([]);
     for (const { key, resources } of await discovered()) {
-      for (const r of resources.filter((x) => !String(x['name']).includes('/') && !UNDOCUMENTED_KINDS.has(String(x['kind'])))) {
+      for (const r of resources.filter((x) => !String(x['name']).includes('/'))) {
         expect(Object.keys(res.body.paths).some((p) => p.startsWith(`/${key}/`) && p.endsWith(`/${r['name']}`))).toBe(true);
       }
     }

@@ -1,5 +1,6 @@
 // OpenAPI definition names of catalog messages and the group-version-kinds each definition is served as.
 import { messageNameFor } from '../../apimachinery/schema';
+import { kubernetesGroupOf } from '../../apimachinery/schema/group-aliases';
 import type { ResourceRegistry } from '../../registry/resource-registry';
 
 export interface Gvk {
@@ -37,7 +38,7 @@ function add(index: Map<string, Gvk[]>, message: string | undefined, gvk: Gvk): 
 
 /**
  * Catalog message → the GVKs it is served as (`x-kubernetes-group-version-kind` on its definition): every served
- * kind and list kind, Scale, Status as `v1`, and DeleteOptions and WatchEvent in every served group-version, as
+ * kind and list kind (under the orch group and, for aliased groups, its Kubernetes name too), Scale, Status as `v1`, and DeleteOptions and WatchEvent in every served group-version, as
  * kube-apiserver registers those two in each group's scheme.
  */
 export function servedKinds(registry: ResourceRegistry): Map<string, Gvk[]> {
@@ -45,8 +46,11 @@ export function servedKinds(registry: ResourceRegistry): Map<string, Gvk[]> {
   const apiVersion = (group: string, version: string): string => (group === '' ? version : `${group}/${version}`);
   for (const served of registry.allVersions()) {
     const { group, version, kind, listKind } = served.definition;
-    add(index, messageNameFor(apiVersion(group, version), kind), { group, version, kind });
-    add(index, messageNameFor(apiVersion(group, version), listKind), { group, version, kind: listKind });
+    const alias = kubernetesGroupOf(group);
+    for (const g of alias === undefined ? [group] : [group, alias]) {
+      add(index, messageNameFor(apiVersion(g, version), kind), { group: g, version, kind });
+      add(index, messageNameFor(apiVersion(g, version), listKind), { group: g, version, kind: listKind });
+    }
     if (served.scale) add(index, META.scale, SCALE_GVK);
   }
   add(index, META.status, { group: '', version: 'v1', kind: 'Status' });

@@ -26,6 +26,14 @@ const ROOTS = [
   'io.k8s.api.flowcontrol.v1beta3.FlowSchema',
   'io.k8s.api.flowcontrol.v1beta3.PriorityLevelConfiguration',
   'io.k8s.api.flowcontrol.v1beta3.FlowSchemaList',
+  'io.k8s.api.core.v1.Event',
+  'io.k8s.api.core.v1.EventList',
+  'io.k8s.api.events.v1.Event',
+  'io.k8s.api.events.v1.EventList',
+  'io.k8s.api.admissionregistration.v1.ValidatingWebhookConfiguration',
+  'io.k8s.api.admissionregistration.v1.ValidatingWebhookConfigurationList',
+  'io.k8s.api.admissionregistration.v1.MutatingWebhookConfiguration',
+  'io.k8s.api.admissionregistration.v1.MutatingWebhookConfigurationList',
 ];
 
 function refsOf(schema: unknown, out: string[]): string[] {
@@ -70,7 +78,7 @@ describe('descriptions', () => {
     expect(undescribed(definitions, Object.keys(definitions)).missing).toEqual([]);
   });
 
-  it.each([['apps', 'v1'], ['autoscaling', 'v1'], ['autoscaling', 'v2'], ['', 'v1'], [FC, 'v1beta2'], [FC, 'v1beta3']])(
+  it.each([['apps', 'v1'], ['autoscaling', 'v1'], ['autoscaling', 'v2'], ['', 'v1'], [FC, 'v1beta2'], [FC, 'v1beta3'], ['events.orch.io', 'v1'], ['admissionregistration.orch.io', 'v1']])(
     'cover every definition and property reachable from the described kinds in /openapi/v3 for %s/%s',
     (group, version) => {
       const schemas = (groupVersionDocument(registry, group, version) as Json)['components']['schemas'] as Json;

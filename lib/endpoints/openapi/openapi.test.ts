@@ -111,6 +111,23 @@ describe('OpenAPI v3 group-version documents', () => {
     expect(fc['components']['schemas']['io.k8s.api.flowcontrol.v1beta3.FlowSchema']['x-kubernetes-group-version-kind']).toEqual([{ group: 'flowcontrol.apiserver.orch.io', kind: 'FlowSchema', version: 'v1beta3' }]);
     expect(fc['paths']['/apis/flowcontrol.apiserver.orch.io/v1beta3/flowschemas']['get']['operationId']).toBe('listFlowcontrolApiserverV1beta3FlowSchema');
   });
+
+  it('lists the Kubernetes group name beside the orch name on the events and webhook configuration kinds', () => {
+    const events = (v3.get('apis/events.orch.io/v1') as Json)['components']['schemas'] as Json;
+    expect(events['io.k8s.api.events.v1.Event']['x-kubernetes-group-version-kind']).toEqual([{ group: 'events.orch.io', kind: 'Event', version: 'v1' }, { group: 'events.k8s.io', kind: 'Event', version: 'v1' }]);
+    expect(events['io.k8s.api.events.v1.Event']['required']).toEqual(['eventTime']);
+    const ar = (v3.get('apis/admissionregistration.orch.io/v1') as Json)['components']['schemas'] as Json;
+    const vwc = ar['io.k8s.api.admissionregistration.v1.ValidatingWebhookConfigurationList'];
+    expect(vwc['x-kubernetes-group-version-kind']).toEqual([{ group: 'admissionregistration.orch.io', kind: 'ValidatingWebhookConfigurationList', version: 'v1' }, { group: 'admissionregistration.k8s.io', kind: 'ValidatingWebhookConfigurationList', version: 'v1' }]);
+    const webhooks = ar['io.k8s.api.admissionregistration.v1.MutatingWebhookConfiguration']['properties']['webhooks'];
+    expect(webhooks).toMatchObject({ 'x-kubernetes-patch-merge-key': 'name', 'x-kubernetes-patch-strategy': 'merge' });
+    expect(ar['io.k8s.api.admissionregistration.v1.ValidatingWebhook']['required']).toEqual(['name', 'clientConfig', 'sideEffects', 'admissionReviewVersions']);
+    // RuleWithOperations embeds Rule inline: its properties sit beside `operations`.
+    expect(Object.keys(ar['io.k8s.api.admissionregistration.v1.RuleWithOperations']['properties']).sort()).toEqual(['apiGroups', 'apiVersions', 'operations', 'resources', 'scope']);
+    const core = (v3.get('api/v1') as Json)['components']['schemas'] as Json;
+    expect(core['io.k8s.api.core.v1.Event']['x-kubernetes-group-version-kind']).toEqual([{ group: '', kind: 'Event', version: 'v1' }]);
+    expect(core['io.k8s.api.core.v1.ObjectReference']['x-kubernetes-map-type']).toBe('atomic');
+  });
 });
 
 describe('OpenAPI v2 (Swagger 2.0) document', () => {

@@ -14,11 +14,16 @@ const GROUP_PACKAGES: ReadonlyMap<string, string> = new Map([
   ['authorization.k8s.io', 'authorization'],
   ['authentication.orch.io', 'authentication'],
   ['authentication.k8s.io', 'authentication'],
+  ['events.orch.io', 'events'],
+  ['events.k8s.io', 'events'],
+  ['admissionregistration.orch.io', 'admissionregistration'],
+  ['admissionregistration.k8s.io', 'admissionregistration'],
 ]);
 
 /** The root kinds whose bodies may arrive in protobuf. */
 const ROOT_KINDS = new Set(['Namespace', 'Deployment', 'HorizontalPodAutoscaler', 'Scale', 'FlowSchema', 'PriorityLevelConfiguration', 'Role', 'ClusterRole', 'RoleBinding', 'ClusterRoleBinding',
-  'SelfSubjectAccessReview', 'SubjectAccessReview', 'LocalSubjectAccessReview', 'SelfSubjectRulesReview', 'TokenReview', 'TokenRequest', 'ServiceAccount']);
+  'SelfSubjectAccessReview', 'SubjectAccessReview', 'LocalSubjectAccessReview', 'SelfSubjectRulesReview', 'TokenReview', 'TokenRequest', 'ServiceAccount',
+  'Event', 'ValidatingWebhookConfiguration', 'MutatingWebhookConfiguration']);
 
 /** Unversioned meta kinds (Status, discovery documents) carry apiVersion `v1` (or none) and live in meta/v1. */
 const META_KINDS = new Set(['Status', 'APIVersions', 'APIGroupList', 'APIGroup', 'APIResourceList', 'WatchEvent']);

@@ -21,6 +21,10 @@ export const SERVED_RESOURCES: readonly FakeResource[] = [
   { group: 'autoscaling', version: 'v1', resource: 'horizontalpodautoscalers', kind: 'HorizontalPodAutoscaler', namespaced: true, status: true },
   { group: 'flowcontrol.apiserver.orch.io', version: 'v1beta3', resource: 'flowschemas', kind: 'FlowSchema', namespaced: false, status: true },
   { group: 'flowcontrol.apiserver.orch.io', version: 'v1beta3', resource: 'prioritylevelconfigurations', kind: 'PriorityLevelConfiguration', namespaced: false, status: true },
+  { group: '', version: 'v1', resource: 'events', kind: 'Event', namespaced: true },
+  { group: 'events.orch.io', version: 'v1', resource: 'events', kind: 'Event', namespaced: true },
+  { group: 'admissionregistration.orch.io', version: 'v1', resource: 'validatingwebhookconfigurations', kind: 'ValidatingWebhookConfiguration', namespaced: false },
+  { group: 'admissionregistration.orch.io', version: 'v1', resource: 'mutatingwebhookconfigurations', kind: 'MutatingWebhookConfiguration', namespaced: false },
 ];
 
 export function fakeRegistry(resources: readonly FakeResource[] = SERVED_RESOURCES): ResourceRegistry {
