@@ -67,9 +67,11 @@ gen_pki() {
 
 gen_auth() {
   [[ -f "$CLUSTER_DIR/admin-token" ]] || openssl rand -hex 24 > "$CLUSTER_DIR/admin-token"
-  # Static token file (token,user,uid,"group1,group2") for --token-auth-file once issue 15 lands.
-  printf '%s,admin,admin,"system:masters"\n' "$(cat "$CLUSTER_DIR/admin-token")" > "$CLUSTER_DIR/tokens.csv"
-  chmod 600 "$CLUSTER_DIR/admin-token" "$CLUSTER_DIR/tokens.csv"
+  [[ -f "$CLUSTER_DIR/prometheus-token" ]] || openssl rand -hex 24 > "$CLUSTER_DIR/prometheus-token"
+  # Static token file (token,user,uid,"group1,group2") for --token-auth-file.
+  { printf '%s,admin,admin,"system:masters"\n' "$(cat "$CLUSTER_DIR/admin-token")"
+    printf '%s,prometheus,prometheus,"system:monitoring"\n' "$(cat "$CLUSTER_DIR/prometheus-token")"; } > "$CLUSTER_DIR/tokens.csv"
+  chmod 600 "$CLUSTER_DIR/admin-token" "$CLUSTER_DIR/prometheus-token" "$CLUSTER_DIR/tokens.csv"
 }
 
 write_kubeconfig() {
@@ -146,6 +148,7 @@ start_prometheus() {
   mkdir -p "$dir/targets" "$dir/data"
   cp "$HERE/prometheus.yml" "$dir/prometheus.yml"
   mkdir -p "$dir/ca" && cp "$CLUSTER_DIR/pki/ca.crt" "$dir/ca/ca.crt"
+  cp "$CLUSTER_DIR/prometheus-token" "$dir/ca/token" && chmod 600 "$dir/ca/token"
   json=""; for i in 1 2 3; do p="REPLICA${i}_PORT"; json+="${json:+,}\"127.0.0.1:${!p}\""; done
   echo "[{\"targets\":[$json],\"labels\":{\"cluster\":\"orch-local\"}}]" > "$dir/targets/apiserver.json"
   json=""; for i in 1 2 3; do p="ETCD${i}_CLIENT"; json+="${json:+,}\"127.0.0.1:${!p}\""; done

@@ -50,7 +50,7 @@ class ResumingWatch {
       this.#again();
     };
     const req = request(
-      { host: '127.0.0.1', port: cluster.lb, path: `${NS_PATH}?watch=1&labelSelector=app%3Dfault&resourceVersion=${this.#rv}`, agent: false, ca: cluster.agent?.options.ca },
+      { host: '127.0.0.1', port: cluster.lb, path: `${NS_PATH}?watch=1&labelSelector=app%3Dfault&resourceVersion=${this.#rv}`, agent: false, ca: cluster.agent?.options.ca, headers: { authorization: cluster.authorization } },
       (res) => {
         let buf = '';
         res.setEncoding('utf8').on('data', (chunk: string) => {
@@ -198,7 +198,7 @@ test('controllers leader killed: another replica leads within 15 s and garbage c
   const owner = await cluster.call('POST', cluster.lb, NS_PATH, deployment('gc-owner'));
   expect(owner.status).toBe(201);
   const uid = (JSON.parse(owner.body) as { metadata: { uid: string } }).metadata.uid;
-  const dep = await cluster.call('POST', cluster.lb, NS_PATH, deployment('gc-dependent', { ownerReferences: [{ apiVersion: 'apps/v1', kind: 'Deployment', name: 'gc-owner', uid }] }));
+  const dep = await cluster.call('POST', cluster.lb, NS_PATH, deployment('gc-dependent', { ownerReferences: [{ apiVersion: 'apps/v1', kind: 'Deployment', name: 'gc-owner', uid, blockOwnerDeletion: true }] }));
   expect(dep.status).toBe(201);
   // Foreground deletion: the garbage collector (on the leader only) deletes the dependent, then the owner.
   const del = await cluster.call('DELETE', cluster.lb, `${NS_PATH}/gc-owner?propagationPolicy=Foreground`);

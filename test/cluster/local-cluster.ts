@@ -20,6 +20,8 @@ export class LocalCluster {
   ports: Record<string, number> = {};
   #env: NodeJS.ProcessEnv = {};
   agent: Agent | undefined;
+  /** The admin token of the cluster (group system:masters) as an Authorization header: the replicas authorize with RBAC. */
+  authorization = "";
 
   async up(): Promise<string> {
     if (!this.ports.LB_PORT) this.#env = { ...process.env, CLUSTER_DIR: this.dir, LB_PORT: String(await freePort()), PROM_PORT: String(await freePort()), READY_TIMEOUT: '120' };
@@ -32,6 +34,7 @@ export class LocalCluster {
         .map(([k, v]) => [k ?? '', Number(v)]),
     );
     this.agent ??= new Agent({ ca: readFileSync(join(this.dir, 'pki', 'ca.crt')), keepAlive: true, maxSockets: 64 });
+    this.authorization = `Bearer ${readFileSync(join(this.dir, 'admin-token'), 'utf8').trim()}`;
     return out;
   }
 
@@ -66,7 +69,7 @@ export class LocalCluster {
   call(method: string, port: number, path: string, body?: unknown, timeoutMs = 30_000): Promise<Reply> {
     return new Promise((resolve, reject) => {
       const payload = body === undefined ? undefined : JSON.stringify(body);
-      const req = request({ host: '127.0.0.1', port, path, method, agent: this.agent, timeout: timeoutMs, headers: payload ? { 'content-type': 'application/json' } : {} }, (res) => {
+      const req = request({ host: '127.0.0.1', port, path, method, agent: this.agent, timeout: timeoutMs, headers: { authorization: this.authorization, ...(payload ? { 'content-type': 'application/json' } : {}) } }, (res) => {
         let text = '';
         res.setEncoding('utf8').on('data', (c: string) => (text += c));
         res.on('end', () => resolve({ status: res.statusCode ?? 0, body: text }));

@@ -243,7 +243,7 @@ function messageJson(name: string, buf: Uint8Array): unknown {
 /** The proto message of a served apiVersion/kind (orch group names), as a client's scheme would resolve it. */
 function messageNameFor(apiVersion: string, kind: string): string {
   const [group, version] = apiVersion.includes('/') ? apiVersion.split('/') : ['', apiVersion];
-  const packages: Record<string, string> = { '': 'core', apps: 'apps', autoscaling: 'autoscaling', 'flowcontrol.apiserver.orch.io': 'flowcontrol', 'rbac.authorization.orch.io': 'rbac', 'rbac.authorization.k8s.io': 'rbac', 'authorization.orch.io': 'authorization', 'authorization.k8s.io': 'authorization', 'authentication.orch.io': 'authentication', 'authentication.k8s.io': 'authentication', 'events.orch.io': 'events', 'admissionregistration.orch.io': 'admissionregistration' };
+  const packages: Record<string, string> = { '': 'core', apps: 'apps', autoscaling: 'autoscaling', 'flowcontrol.apiserver.orch.io': 'flowcontrol', 'rbac.authorization.orch.io': 'rbac', 'rbac.authorization.k8s.io': 'rbac', 'authorization.orch.io': 'authorization', 'authorization.k8s.io': 'authorization', 'authentication.orch.io': 'authentication', 'authentication.k8s.io': 'authentication', 'events.orch.io': 'events', 'events.k8s.io': 'events', 'admissionregistration.orch.io': 'admissionregistration', 'admissionregistration.k8s.io': 'admissionregistration' };
   const metaKinds = ['Status', 'APIResourceList', 'APIGroupList', 'APIGroup', 'APIVersions', 'WatchEvent'];
   const metaGroup = group === 'meta.k8s.io' || group === 'meta.orch.io';
   const name = (group === '' && metaKinds.includes(kind)) || metaGroup ? `${META}.${kind}` : `k8s.io.api.${packages[group ?? ''] ?? '?'}.${version}.${kind}`;

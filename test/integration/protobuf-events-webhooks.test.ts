@@ -73,7 +73,7 @@ describe('events.k8s.io/v1 Event in protobuf', () => {
     expect(created.contentType).toBe(PROTOBUF);
     expect(decodeProtobufJson(created.bytes)).toMatchObject({ kind: 'Event', metadata: { name: 'pb-1' }, eventTime, series: { count: 4 }, related: { kind: 'Pod', name: 'web-1' } });
     const got = await expectProtobufEqualsJson(`${EVENTS}/pb-1`);
-    expect(got).toMatchObject({ apiVersion: 'events.orch.io/v1', kind: 'Event', note: 'restarting ✓', regarding: { uid: 'uid-web' }, series: { lastObservedTime: '2026-01-02T03:05:00.000001Z' } });
+    expect(got).toMatchObject({ apiVersion: 'events.k8s.io/v1', kind: 'Event', note: 'restarting ✓', regarding: { uid: 'uid-web' }, series: { lastObservedTime: '2026-01-02T03:05:00.000001Z' } });
     const core = await expectProtobufEqualsJson(`${CORE_EVENTS}/pb-1`);
     expect(core).toMatchObject({ apiVersion: 'v1', kind: 'Event', involvedObject: { name: 'web' }, reason: 'BackOff', reportingComponent: 'example.com/proto', eventTime });
   });
@@ -98,7 +98,7 @@ describe('webhook configurations in protobuf', () => {
     const created = await send(VWCS, 'POST', PROTOBUF, protobufBody(body));
     expect(created.status).toBe(201);
     const got = await expectProtobufEqualsJson(`${VWCS}/pb-vwc`);
-    expect(got).toMatchObject({ apiVersion: 'admissionregistration.orch.io/v1', kind: 'ValidatingWebhookConfiguration' });
+    expect(got).toMatchObject({ apiVersion: 'admissionregistration.k8s.io/v1', kind: 'ValidatingWebhookConfiguration' });
     expect((got['webhooks'] as unknown[])[1]).toMatchObject({ ...aWebhook('b.proto.example.com'), objectSelector: {} });
     const list = await expectProtobufEqualsJson(VWCS);
     expect(list['kind']).toBe('ValidatingWebhookConfigurationList');

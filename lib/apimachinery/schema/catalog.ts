@@ -62,8 +62,9 @@ interface GoTypes {
 // in the same format (tools/auth-catalog.py, see PROVENANCE.md).
 const supplement = authTypesJson as unknown as { messages: Record<string, CatalogMessage>; goTypes: Record<string, Record<string, string>> };
 const base = catalogJson as unknown as Catalog;
-const catalog: Catalog = { ...base, messages: { ...base.messages, ...supplement.messages } };
-const goTypes: GoTypes = { ...(goTypesJson as GoTypes), fields: { ...(goTypesJson as GoTypes).fields, ...supplement.goTypes } };
+// The supplement only adds: a message both hold (core/v1 ObjectReference) keeps the shared catalog's facts.
+const catalog: Catalog = { ...base, messages: { ...supplement.messages, ...base.messages } };
+const goTypes: GoTypes = { ...(goTypesJson as GoTypes), fields: { ...supplement.goTypes, ...(goTypesJson as GoTypes).fields } };
 
 export const CATALOG_VERSION = catalog.version;
 

@@ -35,7 +35,7 @@ interface Catalog {
 }
 
 /** Plus the auth kinds the shared catalog lacks (tools/auth-catalog.py). */
-const catalog: Catalog = { messages: { ...catalogJson.messages, ...(authCatalogJson as Catalog).messages } };
+const catalog: Catalog = { messages: { ...(authCatalogJson as Catalog).messages, ...catalogJson.messages } };
 
 export function catalogMessage(fullName: string): CatalogMessage | undefined {
   return catalog.messages[fullName];
