@@ -88,6 +88,7 @@ describe('Helm chart deploy/helm/orch-apiserver', () => {
     const volumes = (deploy.spec as any).template.spec.volumes;
     expect(volumes).toContainEqual({ name: 'tls', secret: { secretName: 'my-tls' } });
     expect(volumes).toContainEqual({ name: 'tokens', secret: { secretName: 'orch-tokens' } });
+    expect(container(deploy).args).toEqual(expect.arrayContaining(['--token-auth-file=/etc/orch/tokens/tokens.csv', '--authorization-mode=RBAC']));
   });
 
   test('the checks catch a bad document and an unknown flag', () => {
