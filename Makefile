@@ -56,11 +56,11 @@ run: deps build
 	node dist/cmd/apiserver.js --port $(PORT) --data-dir ./data
 
 test: deps cluster-tools chromium build
-	npx jest --ci
+	npx jest --ci --forceExit
 
 # Fault tests of the 3-etcd / 3-replica / haproxy cluster (also part of `make test`).
 test-cluster: deps cluster-tools build
-	npx jest --ci test/cluster
+	npx jest --ci --forceExit test/cluster
 
 test-unit: $(NODE_MODULES_STAMP)
 	npx jest lib
