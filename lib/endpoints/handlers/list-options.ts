@@ -1,4 +1,5 @@
 // Query parameters of list/watch/deletecollection → validated ListParams (400 and 422 as Kubernetes answers).
+import { optionalQueryBool } from '../query-bool';
 import { badRequest, invalid } from '../../apimachinery/errors';
 import type { FieldError } from '../../apimachinery/field/errors';
 import { forbiddenField, notSupported } from '../../apimachinery/field/errors';
@@ -28,9 +29,7 @@ export function parseResourceVersion(value: string | null): number | undefined {
 
 /** `sendInitialEvents` as Go's *bool query conversion reads it: unset, or false only for "0"/"false". */
 export function parseSendInitialEvents(query: URLSearchParams): boolean | undefined {
-  const value = query.get('sendInitialEvents');
-  if (value === null) return undefined;
-  return value !== '0' && value.toLowerCase() !== 'false';
+  return optionalQueryBool(query, 'sendInitialEvents');
 }
 
 /**
