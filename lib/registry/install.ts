@@ -1,19 +1,20 @@
 // Builds the served resources: each ResourceDefinition with its strategies, on one storage, behind admission.
+/** Feature gate states by name (--feature-gates), as plain values: the registry does not parse flags. */
+type FeatureGates = Readonly<Record<string, boolean>>;
+/** Whether --runtime-config serves a group/version/resource; absent: everything is served. */
+export type VersionEnabled = (group: string, version: string, resource: string) => boolean;
 import { conversionsOf } from '../apis/conversions';
 import { EncodingStorage } from './generic/encoding-storage';
 import type { Logger } from 'pino';
 import type { Storage } from '../storage/storage';
 import { Cacher } from '../storage/cacher/cacher';
-import type { FeatureGates } from '../server/options/feature-gates';
 import { GenericStore } from './generic/store';
 import { TtlStorage } from './generic/ttl-storage';
 import type { Admission } from './generic/admission';
 import type { WriteGuard } from './generic/write-guard';
 import type { ResourceDefinition } from './rest/resource';
 import { ResourceRegistry, type Deprecation, type ServedResource } from './resource-registry';
-import type { RuntimeConfig } from '../server/options/runtime-config';
-import { isVersionEnabled } from '../server/options/runtime-config';
-import { DEFAULT_SELECTOR_SUPPORT, type SelectorSupport } from '../endpoints/handlers/list-options';
+import { DEFAULT_SELECTOR_SUPPORT, type SelectorSupport } from './rest/selector-support';
 import { namespaceFinalizeStrategy as finalizeStrategy, namespaceStatusStrategy as statusStrategy, namespaceStrategy as mainStrategy } from './core/namespaces/strategy';
 import { namespaceDeletionHooks } from './core/namespaces/deletion';
 import { deploymentStatusStrategy, deploymentStrategy } from './apps/deployments/strategy';
@@ -180,7 +181,7 @@ function storageFor(storage: Storage, definition: ResourceDefinition, extra: Ext
 }
 
 /** `rbacGuard`: escalation prevention of the RBAC kinds' writes (needs the authorizer, built after the registry). */
-export function buildRegistry(storage: Storage, etcdPrefix: string, features: FeatureGates, admission: Admission, watchCache?: WatchCacheConfig, runtimeConfig?: RuntimeConfig, ttls: Ttls = DEFAULT_TTLS, rbacGuard?: WriteGuard): ResourceRegistry {
+export function buildRegistry(storage: Storage, etcdPrefix: string, features: FeatureGates, admission: Admission, watchCache?: WatchCacheConfig, isEnabled?: VersionEnabled, ttls: Ttls = DEFAULT_TTLS, rbacGuard?: WriteGuard): ResourceRegistry {
   const registry = new ResourceRegistry();
   for (const definition of storageDefinitions(features)) {
     const keyPrefix = keyPrefixOf(etcdPrefix, definition);
@@ -222,7 +223,7 @@ export function buildRegistry(storage: Storage, etcdPrefix: string, features: Fe
     }
     for (const served of versions) {
       const { group, version, resource } = served.definition;
-      if (runtimeConfig !== undefined && !isVersionEnabled(runtimeConfig, group, version, resource)) continue;
+      if (isEnabled !== undefined && !isEnabled(group, version, resource)) continue;
       registry.add(served);
       const k8sGroup = kubernetesGroupOf(group);
       if (k8sGroup !== undefined) registry.addAlias(k8sGroup, served);

@@ -2,7 +2,7 @@
 import type { GenericStore } from './generic/store';
 import type { ResourceDefinition } from './rest/resource';
 import { apiVersionOfDefinition } from './rest/resource';
-import type { SelectorSupport } from '../endpoints/handlers/list-options';
+import type { SelectorSupport } from './rest/selector-support';
 import type { ScaleAdapter } from './rest/scale';
 import type { Cacher } from '../storage/cacher/cacher';
 import { canonicalGroup } from '../apimachinery/schema/group-aliases';

@@ -1,4 +1,5 @@
 // ApiServer: connects etcd (embedded or given), assembles storage, registry, controllers and HTTP, and shuts down gracefully.
+import { isVersionEnabled } from './options/runtime-config';
 import { createServer as createHttpServer, type IncomingMessage, type Server, type ServerResponse } from 'node:http';
 import { createServer as createHttpsServer } from 'node:https';
 import { readFileSync } from 'node:fs';
@@ -182,7 +183,7 @@ export class ApiServer {
     });
     const watchCache = options.watchCache ? { capacity: options.watchCache.capacity, minAgeMs: options.watchCache.windowMs, bookmarkIntervalMs: options.watchCache.bookmarkIntervalMs, consistentReads: options.featureGates['ConsistentListFromCache'] !== false, log: log.child({ component: 'watch-cache' }) } : undefined;
     const rbacGuard = new DeferredWriteGuard();
-    const registry = buildRegistry(storage, options.etcdPrefix, options.featureGates, chainAdmission(admission, webhooks), watchCache, options.runtimeConfig, { eventSeconds: Math.max(1, Math.round(options.eventTtlMs / 1000)) }, rbacGuard);
+    const registry = buildRegistry(storage, options.etcdPrefix, options.featureGates, chainAdmission(admission, webhooks), watchCache, (group, version, resource) => isVersionEnabled(options.runtimeConfig, group, version, resource), { eventSeconds: Math.max(1, Math.round(options.eventTtlMs / 1000)) }, rbacGuard);
     webhookRegistry = registry;
     for (const cacher of registry.cachers()) cacher.start();
     undo.push(() => Promise.all(registry.cachers().map((c) => c.stop())));

@@ -8,6 +8,7 @@ import type { ApiObject } from '../../apimachinery/meta/types';
 import { parseFieldSelector } from '../../apimachinery/fields/selector';
 import { parseLabelSelector } from '../../apimachinery/labels/selector';
 import type { ListParams } from '../../registry/generic/list';
+import { DEFAULT_SELECTOR_SUPPORT, metadataFieldSet, type FieldSet, type SelectorSupport } from '../../registry/rest/selector-support';
 
 export const META_GROUP = 'meta.orch.io';
 
@@ -62,17 +63,7 @@ function validateListOptions(query: URLSearchParams, watch: boolean, watchList: 
   return errs;
 }
 
-/** The fields a field selector can address, for one object. */
-export type FieldSet = (obj: ApiObject) => Record<string, string>;
-
-export const metadataFieldSet: FieldSet = (obj) => ({ 'metadata.name': obj.metadata.name ?? '', 'metadata.namespace': obj.metadata.namespace ?? '' });
-
-export interface SelectorSupport {
-  fields: readonly string[];
-  fieldSet: FieldSet;
-}
-
-export const DEFAULT_SELECTOR_SUPPORT: SelectorSupport = { fields: ['metadata.name', 'metadata.namespace'], fieldSet: metadataFieldSet };
+export { DEFAULT_SELECTOR_SUPPORT, metadataFieldSet, type FieldSet, type SelectorSupport };
 
 /**
  * Builds ListParams; `listChunking` false makes `limit` ignored (feature gate APIListChunking); `watchList`

@@ -2,7 +2,7 @@
 // converts to the core ones (regarding.* → involvedObject.*, reportingController → the reporting component).
 import type { ApiObject } from '../../../apimachinery/meta/types';
 import { objectAt, stringAt } from '../../../apimachinery/validation/untrusted-json';
-import type { SelectorSupport } from '../../../endpoints/handlers/list-options';
+import type { SelectorSupport } from '../../rest/selector-support';
 
 const REFERENCE_FIELDS = ['kind', 'namespace', 'name', 'uid', 'apiVersion', 'resourceVersion', 'fieldPath'] as const;
 
