@@ -62,6 +62,11 @@ test: deps cluster-tools chromium build
 test-cluster: deps cluster-tools build
 	npx jest --ci --forceExit test/cluster
 
+# prettier (layout, 120 columns) and eslint (typescript-eslint strict) over the sources.
+lint: $(NODE_MODULES_STAMP)
+	npx prettier --check --log-level warn .
+	npx eslint --max-warnings 0 .
+
 test-unit: $(NODE_MODULES_STAMP)
 	npx jest lib
 

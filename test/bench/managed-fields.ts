@@ -97,6 +97,7 @@ function assertSameOutput(c: Case, impls: UpdateManagedFields[]): void {
 function loadBaseline(arg: string | undefined): UpdateManagedFields | undefined {
   if (arg === undefined) return undefined;
   // A separately built copy of the module: resolved at run time, so tsc does not follow it.
+  // eslint-disable-next-line @typescript-eslint/no-require-imports
   const mod = require(resolve(arg)) as { updateManagedFields?: UpdateManagedFields };
   if (typeof mod.updateManagedFields !== 'function') throw new Error(`${arg} exports no updateManagedFields`);
   return mod.updateManagedFields;

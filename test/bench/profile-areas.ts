@@ -97,8 +97,14 @@ export function breakdown(profile: CpuProfile, fromUs: number, toUs: number, top
       const l = loc(cur);
       if (/^\(root\)/.test(l)) continue;
       const a = areaOf(l);
-      if (!seenAreas.has(a)) (seenAreas.add(a), add(inclArea, a, dt));
-      if (!seenFns.has(l)) (seenFns.add(l), add(inclFn, l, dt));
+      if (!seenAreas.has(a)) {
+        seenAreas.add(a);
+        add(inclArea, a, dt);
+      }
+      if (!seenFns.has(l)) {
+        seenFns.add(l);
+        add(inclFn, l, dt);
+      }
     }
   });
   const areas = AREAS.map(([area]) => ({ area, selfUs: selfArea.get(area) ?? 0, inclusiveUs: inclArea.get(area) ?? 0 })).filter((r) => r.selfUs > 0 || r.inclusiveUs > 0);

@@ -25,9 +25,8 @@ export class FieldSet {
   insert(path: Path): void {
     const last = path.length - 1;
     if (last < 0) return;
-    let node: FieldSet = this;
-    for (let i = 0; i < last; i++) node = node.descend(path[i] as PathElement);
-    node.addMember(path[last] as PathElement);
+    const parent = path.slice(0, last).reduce<FieldSet>((node, pe) => node.descend(pe), this);
+    parent.addMember(path[last] as PathElement);
   }
 
   addMember(pe: PathElement): void {
@@ -55,9 +54,8 @@ export class FieldSet {
   has(path: Path): boolean {
     const last = path.length - 1;
     if (last < 0) return false;
-    let node: FieldSet | undefined = this;
-    for (let i = 0; i < last && node; i++) node = node.child(path[i] as PathElement);
-    return node?.hasMember(path[last] as PathElement) ?? false;
+    const parent = path.slice(0, last).reduce<FieldSet | undefined>((node, pe) => node?.child(pe), this);
+    return parent?.hasMember(path[last] as PathElement) ?? false;
   }
 
   isEmpty(): boolean {

@@ -84,7 +84,7 @@ function validateUrl(path: FieldPath, text: string): FieldError[] {
   let url: URL;
   try {
     url = new URL(text);
-  } catch (err) {
+  } catch {
     return [invalidValue(path, text, `host must be specified`)];
   }
   const errs: FieldError[] = [];

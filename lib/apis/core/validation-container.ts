@@ -5,7 +5,7 @@ import type { FieldPath } from '../../apimachinery/field/path';
 import { isPlainObject } from '../../apimachinery/meta/types';
 import { isDNS1123Label } from '../../apimachinery/validation/names';
 import type { JsonObject, Read } from '../../apimachinery/validation/untrusted-json';
-import { WRONG_TYPE, isAbsent, readInt32, readObject, readObjectList, readString } from '../../apimachinery/validation/untrusted-json';
+import { WRONG_TYPE, isAbsent, readInt32, readObjectList, readString } from '../../apimachinery/validation/untrusted-json';
 import { validateEnv, validateEnvFrom } from './validation-env';
 import { validateLocalDescendingPath } from './validation-paths';
 import { isValidPortName, isValidPortNum, requireSuccessThresholdOne, validateLifecycle, validateProbe } from './validation-probe';

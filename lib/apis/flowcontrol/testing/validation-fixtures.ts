@@ -2,7 +2,6 @@
 import type { FieldError } from '../../../apimachinery/field/errors';
 import { fieldErrorText } from '../../../apimachinery/field/errors';
 import type { ApiObject } from '../../../apimachinery/meta/types';
-import { isPlainObject } from '../../../apimachinery/meta/types';
 
 export const SUBDOMAIN_TEXT =
   "a lowercase RFC 1123 subdomain must consist of lower case alphanumeric characters, '-' or '.', and must start and end with an alphanumeric character (e.g. 'example.com', regex used for validation is '[a-z0-9]([-a-z0-9]*[a-z0-9])?(\\.[a-z0-9]([-a-z0-9]*[a-z0-9])?)*')";
