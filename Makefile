@@ -64,7 +64,7 @@ test-cluster: deps cluster-tools build
 
 # prettier (layout, 120 columns) and eslint (typescript-eslint strict) over the sources.
 lint: $(NODE_MODULES_STAMP)
-	npx prettier --check --log-level warn .
+	npx prettier --check --log-level warn 'cmd/**/*.ts' 'lib/**/*.ts' 'test/**/*.ts' eslint.config.mjs
 	npx eslint --max-warnings 0 .
 
 test-unit: $(NODE_MODULES_STAMP)
