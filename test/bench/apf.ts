@@ -98,7 +98,7 @@ async function protectionFigures(): Promise<string[]> {
     const lightPath = '/apis/apps/v1/namespaces/iso-light/deployments';
     await awaitClassification(api, heavyPath, await createFlowSchema(api, 'iso-heavy', 'iso-heavy', [{ verbs: ['list'], apiGroups: ['apps'], resources: ['deployments'], namespaces: ['iso-heavy'] }]));
     await awaitClassification(api, lightPath, await createFlowSchema(api, 'iso-light', 'iso-light', [{ verbs: ['list'], apiGroups: ['apps'], resources: ['deployments'], namespaces: ['iso-light'] }]));
-    const fairUid = await createFlowSchema(api, 'fair', 'fair', [{ verbs: ['list'], apiGroups: ['autoscaling'], resources: ['horizontalpodautoscalers'], namespaces: ['*'] }], 'ByNamespace');
+    const fairUid = await createFlowSchema(api, 'fair', 'fair', [{ verbs: ['list'], apiGroups: ['autoscaling'], resources: ['horizontalpodautoscalers'], namespaces: ['*'] }], { distinguisher: 'ByNamespace' });
     await awaitClassification(api, '/apis/autoscaling/v1/namespaces/x/horizontalpodautoscalers', fairUid);
 
     log('isolation: light alone, then beside 50 heavy streams');

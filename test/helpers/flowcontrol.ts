@@ -1,7 +1,6 @@
 // FlowSchemas and priority levels for API Priority and Fairness tests, and reading their metrics.
-// Until authentication lands every request is system:anonymous; tests tell flows apart by resource, verb and
-// namespace (ByNamespace distinguishers). Once users exist, swap the `system:unauthenticated` group subjects for
-// User subjects and `ByNamespace` for `ByUser`.
+// A FlowSchema matches anonymous requests unless it names users (tokens from --token-auth-file): tests tell flows
+// apart by user (ByUser) where the issue speaks of users, by resource, verb and namespace elsewhere.
 import { FLOWCONTROL } from './fixtures';
 import { eventually, type ApiClient } from './test-server';
 
@@ -40,8 +39,16 @@ export interface ResourceRule {
   namespaces?: string[];
 }
 
-/** A FlowSchema for anonymous requests matching `rules`, at precedence 100 (before the suggested schemas). */
-export async function createFlowSchema(api: ApiClient, name: string, level: string, rules: ResourceRule[], distinguisher?: 'ByNamespace' | 'ByUser'): Promise<string> {
+export interface FlowSchemaOptions {
+  distinguisher?: 'ByNamespace' | 'ByUser';
+  /** The users it matches; absent: every anonymous request (group system:unauthenticated). */
+  users?: string[];
+}
+
+/** A FlowSchema for the requests of `options.users` (or anonymous ones) matching `rules`, at precedence 100 (before the suggested schemas). */
+export async function createFlowSchema(api: ApiClient, name: string, level: string, rules: ResourceRule[], options: FlowSchemaOptions = {}): Promise<string> {
+  const { distinguisher, users } = options;
+  const subjects = users ? users.map((user) => ({ kind: 'User', user: { name: user } })) : [{ kind: 'Group', group: { name: 'system:unauthenticated' } }];
   const res = await api.post(`${FLOWCONTROL}/flowschemas`, {
     apiVersion: 'flowcontrol.apiserver.orch.io/v1beta3',
     kind: 'FlowSchema',
@@ -50,7 +57,7 @@ export async function createFlowSchema(api: ApiClient, name: string, level: stri
       priorityLevelConfiguration: { name: level },
       matchingPrecedence: 100,
       ...(distinguisher ? { distinguisherMethod: { type: distinguisher } } : {}),
-      rules: [{ subjects: [{ kind: 'Group', group: { name: 'system:unauthenticated' } }], resourceRules: rules }],
+      rules: [{ subjects, resourceRules: rules }],
     },
   });
   if (res.status !== 201) throw new Error(`creating FlowSchema ${name}: ${res.status} ${res.text}`);
@@ -58,8 +65,9 @@ export async function createFlowSchema(api: ApiClient, name: string, level: stri
 }
 
 /** Waits until `path` is classified into the FlowSchema with `uid` (the configuration reached the dispatcher). */
-export async function awaitClassification(api: ApiClient, path: string, uid: string): Promise<void> {
-  await eventually(async () => (await api.get(path)).headers.get('x-orch-pf-flowschema-uid') === uid, 5000, `${path} to be classified into ${uid}`);
+export async function awaitClassification(api: ApiClient, path: string, uid: string, token?: string): Promise<void> {
+  const headers = token ? { Authorization: `Bearer ${token}` } : undefined;
+  await eventually(async () => (await api.get(path, headers)).headers.get('x-orch-pf-flowschema-uid') === uid, 5000, `${path} to be classified into ${uid}`);
 }
 
 /** Sum of the samples of `name` whose labels include all of `labels` (0 when none). */
@@ -104,8 +112,9 @@ export function burst(url: string, count: number, onResponse?: (status: number) 
   );
 }
 
-/** `streams` clients each sending GETs of `url` back to back until `ms` elapsed; statuses and latencies (ms). */
-export async function streams(url: string, count: number, ms: number): Promise<{ statuses: number[]; latencies: number[] }> {
+/** `count` clients each sending GETs of `url` (as the user of `token`, if given) back to back until `ms` elapsed; statuses and latencies (ms). */
+export async function streams(url: string, count: number, ms: number, token?: string): Promise<{ statuses: number[]; latencies: number[] }> {
+  const init: RequestInit = token ? { headers: { Authorization: `Bearer ${token}` } } : {};
   const statuses: number[] = [];
   const latencies: number[] = [];
   const deadline = Date.now() + ms;
@@ -113,7 +122,7 @@ export async function streams(url: string, count: number, ms: number): Promise<{
     Array.from({ length: count }, async () => {
       while (Date.now() < deadline) {
         const started = performance.now();
-        const status = await fetch(url).then(
+        const status = await fetch(url, init).then(
           async (r) => {
             await r.arrayBuffer();
             return r.status;
