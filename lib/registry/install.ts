@@ -27,21 +27,22 @@ import { applyPriorityLevelConfigurationDefaults as applyV1beta2PriorityLevelDef
 import type { Strategy } from './rest/strategy';
 import { eventStrategy, eventsV1Validation } from './core/events/strategy';
 import { CORE_EVENT_SELECTORS, EVENTS_V1_SELECTORS } from './core/events/selectors';
-import { ADMISSIONREGISTRATION_GROUP, mutatingWebhookConfigurationStrategy, validatingWebhookConfigurationStrategy } from './admissionregistration/webhookconfigurations/strategy';
+import { mutatingWebhookConfigurationStrategy, validatingWebhookConfigurationStrategy } from './admissionregistration/webhookconfigurations/strategy';
 import { roleStrategy } from './rbac/roles/strategy';
 import { serviceAccountStrategy } from './core/serviceaccounts/strategy';
 import { clusterRoleStrategy } from './rbac/clusterroles/strategy';
 import { roleBindingStrategy } from './rbac/rolebindings/strategy';
 import { clusterRoleBindingStrategy } from './rbac/clusterrolebindings/strategy';
 import { RBAC_GROUP } from '../apis/rbac/types';
+import { FLOWCONTROL_GROUP } from '../apis/flowcontrol/register';
+import { EVENTS_GROUP } from '../apis/events/register';
+import { ADMISSIONREGISTRATION_GROUP } from '../apis/admissionregistration/register';
 import { kubernetesGroupOf } from '../apimachinery/schema/group-aliases';
 
 const namespaceStrategy = { ...mainStrategy, ...namespaceDeletionHooks };
 const namespaceStatusStrategy = { ...statusStrategy, ...namespaceDeletionHooks };
 const namespaceFinalizeStrategy = { ...finalizeStrategy, ...namespaceDeletionHooks };
 
-export const FLOWCONTROL_GROUP = 'flowcontrol.apiserver.orch.io';
-export const EVENTS_GROUP = 'events.orch.io';
 
 /** Namespaces select on metadata.name and status.phase (no metadata.namespace), as in Kubernetes. */
 const NAMESPACE_SELECTORS: SelectorSupport = {
