@@ -1,5 +1,6 @@
 // ApiServer: connects etcd (embedded or given), assembles storage, registry, controllers and HTTP, and shuts down gracefully.
 import { isVersionEnabled } from './options/runtime-config';
+import { featureEnabled } from './options/feature-gates';
 import { createServer as createHttpServer, type IncomingMessage, type Server, type ServerResponse } from 'node:http';
 import { createServer as createHttpsServer } from 'node:https';
 import { readFileSync } from 'node:fs';
@@ -181,7 +182,7 @@ export class ApiServer {
       serviceUrlTemplate: options.webhookServiceUrlTemplate,
       log: log.child({ component: 'admission-webhooks' }),
     });
-    const watchCache = options.watchCache ? { capacity: options.watchCache.capacity, minAgeMs: options.watchCache.windowMs, bookmarkIntervalMs: options.watchCache.bookmarkIntervalMs, consistentReads: options.featureGates['ConsistentListFromCache'] !== false, log: log.child({ component: 'watch-cache' }) } : undefined;
+    const watchCache = options.watchCache ? { capacity: options.watchCache.capacity, minAgeMs: options.watchCache.windowMs, bookmarkIntervalMs: options.watchCache.bookmarkIntervalMs, consistentReads: featureEnabled(options.featureGates, 'ConsistentListFromCache'), log: log.child({ component: 'watch-cache' }) } : undefined;
     const rbacGuard = new DeferredWriteGuard();
     const registry = buildRegistry(storage, options.etcdPrefix, options.featureGates, chainAdmission(admission, webhooks), watchCache, (group, version, resource) => isVersionEnabled(options.runtimeConfig, group, version, resource), { eventSeconds: Math.max(1, Math.round(options.eventTtlMs / 1000)) }, rbacGuard);
     webhookRegistry = registry;
@@ -219,7 +220,7 @@ export class ApiServer {
     };
 
     // API Priority and Fairness (or, with it off, the max-in-flight filter) as kube-apiserver 1.26 chooses.
-    const apfEnabled = options.enablePriorityAndFairness && options.featureGates['APIPriorityAndFairness'] !== false;
+    const apfEnabled = options.enablePriorityAndFairness && featureEnabled(options.featureGates, 'APIPriorityAndFairness');
     const apfMetrics = apfEnabled ? new FlowcontrolMetrics(metrics.registry) : undefined;
     const dispatcher = apfMetrics ? new Dispatcher({ serverConcurrencyLimit: options.maxRequestsInflight + options.maxMutatingRequestsInflight, requestWaitLimitMs: options.requestTimeoutMs / 4, observer: apfMetrics }) : undefined;
     if (dispatcher) {
@@ -252,7 +253,7 @@ export class ApiServer {
       ...(audit ? { audit } : {}),
       resources: {
         registry,
-        features: { listChunking: options.featureGates['APIListChunking'] !== false, serverSideFieldValidation: options.featureGates['ServerSideFieldValidation'] !== false, watchList: options.featureGates['WatchList'] !== false },
+        features: { listChunking: featureEnabled(options.featureGates, 'APIListChunking'), serverSideFieldValidation: featureEnabled(options.featureGates, 'ServerSideFieldValidation'), watchList: featureEnabled(options.featureGates, 'WatchList') },
         watch: handleWatch,
         reviews,
         ...(authorizer ? { authorizeAs: (req: IncomingMessage, info: ResourceRequestInfo, query: URLSearchParams, verb: string) => authorizeVerb(authorizer, req, info, query, verb) } : {}),
@@ -262,10 +263,10 @@ export class ApiServer {
       log,
       longRunning,
       inFlight,
-      compressResponses: options.featureGates['APIResponseCompression'] !== false,
+      compressResponses: featureEnabled(options.featureGates, 'APIResponseCompression'),
       // APF off (flag or gate): no classification, no X-*-PF-* headers; kube-apiserver falls back to max-in-flight.
       ...(dispatcher && apfMetrics
-        ? { flowcontrol: controllers.flowcontrol, priorityAndFairness: { dispatcher, metrics: apfMetrics, estimator: { registry, listChunking: options.featureGates['APIListChunking'] !== false } } }
+        ? { flowcontrol: controllers.flowcontrol, priorityAndFairness: { dispatcher, metrics: apfMetrics, estimator: { registry, listChunking: featureEnabled(options.featureGates, 'APIListChunking') } } }
         : { maxInFlight: new MaxInFlight(options.maxRequestsInflight, options.maxMutatingRequestsInflight) }),
     });
     // With --client-ca-file the TLS server asks for (never requires) a client certificate and verifies it against

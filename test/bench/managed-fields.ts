@@ -22,7 +22,7 @@ const scope: FieldManagerScope = {
   apiVersion: 'apps/v1',
   kind: 'Deployment',
   subresource: '',
-  ignored: current.resetFields('apps', 'deployments', ''),
+  ignored: current.RESET_STATUS,
 };
 
 const definition = resourceDefinitions({}).find((d) => d.group === 'apps' && d.kind === 'Deployment');

@@ -2,10 +2,10 @@
 import type { ApiObject } from '../meta/types';
 import { schemaFor } from '../schema/kinds';
 import { updateManagedFields, type FieldManagerScope } from './field-manager';
-import { resetFields } from './reset-fields';
+import { RESET_STATUS } from './reset-fields';
 
 const at = (i: number): string => `2024-05-01T10:00:${String(i).padStart(2, '0')}Z`;
-const scopeAt = (i: number): FieldManagerScope => ({ schema: schemaFor('v1', 'Namespace'), apiVersion: 'v1', kind: 'Namespace', subresource: '', ignored: resetFields('', 'namespaces', ''), now: () => at(i) });
+const scopeAt = (i: number): FieldManagerScope => ({ schema: schemaFor('v1', 'Namespace'), apiVersion: 'v1', kind: 'Namespace', subresource: '', ignored: RESET_STATUS, now: () => at(i) });
 
 /** manager `m<i>` adds label `l<i>` at second i. */
 function labelledBy(obj: ApiObject, i: number): ApiObject {

@@ -10,27 +10,29 @@ import type { ApiObject } from '../meta/types';
 import { schemaFor } from '../schema/kinds';
 import { RICH_DEPLOYMENT, RICH_FLOW_SCHEMA, RICH_HPA, RICH_NAMESPACE, RICH_PRIORITY_LEVEL, RICH_SCALE } from '../serializers/protobuf/rich-objects.fixture';
 import type { FieldManagerScope } from './field-manager';
-import { resetFields } from './reset-fields';
+import type { FieldSet } from './field-set';
+import { RESET_STATUS, resetFieldsOf } from './reset-fields';
 
 const DEPLOYMENTS_DIR = join(__dirname, '..', '..', '..', 'test', 'fixtures', 'deployments');
 
-const scopeOf = (apiVersion: string, kind: string, group: string, resource: string, subresource = ''): FieldManagerScope => ({
+const scopeOf = (apiVersion: string, kind: string, subresource = '', ignored: FieldSet = RESET_STATUS): FieldManagerScope => ({
   schema: schemaFor(apiVersion, kind),
   apiVersion,
   kind,
   subresource,
-  ignored: resetFields(group, resource, subresource),
+  ignored,
   now: () => '2024-05-01T10:00:00Z',
 });
 
 /** Write paths by kind: the main resource and, where there is one, a subresource with other reset fields. */
 export const SCOPES: Record<string, FieldManagerScope[]> = {
-  Deployment: [scopeOf('apps/v1', 'Deployment', 'apps', 'deployments'), scopeOf('apps/v1', 'Deployment', 'apps', 'deployments', 'status')],
-  HorizontalPodAutoscaler: [scopeOf('autoscaling/v1', 'HorizontalPodAutoscaler', 'autoscaling', 'horizontalpodautoscalers')],
-  FlowSchema: [scopeOf('flowcontrol.apiserver.orch.io/v1beta3', 'FlowSchema', 'flowcontrol.apiserver.orch.io', 'flowschemas', 'status')],
-  PriorityLevelConfiguration: [scopeOf('flowcontrol.apiserver.orch.io/v1beta3', 'PriorityLevelConfiguration', 'flowcontrol.apiserver.orch.io', 'prioritylevelconfigurations')],
-  Namespace: [scopeOf('v1', 'Namespace', '', 'namespaces')],
-  Scale: [scopeOf('autoscaling/v1', 'Scale', 'autoscaling', 'scale', 'scale')],
+  // The status scopes reset what deploymentStatusStrategy and flowSchemaStatusStrategy reset.
+  Deployment: [scopeOf('apps/v1', 'Deployment'), scopeOf('apps/v1', 'Deployment', 'status', resetFieldsOf(['spec'], ['metadata', 'labels']))],
+  HorizontalPodAutoscaler: [scopeOf('autoscaling/v1', 'HorizontalPodAutoscaler')],
+  FlowSchema: [scopeOf('flowcontrol.apiserver.orch.io/v1beta3', 'FlowSchema', 'status', resetFieldsOf(['spec'], ['metadata']))],
+  PriorityLevelConfiguration: [scopeOf('flowcontrol.apiserver.orch.io/v1beta3', 'PriorityLevelConfiguration')],
+  Namespace: [scopeOf('v1', 'Namespace')],
+  Scale: [scopeOf('autoscaling/v1', 'Scale', 'scale')],
 };
 
 const DEFAULTS: Record<string, (obj: ApiObject) => void> = {

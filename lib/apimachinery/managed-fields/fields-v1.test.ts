@@ -3,9 +3,9 @@ import type { ApiObject } from '../meta/types';
 import { schemaFor } from '../schema/kinds';
 import { updateManagedFields, type FieldManagerScope } from './field-manager';
 import { FieldSet } from './field-set';
-import { resetFields } from './reset-fields';
+import { RESET_STATUS } from './reset-fields';
 
-const scope: FieldManagerScope = { schema: schemaFor('apps/v1', 'Deployment'), apiVersion: 'apps/v1', kind: 'Deployment', subresource: '', ignored: resetFields('apps', 'deployments', ''), now: () => '2024-05-01T10:00:00Z' };
+const scope: FieldManagerScope = { schema: schemaFor('apps/v1', 'Deployment'), apiVersion: 'apps/v1', kind: 'Deployment', subresource: '', ignored: RESET_STATUS, now: () => '2024-05-01T10:00:00Z' };
 
 /** The FieldsV1 the creating manager gets for a Deployment with `container` as its only container and `meta` in metadata. */
 function createdFields(container: Record<string, unknown>, meta: Record<string, unknown> = {}, spec: Record<string, unknown> = {}): Record<string, any> {

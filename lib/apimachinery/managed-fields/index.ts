@@ -4,7 +4,7 @@ export type { Path, PathElement } from './path-element';
 export { field, keyElement, pathString, serializePathElement } from './path-element';
 export { applyToObject, updateManagedFields, type FieldManagerScope } from './field-manager';
 export type { VersionView } from './updater';
-export { resetFields } from './reset-fields';
+export { RESET_SPEC, RESET_STATUS, resetFieldsOf } from './reset-fields';
 export { decodeManagedFields, encodeManagedFields, type ManagedFieldsEntry } from './entries';
 export { LAST_APPLIED_ANNOTATIONS } from './last-applied';
 export { parentEntriesAfterScale, scaleEntries, type ReplicasPathMappings } from './scale-handler';

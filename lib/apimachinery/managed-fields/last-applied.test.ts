@@ -3,9 +3,9 @@ import { applyDeploymentDefaults } from '../../apis/apps/v1/defaults';
 import type { ApiObject } from '../meta/types';
 import { schemaFor } from '../schema/kinds';
 import { applyToObject, updateManagedFields, type FieldManagerScope } from './field-manager';
-import { resetFields } from './reset-fields';
+import { RESET_STATUS } from './reset-fields';
 
-const scope: FieldManagerScope = { schema: schemaFor('apps/v1', 'Deployment'), apiVersion: 'apps/v1', kind: 'Deployment', subresource: '', ignored: resetFields('apps', 'deployments', '') };
+const scope: FieldManagerScope = { schema: schemaFor('apps/v1', 'Deployment'), apiVersion: 'apps/v1', kind: 'Deployment', subresource: '', ignored: RESET_STATUS };
 const ANNOTATION = 'kubectl.kubernetes.io/last-applied-configuration';
 
 const config = (replicas: number): Record<string, any> => ({

@@ -1,21 +1,18 @@
-// Fields a write path never records (GetResetFields of each strategy) and fields no manager ever owns (stripmeta.go).
+// The usual reset fields of a write path (a strategy's GetResetFields names these or its own set, see
+// lib/registry/rest/strategy.ts) and the fields no manager ever owns (stripmeta.go).
 import { FieldSet } from './field-set';
 import { field, type Path } from './path-element';
 
 const path = (...names: string[]): Path => names.map(field);
 
-/** Status writes of these resources also reset more than spec (resources.md "SSA reset fields"). */
-const STATUS_RESETS: Record<string, Path[]> = {
-  'apps/deployments': [path('spec'), path('metadata', 'labels')],
-  'flowcontrol.apiserver.orch.io/flowschemas': [path('spec'), path('metadata')],
-  'flowcontrol.apiserver.orch.io/prioritylevelconfigurations': [path('spec'), path('metadata')],
-};
+/** Reset by writes to a main resource (and /finalize, /scale): its `status`. Shared: never mutate. */
+export const RESET_STATUS = FieldSet.of(path('status'));
 
-/** Main resource: `status`; `/status`: `spec` (and more per resource); `/scale`: the Scale's `status`. */
-export function resetFields(group: string, resource: string, subresource: string): FieldSet {
-  if (subresource === 'status') return FieldSet.of(...(STATUS_RESETS[`${group}/${resource}`] ?? [path('spec')]));
-  return FieldSet.of(path('status'));
-}
+/** Reset by most `/status` writes: the `spec` (some kinds reset more, resources.md "SSA reset fields"). Shared: never mutate. */
+export const RESET_SPEC = FieldSet.of(path('spec'));
+
+/** A reset field set of the given paths (a strategy's own). */
+export const resetFieldsOf = (...paths: string[][]): FieldSet => FieldSet.of(...paths.map((names) => path(...names)));
 
 export const STRIPPED_FIELDS = FieldSet.of(
   path('apiVersion'),

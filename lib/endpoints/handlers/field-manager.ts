@@ -1,5 +1,5 @@
 // Which field manager a write records (fieldManager, else the User-Agent's first segment) and the field-tracking scope of its path.
-import { resetFields, type FieldManagerScope } from '../../apimachinery/managed-fields';
+import { RESET_STATUS, type FieldManagerScope } from '../../apimachinery/managed-fields';
 import { schemaFor } from '../../apimachinery/schema/kinds';
 import { fieldManagerScopeOf } from '../../registry/generic/internal-field-manager';
 import type { ApiRequest } from './api-request';
@@ -25,5 +25,5 @@ export function fieldManagerScope(r: ApiRequest): FieldManagerScope {
 
 /** The Scale kind's scope, for /scale writes. */
 export function scaleFieldManagerScope(): FieldManagerScope {
-  return { schema: schemaFor('autoscaling/v1', 'Scale'), apiVersion: 'autoscaling/v1', kind: 'Scale', subresource: 'scale', ignored: resetFields('autoscaling', 'scale', 'scale') };
+  return { schema: schemaFor('autoscaling/v1', 'Scale'), apiVersion: 'autoscaling/v1', kind: 'Scale', subresource: 'scale', ignored: RESET_STATUS };
 }

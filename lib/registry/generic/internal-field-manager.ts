@@ -2,7 +2,7 @@
 // field manager, so they show up in managedFields as an Update (or Apply) by that manager in the version the client writes.
 import type { ApiObject } from '../../apimachinery/meta/types';
 import { isPlainObject } from '../../apimachinery/meta/types';
-import { applyToObject, resetFields, updateManagedFields, type FieldManagerScope, type VersionView } from '../../apimachinery/managed-fields';
+import { applyToObject, RESET_SPEC, updateManagedFields, type FieldManagerScope, type FieldSet, type VersionView } from '../../apimachinery/managed-fields';
 import { convertObject, type KindConversions } from '../../apis/conversion';
 import { conversionsOf } from '../../apis/conversions';
 import { schemaFor } from '../../apimachinery/schema/kinds';
@@ -20,10 +20,16 @@ export const APF_CONFIG_CONSUMER_MANAGER = 'api-priority-and-fairness-config-con
 /** The field-tracking scope of writes to a resource (or one of its subresources) in the definition's version. */
 export function fieldManagerScopeOf(def: ResourceDefinition, subresource: string): FieldManagerScope {
   const apiVersion = apiVersionOfDefinition(def);
-  const scope: FieldManagerScope = { schema: schemaFor(apiVersion, def.kind), apiVersion, kind: def.kind, subresource, ignored: resetFields(def.group, def.resource, subresource) };
+  const scope: FieldManagerScope = { schema: schemaFor(apiVersion, def.kind), apiVersion, kind: def.kind, subresource, ignored: resetFieldsOf(def, subresource) };
   const conversions = conversionsOf(def.group, def.kind);
   if (conversions !== undefined) scope.atVersion = (other) => versionView(conversions, def, other);
   return scope;
+}
+
+/** What writes to `subresource` reset: the status strategy's fields for /status, the main strategy's otherwise (/finalize's strategy keeps them). */
+function resetFieldsOf(def: ResourceDefinition, subresource: string): FieldSet {
+  if (subresource === 'status') return def.statusStrategy?.resetFields ?? RESET_SPEC;
+  return def.strategy.resetFields;
 }
 
 /** `def`'s kind in `apiVersion` (one of its group's versions the conversions know), else undefined; converted without defaulting. */

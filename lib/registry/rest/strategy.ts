@@ -4,6 +4,8 @@ import type { FieldError } from '../../apimachinery/field/errors';
 import type { NameValidator } from '../../apimachinery/validation/names';
 import { validateDNS1123SubdomainName } from '../../apimachinery/validation/names';
 import type { TableConvertor } from './table';
+import type { FieldSet } from '../../apimachinery/managed-fields/field-set';
+import { RESET_STATUS } from '../../apimachinery/managed-fields/reset-fields';
 
 export interface Strategy {
   /** Namespaced kinds live under /namespaces/{ns}/; cluster-scoped ones do not. */
@@ -35,6 +37,8 @@ export interface Strategy {
   prepareForTerminating?(obj: ApiObject): void;
   /** An error for a repeated delete of a terminating object, when the kind refuses it (namespaces: 409). */
   deleteWhileTerminatingError?(obj: ApiObject): Error | undefined;
+  /** Fields writes through this strategy reset, so no field manager records them (GetResetFields); read only. */
+  resetFields: FieldSet;
   /** Printer columns; undefined → the default Name / Created At table. */
   table?: TableConvertor;
 }
@@ -53,4 +57,5 @@ export const defaultStrategy: Strategy = {
   warningsOnCreate: () => [],
   warningsOnUpdate: () => [],
   canonicalize: () => {},
+  resetFields: RESET_STATUS,
 };

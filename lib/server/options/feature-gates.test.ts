@@ -11,6 +11,7 @@ describe('parseFeatureGates', () => {
 
   it.each([
     ['Nope=true', 'unrecognized feature gate: Nope'],
+    ['toString=true', 'unrecognized feature gate: toString'],
     ['APIListChunking', 'missing bool value for APIListChunking'],
     ['APIListChunking=maybe', 'invalid value of APIListChunking=maybe'],
     ['ServerSideApply=false', 'cannot set feature gate ServerSideApply to false, feature is locked to true'],

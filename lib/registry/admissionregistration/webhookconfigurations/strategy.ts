@@ -10,8 +10,6 @@ import { formatAge } from '../../rest/age';
 import { applyMutatingWebhookConfigurationDefaults, applyValidatingWebhookConfigurationDefaults } from '../../../apis/admissionregistration/v1/defaults';
 import { validateMutatingWebhookConfiguration, validateValidatingWebhookConfiguration } from '../../../apis/admissionregistration/validation';
 
-export const ADMISSIONREGISTRATION_GROUP = 'admissionregistration.orch.io';
-
 const webhookTable: TableConvertor = {
   columns: [nameColumn, { name: 'Webhooks', type: 'integer', format: '', description: 'Webhooks indicates the number of webhooks in the configuration', priority: 0 }, ageColumn],
   cells: (obj: ApiObject, now: Date) => [obj.metadata.name ?? '', Array.isArray(obj['webhooks']) ? obj['webhooks'].length : 0, formatAge(obj.metadata.creationTimestamp, now)],

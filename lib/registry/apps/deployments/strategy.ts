@@ -7,6 +7,7 @@ import type { Strategy } from '../../rest/strategy';
 import { defaultStrategy } from '../../rest/strategy';
 import { carryFromStorage, carryStatusAndBumpGeneration, clearStatusAndStartGeneration } from '../../rest/spec-status';
 import { deploymentTable } from './table';
+import { resetFieldsOf } from '../../../apimachinery/managed-fields/reset-fields';
 
 export const deploymentStrategy: Strategy = {
   ...defaultStrategy,
@@ -33,4 +34,5 @@ export const deploymentStatusStrategy: Strategy = {
     else obj.metadata.labels = old.metadata.labels;
   },
   validateUpdate: validateDeploymentStatus,
+  resetFields: resetFieldsOf(['spec'], ['metadata', 'labels']),
 };

@@ -7,6 +7,7 @@ import {
 import { applyHorizontalPodAutoscalerV2Defaults } from '../../../apis/autoscaling/v2/defaults';
 import type { Strategy } from '../../rest/strategy';
 import { defaultStrategy } from '../../rest/strategy';
+import { RESET_SPEC } from '../../../apimachinery/managed-fields/reset-fields';
 import { carryFromStorage } from '../../rest/spec-status';
 import { asStoredHub, dropContainerMetricSources, hasContainerMetricSources } from './stored-form';
 import { horizontalPodAutoscalerTable } from './table';
@@ -37,6 +38,7 @@ export function horizontalPodAutoscalerStrategies(options: HorizontalPodAutoscal
       carryFromStorage(obj, asStoredHub(old), 'spec');
     },
     validateUpdate: (obj, old) => validateHorizontalPodAutoscalerStatus(obj, asStoredHub(old)),
+    resetFields: RESET_SPEC,
   };
   return { main, status };
 }

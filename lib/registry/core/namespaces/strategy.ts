@@ -8,6 +8,7 @@ import { applyNamespaceDefaults, setNamespaceNameLabel } from '../../../apis/cor
 import { NAMESPACE_ACTIVE, NAMESPACE_FINALIZER } from '../../../apis/core/well-known-names';
 import type { Strategy } from '../../rest/strategy';
 import { defaultStrategy } from '../../rest/strategy';
+import { RESET_SPEC } from '../../../apimachinery/managed-fields/reset-fields';
 import { carryFromStorage } from '../../rest/spec-status';
 import { namespaceTable } from './table';
 
@@ -51,6 +52,7 @@ export const namespaceStatusStrategy: Strategy = {
     setNamespaceNameLabel(obj);
   },
   validateUpdate: validateNamespaceStatusUpdate,
+  resetFields: RESET_SPEC,
 };
 
 /** /finalize: only spec.finalizers is taken from the request; status comes from storage. */

@@ -2,7 +2,7 @@
 import type { ApiObject } from '../../../apimachinery/meta/types';
 import type { JsonObject } from '../../../apimachinery/validation/untrusted-json';
 import { MANDATORY_FLOW_SCHEMA_SPECS, MANDATORY_PRIORITY_LEVEL_SPECS } from '../../../apis/flowcontrol/validation-mandatory';
-import { FLOWCONTROL_GROUP } from '../../install';
+import { FLOWCONTROL_GROUP } from '../../../apis/flowcontrol/register';
 
 /** `apf.kubernetes.io/autoupdate-spec` upstream. */
 export const AUTO_UPDATE_ANNOTATION = 'apf.orch.io/autoupdate-spec';

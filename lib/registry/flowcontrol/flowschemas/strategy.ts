@@ -4,6 +4,7 @@ import { applyFlowSchemaDefaults } from '../../../apis/flowcontrol/v1beta3/defau
 import { validateFlowSchema, validateFlowSchemaStatus, validateFlowSchemaUpdate } from '../../../apis/flowcontrol/validation';
 import type { Strategy } from '../../rest/strategy';
 import { defaultStrategy } from '../../rest/strategy';
+import { resetFieldsOf } from '../../../apimachinery/managed-fields/reset-fields';
 import { carrySpecAndMetadata, carryStatusAndBumpGeneration, clearStatusAndStartGeneration } from '../../rest/spec-status';
 import { flowSchemaTable } from './table';
 
@@ -23,4 +24,6 @@ export const flowSchemaStatusStrategy: Strategy = {
   ...flowSchemaStrategy,
   prepareForUpdate: carrySpecAndMetadata,
   validateUpdate: validateFlowSchemaStatus,
+  // Status writes drop metadata changes (carrySpecAndMetadata), so metadata is reset too.
+  resetFields: resetFieldsOf(['spec'], ['metadata']),
 };

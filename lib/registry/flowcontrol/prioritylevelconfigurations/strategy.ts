@@ -8,6 +8,7 @@ import {
 } from '../../../apis/flowcontrol/validation';
 import type { Strategy } from '../../rest/strategy';
 import { defaultStrategy } from '../../rest/strategy';
+import { resetFieldsOf } from '../../../apimachinery/managed-fields/reset-fields';
 import { carrySpecAndMetadata, carryStatusAndBumpGeneration, clearStatusAndStartGeneration } from '../../rest/spec-status';
 import { priorityLevelConfigurationTable } from './table';
 
@@ -28,6 +29,8 @@ export const priorityLevelConfigurationStatusStrategy: Strategy = {
   ...priorityLevelConfigurationStrategy,
   prepareForUpdate: carrySpecAndMetadata,
   validateUpdate: validatePriorityLevelConfigurationStatus,
+  // Status writes drop metadata changes (carrySpecAndMetadata), so metadata is reset too.
+  resetFields: resetFieldsOf(['spec'], ['metadata']),
 };
 
 /** Writes through v1beta2: the same, with errors naming `assuredConcurrencyShares` (Kubernetes' request-version field name). */

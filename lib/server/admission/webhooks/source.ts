@@ -7,7 +7,7 @@ import type { GenericStore } from '../../../registry/generic/store';
 import { LIST_EVERYTHING } from '../../../registry/generic/list';
 import type { WatchHandle } from '../../../storage/storage';
 import type { ResourceRegistry } from '../../../registry/resource-registry';
-import { ADMISSIONREGISTRATION_GROUP } from '../../../registry/admissionregistration/webhookconfigurations/strategy';
+import { ADMISSIONREGISTRATION_GROUP } from '../../../apis/admissionregistration/register';
 
 const RESTART_DELAY_MS = 500;
 
