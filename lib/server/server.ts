@@ -169,23 +169,23 @@ export class ApiServer {
       throw new Error('registry not built yet');
     };
     const admission = new NamespaceLifecycle(() => namespacesStore());
-    let webhookRegistry: ResourceRegistry | undefined;
-    let webhookMetrics: WebhookMetrics | undefined;
-    const webhookSource = new WebhookSource(lazyWebhookStores(() => webhookRegistry), log.child({ component: 'admission-webhooks' }));
+    // Built later than the closures that read them (the webhook plugin is part of the admission the registry is built with).
+    const late: { webhookRegistry?: ResourceRegistry; webhookMetrics?: WebhookMetrics; server?: ApiServer } = {};
+    const webhookSource = new WebhookSource(lazyWebhookStores(() => late.webhookRegistry), log.child({ component: 'admission-webhooks' }));
     const webhooks = new WebhookAdmission({
       source: webhookSource,
       registry: () => {
-        if (!webhookRegistry) throw new Error('registry not built yet');
-        return webhookRegistry;
+        if (!late.webhookRegistry) throw new Error('registry not built yet');
+        return late.webhookRegistry;
       },
-      metrics: () => webhookMetrics,
+      metrics: () => late.webhookMetrics,
       serviceUrlTemplate: options.webhookServiceUrlTemplate,
       log: log.child({ component: 'admission-webhooks' }),
     });
     const watchCache = options.watchCache ? { capacity: options.watchCache.capacity, minAgeMs: options.watchCache.windowMs, bookmarkIntervalMs: options.watchCache.bookmarkIntervalMs, consistentReads: featureEnabled(options.featureGates, 'ConsistentListFromCache'), log: log.child({ component: 'watch-cache' }) } : undefined;
     const rbacGuard = new DeferredWriteGuard();
     const registry = buildRegistry(storage, options.etcdPrefix, options.featureGates, chainAdmission(admission, webhooks), watchCache, (group, version, resource) => isVersionEnabled(options.runtimeConfig, group, version, resource), { eventSeconds: Math.max(1, Math.round(options.eventTtlMs / 1000)) }, rbacGuard);
-    webhookRegistry = registry;
+    late.webhookRegistry = registry;
     for (const cacher of registry.cachers()) cacher.start();
     undo.push(() => Promise.all(registry.cachers().map((c) => c.stop())));
     await webhookSource.start();
@@ -203,16 +203,15 @@ export class ApiServer {
 
     const metrics = new ApiServerMetrics({ showHidden: options.showHiddenMetricsForVersion !== '' });
     metrics.watchCaches(registry);
-    webhookMetrics = new WebhookMetrics(metrics.registry);
+    late.webhookMetrics = new WebhookMetrics(metrics.registry);
     const longRunning = new Set<ServerResponse>();
     const inFlight = { count: 0 };
-    let server: ApiServer | undefined;
     const etcdCheck = withTimeout({ name: 'etcd', check: () => storage.ping() }, ETCD_CHECK_TIMEOUT_MS);
     const logCheck: HealthCheck = { name: 'log', check: async () => {} };
     const bootstrapCheck = flagCheck('poststarthook/bootstrap-controller', () => !controllers.namespacesBootstrapped(), 'not finished');
     const apfCheck = flagCheck('poststarthook/priority-and-fairness-config-producer', () => !controllers.flowcontrolBootstrapped(), 'not finished');
     const rbacCheck = flagCheck('poststarthook/rbac/bootstrap-roles', () => !controllers.rbacBootstrapped(), 'not finished');
-    const shutdownCheck = flagCheck('shutdown', () => server?.shuttingDown === true, 'process is shutting down');
+    const shutdownCheck = flagCheck('shutdown', () => late.server?.shuttingDown === true, 'process is shutting down');
     const health = {
       healthz: [pingCheck, logCheck, etcdCheck, bootstrapCheck, apfCheck, rbacCheck],
       livez: [pingCheck, logCheck, ...[etcdCheck, bootstrapCheck, apfCheck, rbacCheck].map((c) => withGracePeriod(c, startedAt, options.livezGracePeriodMs))],
@@ -258,7 +257,7 @@ export class ApiServer {
         reviews,
         ...(authorizer ? { authorizeAs: (req: IncomingMessage, info: ResourceRequestInfo, query: URLSearchParams, verb: string) => authorizeVerb(authorizer, req, info, query, verb) } : {}),
       },
-      nonResource: { registry, health, metrics, serverAddress: () => `${options.bindAddress}:${server?.port ?? options.port}`, ...(dispatcher ? { flowcontrolDump: (path: string, query: URLSearchParams) => serveDump(dispatcher, path, query) } : {}) },
+      nonResource: { registry, health, metrics, serverAddress: () => `${options.bindAddress}:${late.server?.port ?? options.port}`, ...(dispatcher ? { flowcontrolDump: (path: string, query: URLSearchParams) => serveDump(dispatcher, path, query) } : {}) },
       metrics,
       log,
       longRunning,
@@ -285,7 +284,7 @@ export class ApiServer {
       });
     });
     undo.push(() => new Promise<void>((resolve) => http.close(() => resolve())));
-    server = new ApiServer({
+    const server = new ApiServer({
       registry,
       storage,
       metrics,
@@ -299,6 +298,7 @@ export class ApiServer {
       inFlight,
       options,
     });
+    late.server = server;
     await controllers.ready;
     log.info({ address: options.bindAddress, port: server.port, tls: Boolean(options.tls) }, 'serving');
     return server;

@@ -36,7 +36,7 @@ function check(docs: Doc[]): void {
 }
 
 const find = (docs: Doc[], kind: string, name: string): Doc => must(docs.find((d) => d.kind === kind && d.metadata.name === name), `${kind} ${name}`);
-// eslint-disable-next-line @typescript-eslint/no-explicit-any
+ 
 const container = (d: Doc): any => (d.spec as any).template.spec.containers[0];
 
 describe('Helm chart deploy/helm/orch-apiserver', () => {

@@ -11,7 +11,7 @@ let steps: Record<string, Step>;
 const namespace = `e2e-client-node-${process.pid}`;
 
 /** The step's value, or a failure naming the step and its error. */
-const value = (name: string): any => stepValue(steps, name); // eslint-disable-line @typescript-eslint/no-explicit-any
+const value = (name: string): any => stepValue(steps, name);  
 
 beforeAll(async () => {
   server = await startBinaryServer();

@@ -5,8 +5,8 @@ import { join } from 'node:path';
 
 export interface Step {
   ok: boolean;
-  value?: any; // eslint-disable-line @typescript-eslint/no-explicit-any -- steps report arbitrary shapes
-  error?: { apiException: boolean; code?: number; body?: any; message?: string }; // eslint-disable-line @typescript-eslint/no-explicit-any
+  value?: any;  
+  error?: { apiException: boolean; code?: number; body?: any; message?: string };  
 }
 
 export function runClientNodeScript(script: string, args: string[], timeoutMs = 60_000): Promise<Record<string, Step>> {
@@ -26,7 +26,7 @@ export function runClientNodeScript(script: string, args: string[], timeoutMs = 
 }
 
 /** The value of a step that succeeded, or a failure naming the step and its error. */
-export function stepValue(steps: Record<string, Step>, name: string): any { // eslint-disable-line @typescript-eslint/no-explicit-any
+export function stepValue(steps: Record<string, Step>, name: string): any {  
   const step = steps[name];
   if (!step) throw new Error(`step ${name} did not run`);
   if (!step.ok) throw new Error(`step ${name} failed: ${JSON.stringify(step.error)}`);

@@ -42,7 +42,7 @@ export interface ApiResponse {
   headers: Headers;
   text: string;
   /** Parsed JSON body (undefined when the body is not JSON). */
-  body: any; // eslint-disable-line @typescript-eslint/no-explicit-any -- tests read arbitrary response shapes
+  body: any;  
 }
 
 export class ApiClient {

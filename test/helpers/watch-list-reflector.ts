@@ -8,7 +8,7 @@ import { decodeWatchFrames } from './protobuf-decoder';
 
 export interface ReflectorEvent {
   type: string;
-  object: any; // eslint-disable-line @typescript-eslint/no-explicit-any -- tests read arbitrary object shapes
+  object: any;  
 }
 
 export const PROTOBUF_WATCH = 'application/vnd.orch.protobuf;stream=watch';
@@ -96,7 +96,7 @@ export function openEventStream(baseUrl: string, path: string, accept = 'applica
 export interface WatchListSync {
   stream: EventStream;
   /** name (namespace/name) → object, built from the initial events. */
-  store: Map<string, any>; // eslint-disable-line @typescript-eslint/no-explicit-any -- objects as served
+  store: Map<string, any>;  
   /** The end bookmark's resourceVersion: the reflector's last synced resourceVersion. */
   resourceVersion: string;
   /** Every event up to and including the end bookmark. */
@@ -112,7 +112,7 @@ export async function watchListSync(baseUrl: string, collection: string, lastSyn
   const rv = lastSyncResourceVersion === '' ? '' : `&resourceVersion=${lastSyncResourceVersion}`;
   const stream = await openEventStream(baseUrl, `${collection}?watch=1&sendInitialEvents=true&resourceVersionMatch=NotOlderThan&allowWatchBookmarks=true&timeoutSeconds=60${rv}`, accept);
   if (stream.status !== 200) throw new Error(`watch-list answered ${stream.status}`);
-  const store = new Map<string, any>(); // eslint-disable-line @typescript-eslint/no-explicit-any -- objects as served
+  const store = new Map<string, any>();  
   const events: ReflectorEvent[] = [];
   for (;;) {
     const event = await stream.next();

@@ -120,7 +120,7 @@ describe('flowcontrol v1beta2 (deprecated)', () => {
     expect(auditId).toMatch(/^[0-9a-f-]{36}$/);
     const metrics = await ts.api.get('/metrics');
     expect(metrics.text).toContain('apiserver_requested_deprecated_apis{group="flowcontrol.apiserver.orch.io",version="v1beta2",resource="prioritylevelconfigurations",subresource="",removed_release="1.29"} 1');
-    let line: Record<string, any> | undefined; // eslint-disable-line @typescript-eslint/no-explicit-any -- parsed audit JSON
+    let line: Record<string, any> | undefined;  
     await eventually(async () => {
       line = readFileSync(auditPath, 'utf8').split('\n').filter(Boolean).map((l) => JSON.parse(l)).find((e) => e.auditID === auditId);
       return line !== undefined;

@@ -22,7 +22,7 @@ function named(message: Uint8Array, n: number, name: string): Uint8Array {
   return only(entry, 2);
 }
 
-type Json = Record<string, any>; // eslint-disable-line @typescript-eslint/no-explicit-any -- reading parsed JSON documents
+type Json = Record<string, any>;  
 
 let ts: TestServer;
 beforeAll(async () => {

@@ -80,13 +80,13 @@ function parseElement(element: Element, value: string, next: Element | undefined
     case 'second': {
       const got = getnum(value, true);
       if (!got) return undefined;
-      let [n, rest] = got;
+      const [n, rest] = got;
       if (n >= 60) return { rest, range: 'second' };
       // A fraction the layout does not name is accepted after the seconds (unless the layout has one next).
       if (next !== 'fraction6' && rest.length >= 2 && (rest[0] === '.' || rest[0] === ',') && isDigit(rest, 1)) {
         let end = 2;
         while (isDigit(rest, end)) end += 1;
-        rest = rest.slice(end);
+        return { rest: rest.slice(end) };
       }
       return { rest };
     }

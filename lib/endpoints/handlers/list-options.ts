@@ -4,7 +4,6 @@ import { badRequest, invalid } from '../../apimachinery/errors';
 import type { FieldError } from '../../apimachinery/field/errors';
 import { forbiddenField, notSupported } from '../../apimachinery/field/errors';
 import { FieldPath } from '../../apimachinery/field/path';
-import type { ApiObject } from '../../apimachinery/meta/types';
 import { parseFieldSelector } from '../../apimachinery/fields/selector';
 import { parseLabelSelector } from '../../apimachinery/labels/selector';
 import type { ListParams } from '../../registry/generic/list';

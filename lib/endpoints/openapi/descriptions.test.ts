@@ -3,7 +3,7 @@ import { groupVersionDocument } from './v3';
 import { swaggerDocument } from './v2';
 import { fakeRegistry, SERVED_RESOURCES } from './testing/fake-registry';
 
-type Json = Record<string, any>; // eslint-disable-line @typescript-eslint/no-explicit-any -- reading parsed JSON documents
+type Json = Record<string, any>;  
 
 const FC = 'flowcontrol.apiserver.orch.io';
 // Every described version is served here (the fake registry's defaults hold one version per kind).

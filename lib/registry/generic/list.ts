@@ -123,7 +123,7 @@ async function readPage(storage: Storage, prefix: string, options: ListOptions, 
     }
     if (fromToken && isStorageError(err, 'Compacted') && options.startKey !== undefined) {
       // Offer to continue from the same key at the latest revision, as Kubernetes does.
-      const inconsistent = encodeContinueToken(prefix, options.startKey.replace(/\u0000$/, ''), -1);
+      const inconsistent = encodeContinueToken(prefix, (options.startKey.endsWith('\u0000') ? options.startKey.slice(0, -1) : options.startKey), -1);
       throw resourceExpired(CONTINUE_TOO_OLD_INCONSISTENT_TEXT, inconsistent);
     }
     throw err;

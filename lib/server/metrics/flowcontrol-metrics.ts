@@ -25,9 +25,6 @@ interface FlowChildren {
 
 export class FlowcontrolMetrics implements DispatchObserver {
   readonly #rejected: Counter;
-  readonly #dispatched: Counter;
-  readonly #inqueue: Gauge;
-  readonly #executing: Gauge;
   readonly #queueLength: Histogram;
   readonly #concurrencyLimit: Gauge;
   readonly #nominal: Gauge;
@@ -49,7 +46,8 @@ export class FlowcontrolMetrics implements DispatchObserver {
     const histogram = (name: string, help: string, labelNames: readonly string[], buckets: number[]): Histogram => new Histogram({ name: `apiserver_flowcontrol_${name}`, help: annotatedHelp(help, ALPHA), labelNames, buckets, registers });
     this.#rejected = counter('rejected_requests_total', 'Number of requests rejected by API Priority and Fairness subsystem', [...PL_FS, 'reason']);
     const flows = (): IterableIterator<FlowChildren> => this.#allFlows();
-    this.#dispatched = new Counter({
+    // Collected from the flows' counts at scrape time (registered, never touched per request).
+    new Counter({
       name: 'apiserver_flowcontrol_dispatched_requests_total',
       help: annotatedHelp('Number of requests executed by API Priority and Fairness subsystem', ALPHA),
       labelNames: PL_FS,
@@ -71,8 +69,8 @@ export class FlowcontrolMetrics implements DispatchObserver {
           for (const f of flows()) this.set(f.labels, read(f));
         },
       });
-    this.#inqueue = gaugeOf('current_inqueue_requests', 'Number of requests currently pending in queues of the API Priority and Fairness subsystem', (f) => f.waiting);
-    this.#executing = gaugeOf('current_executing_requests', 'Number of requests in initial (for a WATCH) or any (for a non-WATCH) execution stage in the API Priority and Fairness subsystem', (f) => f.executing);
+    gaugeOf('current_inqueue_requests', 'Number of requests currently pending in queues of the API Priority and Fairness subsystem', (f) => f.waiting);
+    gaugeOf('current_executing_requests', 'Number of requests in initial (for a WATCH) or any (for a non-WATCH) execution stage in the API Priority and Fairness subsystem', (f) => f.executing);
     this.#queueLength = histogram('request_queue_length_after_enqueue', 'Length of queue in the API Priority and Fairness subsystem, as seen by each request after it is enqueued', PL_FS, QUEUE_LENGTH_BUCKETS);
     this.#concurrencyLimit = gauge('request_concurrency_limit', 'Shared concurrency limit in the API Priority and Fairness subsystem', ['priority_level']);
     this.#nominal = gauge('nominal_limit_seats', 'Nominal number of execution seats configured for each priority level', ['priority_level']);
