@@ -32,9 +32,10 @@ function makeCertificates(dir: string): { ca: string; key: string; cert: string 
   return { ca: readFileSync(join(dir, 'ca.crt'), 'utf8'), key: readFileSync(join(dir, 'server.key'), 'utf8'), cert: readFileSync(join(dir, 'server.crt'), 'utf8') };
 }
 
-function respond(res: import('node:http').ServerResponse, uid: string, response: Record<string, unknown>): void {
+/** Answers in the AdmissionReview version asked (as webhook libraries do), unless `apiVersion` says otherwise. */
+function respond(res: import('node:http').ServerResponse, uid: string, response: Record<string, unknown>, apiVersion = 'admission.k8s.io/v1'): void {
   res.writeHead(200, { 'Content-Type': 'application/json' });
-  res.end(JSON.stringify({ apiVersion: 'admission.k8s.io/v1', kind: 'AdmissionReview', response: { uid, ...response } }));
+  res.end(JSON.stringify({ apiVersion, kind: 'AdmissionReview', response: { uid, ...response } }));
 }
 
 const patchOf = (ops: unknown[]): string => Buffer.from(JSON.stringify(ops)).toString('base64');
@@ -52,6 +53,7 @@ export async function startWebhookServer(): Promise<WebhookServer> {
       const review = JSON.parse(Buffer.concat(chunks).toString('utf8'));
       received.push({ path, review });
       const uid = review.request.uid as string;
+      const asked = typeof review.apiVersion === 'string' ? review.apiVersion : undefined;
       switch (path) {
         case '/deny':
           return respond(res, uid, { allowed: false, status: { message: 'no deployments here', code: 403 } });
@@ -65,6 +67,11 @@ export async function startWebhookServer(): Promise<WebhookServer> {
             warnings: ['mutated by the test webhook'],
             auditAnnotations: { mutated: 'yes' },
           });
+        case '/untyped-patch':
+          // A patch without patchType: accepted from a v1beta1 review only.
+          return respond(res, uid, { allowed: true, patch: patchOf([{ op: 'add', path: '/metadata/labels/untyped', value: 'yes' }]) }, asked);
+        case '/answer-v1beta1':
+          return respond(res, uid, { allowed: true }, 'admission.k8s.io/v1beta1');
         case '/allow':
           return respond(res, uid, { allowed: true, warnings: ['seen by the test webhook'] });
         case '/slow':

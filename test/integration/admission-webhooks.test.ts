@@ -135,7 +135,7 @@ describe('calling webhooks', () => {
     await remove(VWC, 'crash');
     await configure(VWC, 'ValidatingWebhookConfiguration', 'uid', [webhook('uid.example.com', '/wrong-uid')], async () => (await ts.api.post(`/apis/apps/v1/namespaces/${ns}/deployments`, aDeployment(uniqueName('probe')))).status === 500);
     const uid = await ts.api.post(`/apis/apps/v1/namespaces/${ns}/deployments`, aDeployment('uid'));
-    expect(uid.body.message).toMatch(/^Internal error occurred: failed calling webhook "uid\.example\.com": expected response\.uid="[0-9a-f-]+", got "not-the-uid"$/);
+    expect(uid.body.message).toMatch(/^Internal error occurred: failed calling webhook "uid\.example\.com": received invalid webhook response: expected response\.uid="[0-9a-f-]+", got "not-the-uid"$/);
     await remove(VWC, 'uid');
   });
 

@@ -1,5 +1,7 @@
 // Validating/MutatingWebhookConfiguration validation with pkg/apis/admissionregistration/validation's texts (v1
-// rules: sideEffects None or NoneOnDryRun, admissionReviewVersions required with v1 or v1beta1, unique names).
+// rules: sideEffects None or NoneOnDryRun, admissionReviewVersions required with v1 or v1beta1, unique names). An
+// update keeps accepting what the stored object already had (other side effects, no known review version,
+// repeated names), as Kubernetes relaxes each rule the old object breaks.
 import type { FieldError } from '../../apimachinery/field/errors';
 import { duplicate, goLiteral, invalidValue, notSupported, required } from '../../apimachinery/field/errors';
 import { FieldPath } from '../../apimachinery/field/path';
@@ -13,6 +15,7 @@ const ACCEPTED_REVIEW_VERSIONS = ['v1', 'v1beta1'];
 const FAILURE_POLICIES = ['Fail', 'Ignore'];
 const MATCH_POLICIES = ['Equivalent', 'Exact'];
 const NO_SIDE_EFFECTS = ['None', 'NoneOnDryRun'];
+const ANY_SIDE_EFFECTS = ['None', 'NoneOnDryRun', 'Some', 'Unknown'];
 const OPERATIONS = ['*', 'CONNECT', 'CREATE', 'DELETE', 'UPDATE'];
 const REINVOCATION_POLICIES = ['IfNeeded', 'Never'];
 const SCOPES = ['*', 'Cluster', 'Namespaced'];
@@ -108,7 +111,16 @@ function validateService(path: FieldPath, service: Record<string, unknown>): Fie
   return errs;
 }
 
-function validateReviewVersions(versions: unknown, path: FieldPath): FieldError[] {
+/** Rules an update relaxes when the stored object already breaks them (validationOptions). */
+interface Options {
+  requireNoSideEffects: boolean;
+  requireRecognizedReviewVersion: boolean;
+  requireUniqueNames: boolean;
+}
+
+const STRICT: Options = { requireNoSideEffects: true, requireRecognizedReviewVersion: true, requireUniqueNames: true };
+
+function validateReviewVersions(versions: unknown, path: FieldPath, requireRecognized: boolean): FieldError[] {
   const values = strings(versions);
   if (values.length === 0) return [required(path, `must specify one of ${ACCEPTED_REVIEW_VERSIONS.join(', ')}`)];
   const errs: FieldError[] = [];
@@ -118,11 +130,11 @@ function validateReviewVersions(versions: unknown, path: FieldPath): FieldError[
     seen.add(v);
     if (!DNS1035_LABEL.test(v) || v.length > 63) errs.push(invalidValue(path.index(i), v, "a DNS-1035 label must consist of lower case alphanumeric characters or '-', start with an alphabetic character, and end with an alphanumeric character (e.g. 'my-name',  or 'abc-123', regex used for validation is '[a-z]([-a-z0-9]*[a-z0-9])?')"));
   });
-  if (!values.some((v) => ACCEPTED_REVIEW_VERSIONS.includes(v))) errs.push(invalidValue(path, list(values), `must include at least one of ${ACCEPTED_REVIEW_VERSIONS.join(', ')}`));
+  if (requireRecognized && !values.some((v) => ACCEPTED_REVIEW_VERSIONS.includes(v))) errs.push(invalidValue(path, list(values), `must include at least one of ${ACCEPTED_REVIEW_VERSIONS.join(', ')}`));
   return errs;
 }
 
-function validateWebhook(hook: Record<string, unknown>, path: FieldPath, mutating: boolean): FieldError[] {
+function validateWebhook(hook: Record<string, unknown>, path: FieldPath, mutating: boolean, options: Options): FieldError[] {
   const errs = validateFullyQualifiedName(path.child('name'), stringAt(hook, 'name'));
   objectsAt(hook, 'rules').forEach((rule, i) => errs.push(...validateRule(rule, path.child('rules').index(i))));
   const pick = (key: string, supported: string[]): void => {
@@ -131,8 +143,9 @@ function validateWebhook(hook: Record<string, unknown>, path: FieldPath, mutatin
   };
   pick('failurePolicy', FAILURE_POLICIES);
   pick('matchPolicy', MATCH_POLICIES);
-  if (hook['sideEffects'] === undefined || hook['sideEffects'] === null) errs.push(required(path.child('sideEffects'), `must specify one of ${NO_SIDE_EFFECTS.join(', ')}`));
-  else pick('sideEffects', NO_SIDE_EFFECTS);
+  const sideEffects = options.requireNoSideEffects ? NO_SIDE_EFFECTS : ANY_SIDE_EFFECTS;
+  if (hook['sideEffects'] === undefined || hook['sideEffects'] === null) errs.push(required(path.child('sideEffects'), `must specify one of ${sideEffects.join(', ')}`));
+  else pick('sideEffects', sideEffects);
   const timeout = hook['timeoutSeconds'];
   if (typeof timeout === 'number' && (timeout > 30 || timeout < 1)) errs.push(invalidValue(path.child('timeoutSeconds'), timeout, 'the timeout value must be between 1 and 30 seconds'));
   for (const key of ['namespaceSelector', 'objectSelector']) {
@@ -148,25 +161,39 @@ function validateWebhook(hook: Record<string, unknown>, path: FieldPath, mutatin
   if (hasUrl === hasService) errs.push(required(path.child('clientConfig'), 'exactly one of url or service is required'));
   else if (hasUrl) errs.push(...validateUrl(path.child('clientConfig', 'url'), url));
   else if (hasService) errs.push(...validateService(path.child('clientConfig', 'service'), service));
-  errs.push(...validateReviewVersions(hook['admissionReviewVersions'], path.child('admissionReviewVersions')));
+  errs.push(...validateReviewVersions(hook['admissionReviewVersions'], path.child('admissionReviewVersions'), options.requireRecognizedReviewVersion));
   return errs;
 }
 
-function validatorFor(mutating: boolean): (obj: ApiObject) => FieldError[] {
-  return (obj) => {
-    const errs: FieldError[] = [];
-    const names = new Set<string>();
-    objectsAt(obj, 'webhooks').forEach((hook, i) => {
-      const path = FieldPath.root('webhooks').index(i);
-      errs.push(...validateWebhook(hook, path, mutating));
-      const name = stringAt(hook, 'name');
-      if (name === '') return;
-      if (names.has(name)) errs.push(duplicate(path.child('name'), name));
-      names.add(name);
-    });
-    return errs;
+function validateConfiguration(obj: ApiObject, mutating: boolean, options: Options): FieldError[] {
+  const errs: FieldError[] = [];
+  const names = new Set<string>();
+  objectsAt(obj, 'webhooks').forEach((hook, i) => {
+    const path = FieldPath.root('webhooks').index(i);
+    errs.push(...validateWebhook(hook, path, mutating, options));
+    const name = stringAt(hook, 'name');
+    if (!options.requireUniqueNames || name === '') return;
+    if (names.has(name)) errs.push(duplicate(path.child('name'), name));
+    names.add(name);
+  });
+  return errs;
+}
+
+/** The rules the stored webhooks all keep stay required; a rule one of them breaks is relaxed for the update. */
+function optionsForUpdate(old: ApiObject): Options {
+  const hooks = objectsAt(old, 'webhooks');
+  const names = hooks.map((hook) => stringAt(hook, 'name'));
+  return {
+    requireNoSideEffects: hooks.every((hook) => NO_SIDE_EFFECTS.includes(stringAt(hook, 'sideEffects'))),
+    requireRecognizedReviewVersion: hooks.every((hook) => {
+      const versions = strings(hook['admissionReviewVersions']);
+      return versions.length === 0 || versions.some((v) => ACCEPTED_REVIEW_VERSIONS.includes(v));
+    }),
+    requireUniqueNames: new Set(names).size === names.length,
   };
 }
 
-export const validateValidatingWebhookConfiguration = validatorFor(false);
-export const validateMutatingWebhookConfiguration = validatorFor(true);
+export const validateValidatingWebhookConfiguration = (obj: ApiObject): FieldError[] => validateConfiguration(obj, false, STRICT);
+export const validateMutatingWebhookConfiguration = (obj: ApiObject): FieldError[] => validateConfiguration(obj, true, STRICT);
+export const validateValidatingWebhookConfigurationUpdate = (obj: ApiObject, old: ApiObject): FieldError[] => validateConfiguration(obj, false, optionsForUpdate(old));
+export const validateMutatingWebhookConfigurationUpdate = (obj: ApiObject, old: ApiObject): FieldError[] => validateConfiguration(obj, true, optionsForUpdate(old));

@@ -8,14 +8,19 @@ import type { TableConvertor } from '../../rest/table';
 import { ageColumn, nameColumn } from '../../rest/table';
 import { formatAge } from '../../rest/age';
 import { applyMutatingWebhookConfigurationDefaults, applyValidatingWebhookConfigurationDefaults } from '../../../apis/admissionregistration/v1/defaults';
-import { validateMutatingWebhookConfiguration, validateValidatingWebhookConfiguration } from '../../../apis/admissionregistration/validation';
+import {
+  validateMutatingWebhookConfiguration,
+  validateMutatingWebhookConfigurationUpdate,
+  validateValidatingWebhookConfiguration,
+  validateValidatingWebhookConfigurationUpdate,
+} from '../../../apis/admissionregistration/validation';
 
 const webhookTable: TableConvertor = {
   columns: [nameColumn, { name: 'Webhooks', type: 'integer', format: '', description: 'Webhooks indicates the number of webhooks in the configuration', priority: 0 }, ageColumn],
   cells: (obj: ApiObject, now: Date) => [obj.metadata.name ?? '', Array.isArray(obj['webhooks']) ? obj['webhooks'].length : 0, formatAge(obj.metadata.creationTimestamp, now)],
 };
 
-function strategyOf(applyDefaults: Strategy['applyDefaults'], validate: Strategy['validate']): Strategy {
+function strategyOf(applyDefaults: Strategy['applyDefaults'], validate: Strategy['validate'], validateUpdate: Strategy['validateUpdate']): Strategy {
   return {
     ...defaultStrategy,
     namespaced: false,
@@ -28,10 +33,10 @@ function strategyOf(applyDefaults: Strategy['applyDefaults'], validate: Strategy
       if (!semanticEqual(obj['webhooks'], old['webhooks'])) obj.metadata.generation += 1;
     },
     validate,
-    validateUpdate: (obj) => validate(obj),
+    validateUpdate,
     table: webhookTable,
   };
 }
 
-export const validatingWebhookConfigurationStrategy = strategyOf(applyValidatingWebhookConfigurationDefaults, validateValidatingWebhookConfiguration);
-export const mutatingWebhookConfigurationStrategy = strategyOf(applyMutatingWebhookConfigurationDefaults, validateMutatingWebhookConfiguration);
+export const validatingWebhookConfigurationStrategy = strategyOf(applyValidatingWebhookConfigurationDefaults, validateValidatingWebhookConfiguration, validateValidatingWebhookConfigurationUpdate);
+export const mutatingWebhookConfigurationStrategy = strategyOf(applyMutatingWebhookConfigurationDefaults, validateMutatingWebhookConfiguration, validateMutatingWebhookConfigurationUpdate);

@@ -2,6 +2,7 @@
 // roots), bounded by its timeout; a `service` reference becomes a URL through the --admission-webhook-service-url
 // template (out of a cluster there is no service network), with the TLS name `<name>.<namespace>.svc` as Kubernetes uses.
 import { request } from 'node:https';
+import { isIP } from 'node:net';
 import { isPlainObject } from '../../../apimachinery/meta/types';
 
 /** kube-apiserver's default in-cluster form; tests and out-of-cluster setups point it at a reachable host. */
@@ -65,7 +66,8 @@ export function callWebhook(hook: Record<string, unknown>, review: unknown, serv
       {
         method: 'POST',
         headers: { 'Content-Type': 'application/json', Accept: 'application/json, */*', 'Content-Length': body.length },
-        servername: serverName,
+        // SNI carries host names only (RFC 6066); an IP address is still checked against the certificate.
+        ...(isIP(serverName) === 0 ? { servername: serverName } : {}),
         ...(caBundle ? { ca: caBundle } : {}),
         agent: false,
       },

@@ -1,6 +1,6 @@
 // Webhook admission: mutating webhooks in order (JSON patches applied, IfNeeded ones reinvoked once after later
-// changes), then validating webhooks in parallel; each gets an admission.k8s.io/v1 AdmissionReview of the object
-// in the version its rules matched. Denials and failures carry kube-apiserver 1.26's texts.
+// changes), then validating webhooks in parallel; each gets an AdmissionReview (the first of its
+// admissionReviewVersions this server speaks: review.ts) of the object in the version its rules matched. Denials and failures carry kube-apiserver 1.26's texts.
 import { randomUUID } from 'node:crypto';
 import type { Logger } from 'pino';
 import { badRequest, internalError, StatusError } from '../../../apimachinery/errors';
@@ -13,6 +13,7 @@ import { currentRequestContext, requestUserInfo, type RequestContext } from '../
 import type { ResourceRegistry, ServedResource } from '../../../registry/resource-registry';
 import { applyJsonPatch } from '../../../endpoints/handlers/json-patch';
 import { callWebhook } from './client';
+import { NO_KNOWN_REVIEW_VERSION, reviewOf, reviewVersionOf, verifyResponse } from './review';
 import { hasNamespaceSelector, objectSelectorMatches, rulesMatch, selectorMatches, type RequestTarget } from './matching';
 import type { WebhookMetrics, WebhookType } from './metrics';
 import type { Webhook, WebhookSource } from './source';
@@ -142,6 +143,19 @@ export class WebhookAdmission implements Admission {
     const name = str(hook['name']);
     const sideEffects = str(hook['sideEffects'], 'Unknown');
     if (attributes.dryRun && sideEffects !== 'None' && sideEffects !== 'NoneOnDryRun') throw badRequest(`admission webhook "${name}" does not support dry run`);
+    const metrics = this.#deps.metrics();
+    const failed = (reason: string, code = 0, seconds = 0): undefined => {
+      const message = `failed calling webhook "${name}": ${reason}`;
+      const ignore = hook['failurePolicy'] === 'Ignore';
+      metrics?.observe(name, type, attributes.operation, seconds, { rejected: !ignore, code, errorType: 'calling_webhook_error' });
+      if (ignore) {
+        this.#deps.log.warn({ webhook: name, reason }, 'failed calling webhook, failing open');
+        return undefined;
+      }
+      throw internalError(new Error(message));
+    };
+    const version = reviewVersionOf(hook);
+    if (version === undefined) return failed(NO_KNOWN_REVIEW_VERSION);
     const uid = randomUUID();
     const def = invocation.served.definition;
     const inVersion = (obj: ApiObject | undefined): ApiObject | null => (obj === undefined ? null : convertObject(conversionsOf(def.group, def.kind), obj, def.group, def.kind, def.version));
@@ -163,45 +177,32 @@ export class WebhookAdmission implements Admission {
       dryRun: attributes.dryRun,
       options: attributes.options ?? null,
     };
-    const review = { kind: 'AdmissionReview', apiVersion: 'admission.k8s.io/v1', request };
     const started = process.hrtime.bigint();
-    const result = await callWebhook(hook, review, this.#deps.serviceUrlTemplate);
+    const result = await callWebhook(hook, reviewOf(version, request), this.#deps.serviceUrlTemplate);
     const seconds = Number(process.hrtime.bigint() - started) / 1e9;
-    const metrics = this.#deps.metrics();
-    const failed = (reason: string): undefined => {
-      const message = `failed calling webhook "${name}": ${reason}`;
-      const ignore = hook['failurePolicy'] === 'Ignore';
-      metrics?.observe(name, type, attributes.operation, seconds, { rejected: !ignore, code: result.code, errorType: 'calling_webhook_error' });
-      if (ignore) {
-        this.#deps.log.warn({ webhook: name, reason }, 'failed calling webhook, failing open');
-        return undefined;
-      }
-      throw internalError(new Error(message));
-    };
-    if (!result.ok) return failed(`failed to call webhook: ${result.error}`);
-    const body = result.body;
-    const response = isPlainObject(body) && isPlainObject(body['response']) ? body['response'] : undefined;
-    if (!response) return failed('received invalid webhook response: response is nil');
-    if (str(response['uid']) !== uid) return failed(`expected response.uid="${uid}", got "${str(response['uid'])}"`);
-    for (const warning of Array.isArray(response['warnings']) ? response['warnings'] : []) if (typeof warning === 'string' && warning.trim() !== '') context.addWarning(warning);
-    if (isPlainObject(response['auditAnnotations'])) {
-      for (const [key, value] of Object.entries(response['auditAnnotations'])) if (typeof value === 'string') context.auditAnnotations[`${name}/${key}`] = value;
-    }
-    if (response['allowed'] !== true) {
-      const denial = deniedError(name, response['status']);
+    if (!result.ok) return failed(`failed to call webhook: ${result.error}`, result.code, seconds);
+    const response = verifyResponse(version, uid, type === 'admit', result.body);
+    if ('error' in response) return failed(`received invalid webhook response: ${response.error}`, result.code, seconds);
+    for (const warning of response.warnings) if (warning.trim() !== '') context.addWarning(warning);
+    for (const [key, value] of Object.entries(response.auditAnnotations)) context.auditAnnotations[`${name}/${key}`] = value;
+    if (!response.allowed) {
+      const denial = deniedError(name, response.status);
       metrics?.observe(name, type, attributes.operation, seconds, { rejected: true, code: result.code, rejectionCode: denial.code });
       throw denial;
     }
     metrics?.observe(name, type, attributes.operation, seconds, { rejected: false, code: result.code });
-    if (type !== 'admit' || typeof response['patch'] !== 'string' || attributes.object === undefined) return attributes.object;
-    if (str(response['patchType']) !== 'JSONPatch') return failed(`unsupported patch type "${str(response['patchType'])}"`);
+    if (!response.patch) return attributes.object;
     let ops: unknown;
     try {
-      ops = JSON.parse(Buffer.from(response['patch'], 'base64').toString('utf8'));
+      ops = JSON.parse(Buffer.from(response.patch.data, 'base64').toString('utf8'));
     } catch (err) {
       return failed(`received undecodable patch in webhook response: ${(err as Error).message}`);
     }
     if (!Array.isArray(ops)) return failed('received undecodable patch in webhook response: not a JSON array');
+    if (ops.length === 0) return attributes.object;
+    // A delete has no object to patch.
+    if (attributes.object === undefined) throw internalError(new Error(`admission webhook "${name}" attempted to modify the object, which is not supported for this operation`));
+    if (response.patch.type !== 'JSONPatch') return failed(`unsupported patch type "${response.patch.type}"`, result.code, seconds);
     const current = inVersion(attributes.object) as ApiObject;
     let patched: unknown;
     try {
