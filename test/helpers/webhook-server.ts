@@ -70,6 +70,8 @@ export async function startWebhookServer(): Promise<WebhookServer> {
         case '/untyped-patch':
           // A patch without patchType: accepted from a v1beta1 review only.
           return respond(res, uid, { allowed: true, patch: patchOf([{ op: 'add', path: '/metadata/labels/untyped', value: 'yes' }]) }, asked);
+        case '/scale-to-3':
+          return respond(res, uid, { allowed: true, patchType: 'JSONPatch', patch: patchOf([{ op: 'replace', path: '/spec/replicas', value: 3 }]) });
         case '/answer-v1beta1':
           return respond(res, uid, { allowed: true }, 'admission.k8s.io/v1beta1');
         case '/allow':

@@ -6,13 +6,12 @@ import type { Logger } from 'pino';
 import { badRequest, internalError, StatusError } from '../../../apimachinery/errors';
 import type { ApiObject } from '../../../apimachinery/meta/types';
 import { isPlainObject } from '../../../apimachinery/meta/types';
-import { convertObject } from '../../../apis/conversion';
-import { conversionsOf } from '../../../apis/conversions';
 import type { Admission, AdmissionAttributes } from '../../../registry/generic/admission';
 import { currentRequestContext, requestUserInfo, type RequestContext } from '../../../registry/generic/request-context';
 import type { ResourceRegistry, ServedResource } from '../../../registry/resource-registry';
 import { applyJsonPatch } from '../../../endpoints/handlers/json-patch';
 import { callWebhook } from './client';
+import { objectViewOf, SCALE_KIND } from './object-view';
 import { NO_KNOWN_REVIEW_VERSION, reviewOf, reviewVersionOf, verifyResponse } from './review';
 import { hasNamespaceSelector, objectSelectorMatches, rulesMatch, selectorMatches, type RequestTarget } from './matching';
 import type { WebhookMetrics, WebhookType } from './metrics';
@@ -105,7 +104,10 @@ export class WebhookAdmission implements Admission {
     const registry = this.#deps.registry();
     const isNamespace = attributes.definition.group === '' && attributes.definition.resource === 'namespaces';
     const namespace = isNamespace ? attributes.name || (attributes.object?.metadata.name ?? '') : attributes.namespace;
-    if (!objectSelectorMatches(hook, attributes.object, attributes.oldObject)) return undefined;
+    // A scale write is admitted as the Scale, whose metadata has no labels.
+    const scale = context.subresource === 'scale' ? registry.lookup(context.group, context.version, context.resource)?.scale : undefined;
+    const shown = (obj: ApiObject | undefined): ApiObject | undefined => (obj && scale ? scale.toScale(obj) : obj);
+    if (!objectSelectorMatches(hook, shown(attributes.object), shown(attributes.oldObject))) return undefined;
     if (hasNamespaceSelector(hook) && (namespace !== '' || isNamespace)) {
       const labels = isNamespace ? (attributes.object ?? attributes.oldObject)?.metadata.labels : await this.#namespaceLabels(registry, namespace);
       if (!selectorMatches(hook['namespaceSelector'], labels as Record<string, string> | undefined)) return undefined;
@@ -158,22 +160,25 @@ export class WebhookAdmission implements Admission {
     if (version === undefined) return failed(NO_KNOWN_REVIEW_VERSION);
     const uid = randomUUID();
     const def = invocation.served.definition;
-    const inVersion = (obj: ApiObject | undefined): ApiObject | null => (obj === undefined ? null : convertObject(conversionsOf(def.group, def.kind), obj, def.group, def.kind, def.version));
-    const requested = this.#deps.registry().lookup(context.group, context.version, context.resource);
+    const registry = this.#deps.registry();
+    const hub = registry.lookup(attributes.definition.group, attributes.definition.version, attributes.definition.resource)?.definition ?? attributes.definition;
+    const view = objectViewOf(invocation.served, context.subresource, hub);
+    const requested = registry.lookup(context.group, context.version, context.resource);
+    const requestKind = view.kind === SCALE_KIND ? SCALE_KIND : { group: requested?.definition.group ?? context.group, version: context.version, kind: requested?.definition.kind ?? def.kind };
     const request = {
       uid,
-      kind: { group: def.group, version: def.version, kind: def.kind },
+      kind: view.kind,
       resource: { group: def.group, version: def.version, resource: def.resource },
       ...(context.subresource ? { subResource: context.subresource } : {}),
-      requestKind: { group: requested?.definition.group ?? context.group, version: context.version, kind: requested?.definition.kind ?? def.kind },
+      requestKind,
       requestResource: { group: requested?.definition.group ?? context.group, version: context.version, resource: context.resource },
       ...(context.subresource ? { requestSubResource: context.subresource } : {}),
       name: attributes.name || (attributes.object?.metadata.name ?? ''),
       ...(invocation.target.namespace ? { namespace: invocation.target.namespace } : {}),
       operation: attributes.operation,
       userInfo: requestUserInfo(),
-      object: inVersion(attributes.object),
-      oldObject: inVersion(attributes.oldObject),
+      object: view.show(attributes.object),
+      oldObject: view.show(attributes.oldObject),
       dryRun: attributes.dryRun,
       options: attributes.options ?? null,
     };
@@ -203,7 +208,7 @@ export class WebhookAdmission implements Admission {
     // A delete has no object to patch.
     if (attributes.object === undefined) throw internalError(new Error(`admission webhook "${name}" attempted to modify the object, which is not supported for this operation`));
     if (response.patch.type !== 'JSONPatch') return failed(`unsupported patch type "${response.patch.type}"`, result.code, seconds);
-    const current = inVersion(attributes.object) as ApiObject;
+    const current = view.show(attributes.object) as ApiObject;
     let patched: unknown;
     try {
       patched = applyJsonPatch(structuredClone(current) as Record<string, unknown>, ops);
@@ -211,7 +216,6 @@ export class WebhookAdmission implements Admission {
       throw internalError(new Error(`JSON patch from webhook "${name}" could not be applied: ${(err as Error).message}`));
     }
     if (!isPlainObject(patched) || !isPlainObject(patched['metadata'])) throw internalError(new Error(`webhook "${name}" patched the object into an invalid one`));
-    const hub = this.#deps.registry().lookup(attributes.definition.group, attributes.definition.version, attributes.definition.resource)?.definition ?? attributes.definition;
-    return convertObject(conversionsOf(def.group, def.kind), patched as ApiObject, hub.group, hub.kind, hub.version);
+    return view.takeBack(patched as ApiObject, attributes.object, name);
   }
 }
