@@ -1,5 +1,6 @@
 // Version conversion: every served version of a kind converts to and from the hub (its resource's storage version).
 import { canonicalApiVersion } from '../apimachinery/schema/group-aliases';
+import { apiVersionOf } from '../apimachinery/schema/group-version';
 import type { ApiObject } from '../apimachinery/meta/types';
 import { goShape } from '../apimachinery/serializers/go-shape';
 
@@ -18,10 +19,6 @@ export interface KindConversions {
    * in the hub version shows); field tracking compares and prunes with it, as structured-merge-diff's converter does.
    */
   versions: Readonly<Record<string, { toHub: Convert; fromHub: Convert; toHubUndefaulted?: Convert }>>;
-}
-
-export function joinApiVersion(group: string, version: string): string {
-  return group === '' ? version : `${group}/${version}`;
 }
 
 function versionOf(apiVersion: string): string {
@@ -44,9 +41,9 @@ function keyOf(conversions: KindConversions, apiVersion: string): string {
  * without converters (an identical shape) is relabelled only.
  */
 export function convertObject(conversions: KindConversions | undefined, obj: ApiObject, group: string, kind: string, targetVersion: string, undefaulted = false): ApiObject {
-  const target = joinApiVersion(group, targetVersion);
+  const target = apiVersionOf({ group, version: targetVersion });
   if (!conversions) return labelled(obj, target, kind);
-  const hubKey = conversions.hubGroup === undefined ? conversions.hub : joinApiVersion(conversions.hubGroup, conversions.hub);
+  const hubKey = conversions.hubGroup === undefined ? conversions.hub : apiVersionOf({ group: conversions.hubGroup, version: conversions.hub });
   const source = typeof obj.apiVersion === 'string' && obj.apiVersion !== '' ? keyOf(conversions, obj.apiVersion) : hubKey;
   const targetKey = keyOf(conversions, target);
   if (source === targetKey) return labelled(obj, target, kind);

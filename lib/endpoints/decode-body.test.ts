@@ -1,5 +1,6 @@
 // decodeObject on protobuf bodies: kubectl's bodies decode to the JSON shape, envelope errors are 400 with Kubernetes' wording.
 import { isStatusError } from '../apimachinery/errors';
+import { apiVersionOf } from '../apimachinery/schema/group-version';
 import { encodeProtobufBody, PROTOBUF_PREFIX } from '../apimachinery/serializers/protobuf';
 import { KUBECTL_CREATE_NAMESPACE_FOO } from '../apimachinery/serializers/protobuf/kubectl-bodies.fixture';
 import { resourceDefinitions } from '../registry/install';
@@ -13,7 +14,7 @@ function def(kind: string, version?: string): ResourceDefinition {
   if (!found) throw new Error(`no definition for ${kind}`);
   return found;
 }
-const known = (v: string, k: string): boolean => defs.some((d) => (d.group === '' ? d.version : `${d.group}/${d.version}`) === v && d.kind === k);
+const known = (v: string, k: string): boolean => defs.some((d) => apiVersionOf(d) === v && d.kind === k);
 
 function error400(run: () => unknown): string {
   try {

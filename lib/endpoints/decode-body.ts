@@ -1,12 +1,14 @@
 // Decodes a create/update body (JSON, YAML or protobuf) into an object of the addressed kind, with Kubernetes' 400 texts and field validation.
 import { badRequest, isStatusError } from '../apimachinery/errors';
-import { JsonSyntaxError } from '../apimachinery/json/go-json-errors';
+import { goJsonKind, JsonSyntaxError, TYPE_META_GO } from '../apimachinery/json/go-json-errors';
 import { decodeJson } from '../apimachinery/json/schema-decoder';
 import { strictDecodingError, warningsOfStrictError } from '../apimachinery/json/strict-errors';
 import { yamlToJson } from '../apimachinery/json/yaml-to-json';
 import { ANY_MAP_NODE } from '../apimachinery/schema/generic-nodes';
 import { schemaFor } from '../apimachinery/schema/kinds';
 import { canonicalApiVersion } from '../apimachinery/schema/group-aliases';
+import { parseApiVersion } from '../apimachinery/schema/group-version';
+import { notRegisteredText } from '../apimachinery/schema/scheme';
 import { decodeEnvelope, decodeProtobufObject, messageNameOf, orchApiVersion, type Envelope } from '../apimachinery/serializers/protobuf';
 import type { ApiObject } from '../apimachinery/meta/types';
 import { goShape } from '../apimachinery/serializers/go-shape';
@@ -16,12 +18,9 @@ import { apiVersionOfDefinition } from '../registry/rest/resource';
 import type { BodyFormat } from './negotiation';
 import type { FieldValidation } from './handlers/write-options';
 
-/** The scheme name Kubernetes prints in "no kind is registered" errors. */
-const SCHEME_NAME = 'pkg/api/legacyscheme/scheme.go:30';
 const SUMMARY_BYTES = 30;
 /** Metadata strings a client may send as null; Go decodes them as empty, so they are left out. */
 const NULLABLE_STRING_FIELDS = ['name', 'generateName', 'namespace', 'uid', 'resourceVersion', 'selfLink'] as const;
-const TYPE_META_GO = 'struct { APIVersion string "json:\\"apiVersion,omitempty\\""; Kind string "json:\\"kind,omitempty\\"" }';
 
 /** How Kubernetes summarises an undecodable body in its error: short JSON verbatim, else truncated/hex. */
 function summarize(body: Buffer): string {
@@ -33,12 +32,6 @@ function summarize(body: Buffer): string {
 
 function unrecognized(def: ResourceDefinition, detail: string, body: Buffer): Error {
   return badRequest(`the object provided is unrecognized (must be of type ${def.kind}): couldn't get version/kind; json parse error: ${detail} (${summarize(body)})`);
-}
-
-function goTypeName(value: unknown): string {
-  if (Array.isArray(value)) return 'array';
-  if (value === null) return 'null';
-  return typeof value === 'object' ? 'object' : typeof value === 'boolean' ? 'bool' : typeof value;
 }
 
 /** Rewords a protobuf decoding StatusError with `prefix`; other errors pass unchanged. */
@@ -101,10 +94,6 @@ function decodeText(body: Buffer, format: 'json' | 'yaml', def: ResourceDefiniti
   }
 }
 
-function groupOf(apiVersion: string): string {
-  return apiVersion.includes('/') ? apiVersion.slice(0, apiVersion.indexOf('/')) : '';
-}
-
 /** The Go package of a group's internal types, as reflect prints them (`core`, `apps`, `flowcontrol`). */
 function internalPackage(group: string): string {
   return group === '' ? 'core' : (group.split('.')[0] ?? group);
@@ -120,7 +109,7 @@ function checkTypeMeta(def: ResourceDefinition, value: Record<string, unknown>, 
   for (const field of ['apiVersion', 'kind'] as const) {
     const v = value[field];
     if (v !== undefined && v !== null && typeof v !== 'string') {
-      throw unrecognized(def, `json: cannot unmarshal ${goTypeName(v)} into Go struct field .${field} of type string`, body);
+      throw unrecognized(def, `json: cannot unmarshal ${goJsonKind(v)} into Go struct field .${field} of type string`, body);
     }
   }
 }
@@ -152,19 +141,19 @@ function strictOutcome(def: ResourceDefinition, kind: string, bodyVersion: strin
 export function decodeBody(body: Buffer, format: BodyFormat, def: ResourceDefinition, isKnownKind: (apiVersion: string, kind: string) => boolean, directive: FieldValidation): DecodedBody {
   const expectedApiVersion = apiVersionOfDefinition(def);
   const { value, error: decodeError, problems } = format === 'protobuf' ? { value: parseProtobuf(body, def), error: undefined, problems: [] } : decodeText(body, format, def, directive !== 'Ignore');
-  if (!isPlainObject(value)) throw unrecognized(def, `json: cannot unmarshal ${goTypeName(value)} into Go value of type ${TYPE_META_GO}`, body);
+  if (!isPlainObject(value)) throw unrecognized(def, `json: cannot unmarshal ${goJsonKind(value)} into Go value of type ${TYPE_META_GO}`, body);
   if (format !== 'protobuf') checkTypeMeta(def, value, body);
   const given = typeof value['apiVersion'] === 'string' && value['apiVersion'] !== '' ? value['apiVersion'] : expectedApiVersion;
   // Either name of a group served under its Kubernetes name too (events.k8s.io/v1 = events.orch.io/v1).
   const apiVersion = canonicalApiVersion(given) === canonicalApiVersion(expectedApiVersion) ? expectedApiVersion : canonicalApiVersion(given);
   const kind = typeof value['kind'] === 'string' && value['kind'] !== '' ? value['kind'] : def.kind;
-  const bodyVersion = apiVersion.includes('/') ? apiVersion.slice(apiVersion.indexOf('/') + 1) : apiVersion;
+  const bodyVersion = parseApiVersion(apiVersion).version;
   if (apiVersion !== expectedApiVersion || kind !== def.kind) {
     if (!isKnownKind(apiVersion, kind)) {
-      throw cannotBeHandled(def, kind, bodyVersion, `no kind "${kind}" is registered for version "${apiVersion}" in scheme "${SCHEME_NAME}"`);
+      throw cannotBeHandled(def, kind, bodyVersion, notRegisteredText(kind, apiVersion));
     }
     // Go decodes the body's own kind, then converts it to the URL kind's internal type: only the same group and kind convert.
-    if (kind !== def.kind || groupOf(apiVersion) !== def.group) {
+    if (kind !== def.kind || parseApiVersion(apiVersion).group !== def.group) {
       throw cannotBeHandled(def, kind, bodyVersion, `converting (${bodyVersion}.${kind}) to (${internalPackage(def.group)}.${def.kind}): unknown conversion`);
     }
     throw badRequest(`the API version in the data (${apiVersion}) does not match the expected API version (${expectedApiVersion})`);
@@ -172,7 +161,7 @@ export function decodeBody(body: Buffer, format: BodyFormat, def: ResourceDefini
   if (decodeError !== undefined) throw cannotBeHandled(def, kind, bodyVersion, decodeError);
   const warnings = strictOutcome(def, kind, bodyVersion, directive, problems);
   const metadata = value['metadata'] ?? {};
-  if (!isPlainObject(metadata)) throw cannotBeHandled(def, kind, bodyVersion, `json: cannot unmarshal ${goTypeName(metadata)} into Go struct field ${def.kind}.metadata of type v1.ObjectMeta`);
+  if (!isPlainObject(metadata)) throw cannotBeHandled(def, kind, bodyVersion, `json: cannot unmarshal ${goJsonKind(metadata)} into Go struct field ${def.kind}.metadata of type v1.ObjectMeta`);
   for (const field of NULLABLE_STRING_FIELDS) if (metadata[field] === null) delete metadata[field];
   // Go decodes the body into its type: what the server handles from here on is that object as Go writes it.
   return { object: goShape({ ...value, apiVersion, kind, metadata } as ApiObject), warnings }; // metadata types checked by the schema decoder

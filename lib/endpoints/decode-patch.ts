@@ -10,7 +10,7 @@ import type { ApiObject } from '../apimachinery/meta/types';
 import { ANY_MAP_NODE, ANY_NODE, sliceNode, STRING_NODE, structNode } from '../apimachinery/schema/generic-nodes';
 import type { SchemaNode } from '../apimachinery/schema/node';
 import { goPrint } from '../apimachinery/strategic-merge-patch/go-print';
-import { goMarshal } from './handlers/go-json-errors';
+import { goMarshal } from '../apimachinery/json/go-marshal';
 import type { PatchType } from './handlers/patch-body';
 import type { FieldValidation } from './handlers/write-options';
 import { goShape } from '../apimachinery/serializers/go-shape';

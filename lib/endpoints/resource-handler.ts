@@ -6,6 +6,7 @@ import type { ResourceRegistry, ServedResource } from '../registry/resource-regi
 import type { GenericStore } from '../registry/generic/store';
 import type { ResourceRequestInfo } from './request-info';
 import { responseMessageNameOf } from '../apimachinery/serializers/protobuf/kinds';
+import { apiVersionOf } from '../apimachinery/schema/group-version';
 import { requestUser } from './request-user';
 import { handleReview, type ReviewRegistry, type ReviewRequest } from './reviews';
 import { ANONYMOUS } from '../apimachinery/user';
@@ -145,7 +146,7 @@ function preferJsonWithoutProtobufMessage(req: IncomingMessage, served: ServedRe
   const accept = req.headers.accept;
   if (accept === undefined || !/protobuf/i.test(accept)) return;
   const def = served.definition;
-  if (responseMessageNameOf(def.group === '' ? def.version : `${def.group}/${def.version}`, def.kind) !== undefined) return;
+  if (responseMessageNameOf(apiVersionOf(def), def.kind) !== undefined) return;
   const others = accept.split(',').filter((clause) => !/protobuf/i.test(clause));
   if (others.some((clause) => clause.trim() !== '')) req.headers.accept = others.join(',');
 }

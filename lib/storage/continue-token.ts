@@ -1,7 +1,7 @@
 // Continue tokens in Kubernetes' format: raw base64url of {"v":"meta.k8s.io/v1","rv":N,"start":"<key after prefix>\u0000"}.
 import { badRequest } from '../apimachinery/errors';
-import { JsonSyntaxError, unmarshalTypeError } from '../apimachinery/json/go-json-errors';
-import { JsonReader, type ValueKind } from '../apimachinery/json/json-reader';
+import { goKindWord, JsonSyntaxError, unmarshalTypeError } from '../apimachinery/json/go-json-errors';
+import { JsonReader } from '../apimachinery/json/json-reader';
 
 /** The only token version; kept verbatim (not orch-branded) so mixed fleets agree on tokens. */
 const TOKEN_VERSION = 'meta.k8s.io/v1';
@@ -51,11 +51,6 @@ interface TokenFields {
 }
 const FIELD_TYPES = { v: 'string', rv: 'int64', start: 'string' } as const;
 type FieldName = keyof typeof FIELD_TYPES;
-
-/** How Go names a JSON value's kind in an UnmarshalTypeError. */
-function goKindWord(kind: ValueKind): string {
-  return kind === 'true' || kind === 'false' ? 'bool' : kind;
-}
 
 /**
  * json.Unmarshal into Kubernetes' continueToken struct: Go's syntax errors first, then its first type error;

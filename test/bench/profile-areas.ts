@@ -12,7 +12,7 @@ const AREAS: Array<[string, RegExp]> = [
   ['Go shape', /lib\/apimachinery\/serializers\/go-shape/],
   ['defaulting', /lib\/apis\/[^ ]*defaults/],
   ['validation', /lib\/apis\/[^ ]*validation|lib\/apimachinery\/validation|lib\/apimachinery\/field\//],
-  ['body decode / schema walk', /lib\/apimachinery\/(schema|json|strategic-merge-patch)|lib\/endpoints\/decode-|lib\/endpoints\/handlers\/go-json-errors/],
+  ['body decode / schema walk', /lib\/apimachinery\/(schema|json|strategic-merge-patch)|lib\/endpoints\/decode-/],
   ['etcd3 / gRPC', /node_modules\/(etcd3|@grpc|protobufjs|@protobufjs|cockatiel)|node:internal\/http2|node:http2|lib\/storage\/etcd\//],
   ['watch cache', /lib\/storage\/cacher\//],
   ['response writing', /node:_http_(outgoing|server)|lib\/endpoints\/handlers\/write-|lib\/endpoints\/negotiation|lib\/apimachinery\/serializers\/|lib\/storage\/stored-json/],

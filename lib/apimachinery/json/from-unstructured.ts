@@ -2,7 +2,7 @@
 // Strategic merge patches decode the patched map this way, so their type errors are worded by the converter, not by encoding/json.
 import type { SchemaNode } from '../schema/node';
 import { isPlainObject } from '../meta/types';
-import { unmarshalTypeError } from './go-json-errors';
+import { goJsonKind, unmarshalTypeError } from './go-json-errors';
 import { goDurationError, goTimeParseError, RFC3339, RFC3339_MICRO } from './go-time';
 import { quantityJsonError } from './go-quantity';
 
@@ -46,18 +46,16 @@ function customError(value: unknown, node: SchemaNode): string | undefined {
     case 'int-or-string':
       if (typeof value === 'string') return undefined;
       if (typeof value === 'number' && Number.isInteger(value) && value >= -2147483648 && value <= 2147483647) return undefined;
-      return unmarshalTypeError(typeof value === 'number' ? `number ${JSON.stringify(value)}` : goWord(value), 'int32', undefined);
+      return unmarshalTypeError(typeof value === 'number' ? `number ${JSON.stringify(value)}` : goJsonKind(value), 'int32', undefined);
     case 'date-time':
     case 'micro-time':
     case 'duration':
-      if (typeof value !== 'string') return unmarshalTypeError(goWord(value), 'string', undefined);
+      if (typeof value !== 'string') return unmarshalTypeError(goJsonKind(value), 'string', undefined);
       return node.type === 'duration' ? goDurationError(value) : goTimeParseError(node.type === 'micro-time' ? RFC3339_MICRO : RFC3339, value);
     default:
       return undefined;
   }
 }
-
-const goWord = (value: unknown): string => (Array.isArray(value) ? 'array' : isPlainObject(value) ? 'object' : typeof value === 'boolean' ? 'bool' : typeof value);
 
 /**
  * The error FromUnstructured returns for `value` as a `node`, or undefined: struct fields in declaration

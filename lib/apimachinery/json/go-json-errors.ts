@@ -1,4 +1,10 @@
 // Texts of Go's encoding/json errors (UnmarshalTypeError, scanner syntax errors) as Kubernetes' decoders return them.
+import type { ValueKind } from './json-reader';
+
+/** The Go type json.Unmarshal of an object's apiVersion/kind targets (the serializer's meta factory), as reflect prints it. */
+export const TYPE_META_GO = 'struct { APIVersion string "json:\\"apiVersion,omitempty\\""; Kind string "json:\\"kind,omitempty\\"" }';
+/** Go's map[string]interface{} as reflect prints it in UnmarshalTypeError texts. */
+export const MAP_GO = 'map[string]interface {}';
 
 /** Thrown by the decoder for malformed JSON; `message` is Go's scanner text (`invalid character 'x' …`). */
 export class JsonSyntaxError extends Error {
@@ -11,14 +17,18 @@ export class JsonSyntaxError extends Error {
 export const UNEXPECTED_END = 'unexpected end of JSON input';
 
 /**
- * Go's `quoteChar` of the scanner: the byte at fault between single quotes. Go reads bytes, so a
- * non-ASCII character is reported by its first UTF-8 byte, printed as that code point.
+ * Go's `quoteChar` of the scanner for a character of decoded text: Go reads bytes, so a non-ASCII character is
+ * reported by its first UTF-8 byte (see goQuoteByte).
  */
 export function goQuoteChar(ch: string): string {
-  if (ch === "'") return "'\\''";
-  if (ch === '"') return "'\"'";
   const cp = ch.codePointAt(0) ?? 0;
-  const byte = cp < 0x80 ? cp : Buffer.from(ch, 'utf8')[0] ?? 0;
+  return goQuoteByte(cp < 0x80 ? cp : Buffer.from(ch, 'utf8')[0] ?? 0);
+}
+
+/** Go's `quoteChar`: the byte at fault between single quotes, printed as the code point of the same number (Latin-1). */
+export function goQuoteByte(byte: number): string {
+  if (byte === 0x27) return "'\\''";
+  if (byte === 0x22) return "'\"'";
   return `'${goQuoteRune(byte).slice(1, -1)}'`;
 }
 
@@ -49,4 +59,16 @@ export function unmarshalTypeError(value: string, goType: string, context: GoErr
     return `json: cannot unmarshal ${value} into Go struct field ${context.struct ?? ''}.${context.fields.join('.')} of type ${goType}`;
   }
   return `json: cannot unmarshal ${value} into Go value of type ${goType}`;
+}
+
+/** The word Go's UnmarshalTypeError uses for a JSON value of this kind: `object`, `array`, `string`, `number`, `bool`, `null`. */
+export function goKindWord(kind: ValueKind): string {
+  return kind === 'true' || kind === 'false' ? 'bool' : kind;
+}
+
+/** goKindWord of a decoded JSON value (JSON.parse's output). */
+export function goJsonKind(value: unknown): string {
+  if (value === null) return 'null';
+  if (Array.isArray(value)) return 'array';
+  return typeof value === 'boolean' ? 'bool' : typeof value;
 }

@@ -1,5 +1,5 @@
 // A JSON tokenizer over a string, step by step, failing with Go's scanner texts (the first syntax error in document order).
-import { goQuoteChar, JsonSyntaxError, UNEXPECTED_END } from './go-json-errors';
+import { goQuoteByte, goQuoteChar, JsonSyntaxError, UNEXPECTED_END } from './go-json-errors';
 import { EXCEEDED_MAX_DEPTH, MAX_NESTING_DEPTH } from './max-depth';
 
 export type ValueKind = 'object' | 'array' | 'string' | 'number' | 'true' | 'false' | 'null';
@@ -22,11 +22,16 @@ export class JsonReader {
   /** Open objects and arrays; past MAX_NESTING_DEPTH the next `{`/`[` fails as Go's scanner does past its limit. */
   #depth = 0;
 
-  constructor(readonly text: string) {}
+  /** `latin1`: `text` holds raw bytes one per character (Buffer's latin1), so a fault names the very byte, as Go's scanner does. */
+  constructor(
+    readonly text: string,
+    readonly latin1 = false,
+  ) {}
 
   fail(context: string, at = this.pos): never {
     if (at >= this.text.length) throw new JsonSyntaxError(UNEXPECTED_END, at);
-    throw new JsonSyntaxError(`invalid character ${goQuoteChar(String.fromCodePoint(this.text.codePointAt(at) ?? 0))} ${context}`, at);
+    const fault = this.latin1 ? goQuoteByte(this.text.charCodeAt(at)) : goQuoteChar(String.fromCodePoint(this.text.codePointAt(at) ?? 0));
+    throw new JsonSyntaxError(`invalid character ${fault} ${context}`, at);
   }
 
   /** Skips whitespace; the next character code, or -1 at the end. */
@@ -222,5 +227,18 @@ export class JsonReader {
   /** After the top-level value: only whitespace may follow. */
   end(): void {
     if (this.peek() !== -1) this.fail('after top-level value');
+  }
+}
+
+/** Go's syntax error text for the bytes `data` (json.Valid's scan, byte for byte), or undefined when Go finds them valid. */
+export function goJsonSyntaxError(data: Buffer): string | undefined {
+  try {
+    const reader = new JsonReader(data.toString('latin1'), true);
+    reader.readAny();
+    reader.end();
+    return undefined;
+  } catch (err) {
+    if (err instanceof JsonSyntaxError) return err.message;
+    throw err;
   }
 }

@@ -3,7 +3,7 @@
 import type { SchemaNode } from '../schema/node';
 import { goQuote } from '../field/errors';
 import { isPlainObject } from '../meta/types';
-import { unmarshalTypeError, type GoErrorContext } from './go-json-errors';
+import { goKindWord, unmarshalTypeError, type GoErrorContext } from './go-json-errors';
 import { goDurationError, goTimeParseError, RFC3339, RFC3339_MICRO } from './go-time';
 import { quantityJsonError } from './go-quantity';
 import { JsonReader, setOwn, type ValueKind } from './json-reader';
@@ -37,9 +37,6 @@ function fitsInteger(literal: string, format: string | undefined): boolean {
   const n = Number(literal);
   return n >= INT32_MIN && n <= INT32_MAX;
 }
-
-/** The word Go's UnmarshalTypeError uses for a JSON value of this kind. */
-const goValueWord = (kind: ValueKind): string => (kind === 'true' || kind === 'false' ? 'bool' : kind);
 
 class SchemaDecoder {
   readonly #r: JsonReader;
@@ -135,7 +132,7 @@ class SchemaDecoder {
       r.readLiteral(kind);
       return node.nullable ? null : existing ?? null;
     }
-    this.#typeError(goValueWord(kind), node.goType);
+    this.#typeError(goKindWord(kind), node.goType);
     return r.readAny();
   }
 
@@ -267,7 +264,7 @@ class SchemaDecoder {
       if (!ok) this.#typeError(`number ${literal}`, node.goType);
       return value;
     }
-    this.#typeError(goValueWord(kind), node.goType);
+    this.#typeError(goKindWord(kind), node.goType);
     return r.readAny();
   }
 
@@ -291,13 +288,13 @@ class SchemaDecoder {
         return Number(literal);
       }
       const value = r.readAny();
-      this.#abort(unmarshalTypeError(goValueWord(kind), 'int32', this.#context()));
+      this.#abort(unmarshalTypeError(goKindWord(kind), 'int32', this.#context()));
       return value;
     }
     // Time, MicroTime, Duration: json.Unmarshal into a string, then time.Parse / time.ParseDuration.
     if (kind !== 'string') {
       const value = r.readAny();
-      this.#abort(unmarshalTypeError(goValueWord(kind), 'string', this.#context()));
+      this.#abort(unmarshalTypeError(goKindWord(kind), 'string', this.#context()));
       return value;
     }
     const text = r.readString();

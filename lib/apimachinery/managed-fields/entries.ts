@@ -1,7 +1,7 @@
 // metadata.managedFields ↔ manager identifiers and their field sets (fieldmanager/internal managedfields.go).
 import { BoundedCache } from './bounded-cache';
 import { FieldSet } from './field-set';
-import { goJsonOrdered } from './go-json';
+import { goJsonOrdered } from '../json/go-marshal';
 import type { ManagedFieldsMap } from './updater';
 
 export interface ManagedFieldsEntry {

@@ -3,7 +3,7 @@ import type { ApiObject } from '../meta/types';
 import type { SchemaNode } from '../schema/node';
 import { compare } from './compare';
 import type { FieldSet } from './field-set';
-import { goJson } from './go-json';
+import { goMarshal } from '../json/go-marshal';
 import { goShaped } from './normalize';
 import { toFieldSet } from './to-field-set';
 
@@ -48,7 +48,7 @@ export function refreshLastApplied(obj: ApiObject, config: Record<string, unknow
     const annotations = (meta as Record<string, unknown>)['annotations'];
     if (annotations !== null && typeof annotations === 'object') for (const k of LAST_APPLIED_ANNOTATIONS) delete (annotations as Record<string, unknown>)[k];
   }
-  const annotations = { ...(obj.metadata.annotations ?? {}), [key]: `${goJson(copy)}\n` };
+  const annotations = { ...(obj.metadata.annotations ?? {}), [key]: `${goMarshal(copy)}\n` };
   const size = Object.entries(annotations).reduce((n, [k, v]) => n + Buffer.byteLength(k) + Buffer.byteLength(v), 0);
   if (size > TOTAL_ANNOTATION_SIZE_LIMIT) delete annotations[key];
   obj.metadata.annotations = annotations;

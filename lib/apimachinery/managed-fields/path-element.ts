@@ -1,6 +1,7 @@
 // One step of a field path (structured-merge-diff PathElement): a field name, a list-map key, a set value or an index.
 import { BoundedCache } from './bounded-cache';
-import { goEscapeJson, goJsonOrdered, goQuote } from './go-json';
+import { goEscapeJson, goJsonOrdered } from '../json/go-marshal';
+import { goQuote } from './go-json';
 
 /** `serialized` is the FieldsV1 key, computed once when the element is made (sets and lists key by it). */
 export type PathElement =

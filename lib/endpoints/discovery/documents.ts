@@ -1,6 +1,7 @@
 // Discovery documents: /api, /api/v1, /apis, /apis/{group}, /apis/{group}/{version}, from the resource registry.
 import type { ResourceRegistry, ServedResource } from '../../registry/resource-registry';
 import { storageVersionHash } from './storage-version-hash';
+import { apiVersionOf } from '../../apimachinery/schema/group-version';
 
 const MAIN_VERBS = ['create', 'delete', 'deletecollection', 'get', 'list', 'patch', 'update', 'watch'];
 const STATUS_VERBS = ['get', 'patch', 'update'];
@@ -8,10 +9,6 @@ const STATUS_VERBS = ['get', 'patch', 'update'];
 export interface ServerAddress {
   clientCIDR: string;
   serverAddress: string;
-}
-
-function groupVersion(group: string, version: string): string {
-  return group === '' ? version : `${group}/${version}`;
 }
 
 function apiResources(served: ServedResource): Record<string, unknown>[] {
@@ -35,7 +32,7 @@ export function apiResourceList(registry: ResourceRegistry, group: string, versi
     .resourcesOf(group, version)
     .flatMap(apiResources)
     .sort((a, b) => String(a['name']).localeCompare(String(b['name'])));
-  return { kind: 'APIResourceList', apiVersion: 'v1', groupVersion: groupVersion(group, version), resources };
+  return { kind: 'APIResourceList', apiVersion: 'v1', groupVersion: apiVersionOf({ group, version }), resources };
 }
 
 export function apiVersions(address: ServerAddress): Record<string, unknown> {
@@ -45,7 +42,7 @@ export function apiVersions(address: ServerAddress): Record<string, unknown> {
 export function apiGroup(registry: ResourceRegistry, group: string): Record<string, unknown> | undefined {
   const entry = registry.groups().find((g) => g.group === group);
   if (!entry || group === '') return undefined;
-  const versions = entry.versions.map((version) => ({ groupVersion: groupVersion(group, version), version }));
+  const versions = entry.versions.map((version) => ({ groupVersion: apiVersionOf({ group, version }), version }));
   return { kind: 'APIGroup', apiVersion: 'v1', name: group, versions, preferredVersion: versions[0] };
 }
 

@@ -3,6 +3,7 @@ import { badRequest, invalid } from '../../apimachinery/errors';
 import { required } from '../../apimachinery/field/errors';
 import { FieldPath } from '../../apimachinery/field/path';
 import { yamlToJson } from '../../apimachinery/json/yaml-to-json';
+import { goJsonKind, MAP_GO } from '../../apimachinery/json/go-json-errors';
 import { applyToObject } from '../../apimachinery/managed-fields';
 import type { ApiObject } from '../../apimachinery/meta/types';
 import { isPlainObject } from '../../apimachinery/meta/types';
@@ -24,7 +25,7 @@ export function applyConfiguration(body: Buffer, directive: FieldValidation): { 
     throw badRequest(`error decoding YAML: ${err instanceof Error ? err.message : String(err)}`);
   }
   const parsed: unknown = JSON.parse(converted.json);
-  if (parsed !== null && !isPlainObject(parsed)) throw badRequest(`error decoding YAML: json: cannot unmarshal ${Array.isArray(parsed) ? 'array' : typeof parsed} into Go value of type map[string]interface {}`);
+  if (parsed !== null && !isPlainObject(parsed)) throw badRequest(`error decoding YAML: json: cannot unmarshal ${goJsonKind(parsed)} into Go value of type ${MAP_GO}`);
   const warnings: string[] = [];
   if (converted.duplicateKeysError !== undefined) {
     if (directive === 'Strict') throw badRequest(`error strict decoding YAML: ${converted.duplicateKeysError}`);

@@ -8,6 +8,7 @@ import { decodeStoredValue, servedJson, spliceResourceVersion, storedTypeMeta } 
 import type { ApiObject } from '../../apimachinery/meta/types';
 import { parseIncludeObject, toTable } from '../table';
 import { partialObjectOf } from '../partial-object-metadata';
+import { apiVersionOf } from '../../apimachinery/schema/group-version';
 
 type StoredJson = Awaited<ReturnType<ApiRequest['store']['getJson']>>;
 
@@ -15,7 +16,7 @@ type StoredJson = Awaited<ReturnType<ApiRequest['store']['getJson']>>;
 function writeStoredJson(r: ApiRequest, { json, resourceVersion }: StoredJson): boolean {
   const typeMeta = storedTypeMeta(json);
   const def = r.served.definition;
-  if (!typeMeta || typeMeta.kind !== def.kind || typeMeta.apiVersion !== (def.group === '' ? def.version : `${def.group}/${def.version}`)) return false;
+  if (!typeMeta || typeMeta.kind !== def.kind || typeMeta.apiVersion !== apiVersionOf(def)) return false;
   writeJsonText(r.res, 200, spliceResourceVersion(json, resourceVersion));
   return true;
 }

@@ -11,6 +11,7 @@ import { decodeStoredValue, servedItemBytes, storedItemParts, storedPrefix } fro
 import { parseIncludeObject, toTable } from '../table';
 import { partialListOf } from '../partial-object-metadata';
 import { encodeProtobufListParts } from '../../apimachinery/serializers/protobuf';
+import { apiVersionOf } from '../../apimachinery/schema/group-version';
 
 /** List items are written without kind/apiVersion, as Kubernetes does. */
 function listItem(obj: ApiObject): ApiObject {
@@ -27,7 +28,7 @@ export function listMetaOf(outcome: ListOutcome): ListMeta {
 
 function listApiVersion(r: ApiRequest): string {
   const def = r.served.definition;
-  return def.group === '' ? def.version : `${def.group}/${def.version}`;
+  return apiVersionOf(def);
 }
 
 export function listBody(r: ApiRequest, outcome: ListOutcome): Record<string, unknown> {

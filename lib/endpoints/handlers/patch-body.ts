@@ -2,7 +2,8 @@
 import { badRequest } from '../../apimachinery/errors';
 import { isPlainObject } from '../../apimachinery/meta/types';
 import { jsonNestsTooDeep } from '../../apimachinery/json/max-depth';
-import { goJsonSyntaxError, goUnmarshalKind } from './go-json-errors';
+import { goJsonKind, MAP_GO } from '../../apimachinery/json/go-json-errors';
+import { goJsonSyntaxError } from '../../apimachinery/json/json-reader';
 import type { FieldValidation } from './write-options';
 
 export type PatchType = 'json' | 'merge' | 'strategic' | 'apply';
@@ -11,7 +12,6 @@ export type PatchType = 'json' | 'merge' | 'strategic' | 'apply';
 const BAD_JSON_PATCH_TEXT = 'Invalid JSON Patch';
 /** Strict and Warn decode JSON and merge patches strictly first, prefixing the decoder's error. */
 const STRICT_DECODE_PREFIX = 'error decoding patch: ';
-const MAP_GO = 'map[string]interface {}';
 
 const decodesStrictly = (fieldValidation: FieldValidation): boolean => fieldValidation !== 'Ignore';
 
@@ -41,7 +41,7 @@ export function jsonPatchOperations(patch: unknown, fieldValidation: FieldValida
   const strict = decodesStrictly(fieldValidation);
   const prefix = strict ? STRICT_DECODE_PREFIX : '';
   const refuse = (value: unknown, goType: string): never => {
-    throw badRequest(`${prefix}json: cannot unmarshal ${goUnmarshalKind(value)} into Go ${goType}`);
+    throw badRequest(`${prefix}json: cannot unmarshal ${goJsonKind(value)} into Go ${goType}`);
   };
   if (!Array.isArray(patch)) refuse(patch, strict ? 'value of type []handlers.jsonPatchOp' : 'value of type jsonpatch.Patch');
   const operations = patch as unknown[]; // an array: refused just above otherwise
@@ -62,7 +62,7 @@ export function jsonPatchOperations(patch: unknown, fieldValidation: FieldValida
  */
 export function mergePatchDocument(patch: unknown, fieldValidation: FieldValidation): Record<string, unknown> | unknown[] {
   if (isPlainObject(patch)) return patch;
-  if (patch !== null && decodesStrictly(fieldValidation)) throw badRequest(`${STRICT_DECODE_PREFIX}json: cannot unmarshal ${goUnmarshalKind(patch)} into Go value of type ${MAP_GO}`);
+  if (patch !== null && decodesStrictly(fieldValidation)) throw badRequest(`${STRICT_DECODE_PREFIX}json: cannot unmarshal ${goJsonKind(patch)} into Go value of type ${MAP_GO}`);
   if (Array.isArray(patch)) return patch;
   throw badRequest(BAD_JSON_PATCH_TEXT);
 }
@@ -70,5 +70,5 @@ export function mergePatchDocument(patch: unknown, fieldValidation: FieldValidat
 /** A strategic merge patch decodes into a map; null is an empty patch. */
 export function strategicPatchDocument(patch: unknown): Record<string, unknown> | null {
   if (patch === null || isPlainObject(patch)) return patch;
-  throw badRequest(`json: cannot unmarshal ${goUnmarshalKind(patch)} into Go value of type ${MAP_GO}`);
+  throw badRequest(`json: cannot unmarshal ${goJsonKind(patch)} into Go value of type ${MAP_GO}`);
 }

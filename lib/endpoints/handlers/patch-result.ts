@@ -5,11 +5,11 @@ import { FieldPath } from '../../apimachinery/field/path';
 import type { ApiObject } from '../../apimachinery/meta/types';
 import { isPlainObject } from '../../apimachinery/meta/types';
 import { StrategicMergePatchError } from '../../apimachinery/strategic-merge-patch';
-import { goMarshal, goUnmarshalKind } from './go-json-errors';
+import { goJsonKind, TYPE_META_GO } from '../../apimachinery/json/go-json-errors';
+import { goMarshal } from '../../apimachinery/json/go-marshal';
 
 /** NewGenericServerResponse(422): kube-apiserver's answer to a JSON patch operation that fails (the library text is dropped). */
 const PATCH_REJECTED_TEXT = 'the server rejected our request due to an error in our request';
-const TYPE_META_GO = 'struct { APIVersion string "json:\\"apiVersion,omitempty\\""; Kind string "json:\\"kind,omitempty\\"" }';
 
 /** 422 Invalid, `details: {}`, the fixed message. */
 export function patchRejected(): StatusError {
@@ -40,7 +40,7 @@ export function strategicPatchFailure(err: unknown): unknown {
 export function patchedObject(result: unknown): ApiObject {
   if (result === null) return { metadata: {} }; // `null` decodes to the zero object
   if (!isPlainObject(result)) {
-    const detail = `couldn't get version/kind; json parse error: json: cannot unmarshal ${goUnmarshalKind(result)} into Go value of type ${TYPE_META_GO}`;
+    const detail = `couldn't get version/kind; json parse error: json: cannot unmarshal ${goJsonKind(result)} into Go value of type ${TYPE_META_GO}`;
     const err = invalid({ group: '', kind: '' }, '', [invalidValue(FieldPath.root('patch'), goMarshal(result), detail)]);
     delete err.status.details?.kind; // an empty GroupKind leaves details without a kind
     throw err;

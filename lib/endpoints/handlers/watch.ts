@@ -14,6 +14,7 @@ import type { ApiObject } from '../../apimachinery/meta/types';
 import { convertObject } from '../../apis/conversion';
 import { conversionsOf } from '../../apis/conversions';
 import { goShape } from '../../apimachinery/serializers/go-shape';
+import { apiVersionOf } from '../../apimachinery/schema/group-version';
 
 /** Without timeoutSeconds a watch lasts a random 30–60 minutes (kube-apiserver's min-request-timeout rule). */
 const MIN_REQUEST_TIMEOUT_SECONDS = 1800;
@@ -33,7 +34,7 @@ function pinName(r: ApiRequest): void {
 function servedForm(r: ApiRequest): (obj: ApiObject) => ApiObject {
   const def = r.served.definition;
   const conversions = conversionsOf(def.group, def.kind);
-  const apiVersion = def.group === '' ? def.version : `${def.group}/${def.version}`;
+  const apiVersion = apiVersionOf(def);
   return (obj) => (obj.apiVersion === apiVersion && obj.kind === def.kind ? obj : convertObject(conversions, obj, def.group, def.kind, def.version));
 }
 

@@ -1,5 +1,5 @@
 // OpenAPI definition names of catalog messages and the group-version-kinds each definition is served as.
-import { messageNameFor } from '../../apimachinery/schema';
+import { apiVersionOf, messageNameFor } from '../../apimachinery/schema';
 import { kubernetesGroupOf } from '../../apimachinery/schema/group-aliases';
 import type { ResourceRegistry } from '../../registry/resource-registry';
 
@@ -43,13 +43,12 @@ function add(index: Map<string, Gvk[]>, message: string | undefined, gvk: Gvk): 
  */
 export function servedKinds(registry: ResourceRegistry): Map<string, Gvk[]> {
   const index = new Map<string, Gvk[]>();
-  const apiVersion = (group: string, version: string): string => (group === '' ? version : `${group}/${version}`);
   for (const served of registry.allVersions()) {
     const { group, version, kind, listKind } = served.definition;
     const alias = kubernetesGroupOf(group);
     for (const g of alias === undefined ? [group] : [group, alias]) {
-      add(index, messageNameFor(apiVersion(g, version), kind), { group: g, version, kind });
-      add(index, messageNameFor(apiVersion(g, version), listKind), { group: g, version, kind: listKind });
+      add(index, messageNameFor(apiVersionOf({ group: g, version }), kind), { group: g, version, kind });
+      add(index, messageNameFor(apiVersionOf({ group: g, version }), listKind), { group: g, version, kind: listKind });
     }
     if (served.scale) add(index, META.scale, SCALE_GVK);
   }

@@ -1,6 +1,6 @@
 // The operations kube-apiserver's installer documents for a served resource: paths, actions, parameters, bodies,
 // responses and operation ids, independent of the OpenAPI version that renders them.
-import { messageNameFor } from '../../apimachinery/schema';
+import { apiVersionOf, messageNameFor } from '../../apimachinery/schema';
 import type { ServedResource } from '../../registry/resource-registry';
 import { META, SCALE_GVK, type Gvk } from './definition-names';
 import { DELETE_COLLECTION_PARAMS, DELETE_PARAMS, LIST_PARAMS, PATCH_PARAMS, WRITE_PARAMS, type QueryParam } from './parameters';
@@ -60,7 +60,7 @@ const accepted = (message: string) => ({ code: '202', description: 'Accepted', m
 /** Every documented path of one served resource (collection, item, subresources, all-namespaces and watch forms). */
 export function pathItemsOf(served: ServedResource): PathItem[] {
   const def = served.definition;
-  const apiVersion = def.group === '' ? def.version : `${def.group}/${def.version}`;
+  const apiVersion = apiVersionOf(def);
   const kindMessage = messageNameFor(apiVersion, def.kind);
   const listMessage = messageNameFor(apiVersion, def.listKind);
   if (kindMessage === undefined || listMessage === undefined) return []; // a kind the catalog lacks has no schema to document

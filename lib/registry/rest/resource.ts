@@ -1,5 +1,6 @@
 // ResourceDefinition: the facts installer, discovery and the store share about one served resource.
 import type { GroupResource, GroupKind } from '../../apimachinery/errors';
+import { apiVersionOf } from '../../apimachinery/schema/group-version';
 import type { Strategy } from './strategy';
 
 export interface ResourceDefinition {
@@ -18,4 +19,4 @@ export interface ResourceDefinition {
 
 export const groupResource = (def: ResourceDefinition): GroupResource => ({ group: def.group, resource: def.resource });
 export const groupKind = (def: ResourceDefinition): GroupKind => ({ group: def.group, kind: def.kind });
-export const apiVersionOfDefinition = (def: ResourceDefinition): string => (def.group === '' ? def.version : `${def.group}/${def.version}`);
+export const apiVersionOfDefinition = (def: ResourceDefinition): string => apiVersionOf(def);

@@ -3,22 +3,19 @@ import type { ServerResponse } from 'node:http';
 import type { ResourceRequestInfo } from '../../endpoints/request-info';
 import type { Deprecation, ServedResource } from '../../registry/resource-registry';
 import { warningHeaderValue } from '../../endpoints/handlers/write-response';
+import { apiVersionOf } from '../../apimachinery/schema/group-version';
 import type { ApiServerMetrics } from '../metrics/metrics';
 
 /** The audit annotation keys (k8s.io/deprecated, k8s.io/removed-release under the orch domain). */
 export const DEPRECATED_ANNOTATION = 'orch.io/deprecated';
 export const REMOVED_RELEASE_ANNOTATION = 'orch.io/removed-release';
 
-function groupVersion(group: string, version: string): string {
-  return group === '' ? version : `${group}/${version}`;
-}
-
 /** `<group>/<version> <Kind> is deprecated in v1.X+, unavailable in v1.Y+; use <group>/<version> <Kind>`. */
 export function deprecationWarning(group: string, version: string, kind: string, deprecation: Deprecation): string {
-  let text = `${groupVersion(group, version)} ${kind} is deprecated in v${deprecation.deprecatedIn}+`;
+  let text = `${apiVersionOf({ group, version })} ${kind} is deprecated in v${deprecation.deprecatedIn}+`;
   if (deprecation.removedIn !== undefined) text += `, unavailable in v${deprecation.removedIn}+`;
   const r = deprecation.replacement;
-  if (r !== undefined) text += `; use ${groupVersion(r.group, r.version)} ${r.kind}`;
+  if (r !== undefined) text += `; use ${apiVersionOf(r)} ${r.kind}`;
   return text;
 }
 

@@ -2,6 +2,7 @@
 // ",\t"-separated cells aligned as Go's text/tabwriter with minwidth 8, padding 1, blanks).
 import type { Dispatcher } from './dispatcher';
 import type { PriorityLevelState } from './priority-level';
+import { apiVersionOf } from '../../apimachinery/schema/group-version';
 
 const MIN_WIDTH = 8;
 const PADDING = 1;
@@ -89,7 +90,7 @@ export function dumpRequests(dispatcher: Dispatcher, includeRequestDetails: bool
           const info = r.details?.info;
           const group = info?.apiGroup ?? '';
           const version = info?.apiVersion ?? '';
-          row.push(r.details?.user.name ?? '', info?.verb ?? '', info?.path ?? '', info?.namespace ?? '', info?.name ?? '', group === '' ? version : `${group}/${version}`, info?.resource ?? '', info?.subresource ?? '');
+          row.push(r.details?.user.name ?? '', info?.verb ?? '', info?.path ?? '', info?.namespace ?? '', info?.name ?? '', apiVersionOf({ group, version }), info?.resource ?? '', info?.subresource ?? '');
         }
         rows.push(row);
       });

@@ -1,5 +1,7 @@
-// Go encoding/json's syntax error texts for invalid request bodies.
-import { goJsonSyntaxError, goMarshal } from './go-json-errors';
+// Go encoding/json's syntax error texts for invalid request bodies, and its words for JSON kinds.
+import { goJsonKind, goKindWord } from './go-json-errors';
+import { goJsonSyntaxError } from './json-reader';
+import { MAX_NESTING_DEPTH } from './max-depth';
 
 describe('goJsonSyntaxError', () => {
   it.each([
@@ -38,10 +40,36 @@ describe('goJsonSyntaxError', () => {
   it('names a stray non-ASCII byte by its Latin-1 rune', () => {
     expect(goJsonSyntaxError(Buffer.from('é'))).toBe("invalid character 'Ã' looking for beginning of value");
   });
+
+  it('names an invalid UTF-8 byte itself, as Go reads bytes', () => {
+    expect(goJsonSyntaxError(Buffer.from([0x7b, 0xff]))).toBe("invalid character 'ÿ' looking for beginning of object key string");
+    expect(goJsonSyntaxError(Buffer.from([0x5b, 0x85]))).toBe("invalid character '\\u0085' looking for beginning of value");
+  });
+
+  it('accepts invalid UTF-8 inside a string, as Go does', () => {
+    expect(goJsonSyntaxError(Buffer.from([0x22, 0xff, 0xfe, 0x22]))).toBeUndefined();
+  });
+
+  it('refuses nesting past the depth limit with the scanner text', () => {
+    expect(goJsonSyntaxError(Buffer.from('['.repeat(MAX_NESTING_DEPTH + 1)))).toBe("invalid character '[' exceeded max depth");
+    expect(goJsonSyntaxError(Buffer.from(`${'['.repeat(MAX_NESTING_DEPTH)}${']'.repeat(MAX_NESTING_DEPTH)}`))).toBeUndefined();
+  });
 });
 
-describe('goMarshal', () => {
-  it('sorts keys and escapes HTML characters as json.Marshal does', () => {
-    expect(goMarshal([{ b: 1, a: '<&>' }])).toBe('[{"a":"\\u003c\\u0026\\u003e","b":1}]');
+describe("Go's word for a JSON kind (UnmarshalTypeError)", () => {
+  it.each([
+    [{}, 'object'],
+    [[], 'array'],
+    ['s', 'string'],
+    [1.5, 'number'],
+    [true, 'bool'],
+    [false, 'bool'],
+    [null, 'null'],
+  ])('%j → %s', (value, word) => {
+    expect(goJsonKind(value)).toBe(word);
+  });
+
+  it('names reader tokens the same way', () => {
+    expect((['object', 'array', 'string', 'number', 'true', 'false', 'null'] as const).map(goKindWord)).toEqual(['object', 'array', 'string', 'number', 'bool', 'bool', 'null']);
   });
 });
