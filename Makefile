@@ -58,7 +58,7 @@ run: deps build
 test: deps cluster-tools chromium build
 	npx jest --ci --forceExit
 
-# Fault tests of the 3-etcd / 3-replica / haproxy cluster and of etcd member loss, compaction, etcd TLS (also part of `make test`).
+# Fault tests of the 3-etcd / 3-replica / haproxy cluster and of etcd member loss and compaction (also part of `make test`).
 test-cluster: deps cluster-tools build
 	npx jest --ci --forceExit test/cluster test/faults
 
