@@ -58,9 +58,9 @@ run: deps build
 test: deps cluster-tools chromium build
 	npx jest --ci --forceExit
 
-# Fault tests of the 3-etcd / 3-replica / haproxy cluster (also part of `make test`).
+# Fault tests of the 3-etcd / 3-replica / haproxy cluster and of etcd member loss and compaction (also part of `make test`).
 test-cluster: deps cluster-tools build
-	npx jest --ci --forceExit test/cluster
+	npx jest --ci --forceExit test/cluster test/faults
 
 # prettier (layout, 120 columns) and eslint (typescript-eslint strict) over the sources.
 lint: $(NODE_MODULES_STAMP)

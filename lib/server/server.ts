@@ -8,6 +8,7 @@ import { join } from 'node:path';
 import type { AddressInfo } from 'node:net';
 import type { Etcd3 } from 'etcd3';
 import { newEtcdClient } from '../storage/etcd/client';
+import { readEtcdTlsFiles, type EtcdCredentials } from './etcd-tls';
 import { setEtcdFailureLogger } from '../storage/etcd/failure-log';
 import type { Logger } from 'pino';
 import type { UserInfo } from '../apimachinery/user';
@@ -65,6 +66,7 @@ interface StartFiles {
   tlsFiles: TlsFiles | undefined;
   tokens: Map<string, UserInfo> | undefined;
   serviceAccountTokens: ServiceAccountTokens | undefined;
+  etcdCredentials: EtcdCredentials | undefined;
 }
 
 const ETCD_CHECK_TIMEOUT_MS = 2000;
@@ -132,9 +134,10 @@ export class ApiServer {
     }
     const tokens = options.authentication.tokenAuthFile !== '' ? loadTokenFile(options.authentication.tokenAuthFile, log) : undefined;
     const serviceAccountTokens = options.serviceAccounts ? new ServiceAccountTokens(options.serviceAccounts) : undefined;
+    const etcdCredentials = options.etcdTls ? readEtcdTlsFiles(options.etcdTls) : undefined;
     const undo: Array<() => unknown> = [];
     try {
-      return await ApiServer.#start(options, log, { tlsFiles, tokens, serviceAccountTokens }, undo);
+      return await ApiServer.#start(options, log, { tlsFiles, tokens, serviceAccountTokens, etcdCredentials }, undo);
     } catch (err) {
       for (const step of undo.reverse()) {
         try {
@@ -160,7 +163,7 @@ export class ApiServer {
       undo.push(() => started.stop());
     }
     setEtcdFailureLogger(log.child({ component: 'etcd' }));
-    const client = newEtcdClient(etcdServers, { dialTimeout: 5000 });
+    const client = newEtcdClient(etcdServers, { dialTimeout: 5000, ...(files.etcdCredentials && !embedded ? { credentials: files.etcdCredentials as { rootCertificate: Buffer } } : {}) });
     undo.push(() => client.close());
     const storage = new EtcdStorage(client);
     await waitForEtcd(storage, log);

@@ -72,10 +72,11 @@ describe('Helm chart deploy/helm/orch-apiserver', () => {
     expect((etcd.spec as any).volumeClaimTemplates[0].spec.resources.requests.storage).toBe('8Gi');
   });
 
-  test('external etcd, an existing TLS secret, a token file and no ServiceMonitor', () => {
+  test('external etcd with TLS, an existing TLS secret, a token file and no ServiceMonitor', () => {
     const docs = render((v) => {
       v.etcd.bundled = false;
       v.etcd.externalEndpoints = ['https://etcd-a:2379', 'https://etcd-b:2379'];
+      v.etcd.tlsSecret = 'etcd-client';
       v.tls.existingSecret = 'my-tls';
       v.tokenSecret = 'orch-tokens';
       v.metrics.serviceMonitor.enabled = false;
@@ -88,6 +89,9 @@ describe('Helm chart deploy/helm/orch-apiserver', () => {
     const volumes = (deploy.spec as any).template.spec.volumes;
     expect(volumes).toContainEqual({ name: 'tls', secret: { secretName: 'my-tls' } });
     expect(volumes).toContainEqual({ name: 'tokens', secret: { secretName: 'orch-tokens' } });
+    expect(volumes).toContainEqual({ name: 'etcd-tls', secret: { secretName: 'etcd-client' } });
+    expect(container(deploy).volumeMounts).toContainEqual({ name: 'etcd-tls', mountPath: '/etc/orch/etcd-tls', readOnly: true });
+    expect(container(deploy).args).toEqual(expect.arrayContaining(['--etcd-cafile=/etc/orch/etcd-tls/ca.crt', '--etcd-certfile=/etc/orch/etcd-tls/tls.crt', '--etcd-keyfile=/etc/orch/etcd-tls/tls.key']));
     expect(container(deploy).args).toEqual(expect.arrayContaining(['--token-auth-file=/etc/orch/tokens/tokens.csv', '--authorization-mode=RBAC']));
   });
 

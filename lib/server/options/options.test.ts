@@ -32,8 +32,15 @@ describe('parseCommandLine', () => {
     expect(parsed).toMatchObject({ options: { port: 0, etcdServers: ['http://127.0.0.1:2379', 'http://127.0.0.1:3379'], shutdownDelayMs: 90_000 } });
   });
 
+  it('reads the etcd TLS files (kube-apiserver\'s --etcd-cafile, --etcd-certfile, --etcd-keyfile)', () => {
+    expect(parseCommandLine([]).help === false && parseCommandLine([])).not.toHaveProperty('options.etcdTls');
+    expect(parseCommandLine(['--etcd-cafile=ca.crt', '--etcd-certfile=c.crt', '--etcd-keyfile=c.key'])).toMatchObject({ options: { etcdTls: { caFile: 'ca.crt', certFile: 'c.crt', keyFile: 'c.key' } } });
+    expect(parseCommandLine(['--etcd-cafile=ca.crt'])).toMatchObject({ options: { etcdTls: { caFile: 'ca.crt', certFile: '', keyFile: '' } } });
+  });
+
   it.each([
     [['--nope'], 'unknown flag: --nope'],
+    [['--etcd-certfile=c.crt'], '--etcd-certfile and --etcd-keyfile must be given together'],
     [['--port=http'], 'invalid argument "http" for "--port" flag'],
     [['--port'], 'flag needs an argument: --port'],
     [['--livez-grace-period=soon'], 'invalid argument "soon" for "--livez-grace-period" flag: time: invalid duration "soon"'],

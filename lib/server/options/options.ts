@@ -19,6 +19,9 @@ export const FLAG_DEFINITIONS: readonly FlagDefinition[] = [
   { name: 'tls-cert-file', kind: 'string', default: '', usage: 'PEM certificate; with --tls-private-key-file the port serves HTTPS' },
   { name: 'tls-private-key-file', kind: 'string', default: '', usage: 'PEM private key matching --tls-cert-file' },
   { name: 'etcd-servers', kind: 'string', default: '', usage: 'comma-separated etcd URLs; when empty an embedded etcd is started with its data under --data-dir' },
+  { name: 'etcd-cafile', kind: 'string', default: '', usage: 'SSL Certificate Authority file used to secure etcd communication (verifies the members\' serving certificates)' },
+  { name: 'etcd-certfile', kind: 'string', default: '', usage: 'SSL certification file used to secure etcd communication (client certificate, with --etcd-keyfile)' },
+  { name: 'etcd-keyfile', kind: 'string', default: '', usage: 'SSL key file used to secure etcd communication (key of --etcd-certfile)' },
   { name: 'etcd-prefix', kind: 'string', default: '/registry', usage: 'prefix of every key the server writes in etcd' },
   { name: 'event-ttl', kind: 'duration', default: '1h', usage: 'amount of time to retain events (each stored with an etcd lease of this TTL)' },
   { name: 'webhook-service-url-template', kind: 'string', default: 'https://{name}.{namespace}.svc:{port}{path}', usage: 'URL an admission webhook\'s clientConfig.service is called at ({name}, {namespace}, {port}, {path} replaced; the TLS name checked stays <name>.<namespace>.svc); outside a cluster point it at a reachable host' },
@@ -53,6 +56,8 @@ export interface ServerOptions {
   port: number;
   tls?: { certFile: string; keyFile: string };
   etcdServers: string[];
+  /** --etcd-cafile, --etcd-certfile, --etcd-keyfile (absent: plain connections unless a URL is https, then system CAs). */
+  etcdTls?: EtcdTlsFiles;
   etcdPrefix: string;
   /** 0: this server never compacts etcd's history. */
   etcdCompactionIntervalMs: number;
@@ -90,6 +95,20 @@ export interface ServerOptions {
   featureGatesText: string;
   /** --logging-format: '' picks text on a terminal and json otherwise. */
   loggingFormat: '' | 'text' | 'json';
+}
+
+export interface EtcdTlsFiles {
+  /** '' : the system's CAs. */
+  caFile: string;
+  /** '' (with keyFile ''): no client certificate. */
+  certFile: string;
+  keyFile: string;
+}
+
+function etcdTlsFlags(values: Map<string, string>): EtcdTlsFiles | undefined {
+  const tls = { caFile: flagValue(values, 'etcd-cafile'), certFile: flagValue(values, 'etcd-certfile'), keyFile: flagValue(values, 'etcd-keyfile') };
+  if ((tls.certFile === '') !== (tls.keyFile === '')) throw new FlagError('--etcd-certfile and --etcd-keyfile must be given together');
+  return tls.caFile === '' && tls.certFile === '' ? undefined : tls;
 }
 
 function nonNegativeIntFlag(values: Map<string, string>, name: string): number {
@@ -195,6 +214,8 @@ export function parseCommandLine(args: readonly string[]): ParsedCommandLine {
     throw new FlagError('--max-requests-inflight plus --max-mutating-requests-inflight must be positive when --enable-priority-and-fairness is true');
   }
   if (certFile !== '') options.tls = { certFile, keyFile };
+  const etcdTls = etcdTlsFlags(values);
+  if (etcdTls) options.etcdTls = etcdTls;
   const serviceAccounts = parseServiceAccountFlags(values);
   if (serviceAccounts) options.serviceAccounts = serviceAccounts;
   if (flagValue(values, 'watch-cache') === 'true') {
