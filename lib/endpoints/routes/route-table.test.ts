@@ -14,6 +14,7 @@ describe('routesOf', () => {
     expect(routesOf(served('apps', 'deployments')).verbs).toEqual(['create', 'delete', 'deletecollection', 'get', 'list', 'patch', 'update', 'watch']);
     expect(routesOf(served('', 'namespaces')).verbs).toEqual(['create', 'delete', 'get', 'list', 'patch', 'update', 'watch']);
     expect(serves(routesOf(served('', 'namespaces')), 'deletecollection')).toBe(false);
+    expect(routesOf(served('', 'namespaces')).patchTypes).toEqual(['application/json-patch+json', 'application/merge-patch+json', 'application/strategic-merge-patch+json', 'application/apply-patch+yaml']);
   });
 
   it('carries scope and subresources (status, scale with its own kind, PUT-only finalize)', () => {

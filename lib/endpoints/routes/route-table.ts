@@ -33,6 +33,8 @@ export interface SubresourceRoutes {
 
 export interface ResourceRoutes {
   namespaced: boolean;
+  /** The patch types PATCH consumes, in the installer's order. */
+  patchTypes: readonly string[];
   /** Verbs on the resource itself, in discovery's (alphabetical) order. */
   verbs: readonly Verb[];
   /** In the order the OpenAPI documents list them (status, scale, PUT-only, then POST-only). */
@@ -40,6 +42,9 @@ export interface ResourceRoutes {
 }
 
 export const SCALE_KIND: SubresourceKind = { group: 'autoscaling', version: 'v1', kind: 'Scale' };
+
+/** The patch types the installer's PATCH routes consume for built-in kinds, in its order (server-side apply last). */
+export const PATCH_TYPES: readonly string[] = ['application/json-patch+json', 'application/merge-patch+json', 'application/strategic-merge-patch+json', 'application/apply-patch+yaml'];
 
 const RESOURCE_VERBS: readonly Verb[] = ['create', 'delete', 'deletecollection', 'get', 'list', 'patch', 'update', 'watch'];
 const OBJECT_SUBRESOURCE_VERBS: readonly Verb[] = ['get', 'patch', 'update'];
@@ -53,7 +58,7 @@ function buildRoutes(served: ServedResource): ResourceRoutes {
   for (const [name, post] of served.postSubresources ?? []) {
     subresources.push({ name, serves: 'post', verbs: ['create'], store: served.store, kind: { group: post.group, version: post.version, kind: post.kind }, documented: false });
   }
-  return { namespaced: served.definition.strategy.namespaced, verbs, subresources };
+  return { namespaced: served.definition.strategy.namespaced, patchTypes: PATCH_TYPES, verbs, subresources };
 }
 
 interface Memo {
