@@ -20,6 +20,7 @@ import { handleDelete } from './handlers/delete';
 import { handleDeleteCollection } from './handlers/delete-collection';
 import { handleGetScale, handlePatchScale, handleUpdateScale } from './handlers/scale';
 import { parseQueryBool } from './query-bool';
+import { routesOf, subresourceOf, type SubresourceRoutes, type Verb } from './routes/route-table';
 
 type Handler = (r: ApiRequest) => Promise<void>;
 
@@ -33,32 +34,50 @@ export interface WatchHandler {
   (r: ApiRequest): Promise<void>;
 }
 
-function collectionRoute(served: ServedResource, allNamespaces: boolean, watch: WatchHandler): Route {
-  const listOrWatch: Handler = (r) => (r.info.verb === 'watch' ? watch(r) : handleList(r));
-  if (allNamespaces) return { store: served.store, methods: { GET: listOrWatch } };
-  const methods: Route['methods'] = { GET: listOrWatch, POST: handleCreate };
-  if (served.deleteCollection) methods['DELETE'] = handleDeleteCollection;
-  return { store: served.store, methods };
+/** The handlers of a subresource's verbs, by what it serves. */
+function subresourceHandlers(sub: SubresourceRoutes, served: ServedResource): Partial<Record<Verb, Handler>> {
+  if (sub.serves === 'scale') return { get: handleGetScale, update: handleUpdateScale, patch: handlePatchScale };
+  if (sub.serves === 'post') {
+    const post = served.postSubresources?.get(sub.name);
+    return post ? { create: post.handler } : {};
+  }
+  return { get: handleGet, update: handleUpdate, patch: handlePatch };
 }
+
+/** The methods of a path, in go-restful's order (the Allow header lists them so), for the verbs the table serves. */
+function methodsOf(verbs: readonly Verb[], handlers: Partial<Record<Verb, Handler>>, order: ReadonlyArray<[string, Verb]>): Route['methods'] {
+  const methods: Route['methods'] = {};
+  for (const [method, verb] of order) {
+    const handler = handlers[verb];
+    if (handler && verbs.includes(verb)) methods[method] = handler;
+  }
+  return methods;
+}
+
+const COLLECTION_METHODS: ReadonlyArray<[string, Verb]> = [['GET', 'list'], ['POST', 'create'], ['DELETE', 'deletecollection']];
+const ITEM_METHODS: ReadonlyArray<[string, Verb]> = [['GET', 'get'], ['PUT', 'update'], ['PATCH', 'patch'], ['DELETE', 'delete']];
+const SUBRESOURCE_METHODS: ReadonlyArray<[string, Verb]> = [['GET', 'get'], ['POST', 'create'], ['PUT', 'update'], ['PATCH', 'patch']];
 
 /** The route of a path, or undefined when no route exists (404). */
 function routeOf(served: ServedResource, info: ResourceRequestInfo, watch: WatchHandler): Route | undefined {
-  const namespaced = served.definition.strategy.namespaced;
+  const routes = routesOf(served);
+  const namespaced = routes.namespaced;
   const isNamespaceObject = served.definition.group === '' && served.definition.resource === 'namespaces';
   if (info.extraParts.length > 0) return undefined;
   // A cluster-scoped resource has no /namespaces/{ns}/ form (a namespace's own path sets namespace = name).
   if (!namespaced && info.namespace !== '' && !(isNamespaceObject && info.namespace === info.name)) return undefined;
   if (namespaced && info.namespace === '' && info.name !== '') return undefined;
   if (info.watchPath) return { store: served.store, methods: { GET: watch } };
-  if (info.name === '') return collectionRoute(served, namespaced && info.namespace === '', watch);
-  if (info.subresource === '') return { store: served.store, methods: { GET: handleGet, PUT: handleUpdate, PATCH: handlePatch, DELETE: handleDelete } };
-  if (info.subresource === 'status' && served.statusStore) return { store: served.statusStore, methods: { GET: handleGet, PUT: handleUpdate, PATCH: handlePatch } };
-  if (info.subresource === 'scale' && served.scale) return { store: served.store, methods: { GET: handleGetScale, PUT: handleUpdateScale, PATCH: handlePatchScale } };
-  const postOnly = served.postSubresources?.get(info.subresource);
-  if (postOnly) return { store: served.store, methods: { POST: postOnly.handler } };
-  const putOnly = served.putSubresources.get(info.subresource);
-  if (putOnly) return { store: putOnly, methods: { PUT: handleUpdate } };
-  return undefined;
+  if (info.name === '') {
+    const listOrWatch: Handler = (r) => (r.info.verb === 'watch' ? watch(r) : handleList(r));
+    // Across all namespaces a namespaced resource is only listed and watched.
+    const verbs = namespaced && info.namespace === '' ? routes.verbs.filter((v) => v === 'list') : routes.verbs;
+    return { store: served.store, methods: methodsOf(verbs, { list: listOrWatch, create: handleCreate, deletecollection: handleDeleteCollection }, COLLECTION_METHODS) };
+  }
+  if (info.subresource === '') return { store: served.store, methods: methodsOf(routes.verbs, { get: handleGet, update: handleUpdate, patch: handlePatch, delete: handleDelete }, ITEM_METHODS) };
+  const sub = subresourceOf(routes, info.subresource);
+  if (!sub) return undefined;
+  return { store: sub.store, methods: methodsOf(sub.verbs, subresourceHandlers(sub, served), SUBRESOURCE_METHODS) };
 }
 
 /**

@@ -2,9 +2,7 @@
 import type { ResourceRegistry, ServedResource } from '../../registry/resource-registry';
 import { storageVersionHash } from './storage-version-hash';
 import { apiVersionOf } from '../../apimachinery/schema/group-version';
-
-const MAIN_VERBS = ['create', 'delete', 'deletecollection', 'get', 'list', 'patch', 'update', 'watch'];
-const STATUS_VERBS = ['get', 'patch', 'update'];
+import { routesOf } from '../routes/route-table';
 
 export interface ServerAddress {
   clientCIDR: string;
@@ -13,17 +11,17 @@ export interface ServerAddress {
 
 function apiResources(served: ServedResource): Record<string, unknown>[] {
   const def = served.definition;
-  const namespaced = def.strategy.namespaced;
-  const verbs = served.deleteCollection ? MAIN_VERBS : MAIN_VERBS.filter((v) => v !== 'deletecollection');
-  const main: Record<string, unknown> = { name: def.resource, singularName: '', namespaced, kind: def.kind, verbs };
+  const routes = routesOf(served);
+  const namespaced = routes.namespaced;
+  const main: Record<string, unknown> = { name: def.resource, singularName: '', namespaced, kind: def.kind, verbs: routes.verbs };
   if (def.shortNames.length > 0) main['shortNames'] = def.shortNames;
   if (def.categories.length > 0) main['categories'] = def.categories;
   main['storageVersionHash'] = storageVersionHash(def.group, served.encodingVersion, def.kind);
   const entries: Record<string, unknown>[] = [main];
-  if (served.scale) entries.push({ name: `${def.resource}/scale`, singularName: '', namespaced, group: 'autoscaling', version: 'v1', kind: 'Scale', verbs: STATUS_VERBS });
-  if (served.statusStore) entries.push({ name: `${def.resource}/status`, singularName: '', namespaced, kind: def.kind, verbs: STATUS_VERBS });
-  for (const [sub, post] of served.postSubresources ?? []) entries.push({ name: `${def.resource}/${sub}`, singularName: '', namespaced, group: post.group, version: post.version, kind: post.kind, verbs: ['create'] });
-  for (const sub of served.putSubresources.keys()) entries.push({ name: `${def.resource}/${sub}`, singularName: '', namespaced, kind: def.kind, verbs: ['update'] });
+  for (const sub of routes.subresources) {
+    const kind = sub.kind ? { group: sub.kind.group, version: sub.kind.version, kind: sub.kind.kind } : { kind: def.kind };
+    entries.push({ name: `${def.resource}/${sub.name}`, singularName: '', namespaced, ...kind, verbs: sub.verbs });
+  }
   return entries;
 }
 

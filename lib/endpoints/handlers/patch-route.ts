@@ -2,14 +2,12 @@
 import { routeUnsupportedMediaType } from '../../apimachinery/errors';
 import { negotiateResponse } from '../negotiation';
 import type { ApiRequest } from './api-request';
+import { routesOf } from '../routes/route-table';
 
-/** The Consumes list of every PATCH route kube-apiserver installs for built-in kinds. */
-const PATCH_ROUTE_CONSUMES = new Set(['application/json-patch+json', 'application/merge-patch+json', 'application/strategic-merge-patch+json', 'application/apply-patch+yaml']);
-
-/** go-restful's matchesContentType: any comma-separated type, parameters cut, spaces trimmed, compared exactly. */
-function routeConsumes(contentType: string | undefined): boolean {
+/** go-restful's matchesContentType against the route's Consumes list: any comma-separated type, parameters cut, spaces trimmed, compared exactly. */
+function routeConsumes(consumes: readonly string[], contentType: string | undefined): boolean {
   // A body without Content-Type is matched as application/octet-stream.
-  return (contentType ?? '').split(',').some((part) => PATCH_ROUTE_CONSUMES.has((part.split(';')[0] ?? '').trim()));
+  return (contentType ?? '').split(',').some((part) => consumes.includes((part.split(';')[0] ?? '').trim()));
 }
 
 /**
@@ -20,7 +18,7 @@ function routeConsumes(contentType: string | undefined): boolean {
  */
 export function rejectUnroutedPatch(r: ApiRequest): void {
   const length = Number(r.req.headers['content-length'] ?? 0);
-  if (!(length > 0) || routeConsumes(r.req.headers['content-type'])) return;
+  if (!(length > 0) || routeConsumes(routesOf(r.served).patchTypes, r.req.headers['content-type'])) return;
   try {
     r.negotiated = negotiateResponse(r.req.headers.accept, false);
   } catch {

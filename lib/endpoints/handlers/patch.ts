@@ -28,6 +28,7 @@ import { handleApply } from './apply';
 import { fieldManagerScope, managerOrUserAgent } from './field-manager';
 import { META_GROUP } from './list-options';
 import { parseQueryBool } from '../query-bool';
+import { PATCH_TYPES } from '../routes/route-table';
 
 /** `force` (apply only: 422 Forbidden on other patches). */
 export function parseForce(query: URLSearchParams, type: PatchType): boolean {
@@ -37,8 +38,7 @@ export function parseForce(query: URLSearchParams, type: PatchType): boolean {
 }
 
 const MAX_JSON_PATCH_OPERATIONS = 10000;
-const PATCH_TYPES_TEXT =
-  'the body of the request was in an unknown format - accepted media types include: application/json-patch+json, application/merge-patch+json, application/strategic-merge-patch+json, application/apply-patch+yaml';
+const PATCH_TYPES_TEXT = `the body of the request was in an unknown format - accepted media types include: ${PATCH_TYPES.join(', ')}`;
 
 export type { PatchType } from './patch-body';
 

@@ -2,6 +2,7 @@
 import { apiVersionOf, messageNameFor } from '../../apimachinery/schema';
 import { kubernetesGroupOf } from '../../apimachinery/schema/group-aliases';
 import type { ResourceRegistry } from '../../registry/resource-registry';
+import { routesOf, SCALE_KIND } from '../routes/route-table';
 
 export interface Gvk {
   group: string;
@@ -17,8 +18,6 @@ export const META = {
   watchEvent: 'k8s.io.apimachinery.pkg.apis.meta.v1.WatchEvent',
   scale: 'k8s.io.api.autoscaling.v1.Scale',
 } as const;
-
-export const SCALE_GVK: Gvk = { group: 'autoscaling', version: 'v1', kind: 'Scale' };
 
 /**
  * The definition name Kubernetes' OpenAPI uses for a catalog message: the Go package path reversed at its
@@ -50,7 +49,7 @@ export function servedKinds(registry: ResourceRegistry): Map<string, Gvk[]> {
       add(index, messageNameFor(apiVersionOf({ group: g, version }), kind), { group: g, version, kind });
       add(index, messageNameFor(apiVersionOf({ group: g, version }), listKind), { group: g, version, kind: listKind });
     }
-    if (served.scale) add(index, META.scale, SCALE_GVK);
+    if (routesOf(served).subresources.some((sub) => sub.serves === 'scale')) add(index, META.scale, SCALE_KIND);
   }
   add(index, META.status, { group: '', version: 'v1', kind: 'Status' });
   for (const { group, versions } of registry.groups()) {

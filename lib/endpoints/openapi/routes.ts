@@ -2,7 +2,8 @@
 // responses and operation ids, independent of the OpenAPI version that renders them.
 import { apiVersionOf, messageNameFor } from '../../apimachinery/schema';
 import type { ServedResource } from '../../registry/resource-registry';
-import { META, SCALE_GVK, type Gvk } from './definition-names';
+import { META, type Gvk } from './definition-names';
+import { routesOf, serves } from '../routes/route-table';
 import { DELETE_COLLECTION_PARAMS, DELETE_PARAMS, LIST_PARAMS, PATCH_PARAMS, WRITE_PARAMS, type QueryParam } from './parameters';
 
 export type Method = 'get' | 'put' | 'post' | 'delete' | 'patch';
@@ -53,6 +54,9 @@ export function groupVersionPath(group: string, version: string): string {
   return group === '' ? `/api/${version}` : `/apis/${group}/${version}`;
 }
 
+/** The documented methods of a subresource's verbs, in the order its path lists them. */
+const SUBRESOURCE_METHODS: ReadonlyArray<['get' | 'put' | 'patch', 'get' | 'update' | 'patch']> = [['get', 'get'], ['put', 'update'], ['patch', 'patch']];
+
 const ok = (message: string) => ({ code: '200', description: 'OK', message });
 const created = (message: string) => ({ code: '201', description: 'Created', message });
 const accepted = (message: string) => ({ code: '202', description: 'Accepted', message });
@@ -65,7 +69,8 @@ export function pathItemsOf(served: ServedResource): PathItem[] {
   const listMessage = messageNameFor(apiVersion, def.listKind);
   if (kindMessage === undefined || listMessage === undefined) return []; // a kind the catalog lacks has no schema to document
   const gvk: Gvk = { group: def.group, version: def.version, kind: def.kind };
-  const namespaced = def.strategy.namespaced;
+  const routes = routesOf(served);
+  const namespaced = routes.namespaced;
   const gv = groupVersionPath(def.group, def.version);
   const ns = namespaced ? '/namespaces/{namespace}' : '';
   const scope = namespaced ? 'Namespaced' : '';
@@ -84,7 +89,7 @@ export function pathItemsOf(served: ServedResource): PathItem[] {
       operations: [
         kindOp('get', 'list', 'list', `list or watch objects of kind ${def.kind}`, LIST_PARAMS, { responses: [ok(listMessage)], streams: true }),
         kindOp('post', 'post', 'create', `create a ${def.kind}`, WRITE_PARAMS, { body: { message: kindMessage, kind: 'object', required: true }, responses: [ok(kindMessage), created(kindMessage), accepted(kindMessage)] }),
-        ...(served.deleteCollection
+        ...(serves(routes, 'deletecollection')
           ? [kindOp('delete', 'deletecollection', 'delete', `delete collection of ${def.kind}`, DELETE_COLLECTION_PARAMS, { operationId: id('delete', '', 'Collection'), body: { message: META.deleteOptions, kind: 'object', required: false }, responses: [ok(META.status)] })]
           : []),
       ],
@@ -108,9 +113,11 @@ export function pathItemsOf(served: ServedResource): PathItem[] {
     };
     return { path: `${gv}${ns}/${def.resource}/{name}/${name}`, pathParams: [...nsParams, 'name'], nameOf, tag, operations: verbs.map((v) => ops[v]()) };
   };
-  if (served.statusStore) items.push(subresource('status', kindMessage, gvk, ['get', 'put', 'patch']));
-  if (served.scale) items.push(subresource('scale', META.scale, SCALE_GVK, ['get', 'put', 'patch']));
-  for (const name of served.putSubresources.keys()) items.push(subresource(name, kindMessage, gvk, ['put']));
+  for (const sub of routes.subresources) {
+    if (!sub.documented) continue;
+    const methods = SUBRESOURCE_METHODS.filter(([, verb]) => sub.verbs.includes(verb)).map(([method]) => method);
+    items.push(subresource(sub.name, sub.serves === 'scale' ? META.scale : kindMessage, sub.kind ?? gvk, methods));
+  }
 
   const watchOp = (action: 'watch' | 'watchlist', operationId: string, description: string): Operation => ({
     method: 'get', action, operationId, description, gvk, params: LIST_PARAMS, responses: [ok(META.watchEvent)], streams: true,
