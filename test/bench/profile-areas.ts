@@ -15,7 +15,7 @@ const AREAS: Array<[string, RegExp]> = [
   ['body decode / schema walk', /lib\/apimachinery\/(schema|json|strategic-merge-patch)|lib\/endpoints\/decode-/],
   ['etcd3 / gRPC', /node_modules\/(etcd3|@grpc|protobufjs|@protobufjs|cockatiel)|node:internal\/http2|node:http2|lib\/storage\/etcd\//],
   ['watch cache', /lib\/storage\/cacher\//],
-  ['response writing', /node:_http_(outgoing|server)|lib\/endpoints\/handlers\/write-|lib\/endpoints\/negotiation|lib\/apimachinery\/serializers\/|lib\/storage\/stored-json/],
+  ['response writing', /node:_http_(outgoing|server)|lib\/endpoints\/handlers\/write-|lib\/endpoints\/negotiation|lib\/apimachinery\/serializers\//],
   ['registry (store, strategy, admission)', /lib\/registry\//],
   ['other project code', /\s(lib|cmd)\//],
   ['other npm', /node_modules\//],

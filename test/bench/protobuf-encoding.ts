@@ -3,7 +3,7 @@
 // (stored JSON with the resourceVersion spliced in; protobuf item messages kept per object).
 import type { ApiObject } from '../../lib/apimachinery/meta/types';
 import { encodeProtobufList, encodeProtobufResponse } from '../../lib/apimachinery/serializers/protobuf';
-import { rememberStoredJson, servedJson } from '../../lib/storage/stored-json';
+import { rememberStoredJson, servedJson } from '../../lib/apimachinery/serializers/served-json';
 
 export interface EncodingResult {
   /** Microseconds per encode: the fastest batch (the machine is shared; slower batches measure interference). */

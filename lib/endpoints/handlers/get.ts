@@ -4,7 +4,7 @@ import { asServed, requestNamespace, toStorage } from './api-request';
 import { negotiateResponse } from '../negotiation';
 import { parseResourceVersion } from './list-options';
 import { writeJsonText, writeResponse } from './write-response';
-import { decodeStoredValue, servedJson, spliceResourceVersion, storedTypeMeta } from '../../storage/stored-json';
+import { servedJson, spliceResourceVersion, storedTypeMeta } from '../../apimachinery/serializers/served-json';
 import type { ApiObject } from '../../apimachinery/meta/types';
 import { parseIncludeObject, toTable } from '../table';
 import { partialObjectOf } from '../partial-object-metadata';
@@ -21,14 +21,6 @@ function writeStoredJson(r: ApiRequest, { json, resourceVersion }: StoredJson): 
   return true;
 }
 
-/**
- * The latest object as read from etcd: the watch cache's object when it holds the same version, so what is kept
- * with it (protobuf bytes) is reused instead of decoding and encoding again; else the stored value decoded.
- */
-function latestObject(r: ApiRequest, { json, resourceVersion }: StoredJson): ApiObject {
-  return r.store.cachedAt(r.store.keyFor(requestNamespace(r), r.info.name), resourceVersion) ?? decodeStoredValue(json, resourceVersion);
-}
-
 export async function handleGet(r: ApiRequest): Promise<void> {
   r.negotiated = negotiateResponse(r.req.headers.accept, true);
   const resourceVersion = parseResourceVersion(r.query.get('resourceVersion'));
@@ -38,7 +30,7 @@ export async function handleGet(r: ApiRequest): Promise<void> {
     // Most Recent: a quorum read of etcd, as Kubernetes does without a resourceVersion.
     const latest = await r.store.getJson(requestNamespace(r), r.info.name);
     if (plainJson && writeStoredJson(r, latest)) return;
-    stored = latestObject(r, latest);
+    stored = r.store.latestObject(requestNamespace(r), r.info.name, latest);
   } else {
     stored = await r.store.getAtVersion(requestNamespace(r), r.info.name, resourceVersion);
   }

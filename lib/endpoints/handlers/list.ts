@@ -7,7 +7,7 @@ import { isProtobuf, negotiateResponse } from '../negotiation';
 import { parseListParams } from './list-options';
 import { writeResponse } from './write-response';
 import { writeStreamedBody } from './streamed-body';
-import { decodeStoredValue, servedItemBytes, storedItemParts, storedPrefix } from '../../storage/stored-json';
+import { decodeStoredValue, servedItemBytes, storedItemParts, storedPrefix } from '../../apimachinery/serializers/served-json';
 import { parseIncludeObject, toTable } from '../table';
 import { partialListOf } from '../partial-object-metadata';
 import { encodeProtobufListParts } from '../../apimachinery/serializers/protobuf';
@@ -99,8 +99,8 @@ export function listJsonParts(r: ApiRequest, outcome: ListOutcome): Buffer[] {
 function listProtobufParts(r: ApiRequest, outcome: ListOutcome): Buffer[] {
   const store = r.store;
   const lookUp = !outcome.fromCache && !outcome.cacheConsulted;
-  const cachedOrSelf = (o: ApiObject): ApiObject => (lookUp ? (store.cachedAt(store.keyFor(o.metadata.namespace ?? '', o.metadata.name ?? ''), o.metadata.resourceVersion ?? '') ?? o) : o);
+  const cachedOrSelf = (o: ApiObject): ApiObject => (lookUp ? store.cachedVersionOf(o) : o);
   const items = outcome.items.map((o) => asServed(r, cachedOrSelf(o)));
-  outcome.raw?.forEach((item) => items.push(asServed(r, store.cachedAt(item.key, item.resourceVersion) ?? decodeStoredValue(item.value, item.resourceVersion))));
+  outcome.raw?.forEach((item) => items.push(asServed(r, store.rawItemObject(item))));
   return encodeProtobufListParts(listApiVersion(r), r.served.definition.listKind, listMetaOf(outcome), items);
 }

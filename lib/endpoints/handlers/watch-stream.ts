@@ -2,13 +2,13 @@
 // encoded once for every watcher that sends the same thing. A client that falls too far behind is cut off.
 import type { ServerResponse } from 'node:http';
 import type { Logger } from 'pino';
-import { isStatusError, resourceExpired, type Status } from '../../apimachinery/errors';
+import { isStatusError, type Status } from '../../apimachinery/errors';
 import type { ApiObject } from '../../apimachinery/meta/types';
-import type { CachedEvent } from '../../storage/cacher/cached-event';
-import type { WatchDelivery } from '../../storage/cacher/cache-watcher';
-import type { WatchEventType } from '../../storage/cacher/transitions';
-import { isStorageError } from '../../storage/storage-error';
-import { servedJson } from '../../storage/stored-json';
+import type { CachedEvent } from '../../apimachinery/watch/cached-event';
+import type { WatchDelivery } from '../../apimachinery/watch/delivery';
+import type { WatchEventType } from '../../apimachinery/watch/transitions';
+import { watchFailure } from '../../registry/generic/client-watch';
+import { servedJson } from '../../apimachinery/serializers/served-json';
 import { writeBatchChunk, writeChunk } from './chunk-frames';
 import { encodeWatchEventProtobuf } from '../../apimachinery/serializers/protobuf';
 
@@ -33,9 +33,9 @@ export const UNREAD_GRACE_MS = 500;
 /** A closed watcher's stream ends cleanly (its last chunk queued); a client that never reads it loses the socket after this. */
 const CLOSED_SOCKET_LINGER_MS = 30_000;
 
-function errorStatus(err: Error): Status {
+function errorStatus(failure: Error): Status {
+  const err = watchFailure(failure);
   if (isStatusError(err)) return err.status;
-  if (isStorageError(err, 'Compacted')) return resourceExpired(err.message).status;
   return { kind: 'Status', apiVersion: 'v1', metadata: {}, status: 'Failure', message: err.message, reason: 'InternalError', code: 500 };
 }
 

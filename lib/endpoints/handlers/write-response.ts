@@ -2,7 +2,7 @@
 import type { ServerResponse } from 'node:http';
 import { isProtobuf, type Negotiated } from '../negotiation';
 import type { ApiObject } from '../../apimachinery/meta/types';
-import { servedJson } from '../../storage/stored-json';
+import { servedJson } from '../../apimachinery/serializers/served-json';
 import { encodeProtobufResponse } from '../../apimachinery/serializers/protobuf';
 import { jsonToYaml } from '../../apimachinery/json/json-to-yaml';
 

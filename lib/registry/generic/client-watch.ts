@@ -4,9 +4,9 @@
 import { resourceExpired } from '../../apimachinery/errors';
 import type { ApiObject } from '../../apimachinery/meta/types';
 import type { Cacher, CacheWatch } from '../../storage/cacher/cacher';
-import type { CachedEvent } from '../../storage/cacher/cached-event';
-import type { WatchDelivery } from '../../storage/cacher/cache-watcher';
-import { filterEvent } from '../../storage/cacher/transitions';
+import type { CachedEvent } from '../../apimachinery/watch/cached-event';
+import type { WatchDelivery } from '../../apimachinery/watch/delivery';
+import { filterEvent } from '../../apimachinery/watch/transitions';
 import type { Storage } from '../../storage/storage';
 import { isStorageError } from '../../storage/storage-error';
 import { waitForStorageRevision } from './list';
@@ -38,6 +38,11 @@ export interface StartedWatch {
   expired?: Error;
   /** Watch-list: the revision of the initial state, announced by a BOOKMARK marking the end of the initial events. */
   initialEventsEnd?: number;
+}
+
+/** A watch ended by the storage (the cache re-listed after a compaction): 410 Expired with the storage's message. */
+export function watchFailure(err: Error): Error {
+  return isStorageError(err, 'Compacted') ? resourceExpired(err.message) : err;
 }
 
 const NO_WATCH: CacheWatch = { revision: 0, stop: () => undefined };

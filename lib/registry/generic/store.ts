@@ -6,11 +6,12 @@ import type { ApiObject } from '../../apimachinery/meta/types';
 import { validateObjectMeta, validateObjectMetaUpdate } from '../../apimachinery/validation/object-meta';
 import { isValidPathSegmentName } from '../../apimachinery/validation/names';
 import { goQuote } from '../../apimachinery/field/errors';
-import type { Storage, WatchHandle, WatchSink } from '../../storage/storage';
+import type { RawItem, Storage, WatchHandle, WatchSink } from '../../storage/storage';
+import { decodeStoredValue } from '../../apimachinery/serializers/served-json';
 import { isStorageError, StorageError } from '../../storage/storage-error';
 import type { Cacher } from '../../storage/cacher/cacher';
 import { sinkDelivery } from '../../storage/cacher/sink-delivery';
-import type { WatchDelivery } from '../../storage/cacher/cache-watcher';
+import type { WatchDelivery } from '../../apimachinery/watch/delivery';
 import { startCachedWatch, startDirectWatch, type StartedWatch } from './client-watch';
 import type { ResourceDefinition } from '../rest/resource';
 import { groupKind, groupResource } from '../rest/resource';
@@ -128,8 +129,26 @@ export class GenericStore {
     }
   }
 
+  /**
+   * The latest object as getJson read it: the watch cache's object when it holds the same version (what is kept with
+   * it, protobuf bytes, is reused instead of decoding and encoding again), else the stored value decoded.
+   */
+  latestObject(namespace: string, name: string, stored: { json: string; resourceVersion: string }): ApiObject {
+    return this.#cachedAt(this.keyFor(namespace, name), stored.resourceVersion) ?? decodeStoredValue(stored.json, stored.resourceVersion);
+  }
+
+  /** A listed object, or the watch cache's object of the same version (decoded once, its encodings kept). */
+  cachedVersionOf(obj: ApiObject): ApiObject {
+    return this.#cachedAt(this.keyFor(obj.metadata.namespace ?? '', obj.metadata.name ?? ''), obj.metadata.resourceVersion ?? '') ?? obj;
+  }
+
+  /** A raw list item as an object: the watch cache's when it holds that version, else the stored value decoded. */
+  rawItemObject(item: RawItem): ApiObject {
+    return this.#cachedAt(item.key, item.resourceVersion) ?? decodeStoredValue(item.value, item.resourceVersion);
+  }
+
   /** The watch cache's object at `key` when it is exactly `resourceVersion` (same stored bytes, decoded once). */
-  cachedAt(key: string, resourceVersion: string): ApiObject | undefined {
+  #cachedAt(key: string, resourceVersion: string): ApiObject | undefined {
     const cached = this.#cacher?.get(key);
     return cached?.metadata.resourceVersion === resourceVersion ? cached : undefined;
   }

@@ -1,29 +1,8 @@
 // One client watch registered on a Cacher: what it selects, from which revision, and where events go.
 import type { ApiObject } from '../../apimachinery/meta/types';
-import type { CachedEvent } from './cached-event';
-import { filterEvent } from './transitions';
-
-/** Implemented by the watch endpoint: writes events to one client. Calls never block. */
-export interface WatchDelivery {
-  /** One event; `source` is the cached event it came from (its encodings are shared by all watchers). */
-  send(type: 'ADDED' | 'MODIFIED' | 'DELETED', object: ApiObject, source: CachedEvent | undefined): void;
-  /** The end of a batch: write what `send` queued. */
-  flush(): void;
-  /** A BOOKMARK at `revision` when the client asked for bookmarks (all events up to it were offered). */
-  bookmark(revision: number): void;
-  /** Ends the stream with an ERROR event carrying this error's Status. */
-  fail(err: Error): void;
-  /** Ends the stream cleanly, after a BOOKMARK at `revision` when the client asked for bookmarks. */
-  end(revision: number): void;
-  /**
-   * Deliveries whose bytes for an event depend on the event alone (same form, same version) carry the same key;
-   * unfiltered watchers with equal keys form a group that the cacher hands whole batches (`sendBatch`), so a
-   * busy fan-out costs one encoding per batch and one write per watcher instead of work per watcher per event.
-   */
-  readonly shareKey?: string;
-  /** The events of one batch, in order, written at once (shared bytes); only called when `shareKey` is set. */
-  sendBatch?(events: readonly CachedEvent[]): void;
-}
+import type { CachedEvent } from '../../apimachinery/watch/cached-event';
+import type { WatchDelivery } from '../../apimachinery/watch/delivery';
+import { filterEvent } from '../../apimachinery/watch/transitions';
 
 export class CacheWatcher {
   #sent = 0;

@@ -7,7 +7,7 @@ import { EtcdStorage } from '../etcd/store';
 import type { ChangeSink, Storage, WatchHandle } from '../storage';
 import { StorageError } from '../storage-error';
 import { Cacher } from './cacher';
-import type { WatchDelivery } from './cache-watcher';
+import type { WatchDelivery } from '../../apimachinery/watch/delivery';
 import { sinkDelivery } from './sink-delivery';
 import type { StorageEvent } from '../storage';
 

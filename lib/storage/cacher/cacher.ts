@@ -6,8 +6,9 @@ import type { Logger } from 'pino';
 import type { ApiObject } from '../../apimachinery/meta/types';
 import type { Storage, StorageChange, WatchHandle } from '../storage';
 import { isStorageError, StorageError } from '../storage-error';
-import type { CachedEvent } from './cached-event';
-import { CacheWatcher, type WatchDelivery } from './cache-watcher';
+import type { CachedEvent } from '../../apimachinery/watch/cached-event';
+import type { WatchDelivery } from '../../apimachinery/watch/delivery';
+import { CacheWatcher } from './cache-watcher';
 import { FanOut } from './fan-out';
 import { WatchCache } from './watch-cache';
 

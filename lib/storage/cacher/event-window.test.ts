@@ -1,5 +1,5 @@
 import { EventWindow } from './event-window';
-import type { CachedEvent } from './cached-event';
+import type { CachedEvent } from '../../apimachinery/watch/cached-event';
 
 function event(revision: number, time = 0): CachedEvent {
   return { type: 'ADDED', key: `/k/${revision}`, object: { metadata: { name: String(revision) } }, revision, time };

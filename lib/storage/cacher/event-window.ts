@@ -1,6 +1,6 @@
 // The watch cache's history: the most recent events in revision order, kept for at least `minAgeMs`
 // and at most `capacity` events (the capacity wins, so memory stays bounded under any write rate).
-import type { CachedEvent } from './cached-event';
+import type { CachedEvent } from '../../apimachinery/watch/cached-event';
 
 export class EventWindow {
   readonly #capacity: number;

@@ -1,6 +1,6 @@
 // The watchers of one watch cache and how events reach them: filtered watchers are offered each event, unfiltered
 // ones of one prefix and form share a group that gets each batch whole; writes are batched and spaced under load.
-import type { CachedEvent } from './cached-event';
+import type { CachedEvent } from '../../apimachinery/watch/cached-event';
 import type { CacheWatcher } from './cache-watcher';
 
 /** Shortest time between two writes to the same watchers (event batching under load). */

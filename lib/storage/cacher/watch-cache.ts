@@ -1,8 +1,8 @@
 // The state of one resource as of `revision`: every object by key plus the recent event window.
 import type { ApiObject } from '../../apimachinery/meta/types';
 import type { StorageChange } from '../storage';
-import { withResourceVersion } from '../stored-json';
-import type { CachedEvent } from './cached-event';
+import { withResourceVersion } from '../../apimachinery/serializers/served-json';
+import type { CachedEvent } from '../../apimachinery/watch/cached-event';
 import { EventWindow } from './event-window';
 
 export interface WatchCacheOptions {

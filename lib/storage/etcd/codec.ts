@@ -1,9 +1,9 @@
 // Stored values: the object's JSON without metadata.resourceVersion (etcd's mod_revision supplies it),
-// with apiVersion, kind and metadata first so responses can reuse the bytes (see stored-json.ts).
+// with apiVersion, kind and metadata first so responses can reuse the bytes (see apimachinery/serializers/served-json.ts).
 import type { ApiObject } from '../../apimachinery/meta/types';
 import { goShape } from '../../apimachinery/serializers/go-shape';
 import { StorageError } from '../storage-error';
-import { rememberStoredJson } from '../stored-json';
+import { rememberStoredJson } from '../../apimachinery/serializers/served-json';
 
 /** The object as it is stored: as Kubernetes writes it from its Go type (see goShape). */
 export function storedForm(obj: ApiObject): ApiObject {

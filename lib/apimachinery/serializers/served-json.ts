@@ -1,7 +1,7 @@
 // Serialize once: the JSON bytes an object was stored as are kept beside the decoded object, and responses
 // splice `metadata.resourceVersion` into them instead of stringifying the object again.
-import type { ApiObject } from '../apimachinery/meta/types';
-import { allowMessageReuse } from '../apimachinery/serializers/protobuf';
+import type { ApiObject } from '../meta/types';
+import { allowMessageReuse } from './protobuf';
 
 /** Values written by encodeObject start like this, so the first `"metadata":{` is the top-level one. */
 const STORED_PREFIX = /^\{"apiVersion":"([^"\\]*)","kind":"([^"\\]*)","metadata":\{/;

@@ -1,7 +1,7 @@
 // Which event a filtered watcher sees for a change (Kubernetes' rules): an object that starts matching is
 // ADDED, one that stops matching is DELETED with its previous content at the change's revision.
-import type { ApiObject } from '../../apimachinery/meta/types';
-import { withResourceVersion } from '../stored-json';
+import type { ApiObject } from '../meta/types';
+import { withResourceVersion } from '../serializers/served-json';
 import type { CachedEvent } from './cached-event';
 
 export type WatchEventType = 'ADDED' | 'MODIFIED' | 'DELETED' | 'BOOKMARK' | 'ERROR';

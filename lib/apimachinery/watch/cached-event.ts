@@ -1,6 +1,6 @@
 // A change as the watch cache holds it: the new state (or, for DELETED, the last state at the delete's
 // revision) and the state before, with each encoded event line computed once for all watchers.
-import type { ApiObject } from '../../apimachinery/meta/types';
+import type { ApiObject } from '../meta/types';
 
 export interface CachedEvent {
   type: 'ADDED' | 'MODIFIED' | 'DELETED';

@@ -1,6 +1,6 @@
-import { rememberStoredJson, servedJson } from './stored-json';
-import { decodeObject, encodeObject } from './etcd/codec';
-import type { ApiObject } from '../apimachinery/meta/types';
+import { rememberStoredJson, servedJson } from '../../apimachinery/serializers/served-json';
+import { decodeObject, encodeObject } from './codec';
+import type { ApiObject } from '../../apimachinery/meta/types';
 
 describe('serving stored JSON', () => {
   const obj: ApiObject = { kind: 'Deployment', apiVersion: 'apps/v1', spec: { template: { metadata: { name: 'inner' } } }, metadata: { name: 'web', resourceVersion: '9' } };
