@@ -1,15 +1,15 @@
-// The request lifecycle, in order: request info → log/metrics → resource or non-resource route → Status on error.
-// Resource requests (/api/…, /apis/…) go straight to `serve`; Express (etag and x-powered-by off) hosts the same
-// handler for everything else, so its router stays off the hot path.
+// The request lifecycle, in order: request info → log/metrics → audit → authentication → APF or max-in-flight →
+// authorization → resource handler or non-resource route → Status on error. Every request passes these filters here;
+// resource requests then go straight to the resource handler, everything else to Express's router (./routes), so
+// the router stays off the hot path.
 import type { IncomingMessage, ServerResponse } from 'node:http';
-import express from 'express';
 import type { Logger } from 'pino';
 import { decodeRequestPath, parseRequestInfo } from '../endpoints/request-info';
 import { hasRoute, serveResource, type ResourceHandlerDeps } from '../endpoints/resource-handler';
 import type { ApiRequest } from '../endpoints/handlers/api-request';
 import { writeError } from '../endpoints/handlers/write-status';
 import { writeNotFound } from './healthz/healthz';
-import { serveNonResource, type NonResourceDeps } from './non-resource';
+import { nonResourceRoutes, type NonResourceDeps, type NonResourceRoutes } from './routes/non-resource';
 import { trackRequest } from './filters/request-log';
 import type { ApiServerMetrics } from './metrics/metrics';
 import type { Classifier, RequestDigest } from './flowcontrol/classifier';
@@ -56,24 +56,13 @@ export interface HandlerChainDeps {
 /** The non-resource paths kube-apiserver instruments (metrics): the health endpoints' roots. */
 const INSTRUMENTED_PATHS = new Set(['/healthz', '/livez', '/readyz']);
 
-/** Paths that may name resources; everything else (health, metrics, discovery roots, OpenAPI) goes through Express. */
-function isApiPath(url: string | undefined): boolean {
-  return url !== undefined && (url.startsWith('/apis/') || url.startsWith('/api/'));
-}
-
 /** The listener for the HTTP(S) server. */
 export function buildRequestListener(deps: HandlerChainDeps): (req: IncomingMessage, res: ServerResponse) => void {
-  const app = express();
-  app.disable('x-powered-by');
-  app.set('etag', false);
-  app.use((req: IncomingMessage, res: ServerResponse) => {
-    void serve(deps, req, res);
-  });
+  const routes = nonResourceRoutes(deps.nonResource, deps.log);
   return (req, res) => {
     deps.inFlight.count++;
     res.once('close', () => deps.inFlight.count--);
-    if (isApiPath(req.url)) void serve(deps, req, res);
-    else app(req, res);
+    void serve(deps, routes, req, res);
   };
 }
 
@@ -83,7 +72,7 @@ function refuseMalformedUrl(res: ServerResponse): void {
   res.end('400 Bad Request');
 }
 
-async function serve(deps: HandlerChainDeps, req: IncomingMessage, res: ServerResponse): Promise<void> {
+async function serve(deps: HandlerChainDeps, routes: NonResourceRoutes, req: IncomingMessage, res: ServerResponse): Promise<void> {
   const url = req.url ?? '/';
   const q = url.indexOf('?');
   const path = decodeRequestPath(q < 0 ? url : url.slice(0, q));
@@ -110,7 +99,7 @@ async function serve(deps: HandlerChainDeps, req: IncomingMessage, res: ServerRe
       }
     } else if (deps.maxInFlight && !admitMaxInFlight(deps.maxInFlight, res, digest)) return;
     if (deps.authorizer && !authorizeRequest(deps.authorizer, user, info, req, res, query, auditAnnotations, deps.log)) return;
-    if (!info.isResourceRequest) return await serveNonResource(deps.nonResource, req, res, path, query);
+    if (!info.isResourceRequest) return routes(req, res, path, query);
     if (!deps.resources.registry.servesGroupVersion(info.apiGroup, info.apiVersion) && !deps.resources.reviews?.servesGroupVersion(info.apiGroup, info.apiVersion)) return writeNotFound(res);
     const served = deps.resources.registry.lookup(info.apiGroup, info.apiVersion, info.resource);
     if (served) markDeprecated(res, served, info, deps.metrics, auditAnnotations);

@@ -1,6 +1,6 @@
 // component-base's metric stability rules: `[STABLE]`/`[ALPHA]` help prefixes, deprecated and hidden metrics,
 // and the --show-hidden-metrics-for-version check (k8s.io/component-base/metrics: opts.go, metric.go, options.go).
-import { VERSION_INFO } from '../non-resource';
+import { VERSION_INFO } from '../version';
 
 export type StabilityLevel = 'ALPHA' | 'STABLE';
 
