@@ -2,12 +2,13 @@
 // encoded once for every watcher that sends the same thing. A client that falls too far behind is cut off.
 import type { ServerResponse } from 'node:http';
 import type { Logger } from 'pino';
-import { isStatusError, resourceExpired, type Status } from '../../apimachinery/errors';
+import { isStatusError, type Status } from '../../apimachinery/errors';
 import type { ApiObject } from '../../apimachinery/meta/types';
 import type { CachedEvent } from '../../storage/cacher/cached-event';
 import type { WatchDelivery } from '../../storage/cacher/cache-watcher';
 import type { WatchEventType } from '../../storage/cacher/transitions';
 import { isStorageError } from '../../storage/storage-error';
+import { toStatusError } from '../../registry/generic/storage-errors';
 import { servedJson } from '../../storage/stored-json';
 import { writeBatchChunk, writeChunk } from './chunk-frames';
 import { encodeWatchEventProtobuf } from '../../apimachinery/serializers/protobuf';
@@ -35,7 +36,7 @@ const CLOSED_SOCKET_LINGER_MS = 30_000;
 
 function errorStatus(err: Error): Status {
   if (isStatusError(err)) return err.status;
-  if (isStorageError(err, 'Compacted')) return resourceExpired(err.message).status;
+  if (isStorageError(err, 'Compacted')) return toStatusError(err, { operation: 'watch', expired: err.message }).status;
   return { kind: 'Status', apiVersion: 'v1', metadata: {}, status: 'Failure', message: err.message, reason: 'InternalError', code: 500 };
 }
 
