@@ -1,4 +1,14 @@
 import { decodeContinueToken, encodeContinueToken } from './continue-token';
+import { toStatusError } from '../registry/generic/storage-errors';
+
+/** Decoding as a list request sees it: a bad token's StorageError through the one storage → Status boundary. */
+function decodeAsServed(token: string, prefix: string): ReturnType<typeof decodeContinueToken> {
+  try {
+    return decodeContinueToken(token, prefix);
+  } catch (err) {
+    throw toStatusError(err, { operation: 'list' });
+  }
+}
 
 describe('continue tokens', () => {
   it('round-trips the revision and the position just after the last key', () => {
@@ -13,7 +23,7 @@ describe('continue tokens', () => {
     [Buffer.from('{"v":"meta.k8s.io/v1","rv":5,"start":""}').toString('base64url'), 'invalid continue token: continue key is not valid: encoded start key empty (version meta.k8s.io/v1)'],
     [Buffer.from('{"v":"x/v9","rv":5,"start":"a"}').toString('base64url'), 'invalid continue token: continue key is not valid: server does not recognize this encoded version x/v9'],
   ])('refuses %s with 400', (token, message) => {
-    expect(() => decodeContinueToken(token, '/p/')).toThrow(expect.objectContaining({ status: expect.objectContaining({ code: 400, reason: 'BadRequest', message }) }));
+    expect(() => decodeAsServed(token, '/p/')).toThrow(expect.objectContaining({ status: expect.objectContaining({ code: 400, reason: 'BadRequest', message }) }));
   });
 
   it.each([
@@ -25,7 +35,7 @@ describe('continue tokens', () => {
     ['{"v":7,"rv":true,"start":"a"}', 'json: cannot unmarshal number into Go struct field continueToken.v of type string'],
   ])('refuses the JSON %s with Go’s encoding/json text', (json, detail) => {
     const token = Buffer.from(json).toString('base64url');
-    expect(() => decodeContinueToken(token, '/p/')).toThrow(`invalid continue token: continue key is not valid: ${detail}`);
+    expect(() => decodeAsServed(token, '/p/')).toThrow(`invalid continue token: continue key is not valid: ${detail}`);
   });
 
   it('matches field names case-insensitively and ignores unknown fields, as encoding/json does', () => {
@@ -34,12 +44,12 @@ describe('continue tokens', () => {
   });
 
   it('refuses text that is not base64url', () => {
-    expect(() => decodeContinueToken('a b', '/p/')).toThrow(/invalid continue token: continue key is not valid: illegal base64 data at input byte 1/);
+    expect(() => decodeAsServed('a b', '/p/')).toThrow(/invalid continue token: continue key is not valid: illegal base64 data at input byte 1/);
   });
 
   it.each(['../../secrets/x', 'ns/../x', 'ns//x', './x', 'ns/x/'])('refuses a start key that is not a clean path (%s), as Kubernetes does', (start) => {
     const token = Buffer.from(JSON.stringify({ v: 'meta.k8s.io/v1', rv: 5, start })).toString('base64url');
-    expect(() => decodeContinueToken(token, '/registry/apps/deployments/')).toThrow(`invalid continue token: continue key is not valid: ${start}`);
+    expect(() => decodeAsServed(token, '/registry/apps/deployments/')).toThrow(`invalid continue token: continue key is not valid: ${start}`);
   });
 
   it('accepts a rooted start key and keeps it under the prefix', () => {

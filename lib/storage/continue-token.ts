@@ -1,7 +1,7 @@
 // Continue tokens in Kubernetes' format: raw base64url of {"v":"meta.k8s.io/v1","rv":N,"start":"<key after prefix>\u0000"}.
-import { badRequest } from '../apimachinery/errors';
 import { goKindWord, JsonSyntaxError, unmarshalTypeError } from '../apimachinery/json/go-json-errors';
 import { JsonReader } from '../apimachinery/json/json-reader';
+import { StorageError } from './storage-error';
 
 /** The only token version; kept verbatim (not orch-branded) so mixed fleets agree on tokens. */
 const TOKEN_VERSION = 'meta.k8s.io/v1';
@@ -20,11 +20,12 @@ export function encodeContinueToken(prefix: string, lastKey: string, revision: n
   return Buffer.from(JSON.stringify({ v: TOKEN_VERSION, rv: revision, start })).toString('base64url');
 }
 
-function invalidToken(detail: string): Error {
-  return badRequest(`invalid continue token: ${detail}`);
+/** Said as Kubernetes' DecodeContinue says it; the registry answers 400 `invalid continue token: <this>`. */
+function invalidToken(detail: string): StorageError {
+  return new StorageError('InvalidContinue', '', detail);
 }
 
-/** Decodes a token for a list under `prefix`; malformed tokens are 400 BadRequest with Kubernetes' texts. */
+/** Decodes a token for a list under `prefix`; a malformed one is an InvalidContinue StorageError with Kubernetes' text. */
 export function decodeContinueToken(token: string, prefix: string): ContinuePosition {
   if (!/^[A-Za-z0-9_-]*$/.test(token) || token.length % 4 === 1) throw invalidToken(`${INVALID_KEY}: illegal base64 data at input byte ${firstBadBase64Byte(token)}`);
   const fields = unmarshalToken(Buffer.from(token, 'base64url').toString('utf8'));

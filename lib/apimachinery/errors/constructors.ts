@@ -1,6 +1,6 @@
 // Constructors named after Status reasons; messages follow k8s.io/apimachinery/pkg/api/errors.
 import { StatusError } from './status-error';
-import type { StatusCause, StatusDetails } from './status';
+import type { StatusCause, StatusDetails, StatusReason } from './status';
 import type { FieldError } from '../field/errors';
 import { aggregateFieldErrors, fieldErrorToCause } from '../field/errors';
 
@@ -15,12 +15,12 @@ export interface GroupKind {
 }
 
 /** `deployments.apps`, `namespaces` (core group has no suffix). */
-export function qualifiedResource(gr: GroupResource): string {
+function qualifiedResource(gr: GroupResource): string {
   return gr.group === '' ? gr.resource : `${gr.resource}.${gr.group}`;
 }
 
 /** `Deployment.apps`, `Namespace`. */
-export function qualifiedKind(gk: GroupKind): string {
+function qualifiedKind(gk: GroupKind): string {
   return gk.group === '' ? gk.kind : `${gk.kind}.${gk.group}`;
 }
 
@@ -71,6 +71,11 @@ export function conflictOnKind(gk: GroupKind, name: string, reason: string): Sta
   return new StatusError(409, 'Conflict', `Operation cannot be fulfilled on ${qualifiedKind(gk)} "${name}": ${reason}`, details);
 }
 
+/** Server-side apply's 409 Conflict: one FieldManagerConflict cause per conflicting field (NewApplyConflict). */
+export function applyConflict(message: string, causes: StatusCause[]): StatusError {
+  return new StatusError(409, 'Conflict', message, { causes });
+}
+
 /** 422 Invalid with one cause per field error. */
 export function invalid(gk: GroupKind, name: string, errors: readonly FieldError[]): StatusError {
   const causes: StatusCause[] = errors.map(fieldErrorToCause);
@@ -78,6 +83,11 @@ export function invalid(gk: GroupKind, name: string, errors: readonly FieldError
   if (name === '') delete details.name;
   if (gk.group === '') delete details.group;
   return new StatusError(422, 'Invalid', `${qualifiedKind(gk)} "${name}" is invalid: ${aggregateFieldErrors(errors)}`, details);
+}
+
+/** 422 Invalid naming no object: NewGenericServerResponse(422)'s shape (`message` as given, empty details). */
+export function invalidRequest(message: string): StatusError {
+  return new StatusError(422, 'Invalid', message, {});
 }
 
 export function forbidden(gr: GroupResource, name: string, reason: string): StatusError {
@@ -95,14 +105,8 @@ export function forbiddenNonResource(reason: string): StatusError {
   return new StatusError(403, 'Forbidden', `forbidden: ${reason}`, {});
 }
 
-export function badRequest(message: string): StatusError {
-  return new StatusError(400, 'BadRequest', message);
-}
-
-export function methodNotSupported(gr: GroupResource, verb: string): StatusError {
-  const details: StatusDetails = { kind: gr.resource };
-  if (gr.group !== '') details.group = gr.group;
-  return new StatusError(405, 'MethodNotAllowed', `${verb} is not supported on resources of kind "${qualifiedResource(gr)}"`, details);
+export function badRequest(message: string, cause?: unknown): StatusError {
+  return new StatusError(400, 'BadRequest', message, undefined, cause === undefined ? undefined : { cause });
 }
 
 export function methodNotAllowed(): StatusError {
@@ -150,11 +154,17 @@ export function serverTimeout(gr: GroupResource, operation: string, retryAfterSe
   );
 }
 
-export function serviceUnavailable(message: string, retryAfterSeconds?: number): StatusError {
-  return new StatusError(503, 'ServiceUnavailable', message, retryAfterSeconds === undefined ? undefined : { retryAfterSeconds });
-}
-
 export function internalError(err: unknown): StatusError {
   const text = err instanceof Error ? err.message : String(err);
   return new StatusError(500, 'InternalError', `Internal error occurred: ${text}`, { causes: [{ message: text }] }, { cause: err });
+}
+
+/** A 500 without a reason (StatusReasonUnknown), as a Go error that is not an APIStatus reaches a client. */
+export function unknownError(message: string): StatusError {
+  return new StatusError(500, undefined, message);
+}
+
+/** The Status another server (an admission webhook) answered with, passed on as it is (code, reason, details). */
+export function fromStatus(code: number, reason: StatusReason | undefined, message: string, details?: StatusDetails): StatusError {
+  return new StatusError(code, reason, message, details);
 }

@@ -1,5 +1,5 @@
 // The 409 of an apply that conflicts with other managers (fieldmanager/internal/conflict.go).
-import { StatusError } from '../errors';
+import { applyConflict, type StatusError } from '../errors';
 import { goQuote } from './go-json';
 import { parseIdentifier } from './entries';
 import { pathString } from './path-element';
@@ -31,5 +31,5 @@ function conflictMessage(conflicts: readonly Conflict[]): string {
 
 export function conflictError(conflicts: readonly Conflict[]): StatusError {
   const causes = conflicts.map((c) => ({ reason: 'FieldManagerConflict' as const, message: `conflict with ${printManager(c.manager)}`, field: pathString(c.path) }));
-  return new StatusError(409, 'Conflict', conflictMessage(conflicts), { causes });
+  return applyConflict(conflictMessage(conflicts), causes);
 }

@@ -1,5 +1,5 @@
 // The field manager of one write path: Kubernetes' fieldmanager chain (skip-non-applied, cap, manager info, strip-meta) over the updater.
-import { badRequest, StatusError } from '../errors';
+import { badRequest, unknownError, type StatusError } from '../errors';
 import type { ApiObject } from '../meta/types';
 import type { SchemaNode } from '../schema/node';
 import { conflictError } from './conflict';
@@ -166,7 +166,7 @@ export function applyToObject(live: ApiObject | undefined, config: Record<string
   try {
     managed = decodeManagedFields(live?.metadata.managedFields);
   } catch (err) {
-    throw new StatusError(500, undefined, `failed to decode managed fields: ${err instanceof Error ? err.message : String(err)}`);
+    throw unknownError(`failed to decode managed fields: ${err instanceof Error ? err.message : String(err)}`);
   }
   const base = live ?? emptyObject(scope);
   if (managed.fields.size === 0 && live !== undefined) managed = trackUpdate(emptyObject(scope), stripManaged(live), managed, BEFORE_FIRST_APPLY, scope);

@@ -1,5 +1,5 @@
 // What a patch produced, as kube-apiserver's decoding of the patched JSON sees it, and the errors patch mechanisms end in.
-import { invalid, StatusError } from '../../apimachinery/errors';
+import { badRequest, invalid, invalidRequest, type StatusError } from '../../apimachinery/errors';
 import { invalidValue } from '../../apimachinery/field/errors';
 import { FieldPath } from '../../apimachinery/field/path';
 import type { ApiObject } from '../../apimachinery/meta/types';
@@ -13,7 +13,7 @@ const PATCH_REJECTED_TEXT = 'the server rejected our request due to an error in 
 
 /** 422 Invalid, `details: {}`, the fixed message. */
 export function patchRejected(): StatusError {
-  return new StatusError(422, 'Invalid', PATCH_REJECTED_TEXT, {});
+  return invalidRequest(PATCH_REJECTED_TEXT);
 }
 
 /**
@@ -25,11 +25,11 @@ export function strategicPatchFailure(err: unknown): unknown {
   if (!(err instanceof StrategicMergePatchError)) return err;
   switch (err.errorClass) {
     case 'BadRequest':
-      return new StatusError(400, 'BadRequest', err.message, undefined, { cause: err });
+      return badRequest(err.message, err);
     case 'Unprocessable':
       return patchRejected();
     case 'Unclassified':
-      return new StatusError(400, 'BadRequest', err.message, undefined, { cause: err });
+      return badRequest(err.message, err);
   }
 }
 

@@ -8,13 +8,14 @@ import type { CachedEvent } from '../../apimachinery/watch/cached-event';
 import type { WatchDelivery } from '../../apimachinery/watch/delivery';
 import { filterEvent } from '../../apimachinery/watch/transitions';
 import type { Storage } from '../../storage/storage';
-import { isStorageError } from '../../storage/storage-error';
+import { isStorageError, StorageError } from '../../storage/storage-error';
+import { toStatusError } from './storage-errors';
 import { waitForStorageRevision } from './list';
 
 /** How long a Most Recent watch waits for the cache to reach the quorum revision before reading etcd instead. */
 const CATCH_UP_WAIT_MS = 50;
 
-export const WATCH_TOO_OLD_TEXT = 'The resourceVersion for the provided watch is too old.';
+const WATCH_TOO_OLD_TEXT = 'The resourceVersion for the provided watch is too old.';
 
 export interface ClientWatchRequest {
   /** Collection prefix (a namespace or the whole resource). */
@@ -42,7 +43,7 @@ export interface StartedWatch {
 
 /** A watch ended by the storage (the cache re-listed after a compaction): 410 Expired with the storage's message. */
 export function watchFailure(err: Error): Error {
-  return isStorageError(err, 'Compacted') ? resourceExpired(err.message) : err;
+  return isStorageError(err, 'Compacted') ? toStatusError(err, { operation: 'watch', expired: err.message }) : err;
 }
 
 const NO_WATCH: CacheWatch = { revision: 0, stop: () => undefined };
@@ -56,14 +57,19 @@ function tooOld(from: number, oldest: number): Error {
   return resourceExpired(`too old resource version: ${from} (${oldest})`);
 }
 
-/** False when etcd has compacted `revision` (compaction is what makes an old resourceVersion expire). */
-async function notCompacted(storage: Storage, prefix: string, revision: number): Promise<boolean> {
+/** A watch from a compacted revision: 410 Expired. */
+function watchExpired(err: StorageError): Error {
+  return toStatusError(err, { operation: 'watch', expired: WATCH_TOO_OLD_TEXT });
+}
+
+/** Etcd's Compacted error when it has compacted `revision` (compaction is what makes an old resourceVersion expire). */
+async function compaction(storage: Storage, prefix: string, revision: number): Promise<StorageError | undefined> {
   try {
     await storage.list(prefix, { revision, limit: 1 });
-    return true;
+    return undefined;
   } catch (err) {
-    if (isStorageError(err, 'Compacted')) return false;
-    if (isStorageError(err, 'FutureRevision')) return true;
+    if (isStorageError(err, 'Compacted')) return err;
+    if (isStorageError(err, 'FutureRevision')) return undefined;
     throw err;
   }
 }
@@ -79,7 +85,8 @@ export async function startCachedWatch(storage: Storage, cacher: Cacher, request
 /** Changes after `rv`, replayed from the cache's window (410 Expired when it is compacted or no longer held). */
 async function watchAfter(storage: Storage, cacher: Cacher, request: ClientWatchRequest, rv: number): Promise<StartedWatch> {
   if (!(await cacher.waitReady())) throw new Error('watch cache stopped');
-  if (rv < cacher.revision && !(await notCompacted(storage, request.prefix, rv))) return expiredStart(resourceExpired(WATCH_TOO_OLD_TEXT));
+  const compacted = rv < cacher.revision ? await compaction(storage, request.prefix, rv) : undefined;
+  if (compacted !== undefined) return expiredStart(watchExpired(compacted));
   const start = cacher.watch(request, rv);
   if (start.kind === 'too-old') return expiredStart(tooOld(rv, start.oldest));
   return { initial: [], watch: start.watch };
@@ -154,13 +161,13 @@ export async function startDirectWatch(storage: Storage, request: ClientWatchReq
         delivery.send(out.type, out.object, undefined);
         delivery.flush();
       },
-      error: (err) => delivery.fail(isStorageError(err, 'Compacted') ? resourceExpired(WATCH_TOO_OLD_TEXT) : err),
+      error: (err) => delivery.fail(isStorageError(err, 'Compacted') ? watchExpired(err) : err),
     })
     .catch((err: unknown) => {
-      if (isStorageError(err, 'Compacted')) return undefined;
+      if (isStorageError(err, 'Compacted')) return err;
       throw err;
     });
-  if (handle === undefined) return expiredStart(resourceExpired(WATCH_TOO_OLD_TEXT));
+  if (handle instanceof StorageError) return expiredStart(watchExpired(handle));
   return {
     initial,
     ...(initialEventsEnd !== undefined ? { initialEventsEnd } : {}),

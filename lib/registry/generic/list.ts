@@ -1,10 +1,11 @@
 // List reads: resourceVersion semantics, paging with continue tokens, selectors as a predicate.
-import { badRequest, resourceExpired, timeout } from '../../apimachinery/errors';
+import { badRequest, timeout } from '../../apimachinery/errors';
 import type { ApiObject } from '../../apimachinery/meta/types';
 import { decodeContinueToken, encodeContinueToken } from '../../storage/continue-token';
 import type { ListOptions, RawItem, Storage } from '../../storage/storage';
 import { isStorageError } from '../../storage/storage-error';
 import type { Cacher } from '../../storage/cacher/cacher';
+import { toStatusError } from './storage-errors';
 
 /** How long a list waits for a resourceVersion newer than etcd's head before answering 504. */
 const TOO_LARGE_RV_WAIT_MS = 3000;
@@ -12,8 +13,7 @@ const TOO_LARGE_RV_POLL_MS = 100;
 const TOO_LARGE_RV_RETRY_AFTER_SECONDS = 1;
 
 const CONTINUE_WITH_RV_TEXT = 'specifying resource version is not allowed when using continue';
-export const CONTINUE_TOO_OLD_TEXT = 'The provided continue parameter is too old to display a consistent list result. You can start a new list without the continue parameter.';
-export const CONTINUE_TOO_OLD_INCONSISTENT_TEXT = `The provided continue parameter is too old to display a consistent list result. You can start a new list without the continue parameter, or use the continue token in this response to retrieve the remainder of the results. Continuing with the provided token results in an inconsistent list - objects that were created, modified, or deleted between the time the first chunk was returned and now may show up in the list.`;
+const CONTINUE_TOO_OLD_INCONSISTENT_TEXT = `The provided continue parameter is too old to display a consistent list result. You can start a new list without the continue parameter, or use the continue token in this response to retrieve the remainder of the results. Continuing with the provided token results in an inconsistent list - objects that were created, modified, or deleted between the time the first chunk was returned and now may show up in the list.`;
 
 /** Already-validated list options (see endpoints/handlers/list-options.ts). */
 export interface ListParams {
@@ -123,8 +123,8 @@ async function readPage(storage: Storage, prefix: string, options: ListOptions, 
     }
     if (fromToken && isStorageError(err, 'Compacted') && options.startKey !== undefined) {
       // Offer to continue from the same key at the latest revision, as Kubernetes does.
-      const inconsistent = encodeContinueToken(prefix, (options.startKey.endsWith('\u0000') ? options.startKey.slice(0, -1) : options.startKey), -1);
-      throw resourceExpired(CONTINUE_TOO_OLD_INCONSISTENT_TEXT, inconsistent);
+      const inconsistent = encodeContinueToken(prefix, options.startKey.endsWith('\u0000') ? options.startKey.slice(0, -1) : options.startKey, -1);
+      throw toStatusError(err, { operation: 'list', expired: CONTINUE_TOO_OLD_INCONSISTENT_TEXT, continueToken: inconsistent });
     }
     throw err;
   }

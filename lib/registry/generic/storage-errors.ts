@@ -1,19 +1,47 @@
-// The one place where StorageErrors become StatusErrors (KeyExists → 409, Compacted → 410, unreachable → 500 ServerTimeout,
-// timed out or a write's outcome unknown → 504 Timeout…).
+// The one place where StorageErrors become StatusErrors (KeyExists → 409, Compacted → 410 Expired, a bad continue
+// token → 400, unreachable → 500 ServerTimeout, timed out or a write's outcome unknown → 504 Timeout…).
 import type { GroupResource } from '../../apimachinery/errors';
-import { alreadyExists, conflict, internalError, notFound, resourceExpired, serverTimeout, timeout, OBJECT_MODIFIED_TEXT, type StatusError } from '../../apimachinery/errors';
+import { alreadyExists, badRequest, conflict, internalError, notFound, resourceExpired, serverTimeout, timeout, OBJECT_MODIFIED_TEXT, type StatusError } from '../../apimachinery/errors';
 import { isStatusError } from '../../apimachinery/errors';
 import { StorageError } from '../../storage/storage-error';
 
 /** Seconds a client should wait before retrying when etcd is unreachable (Kubernetes uses 2). */
 const UNREACHABLE_RETRY_AFTER_SECONDS = 2;
-export const LIST_TOO_OLD_TEXT = 'The resourceVersion for the provided list is too old.';
+const LIST_TOO_OLD_TEXT = 'The resourceVersion for the provided list is too old.';
 
-export type StorageOperation = 'get' | 'list' | 'create' | 'update' | 'delete';
+type StorageOperation = 'get' | 'list' | 'create' | 'update' | 'delete' | 'watch';
 
-export function toStatusError(err: unknown, gr: GroupResource, name: string, operation: StorageOperation): Error {
+/** What the failed storage call was for: the texts name the resource and object; a 410's text depends on the request. */
+export interface StorageErrorContext {
+  operation: StorageOperation;
+  /** The resource and object (a collection's: '') that 404/409/500 ServerTimeout name; unset where only Compacted can arrive. */
+  resource?: GroupResource;
+  name?: string;
+  /** Compacted: the 410 Expired message (a list's by default) and the continue token it offers. */
+  expired?: string;
+  continueToken?: string;
+}
+
+/** StatusErrors pass through unchanged; a StorageError always becomes a StatusError. */
+export function toStatusError(err: StorageError | StatusError, context: StorageErrorContext): StatusError;
+export function toStatusError(err: unknown, context: StorageErrorContext): Error;
+export function toStatusError(err: unknown, context: StorageErrorContext): Error {
   if (isStatusError(err)) return err;
   if (!(err instanceof StorageError)) return err instanceof Error ? err : internalError(err);
+  const { operation, resource: gr, name = '' } = context;
+  switch (err.code) {
+    case 'Compacted':
+      return resourceExpired(context.expired ?? LIST_TOO_OLD_TEXT, context.continueToken);
+    case 'InvalidContinue':
+      return badRequest(`invalid continue token: ${err.message}`);
+    case 'Timeout':
+      // No Retry-After: a client retrying a write whose outcome is unknown on its own would meet its own object.
+      return reported(timeout(err.message, 0));
+    case 'FutureRevision':
+    case 'InvalidObject':
+      return internalError(err);
+  }
+  if (gr === undefined) return internalError(err);
   switch (err.code) {
     case 'KeyNotFound':
       return notFound(gr, name);
@@ -21,17 +49,9 @@ export function toStatusError(err: unknown, gr: GroupResource, name: string, ope
       return alreadyExists(gr, name);
     case 'Conflict':
       return conflict(gr, name, OBJECT_MODIFIED_TEXT);
-    case 'Compacted':
-      return resourceExpired(LIST_TOO_OLD_TEXT);
     case 'Unreachable':
       // Sent nowhere (or a read): safe to retry, so clients are told when (client-go retries on Retry-After).
       return reported(serverTimeout(gr, operation, UNREACHABLE_RETRY_AFTER_SECONDS));
-    case 'Timeout':
-      // No Retry-After: a client retrying a write whose outcome is unknown on its own would meet its own object.
-      return reported(timeout(err.message, 0));
-    case 'FutureRevision':
-    case 'InvalidObject':
-      return internalError(err);
   }
 }
 

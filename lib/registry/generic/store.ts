@@ -387,8 +387,8 @@ export class GenericStore {
     return alreadyExists(groupResource(this.definition), name, existing?.metadata.deletionTimestamp ? 'object is being deleted: ' : '');
   }
 
-  #statusError(err: unknown, name: string, operation: Parameters<typeof toStatusError>[3]): Error {
-    return toStatusError(err, groupResource(this.definition), name, operation);
+  #statusError(err: unknown, name: string, operation: Parameters<typeof toStatusError>[1]['operation']): Error {
+    return toStatusError(err, { resource: groupResource(this.definition), name, operation });
   }
 }
 

@@ -44,7 +44,7 @@ describe('classifying etcd failures', () => {
 
 describe('the Status an etcd failure becomes', () => {
   const status = (err: unknown, operation: 'get' | 'create' = 'get'): unknown => {
-    const mapped = toStatusError(toStorageError(err, '/registry/autoscaling/horizontalpodautoscalers/ns/web'), HPA, 'web', operation);
+    const mapped = toStatusError(toStorageError(err, '/registry/autoscaling/horizontalpodautoscalers/ns/web'), { resource: HPA, name: 'web', operation });
     return mapped instanceof StatusError ? { ...mapped.status, reported: mapped.reported } : mapped;
   };
 
@@ -70,9 +70,9 @@ describe('the Status an etcd failure becomes', () => {
   });
 
   it('a write whose outcome stays unknown is 504 Timeout saying so', () => {
-    const lost = toStatusError(unknownOutcome(grpcError(14, 'UNAVAILABLE', 'Connection dropped'), '/k'), HPA, 'web', 'update') as StatusError;
+    const lost = toStatusError(unknownOutcome(grpcError(14, 'UNAVAILABLE', 'Connection dropped'), '/k'), { resource: HPA, name: 'web', operation: 'update' }) as StatusError;
     expect(lost.status).toMatchObject({ code: 504, reason: 'Timeout', message: 'Timeout: the write may or may not have been applied: Connection dropped' });
-    const timedOut = toStatusError(unknownOutcome(grpcError(14, 'UNAVAILABLE', 'etcdserver: request timed out'), '/k'), HPA, 'web', 'create') as StatusError;
+    const timedOut = toStatusError(unknownOutcome(grpcError(14, 'UNAVAILABLE', 'etcdserver: request timed out'), '/k'), { resource: HPA, name: 'web', operation: 'create' }) as StatusError;
     expect(timedOut.status).toMatchObject({ code: 504, reason: 'Timeout', message: 'Timeout: etcdserver: request timed out' });
     expect(timedOut.status.details).toBeUndefined();
   });

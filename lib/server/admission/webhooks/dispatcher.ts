@@ -3,7 +3,7 @@
 // admissionReviewVersions this server speaks: review.ts) of the object in the version its rules matched. Denials and failures carry kube-apiserver 1.26's texts.
 import { randomUUID } from 'node:crypto';
 import type { Logger } from 'pino';
-import { badRequest, internalError, StatusError } from '../../../apimachinery/errors';
+import { badRequest, fromStatus, internalError, type StatusError } from '../../../apimachinery/errors';
 import type { ApiObject } from '../../../apimachinery/meta/types';
 import { isPlainObject } from '../../../apimachinery/meta/types';
 import type { Admission, AdmissionAttributes } from '../../../registry/generic/admission';
@@ -41,7 +41,7 @@ function deniedError(name: string, status: unknown): StatusError {
   const deniedBy = `admission webhook "${name}" denied the request`;
   const message = str(s['message']) !== '' ? `${deniedBy}: ${str(s['message'])}` : str(s['reason']) !== '' ? `${deniedBy}: ${str(s['reason'])}` : `${deniedBy} without explanation`;
   const reason = str(s['reason']) || undefined;
-  const error = new StatusError(code, reason as never, message, isPlainObject(s['details']) ? (s['details'] as never) : undefined);
+  const error = fromStatus(code, reason as never, message, isPlainObject(s['details']) ? (s['details'] as never) : undefined);
   return error;
 }
 
