@@ -20,7 +20,7 @@ import { FlowcontrolConfig } from './flowcontrol/config-watcher';
 import { GarbageCollector } from '../registry/generic/garbage-collector';
 import { RBAC_GROUP } from '../apis/rbac/types';
 import { PolicyCache } from './authorization/rbac/policy-cache';
-import { WatchedCollection } from './watched-collection';
+import { Informer } from '../controllers/informer';
 import { RbacBootstrap } from '../registry/rbac/bootstrap/ensurer';
 import { ClusterRoleAggregation } from '../registry/rbac/clusterroles/aggregation-controller';
 
@@ -47,7 +47,7 @@ export interface RunningControllers {
   /** Roles, ClusterRoles and bindings in memory, kept current by watches (the RBAC authorizer reads it). */
   rbac: PolicyCache;
   /** Service accounts in memory from a watch: a service account token is valid only while its account exists. */
-  serviceAccounts: WatchedCollection;
+  serviceAccounts: Informer;
   /** Resolves once the built-in namespaces and the APF configuration exist (or the latter gave up, logged). */
   ready: Promise<void>;
   stop(): Promise<void>;
@@ -143,8 +143,8 @@ export function startControllers(deps: ControllerDeps): RunningControllers {
   const aggregation = new ClusterRoleAggregation({ store: served(registry, RBAC_GROUP, 'v1', 'clusterroles').store, clusterRoles: () => rbac.clusterRoleObjects(), log: log.child({ controller: 'clusterrole-aggregation' }) });
   rbac.onChange(() => aggregation.changed());
   const rbacLoaded = rbac.start();
-  const serviceAccounts = new WatchedCollection(served(registry, '', 'v1', 'serviceaccounts').store, log.child({ controller: 'serviceaccount-cache' }), () => {});
-  const serviceAccountsLoaded = serviceAccounts.sync();
+  const serviceAccounts = new Informer(served(registry, '', 'v1', 'serviceaccounts').store, { log: log.child({ controller: 'serviceaccount-cache' }), resource: 'serviceaccounts' });
+  const serviceAccountsLoaded = serviceAccounts.start();
   const rbacBootstrap = new RbacBootstrap({ clusterRoles: served(registry, RBAC_GROUP, 'v1', 'clusterroles').store, clusterRoleBindings: served(registry, RBAC_GROUP, 'v1', 'clusterrolebindings').store, log: log.child({ controller: 'rbac-bootstrap' }) });
   let rbacDone = false;
   const rbacStarted = rbacBootstrap.start().then(

@@ -4,20 +4,19 @@ import { StatusError } from '../../apimachinery/errors';
 import { goQuote } from '../../apimachinery/field/errors';
 import type { ApiObject } from '../../apimachinery/meta/types';
 import { isPlainObject } from '../../apimachinery/meta/types';
-import type { WatchHandle } from '../../storage/storage';
-import { WorkQueue } from '../rest/work-queue';
+import { WorkQueue } from '../../controllers/work-queue';
+import { Informer } from '../../controllers/informer';
 import type { GenericStore } from '../generic/store';
-import { LIST_EVERYTHING } from '../generic/list';
 import { nowTimestamp } from '../generic/system-metadata';
 import { APF_CONFIG_CONSUMER_MANAGER, appliedAs } from '../generic/internal-field-manager';
 import { apiVersionOfDefinition } from '../rest/resource';
 import { referenceTo, type EventRecorder } from '../core/events/recorder';
 
 export const DANGLING_CONDITION_TYPE = 'Dangling';
-/** Missed events (a watch that ended) are caught up by this periodic re-list. */
+/** Every FlowSchema is re-checked this often (the informer's resync). */
 const RESYNC_INTERVAL_MS = 30_000;
-/** After a watch ends, it is restarted this soon rather than at the next resync. */
-const WATCH_RESTART_DELAY_MS = 1000;
+/** A failed status write is retried this soon. */
+const RETRY_DELAY_MS = 1000;
 /** Kubernetes skips a FlowSchema written more than 5 times in the past minute, retrying after 30–75 s. */
 const MAX_WRITES_PER_MINUTE = 5;
 
@@ -79,14 +78,14 @@ export interface DanglingConditionControllerDeps {
 
 export class DanglingConditionController {
   readonly #deps: DanglingConditionControllerDeps;
-  /** Names of existing priority levels, and each FlowSchema's reference, as last seen on list or watch. */
-  #priorityLevels = new Set<string>();
-  readonly #references = new Map<string, string>();
+  /** The priority levels and FlowSchemas of the current leadership term (a stopped informer does not restart). */
+  #priorityLevels: Informer | undefined;
+  #flowSchemas: Informer | undefined;
   readonly #queue = new WorkQueue(
     (name) => this.#sync(name),
     (name, err) => {
       this.#deps.log.warn({ err, flowSchema: name }, 'writing the Dangling condition failed; will retry');
-      this.#later(WATCH_RESTART_DELAY_MS, () => this.#queue.add(name));
+      this.#later(RETRY_DELAY_MS, () => this.#queue.add(name));
     },
     () => this.#stopped,
   );
@@ -95,9 +94,6 @@ export class DanglingConditionController {
   readonly #timers = new Set<NodeJS.Timeout>();
   /** FlowSchemas waiting out the rate limit (one timer each). */
   readonly #delayed = new Set<string>();
-  #fsWatch: WatchHandle | undefined;
-  #plWatch: WatchHandle | undefined;
-  #resyncTimer: NodeJS.Timeout | undefined;
   #stopped = true;
 
   /** Status writes are recorded as Kubernetes' config consumer records them (a forced Apply to the status subresource). */
@@ -112,22 +108,39 @@ export class DanglingConditionController {
   start(): void {
     if (!this.#stopped) return;
     this.#stopped = false;
-    this.#resyncTimer = setInterval(() => void this.#resync(), RESYNC_INTERVAL_MS);
-    this.#resyncTimer.unref();
-    void this.#resync();
+    const log = this.#deps.log;
+    const priorityLevels = new Informer(this.#deps.priorityLevels, { log, resource: 'prioritylevelconfigurations' });
+    // The periodic resync re-checks every FlowSchema (catches up anything missed).
+    const flowSchemas = new Informer(this.#deps.flowSchemas, { log, resource: 'flowschemas', resyncPeriodMs: RESYNC_INTERVAL_MS });
+    this.#priorityLevels = priorityLevels;
+    this.#flowSchemas = flowSchemas;
+    // FlowSchemas are checked only once the priority levels are known (else every reference would look dangling).
+    const check = (fs: ApiObject): void => {
+      if (priorityLevels.hasSynced()) this.#queue.add(fs.metadata.name ?? '');
+    };
+    // Only existence matters, so only adds and deletes of priority levels change anything.
+    const referencing = (pl: ApiObject): void => this.#queue.add(...[...flowSchemas.objects.values()].filter((fs) => priorityLevelOf(fs) === pl.metadata.name).map((fs) => fs.metadata.name ?? ''));
+    priorityLevels.addHandler({ add: referencing, delete: referencing, synced: () => this.#queue.add(...flowSchemas.objects.keys()) });
+    flowSchemas.addHandler({
+      add: check,
+      // Our own status writes come back here too; the sync finds nothing to change and writes nothing.
+      update: (_old, fs) => check(fs),
+      delete: (fs) => void this.#writes.delete(fs.metadata.name ?? ''),
+    });
+    void priorityLevels.start();
+    void flowSchemas.start();
   }
 
   stop(): void {
     this.#stopped = true;
-    if (this.#resyncTimer) clearInterval(this.#resyncTimer);
     for (const timer of this.#timers) clearTimeout(timer);
     this.#timers.clear();
     this.#delayed.clear();
     this.#queue.clear();
-    void this.#fsWatch?.cancel();
-    void this.#plWatch?.cancel();
-    this.#fsWatch = undefined;
-    this.#plWatch = undefined;
+    void this.#priorityLevels?.stop();
+    void this.#flowSchemas?.stop();
+    this.#priorityLevels = undefined;
+    this.#flowSchemas = undefined;
   }
 
   #later(ms: number, fn: () => void): void {
@@ -140,67 +153,8 @@ export class DanglingConditionController {
     this.#timers.add(timer);
   }
 
-  /** Re-lists both kinds, (re)starts any ended watch from the list's revision, and re-checks every FlowSchema. */
-  async #resync(): Promise<void> {
-    if (this.#stopped) return;
-    try {
-      const pls = await this.#deps.priorityLevels.list('', LIST_EVERYTHING);
-      this.#priorityLevels = new Set(pls.items.map((pl) => pl.metadata.name ?? ''));
-      if (!this.#plWatch) this.#plWatch = this.#keep(await this.#watchPriorityLevels(Number(pls.resourceVersion)));
-      const fss = await this.#deps.flowSchemas.list('', LIST_EVERYTHING);
-      this.#references.clear();
-      for (const fs of fss.items) this.#references.set(fs.metadata.name ?? '', priorityLevelOf(fs));
-      if (!this.#fsWatch) this.#fsWatch = this.#keep(await this.#watchFlowSchemas(Number(fss.resourceVersion)));
-      this.#queue.add(...this.#references.keys());
-      await this.#queue.drain();
-    } catch (err) {
-      this.#deps.log.warn({ err }, 'FlowSchema Dangling resync failed');
-    }
-  }
-
-  /** A watch that finished starting after stop() is cancelled at once rather than leaked. */
-  #keep(handle: WatchHandle): WatchHandle | undefined {
-    if (!this.#stopped) return handle;
-    void handle.cancel();
-    return undefined;
-  }
-
-  #watchEnded(which: 'fs' | 'pl', err: Error): void {
-    this.#deps.log.warn({ err }, 'FlowSchema Dangling watch ended; restarting');
-    if (which === 'fs') this.#fsWatch = undefined;
-    else this.#plWatch = undefined;
-    this.#later(WATCH_RESTART_DELAY_MS, () => void this.#resync());
-  }
-
-  #watchPriorityLevels(afterRevision: number): Promise<WatchHandle> {
-    return this.#deps.priorityLevels.watch('', afterRevision, {
-      event: (event) => {
-        const name = event.object.metadata.name ?? '';
-        // Only existence matters, so only ADDED/DELETED change anything.
-        if (event.type === 'DELETED') this.#priorityLevels.delete(name);
-        else this.#priorityLevels.add(name);
-        if (event.type === 'MODIFIED') return;
-        this.#queue.add(...[...this.#references].filter(([, pl]) => pl === name).map(([fs]) => fs));
-      },
-      error: (err) => this.#watchEnded('pl', err),
-    });
-  }
-
-  #watchFlowSchemas(afterRevision: number): Promise<WatchHandle> {
-    return this.#deps.flowSchemas.watch('', afterRevision, {
-      event: (event) => {
-        const name = event.object.metadata.name ?? '';
-        if (event.type === 'DELETED') {
-          this.#references.delete(name);
-          this.#writes.delete(name);
-          return;
-        }
-        this.#references.set(name, priorityLevelOf(event.object));
-        // Our own status writes come back here too; the sync finds nothing to change and writes nothing.
-        this.#queue.add(name);
-      },
-      error: (err) => this.#watchEnded('fs', err),
-    });
+  #plExists(name: string): boolean {
+    return this.#priorityLevels?.objects.has(name) ?? false;
   }
 
   async #sync(name: string): Promise<void> {
@@ -211,7 +165,7 @@ export class DanglingConditionController {
       if (err instanceof StatusError && err.code === 404) return;
       throw err;
     }
-    if (withDanglingCondition(current, this.#priorityLevels.has(priorityLevelOf(current)), nowTimestamp()) === undefined) return;
+    if (withDanglingCondition(current, this.#plExists(priorityLevelOf(current)), nowTimestamp()) === undefined) return;
     if (this.#rateLimited(name)) {
       if (this.#delayed.has(name)) return;
       this.#delayed.add(name);
@@ -225,7 +179,7 @@ export class DanglingConditionController {
     try {
       // Re-decided on the stored object at compare-and-swap time; interference is retried by the store.
       await this.#deps.flowSchemaStatus.patch('', name, (latest) => {
-        const next = withDanglingCondition(latest, this.#priorityLevels.has(priorityLevelOf(latest)), nowTimestamp());
+        const next = withDanglingCondition(latest, this.#plExists(priorityLevelOf(latest)), nowTimestamp());
         wrote = next !== undefined;
         return next ?? latest;
       }, { dryRun: false, transform: this.#track });
@@ -236,7 +190,7 @@ export class DanglingConditionController {
     if (!wrote) return;
     this.#writes.set(name, [...(this.#writes.get(name) ?? []), Date.now()]);
     // An event when the reference breaks, and when a broken one is mended (not for every FlowSchema found at start).
-    const condition = desiredDanglingCondition(priorityLevelOf(current), this.#priorityLevels.has(priorityLevelOf(current)));
+    const condition = desiredDanglingCondition(priorityLevelOf(current), this.#plExists(priorityLevelOf(current)));
     const wasDangling = conditionsOf(current).some((c) => isPlainObject(c) && c['type'] === DANGLING_CONDITION_TYPE && c['status'] === 'True');
     if (condition.status === 'False' && !wasDangling) return;
     const type = condition.status === 'True' ? 'Warning' : 'Normal';

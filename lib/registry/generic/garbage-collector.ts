@@ -4,14 +4,13 @@
 import type { Logger } from 'pino';
 import { StatusError } from '../../apimachinery/errors';
 import type { ApiObject } from '../../apimachinery/meta/types';
-import type { WatchHandle } from '../../storage/storage';
-import { WorkQueue } from '../rest/work-queue';
+import { WorkQueue } from '../../controllers/work-queue';
+import { Informer } from '../../controllers/informer';
 import { FINALIZER_FOREGROUND, FINALIZER_ORPHAN } from './deletion';
 import { attemptToDelete, DependentsIndex } from './dependents';
 import { LIST_EVERYTHING } from './list';
 import type { GenericStore } from './store';
 
-const RESYNC_INTERVAL_MS = 10_000;
 const DEPENDENTS_REMAINING_RECHECK_MS = 1000;
 
 function isGcPending(obj: ApiObject): boolean {
@@ -38,11 +37,9 @@ function ignoreNotFound(err: unknown): void {
 export class GarbageCollector {
   readonly #stores: GenericStore[];
   readonly #log: Logger;
-  /** The watch of each store (by index) while it runs; a store without one is listed at the next resync. */
-  readonly #watches = new Map<number, WatchHandle>();
-  #timer: NodeJS.Timeout | undefined;
+  /** One informer per store (by index), listing through the watch cache. */
+  readonly #informers: Informer[];
   #stopped = false;
-  #resyncing = false;
   readonly #index = new DependentsIndex();
   /** Indexes of the first store of each storage (versions of one kind share it): the ones the graph follows. */
   readonly #primary: Set<number>;
@@ -58,61 +55,30 @@ export class GarbageCollector {
     this.#log = log;
     const seen = new Set<string>();
     this.#primary = new Set(stores.flatMap((store, i) => (seen.has(store.keyPrefix) ? [] : (seen.add(store.keyPrefix), [i]))));
+    this.#informers = stores.map((store, index) => {
+      const informer = new Informer(store, { log, resource: store.definition.resource, listResourceVersion: 0 });
+      const present = (obj: ApiObject): void => {
+        if (isGcPending(obj)) this.#queue.add(OWNER + this.#key(index, obj));
+        this.#observe(index, obj, false);
+      };
+      informer.addHandler({ add: present, update: (_old, obj) => present(obj), delete: (obj) => this.#observe(index, obj, true) });
+      return informer;
+    });
   }
 
+  /** Starts the informers one resource at a time (each lists, then watches; a watch that ends is resumed or re-listed). */
   start(): void {
-    this.#timer = setInterval(() => void this.#resync(), RESYNC_INTERVAL_MS);
-    this.#timer.unref();
-    void this.#resync();
+    void (async () => {
+      for (const informer of this.#informers) {
+        if (this.#stopped) return;
+        await informer.start();
+      }
+    })();
   }
 
   async stop(): Promise<void> {
     this.#stopped = true;
-    if (this.#timer) clearInterval(this.#timer);
-    const watches = [...this.#watches.values()];
-    this.#watches.clear();
-    await Promise.all(watches.map((w) => w.cancel()));
-  }
-
-  /**
-   * Lists each resource without a running watch for pending objects, then watches it (both through the watch
-   * cache when there is one), like an informer: a resource is listed again only after its watch ended.
-   */
-  async #resync(): Promise<void> {
-    if (this.#resyncing) return;
-    this.#resyncing = true;
-    try {
-      await this.#listAndWatchUnwatched();
-    } finally {
-      this.#resyncing = false;
-    }
-  }
-
-  async #listAndWatchUnwatched(): Promise<void> {
-    for (const [index, store] of this.#stores.entries()) {
-      if (this.#watches.has(index) || this.#stopped) continue;
-      try {
-        const { items, resourceVersion } = await store.list('', { ...LIST_EVERYTHING, resourceVersion: 0 });
-        this.#queue.add(...items.filter(isGcPending).map((o) => OWNER + this.#key(index, o)));
-        for (const item of items) this.#observe(index, item, false);
-        let ended = false;
-        const watch = await store.watch('', Number(resourceVersion), {
-          event: (event) => {
-            if (event.type !== 'DELETED' && isGcPending(event.object)) this.#queue.add(OWNER + this.#key(index, event.object));
-            if (event.type === 'ADDED' || event.type === 'MODIFIED' || event.type === 'DELETED') this.#observe(index, event.object, event.type === 'DELETED');
-          },
-          error: (err) => {
-            this.#log.warn({ err }, 'garbage collector watch ended; the next resync lists and watches again');
-            ended = true;
-            this.#watches.delete(index);
-          },
-        });
-        if (this.#stopped) await watch.cancel();
-        else if (!ended) this.#watches.set(index, watch);
-      } catch (err) {
-        this.#log.warn({ err }, 'garbage collector resync failed');
-      }
-    }
+    await Promise.all(this.#informers.map((informer) => informer.stop()));
   }
 
   #key(index: number, obj: ApiObject): string {

@@ -2,7 +2,7 @@
 import type { Logger } from 'pino';
 import type { ApiObject } from '../../apimachinery/meta/types';
 import type { GenericStore } from '../../registry/generic/store';
-import { WatchedCollection } from '../watched-collection';
+import { Informer, onAnyChange } from '../../controllers/informer';
 import { compileClassifier, FALLBACK_CLASSIFIER, type Classifier } from './classifier';
 
 /** Bursts of changes (the bootstrap maintainer writes a dozen objects) are compiled once. */
@@ -20,8 +20,8 @@ export interface FlowcontrolConfigDeps {
  */
 export class FlowcontrolConfig {
   readonly #log: Logger;
-  readonly #flowSchemas: WatchedCollection;
-  readonly #priorityLevels: WatchedCollection;
+  readonly #flowSchemas: Informer;
+  readonly #priorityLevels: Informer;
   #classifier: Classifier = FALLBACK_CLASSIFIER;
   #timer: NodeJS.Timeout | undefined;
   #stopped = false;
@@ -29,13 +29,14 @@ export class FlowcontrolConfig {
 
   constructor(deps: FlowcontrolConfigDeps) {
     this.#log = deps.log;
-    this.#flowSchemas = new WatchedCollection(deps.flowSchemas, deps.log, () => this.#scheduleRecompile());
-    this.#priorityLevels = new WatchedCollection(deps.priorityLevels, deps.log, () => this.#scheduleRecompile());
+    this.#flowSchemas = new Informer(deps.flowSchemas, { log: deps.log, resource: 'flowschemas' });
+    this.#priorityLevels = new Informer(deps.priorityLevels, { log: deps.log, resource: 'prioritylevelconfigurations' });
+    for (const informer of [this.#flowSchemas, this.#priorityLevels]) informer.addHandler(onAnyChange(() => this.#scheduleRecompile()));
   }
 
   /** Reads both resources and starts watching them. Resolves after the first attempt; failures are retried in the background. */
   async start(): Promise<void> {
-    await Promise.all([this.#flowSchemas.sync(), this.#priorityLevels.sync()]);
+    await Promise.all([this.#flowSchemas.start(), this.#priorityLevels.start()]);
     if (this.loaded) this.#recompile();
   }
 
@@ -49,7 +50,7 @@ export class FlowcontrolConfig {
 
   /** True once both resources were listed (the classifier then reflects stored objects). */
   get loaded(): boolean {
-    return this.#flowSchemas.loaded && this.#priorityLevels.loaded;
+    return this.#flowSchemas.hasSynced() && this.#priorityLevels.hasSynced();
   }
 
   get classifier(): Classifier {

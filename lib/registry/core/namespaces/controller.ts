@@ -5,8 +5,8 @@ import { StatusError } from '../../../apimachinery/errors';
 import { NAMESPACE_FINALIZER } from '../../../apis/core/well-known-names';
 import type { GenericStore } from '../../generic/store';
 import { LIST_EVERYTHING } from '../../generic/list';
-import type { WatchHandle } from '../../../storage/storage';
-import { WorkQueue } from '../../rest/work-queue';
+import { WorkQueue } from '../../../controllers/work-queue';
+import { Informer } from '../../../controllers/informer';
 import { updateDeletionConditions, type RemainingContent } from './deletion-conditions';
 import { KUBE_CONTROLLER_MANAGER, trackedAs } from '../../generic/internal-field-manager';
 import { referenceTo, type EventRecorder } from '../events/recorder';
@@ -53,40 +53,37 @@ export class NamespaceController {
     },
     () => this.#stopped,
   );
-  #timer: NodeJS.Timeout | undefined;
+  readonly #informer: Informer;
   #stopped = false;
 
   constructor(deps: NamespaceControllerDeps) {
     this.#deps = deps;
+    // Terminating namespaces are re-examined at each resync, so work left by a crashed replica is finished.
+    this.#informer = new Informer(deps.namespaces, { log: deps.log, resource: 'namespaces', resyncPeriodMs: RESYNC_INTERVAL_MS });
+    const seen = (ns: ApiObject): void => {
+      if (ns.metadata.deletionTimestamp) this.enqueue(ns.metadata.name ?? '');
+    };
+    this.#informer.addHandler({
+      add: (ns) => {
+        this.#deps.onNamespaceChange?.(ns.metadata.name ?? '');
+        seen(ns);
+      },
+      update: (old, ns) => {
+        if (old !== ns) this.#deps.onNamespaceChange?.(ns.metadata.name ?? '');
+        seen(ns);
+      },
+      delete: (ns) => this.#deps.onNamespaceChange?.(ns.metadata.name ?? ''),
+    });
   }
 
-  /** Reacts to namespaces starting to terminate (etcd watch), and re-lists periodically to recover missed work. */
+  /** Reacts to namespaces starting to terminate (informer), and re-examines them periodically to recover missed work. */
   start(): void {
-    this.#timer = setInterval(() => void this.#resync(), RESYNC_INTERVAL_MS);
-    this.#timer.unref();
-    void this.#resync();
+    void this.#informer.start();
   }
 
   stop(): void {
     this.#stopped = true;
-    if (this.#timer) clearInterval(this.#timer);
-    void this.#watch?.cancel();
-  }
-
-  #watch: WatchHandle | undefined;
-
-  async #startWatch(afterRevision: number): Promise<void> {
-    if (this.#watch || this.#stopped) return;
-    this.#watch = await this.#deps.namespaces.watch('', afterRevision, {
-      event: (event) => {
-        this.#deps.onNamespaceChange?.(event.object.metadata.name ?? '');
-        if (event.type !== 'DELETED' && event.object.metadata.deletionTimestamp) this.enqueue(event.object.metadata.name ?? '');
-      },
-      error: (err) => {
-        this.#deps.log.warn({ err }, 'namespace watch ended; resync will restart it');
-        this.#watch = undefined;
-      },
-    });
+    void this.#informer.stop();
   }
 
   /** Asks for `name` to be processed soon (called right after a namespace starts terminating). */
@@ -97,18 +94,7 @@ export class NamespaceController {
 
   /** Picks up every terminating namespace now (this replica just became the one that cleans). */
   resyncNow(): void {
-    void this.#resync();
-  }
-
-  async #resync(): Promise<void> {
-    try {
-      const { items, resourceVersion } = await this.#deps.namespaces.list('', LIST_EVERYTHING);
-      await this.#startWatch(Number(resourceVersion));
-      for (const ns of items) if (ns.metadata.deletionTimestamp) this.enqueue(ns.metadata.name ?? '');
-      await this.#queue.drain();
-    } catch (err) {
-      this.#deps.log.warn({ err }, 'namespace resync failed');
-    }
+    this.#informer.resync();
   }
 
   async #sync(name: string): Promise<void> {

@@ -4,7 +4,7 @@ import type { Logger } from 'pino';
 import type { ApiObject } from '../../../apimachinery/meta/types';
 import { roleRefOf, rulesOf, subjectsOf, type RoleRef } from '../../../apis/rbac/types';
 import type { GenericStore } from '../../../registry/generic/store';
-import { WatchedCollection } from '../../watched-collection';
+import { Informer, onAnyChange } from '../../../controllers/informer';
 import { compileRule, subjectKey, type CompiledRule } from './rules';
 
 /** Changes are indexed in batches; well under the 1 s in which a role change must take effect. */
@@ -73,11 +73,11 @@ export function buildSnapshot(roles: Iterable<[string, ApiObject]>, clusterRoles
 }
 
 export class PolicyCache {
-  readonly #collections: WatchedCollection[];
-  readonly #roles: WatchedCollection;
-  readonly #clusterRoles: WatchedCollection;
-  readonly #roleBindings: WatchedCollection;
-  readonly #clusterRoleBindings: WatchedCollection;
+  readonly #collections: Informer[];
+  readonly #roles: Informer;
+  readonly #clusterRoles: Informer;
+  readonly #roleBindings: Informer;
+  readonly #clusterRoleBindings: Informer;
   readonly #listeners: Array<() => void> = [];
   #snapshot: PolicySnapshot = EMPTY;
   #timer: NodeJS.Timeout | undefined;
@@ -85,16 +85,17 @@ export class PolicyCache {
 
   constructor(stores: PolicyStores, log: Logger) {
     const changed = (): void => this.#scheduleReindex();
-    this.#roles = new WatchedCollection(stores.roles, log, changed);
-    this.#clusterRoles = new WatchedCollection(stores.clusterRoles, log, changed);
-    this.#roleBindings = new WatchedCollection(stores.roleBindings, log, changed);
-    this.#clusterRoleBindings = new WatchedCollection(stores.clusterRoleBindings, log, changed);
+    this.#roles = new Informer(stores.roles, { log, resource: 'roles' });
+    this.#clusterRoles = new Informer(stores.clusterRoles, { log, resource: 'clusterRoles' });
+    this.#roleBindings = new Informer(stores.roleBindings, { log, resource: 'roleBindings' });
+    this.#clusterRoleBindings = new Informer(stores.clusterRoleBindings, { log, resource: 'clusterRoleBindings' });
     this.#collections = [this.#roles, this.#clusterRoles, this.#roleBindings, this.#clusterRoleBindings];
+    for (const informer of this.#collections) informer.addHandler(onAnyChange(changed));
   }
 
   /** Lists everything once and starts watching; resolves after the first attempt (failures are retried). */
   async start(): Promise<void> {
-    await Promise.all(this.#collections.map((c) => c.sync()));
+    await Promise.all(this.#collections.map((c) => c.start()));
     this.#reindex();
   }
 
@@ -105,7 +106,7 @@ export class PolicyCache {
   }
 
   get loaded(): boolean {
-    return this.#collections.every((c) => c.loaded);
+    return this.#collections.every((c) => c.hasSynced());
   }
 
   get snapshot(): PolicySnapshot {
