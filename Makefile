@@ -55,7 +55,7 @@ build: $(NODE_MODULES_STAMP)
 run: deps build
 	node dist/cmd/apiserver.js --port $(PORT) --data-dir ./data
 
-test: deps cluster-tools chromium build
+test: deps cluster-tools chromium build lint
 	npx jest --ci --forceExit
 
 # Fault tests of the 3-etcd / 3-replica / haproxy cluster and of etcd member loss and compaction (also part of `make test`).

@@ -11,7 +11,12 @@ export default tseslint.config(
       // `const { dropped: _dropped, ...rest } = obj` omits a key; a leading underscore names what is left unused on purpose.
       '@typescript-eslint/no-unused-vars': [
         'error',
-        { argsIgnorePattern: '^_', varsIgnorePattern: '^_', destructuredArrayIgnorePattern: '^_', ignoreRestSiblings: true },
+        {
+          argsIgnorePattern: '^_',
+          varsIgnorePattern: '^_',
+          destructuredArrayIgnorePattern: '^_',
+          ignoreRestSiblings: true,
+        },
       ],
       // Unstructured objects are JSON maps: deleting a key by name is how a field is dropped (patches, defaults, conversion).
       '@typescript-eslint/no-dynamic-delete': 'off',

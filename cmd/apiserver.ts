@@ -5,7 +5,13 @@ import { FlagError, usage } from '../lib/server/options/flag-set';
 import cluster from 'node:cluster';
 import { ApiServer } from '../lib/server/server';
 import { runPrimary } from '../lib/server/cluster/primary';
-import { primaryShutdownRequest, reportReady, serveClusterMetrics, workerEtcdServers, workerIndex } from '../lib/server/cluster/worker';
+import {
+  primaryShutdownRequest,
+  reportReady,
+  serveClusterMetrics,
+  workerEtcdServers,
+  workerIndex,
+} from '../lib/server/cluster/worker';
 import { createLogger } from '../lib/server/logging';
 import { featureGateWarnings } from '../lib/server/options/feature-gates';
 
@@ -28,9 +34,15 @@ async function main(): Promise<number> {
   // --workers N: this process is the primary (forks the workers) or one of the workers (a full server sharing the port).
   const worker = workerIndex();
   const clustered = parsed.options.workers > 1 && cluster.isPrimary;
-  const log = worker !== undefined ? rootLog.child({ worker, pid: process.pid }) : clustered ? rootLog.child({ worker: 'primary', pid: process.pid }) : rootLog;
+  const log =
+    worker !== undefined
+      ? rootLog.child({ worker, pid: process.pid })
+      : clustered
+        ? rootLog.child({ worker: 'primary', pid: process.pid })
+        : rootLog;
   if (worker !== undefined && workerEtcdServers().length > 0) parsed.options.etcdServers = workerEtcdServers();
-  if (worker === undefined) for (const warning of featureGateWarnings(parsed.options.featureGatesText)) log.warn(warning);
+  if (worker === undefined)
+    for (const warning of featureGateWarnings(parsed.options.featureGatesText)) log.warn(warning);
   // Signals are caught from the start, so one that arrives while the server starts still shuts it down cleanly;
   // a second one exits at once with code 1, as kube-apiserver's signal handler does.
   const signalled = new Promise<string>((resolve) => {

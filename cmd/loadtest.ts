@@ -57,7 +57,9 @@ async function main(argv: string[]): Promise<number> {
   process.stdout.write(
     `${t.count} requests in ${result.measuredSeconds}s (${t.ratePerSecond}/s), ${t.errors} errors, p50 ${t.p50} ms, p99 ${t.p99} ms, max ${t.max} ms\n` +
       `watch: ${w.watchers} watches, ${w.receivedEvents}/${w.expectedEvents} events, ${w.missedEvents} missed, lag p99 ${w.p99} ms\n` +
-      (result.server.available ? `server: ${result.server.cpuSeconds ?? '-'} CPU s, RSS ${result.server.rssBytesAfter === undefined ? '-' : `${(result.server.rssBytesAfter / 2 ** 20).toFixed(0)} MiB`}\n` : `server metrics: ${result.server.error}\n`) +
+      (result.server.available
+        ? `server: ${result.server.cpuSeconds ?? '-'} CPU s, RSS ${result.server.rssBytesAfter === undefined ? '-' : `${(result.server.rssBytesAfter / 2 ** 20).toFixed(0)} MiB`}\n`
+        : `server metrics: ${result.server.error}\n`) +
       formatVerdicts(result.slo) +
       `wrote ${jsonPath} and ${htmlPath}\n`,
   );

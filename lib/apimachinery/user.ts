@@ -14,7 +14,11 @@ export const ALL_UNAUTHENTICATED = 'system:unauthenticated';
 export const ANONYMOUS_USER = 'system:anonymous';
 
 /** A request without credentials when --anonymous-auth is on. */
-export const ANONYMOUS: UserInfo = Object.freeze({ name: ANONYMOUS_USER, uid: '', groups: Object.freeze([ALL_UNAUTHENTICATED]) });
+export const ANONYMOUS: UserInfo = Object.freeze({
+  name: ANONYMOUS_USER,
+  uid: '',
+  groups: Object.freeze([ALL_UNAUTHENTICATED]),
+});
 
 /** The audit event's / review's `user` shape: absent fields omitted as Go's omitempty does. */
 export function userInfoJson(user: UserInfo): Record<string, unknown> {

@@ -40,11 +40,22 @@ function keyOf(conversions: KindConversions, apiVersion: string): string {
  * as is (so stored bytes stay reusable); one without apiVersion is taken to be in the hub version; a version
  * without converters (an identical shape) is relabelled only.
  */
-export function convertObject(conversions: KindConversions | undefined, obj: ApiObject, group: string, kind: string, targetVersion: string, undefaulted = false): ApiObject {
+export function convertObject(
+  conversions: KindConversions | undefined,
+  obj: ApiObject,
+  group: string,
+  kind: string,
+  targetVersion: string,
+  undefaulted = false,
+): ApiObject {
   const target = apiVersionOf({ group, version: targetVersion });
   if (!conversions) return labelled(obj, target, kind);
-  const hubKey = conversions.hubGroup === undefined ? conversions.hub : apiVersionOf({ group: conversions.hubGroup, version: conversions.hub });
-  const source = typeof obj.apiVersion === 'string' && obj.apiVersion !== '' ? keyOf(conversions, obj.apiVersion) : hubKey;
+  const hubKey =
+    conversions.hubGroup === undefined
+      ? conversions.hub
+      : apiVersionOf({ group: conversions.hubGroup, version: conversions.hub });
+  const source =
+    typeof obj.apiVersion === 'string' && obj.apiVersion !== '' ? keyOf(conversions, obj.apiVersion) : hubKey;
   const targetKey = keyOf(conversions, target);
   if (source === targetKey) return labelled(obj, target, kind);
   const converters = conversions.versions[source];

@@ -18,7 +18,12 @@ const shared = useTestEtcd();
 let prefixCounter = 0;
 
 function priorityLevels(): GenericStore {
-  const store = buildRegistry(new EtcdStorage(shared.client()), `/inf-${++prefixCounter}`, parseFeatureGates(''), NO_ADMISSION).lookup(FLOWCONTROL_GROUP, 'v1beta3', 'prioritylevelconfigurations')?.store;
+  const store = buildRegistry(
+    new EtcdStorage(shared.client()),
+    `/inf-${++prefixCounter}`,
+    parseFeatureGates(''),
+    NO_ADMISSION,
+  ).lookup(FLOWCONTROL_GROUP, 'v1beta3', 'prioritylevelconfigurations')?.store;
   if (!store) throw new Error('priority levels are not served');
   return store;
 }
@@ -62,7 +67,9 @@ describe('Informer', () => {
     expect(informer.hasSynced()).toBe(true);
     expect(calls).toEqual(['add one']);
     await store.create('', cm('two'), { dryRun: false });
-    await store.patch('', 'one', (cur) => ({ ...cur, metadata: { ...cur.metadata, labels: { changed: 'yes' } } }), { dryRun: false });
+    await store.patch('', 'one', (cur) => ({ ...cur, metadata: { ...cur.metadata, labels: { changed: 'yes' } } }), {
+      dryRun: false,
+    });
     await store.delete('', 'two', {}, { dryRun: false });
     await eventually(() => calls.length === 4);
     await new Promise((r) => setTimeout(r, 200));
@@ -105,7 +112,10 @@ describe('Informer', () => {
     await eventually(() => lists === 1);
     await store.delete('', 'gone', {}, { dryRun: false });
     await store.create('', cm('new'), { dryRun: false });
-    const head = Number((await store.list('', { hasSelector: false, limit: 0, continueToken: '', resourceVersionMatch: '' })).resourceVersion);
+    const head = Number(
+      (await store.list('', { hasSelector: false, limit: 0, continueToken: '', resourceVersionMatch: '' }))
+        .resourceVersion,
+    );
     await shared.client().kv.compact({ revision: head });
     release();
     await started;
@@ -124,7 +134,11 @@ describe('Informer', () => {
     await etcd.restart(1000);
     let created = false;
     await eventually(() => {
-      if (!created) void store.create('', cm('after'), { dryRun: false }).then(() => (created = true), () => undefined);
+      if (!created)
+        void store.create('', cm('after'), { dryRun: false }).then(
+          () => (created = true),
+          () => undefined,
+        );
       return informer?.objects.has('after') === true;
     }, 30_000);
     await new Promise((r) => setTimeout(r, 300));

@@ -132,7 +132,8 @@ export class Informer {
     const generation = ++this.#generation;
     void this.#cancelWatch();
     try {
-      const params = this.#options.listResourceVersion === 0 ? { ...LIST_EVERYTHING, resourceVersion: 0 } : LIST_EVERYTHING;
+      const params =
+        this.#options.listResourceVersion === 0 ? { ...LIST_EVERYTHING, resourceVersion: 0 } : LIST_EVERYTHING;
       const { items, resourceVersion } = await this.#source.list('', params);
       if (this.#stale(generation)) return;
       this.#replace(items);
@@ -183,7 +184,10 @@ export class Informer {
         if (this.#stale(generation)) return;
         this.#watch = undefined;
         const gone = isGone(err);
-        this.#options.log.warn({ err, resource: this.#options.resource }, gone ? 'informer watch too old; re-listing' : 'informer watch ended; watching again');
+        this.#options.log.warn(
+          { err, resource: this.#options.resource },
+          gone ? 'informer watch too old; re-listing' : 'informer watch ended; watching again',
+        );
         this.#retry(() => (gone ? this.#relist() : this.#rewatch()));
       },
     });
@@ -230,7 +234,10 @@ export class Informer {
 
   #retry(attempt: () => Promise<void>): void {
     if (this.#stopped || this.#retryTimer) return;
-    const delay = Math.min(this.#options.maxBackoffMs ?? RELIST_MAX_DELAY_MS, RELIST_MIN_DELAY_MS * 2 ** this.#failures++);
+    const delay = Math.min(
+      this.#options.maxBackoffMs ?? RELIST_MAX_DELAY_MS,
+      RELIST_MIN_DELAY_MS * 2 ** this.#failures++,
+    );
     this.#retryTimer = setTimeout(() => {
       this.#retryTimer = undefined;
       void attempt();

@@ -8,7 +8,11 @@ export class WorkQueue {
   #draining = false;
 
   /** `paused` is asked before each name (a stopped controller leaves the rest queued or cleared). */
-  constructor(sync: (name: string) => Promise<void>, onError: (name: string, err: unknown) => void, paused: () => boolean) {
+  constructor(
+    sync: (name: string) => Promise<void>,
+    onError: (name: string, err: unknown) => void,
+    paused: () => boolean,
+  ) {
     this.#sync = sync;
     this.#onError = onError;
     this.#paused = paused;

@@ -36,18 +36,42 @@ describe('bodyFormatOf protobuf', () => {
 describe('decodeObject with protobuf bodies', () => {
   it('decodes kubectl create namespace foo', () => {
     const obj = decodeObject(Buffer.from(KUBECTL_CREATE_NAMESPACE_FOO, 'hex'), 'protobuf', def('Namespace'), known);
-    expect(obj).toEqual({ apiVersion: 'v1', kind: 'Namespace', metadata: { name: 'foo', creationTimestamp: null }, spec: {}, status: {} });
+    expect(obj).toEqual({
+      apiVersion: 'v1',
+      kind: 'Namespace',
+      metadata: { name: 'foo', creationTimestamp: null },
+      spec: {},
+      status: {},
+    });
   });
 
   it('maps the flowcontrol.apiserver.k8s.io alias to the orch group', () => {
-    const body = encodeProtobufBody('flowcontrol.apiserver.k8s.io/v1beta3', 'FlowSchema', { metadata: { name: 'fs' }, spec: { matchingPrecedence: 10, priorityLevelConfiguration: { name: 'p' } } });
+    const body = encodeProtobufBody('flowcontrol.apiserver.k8s.io/v1beta3', 'FlowSchema', {
+      metadata: { name: 'fs' },
+      spec: { matchingPrecedence: 10, priorityLevelConfiguration: { name: 'p' } },
+    });
     const obj = decodeObject(body, 'protobuf', def('FlowSchema'), known);
-    expect(obj).toEqual({ apiVersion: 'flowcontrol.apiserver.orch.io/v1beta3', kind: 'FlowSchema', metadata: { name: 'fs', creationTimestamp: null }, spec: { matchingPrecedence: 10, priorityLevelConfiguration: { name: 'p' } }, status: {} });
+    expect(obj).toEqual({
+      apiVersion: 'flowcontrol.apiserver.orch.io/v1beta3',
+      kind: 'FlowSchema',
+      metadata: { name: 'fs', creationTimestamp: null },
+      spec: { matchingPrecedence: 10, priorityLevelConfiguration: { name: 'p' } },
+      status: {},
+    });
   });
 
   it('decodes an HPA with targetCPUUtilizationPercentage', () => {
-    const spec = { scaleTargetRef: { kind: 'Deployment', name: 'web', apiVersion: 'apps/v1' }, maxReplicas: 5, targetCPUUtilizationPercentage: 80 };
-    const obj = decodeObject(encodeProtobufBody('autoscaling/v1', 'HorizontalPodAutoscaler', { metadata: { name: 'web' }, spec }), 'protobuf', def('HorizontalPodAutoscaler', 'v1'), known);
+    const spec = {
+      scaleTargetRef: { kind: 'Deployment', name: 'web', apiVersion: 'apps/v1' },
+      maxReplicas: 5,
+      targetCPUUtilizationPercentage: 80,
+    };
+    const obj = decodeObject(
+      encodeProtobufBody('autoscaling/v1', 'HorizontalPodAutoscaler', { metadata: { name: 'web' }, spec }),
+      'protobuf',
+      def('HorizontalPodAutoscaler', 'v1'),
+      known,
+    );
     expect(obj['spec']).toEqual(spec);
   });
 
@@ -58,30 +82,49 @@ describe('decodeObject with protobuf bodies', () => {
   });
 
   it('rejects garbage after the prefix with 400', () => {
-    error400(() => decodeObject(Buffer.concat([PROTOBUF_PREFIX, Buffer.from([0xff, 0xff, 0xff, 0xff, 0x0f])]), 'protobuf', def('Namespace'), known));
+    error400(() =>
+      decodeObject(
+        Buffer.concat([PROTOBUF_PREFIX, Buffer.from([0xff, 0xff, 0xff, 0xff, 0x0f])]),
+        'protobuf',
+        def('Namespace'),
+        known,
+      ),
+    );
   });
 
   it('applies the apiVersion/kind checks to the envelope', () => {
     const deployment = encodeProtobufBody('apps/v1', 'Deployment', { metadata: { name: 'web' } });
-    expect(error400(() => decodeObject(deployment, 'protobuf', def('Namespace'), known))).toBe('Deployment in version "v1" cannot be handled as a Namespace: converting (v1.Deployment) to (core.Namespace): unknown conversion');
+    expect(error400(() => decodeObject(deployment, 'protobuf', def('Namespace'), known))).toBe(
+      'Deployment in version "v1" cannot be handled as a Namespace: converting (v1.Deployment) to (core.Namespace): unknown conversion',
+    );
   });
 });
 
 describe('decodeBody with JSON and YAML bodies', () => {
   const deployment = (spec: string): Buffer =>
-    Buffer.from(`{"apiVersion":"apps/v1","kind":"Deployment","metadata":{"name":"web"},"spec":{${spec}"selector":{"matchLabels":{"app":"web"}}}}`);
-  const decode = (body: Buffer, level: 'Ignore' | 'Warn' | 'Strict', format: 'json' | 'yaml' = 'json') => decodeBody(body, format, def('Deployment'), known, level);
+    Buffer.from(
+      `{"apiVersion":"apps/v1","kind":"Deployment","metadata":{"name":"web"},"spec":{${spec}"selector":{"matchLabels":{"app":"web"}}}}`,
+    );
+  const decode = (body: Buffer, level: 'Ignore' | 'Warn' | 'Strict', format: 'json' | 'yaml' = 'json') =>
+    decodeBody(body, format, def('Deployment'), known, level);
   const PREFIX = 'Deployment in version "v1" cannot be handled as a Deployment: ';
 
   it.each(['Ignore', 'Warn', 'Strict'] as const)('%s: a type error is 400 with Go’s decoder text', (level) => {
-    expect(error400(() => decode(deployment('"foo":1,"replicas":"3",'), level))).toBe(`${PREFIX}json: cannot unmarshal string into Go struct field DeploymentSpec.spec.replicas of type int32`);
+    expect(error400(() => decode(deployment('"foo":1,"replicas":"3",'), level))).toBe(
+      `${PREFIX}json: cannot unmarshal string into Go struct field DeploymentSpec.spec.replicas of type int32`,
+    );
   });
 
   it('Ignore drops unknown fields without a word', () => {
     const { object, warnings } = decode(deployment('"foo":1,"replicas":1,"replicas":2,'), 'Ignore');
     expect(warnings).toEqual([]);
     // The decoded object is written as Go writes a Deployment: struct fields always, a nil list as null.
-    expect(object['spec']).toEqual({ replicas: 2, selector: { matchLabels: { app: 'web' } }, strategy: {}, template: { metadata: { creationTimestamp: null }, spec: { containers: null } } });
+    expect(object['spec']).toEqual({
+      replicas: 2,
+      selector: { matchLabels: { app: 'web' } },
+      strategy: {},
+      template: { metadata: { creationTimestamp: null }, spec: { containers: null } },
+    });
   });
 
   it('Warn returns one warning per problem and drops the unknown fields', () => {
@@ -96,7 +139,9 @@ describe('decodeBody with JSON and YAML bodies', () => {
     );
   });
 
-  const yaml = Buffer.from('apiVersion: apps/v1\nkind: Deployment\nmetadata:\n  name: web\n  name: web2\nspec:\n  foo: 1\n  replicas: 1\n  replicas: 2\n');
+  const yaml = Buffer.from(
+    'apiVersion: apps/v1\nkind: Deployment\nmetadata:\n  name: web\n  name: web2\nspec:\n  foo: 1\n  replicas: 1\n  replicas: 2\n',
+  );
 
   it('Strict YAML: yaml.v2’s repeated-key error first, then unknown fields', () => {
     expect(error400(() => decode(yaml, 'Strict', 'yaml'))).toBe(
@@ -106,20 +151,28 @@ describe('decodeBody with JSON and YAML bodies', () => {
 
   it('Warn YAML: one warning per yaml.v2 line and per unknown field; the last repeat wins', () => {
     const { object, warnings } = decode(yaml, 'Warn', 'yaml');
-    expect(warnings).toEqual(['line 5: key "name" already set in map', 'line 9: key "replicas" already set in map', 'unknown field "spec.foo"']);
+    expect(warnings).toEqual([
+      'line 5: key "name" already set in map',
+      'line 9: key "replicas" already set in map',
+      'unknown field "spec.foo"',
+    ]);
     expect(object.metadata.name).toBe('web2');
   });
 
   it('reads YAML scalars as yaml.v2 does, so `yes` is a bool', () => {
     const body = Buffer.from('apiVersion: apps/v1\nkind: Deployment\nmetadata:\n  name: yes\n');
-    expect(error400(() => decode(body, 'Ignore', 'yaml'))).toBe(`${PREFIX}json: cannot unmarshal bool into Go struct field ObjectMeta.metadata.name of type string`);
+    expect(error400(() => decode(body, 'Ignore', 'yaml'))).toBe(
+      `${PREFIX}json: cannot unmarshal bool into Go struct field ObjectMeta.metadata.name of type string`,
+    );
   });
 
   it.each([
-    ['{"metadata":{"name":"a"}', "unexpected end of JSON input"],
+    ['{"metadata":{"name":"a"}', 'unexpected end of JSON input'],
     ['{"metadata":{"name":"a"},}', "invalid character '}' looking for beginning of object key string"],
   ])('words the syntax error of %s as Go’s scanner', (text, detail) => {
-    expect(error400(() => decode(Buffer.from(text), 'Warn'))).toBe(`the object provided is unrecognized (must be of type Deployment): couldn't get version/kind; json parse error: ${detail} (${text})`);
+    expect(error400(() => decode(Buffer.from(text), 'Warn'))).toBe(
+      `the object provided is unrecognized (must be of type Deployment): couldn't get version/kind; json parse error: ${detail} (${text})`,
+    );
   });
 
   it('fieldValidationDirective: the gate off makes every directive Ignore', () => {

@@ -9,7 +9,13 @@ import { schemaFor } from '../apimachinery/schema/kinds';
 import { canonicalApiVersion } from '../apimachinery/schema/group-aliases';
 import { parseApiVersion } from '../apimachinery/schema/group-version';
 import { notRegisteredText } from '../apimachinery/schema/scheme';
-import { decodeEnvelope, decodeProtobufObject, messageNameOf, orchApiVersion, type Envelope } from '../apimachinery/serializers/protobuf';
+import {
+  decodeEnvelope,
+  decodeProtobufObject,
+  messageNameOf,
+  orchApiVersion,
+  type Envelope,
+} from '../apimachinery/serializers/protobuf';
 import type { ApiObject } from '../apimachinery/meta/types';
 import { goShape } from '../apimachinery/serializers/go-shape';
 import { isPlainObject } from '../apimachinery/meta/types';
@@ -26,12 +32,15 @@ const NULLABLE_STRING_FIELDS = ['name', 'generateName', 'namespace', 'uid', 'res
 function summarize(body: Buffer): string {
   if (body.length === 0) return '<empty>';
   const text = body.toString('utf8');
-  if (text.startsWith('{')) return body.length <= SUMMARY_BYTES ? text : `${body.subarray(0, SUMMARY_BYTES).toString('utf8')} ...`;
+  if (text.startsWith('{'))
+    return body.length <= SUMMARY_BYTES ? text : `${body.subarray(0, SUMMARY_BYTES).toString('utf8')} ...`;
   return `${body.subarray(0, SUMMARY_BYTES).toString('hex')}${body.length > SUMMARY_BYTES ? ' ...' : ''}`;
 }
 
 function unrecognized(def: ResourceDefinition, detail: string, body: Buffer): Error {
-  return badRequest(`the object provided is unrecognized (must be of type ${def.kind}): couldn't get version/kind; json parse error: ${detail} (${summarize(body)})`);
+  return badRequest(
+    `the object provided is unrecognized (must be of type ${def.kind}): couldn't get version/kind; json parse error: ${detail} (${summarize(body)})`,
+  );
 }
 
 /** Rewords a protobuf decoding StatusError with `prefix`; other errors pass unchanged. */
@@ -54,7 +63,8 @@ function parseProtobuf(body: Buffer, def: ResourceDefinition): Record<string, un
   const apiVersion = envelope.apiVersion === '' ? apiVersionOfDefinition(def) : orchApiVersion(envelope.apiVersion);
   const kind = envelope.kind === '' ? def.kind : envelope.kind;
   if (messageNameOf(apiVersion, kind) === undefined) {
-    if (apiVersion === apiVersionOfDefinition(def) && kind === def.kind) throw badRequest(`the body of the request for ${def.kind} cannot be decoded from protobuf`);
+    if (apiVersion === apiVersionOfDefinition(def) && kind === def.kind)
+      throw badRequest(`the body of the request for ${def.kind} cannot be decoded from protobuf`);
     return { apiVersion, kind };
   }
   const bodyVersion = apiVersion.slice(apiVersion.indexOf('/') + 1);
@@ -109,7 +119,11 @@ function checkTypeMeta(def: ResourceDefinition, value: Record<string, unknown>, 
   for (const field of ['apiVersion', 'kind'] as const) {
     const v = value[field];
     if (v !== undefined && v !== null && typeof v !== 'string') {
-      throw unrecognized(def, `json: cannot unmarshal ${goJsonKind(v)} into Go struct field .${field} of type string`, body);
+      throw unrecognized(
+        def,
+        `json: cannot unmarshal ${goJsonKind(v)} into Go struct field .${field} of type string`,
+        body,
+      );
     }
   }
 }
@@ -121,12 +135,21 @@ export interface DecodedBody {
 }
 
 /** The directive the handlers act on: `Ignore` whenever the ServerSideFieldValidation gate is off (apiserver rest.go fieldValidation). */
-export function fieldValidationDirective(requested: FieldValidation, serverSideFieldValidation: boolean): FieldValidation {
+export function fieldValidationDirective(
+  requested: FieldValidation,
+  serverSideFieldValidation: boolean,
+): FieldValidation {
   return serverSideFieldValidation ? requested : 'Ignore';
 }
 
 /** Strict decoding problems under a directive: `Strict` fails with all of them, `Warn` returns them as warnings. */
-function strictOutcome(def: ResourceDefinition, kind: string, bodyVersion: string, directive: FieldValidation, problems: string[]): string[] {
+function strictOutcome(
+  def: ResourceDefinition,
+  kind: string,
+  bodyVersion: string,
+  directive: FieldValidation,
+  problems: string[],
+): string[] {
   if (problems.length === 0 || directive === 'Ignore') return [];
   if (directive === 'Strict') throw cannotBeHandled(def, kind, bodyVersion, strictDecodingError(problems));
   return problems.flatMap(warningsOfStrictError);
@@ -138,14 +161,31 @@ function strictOutcome(def: ResourceDefinition, kind: string, bodyVersion: strin
  * dropped, and unknown or repeated fields reported per `directive` (JSON and YAML; protobuf bodies are
  * never strict-checked, as in Kubernetes).
  */
-export function decodeBody(body: Buffer, format: BodyFormat, def: ResourceDefinition, isKnownKind: (apiVersion: string, kind: string) => boolean, directive: FieldValidation): DecodedBody {
+export function decodeBody(
+  body: Buffer,
+  format: BodyFormat,
+  def: ResourceDefinition,
+  isKnownKind: (apiVersion: string, kind: string) => boolean,
+  directive: FieldValidation,
+): DecodedBody {
   const expectedApiVersion = apiVersionOfDefinition(def);
-  const { value, error: decodeError, problems } = format === 'protobuf' ? { value: parseProtobuf(body, def), error: undefined, problems: [] } : decodeText(body, format, def, directive !== 'Ignore');
-  if (!isPlainObject(value)) throw unrecognized(def, `json: cannot unmarshal ${goJsonKind(value)} into Go value of type ${TYPE_META_GO}`, body);
+  const {
+    value,
+    error: decodeError,
+    problems,
+  } = format === 'protobuf'
+    ? { value: parseProtobuf(body, def), error: undefined, problems: [] }
+    : decodeText(body, format, def, directive !== 'Ignore');
+  if (!isPlainObject(value))
+    throw unrecognized(def, `json: cannot unmarshal ${goJsonKind(value)} into Go value of type ${TYPE_META_GO}`, body);
   if (format !== 'protobuf') checkTypeMeta(def, value, body);
-  const given = typeof value['apiVersion'] === 'string' && value['apiVersion'] !== '' ? value['apiVersion'] : expectedApiVersion;
+  const given =
+    typeof value['apiVersion'] === 'string' && value['apiVersion'] !== '' ? value['apiVersion'] : expectedApiVersion;
   // Either name of a group served under its Kubernetes name too (events.k8s.io/v1 = events.orch.io/v1).
-  const apiVersion = canonicalApiVersion(given) === canonicalApiVersion(expectedApiVersion) ? expectedApiVersion : canonicalApiVersion(given);
+  const apiVersion =
+    canonicalApiVersion(given) === canonicalApiVersion(expectedApiVersion)
+      ? expectedApiVersion
+      : canonicalApiVersion(given);
   const kind = typeof value['kind'] === 'string' && value['kind'] !== '' ? value['kind'] : def.kind;
   const bodyVersion = parseApiVersion(apiVersion).version;
   if (apiVersion !== expectedApiVersion || kind !== def.kind) {
@@ -154,20 +194,38 @@ export function decodeBody(body: Buffer, format: BodyFormat, def: ResourceDefini
     }
     // Go decodes the body's own kind, then converts it to the URL kind's internal type: only the same group and kind convert.
     if (kind !== def.kind || parseApiVersion(apiVersion).group !== def.group) {
-      throw cannotBeHandled(def, kind, bodyVersion, `converting (${bodyVersion}.${kind}) to (${internalPackage(def.group)}.${def.kind}): unknown conversion`);
+      throw cannotBeHandled(
+        def,
+        kind,
+        bodyVersion,
+        `converting (${bodyVersion}.${kind}) to (${internalPackage(def.group)}.${def.kind}): unknown conversion`,
+      );
     }
-    throw badRequest(`the API version in the data (${apiVersion}) does not match the expected API version (${expectedApiVersion})`);
+    throw badRequest(
+      `the API version in the data (${apiVersion}) does not match the expected API version (${expectedApiVersion})`,
+    );
   }
   if (decodeError !== undefined) throw cannotBeHandled(def, kind, bodyVersion, decodeError);
   const warnings = strictOutcome(def, kind, bodyVersion, directive, problems);
   const metadata = value['metadata'] ?? {};
-  if (!isPlainObject(metadata)) throw cannotBeHandled(def, kind, bodyVersion, `json: cannot unmarshal ${goJsonKind(metadata)} into Go struct field ${def.kind}.metadata of type v1.ObjectMeta`);
+  if (!isPlainObject(metadata))
+    throw cannotBeHandled(
+      def,
+      kind,
+      bodyVersion,
+      `json: cannot unmarshal ${goJsonKind(metadata)} into Go struct field ${def.kind}.metadata of type v1.ObjectMeta`,
+    );
   for (const field of NULLABLE_STRING_FIELDS) if (metadata[field] === null) delete metadata[field];
   // Go decodes the body into its type: what the server handles from here on is that object as Go writes it.
   return { object: goShape({ ...value, apiVersion, kind, metadata } as ApiObject), warnings }; // metadata types checked by the schema decoder
 }
 
 /** decodeBody with fieldValidation=Ignore (types still checked, unknown fields dropped), for callers without a directive. */
-export function decodeObject(body: Buffer, format: BodyFormat, def: ResourceDefinition, isKnownKind: (apiVersion: string, kind: string) => boolean): ApiObject {
+export function decodeObject(
+  body: Buffer,
+  format: BodyFormat,
+  def: ResourceDefinition,
+  isKnownKind: (apiVersion: string, kind: string) => boolean,
+): ApiObject {
   return decodeBody(body, format, def, isKnownKind, 'Ignore').object;
 }

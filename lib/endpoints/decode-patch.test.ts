@@ -5,7 +5,12 @@ import { schemaFor } from '../apimachinery/schema/kinds';
 import { checkPatchedObject, patchBodyProblems } from './decode-patch';
 
 const DEPLOYMENT = schemaFor('apps/v1', 'Deployment');
-const patched = (spec: Record<string, unknown>): ApiObject => ({ apiVersion: 'apps/v1', kind: 'Deployment', metadata: { name: 'web' }, spec });
+const patched = (spec: Record<string, unknown>): ApiObject => ({
+  apiVersion: 'apps/v1',
+  kind: 'Deployment',
+  metadata: { name: 'web' },
+  spec,
+});
 
 function status422(run: () => unknown): { message: string; causes: unknown } {
   try {
@@ -19,12 +24,21 @@ function status422(run: () => unknown): { message: string; causes: unknown } {
 
 describe('patchBodyProblems', () => {
   it('finds repeated keys of merge and strategic patches by path', () => {
-    expect(patchBodyProblems(Buffer.from('{"spec":{"a":{"b":1,"b":2}},"spec":{}}'), 'merge', 'Warn')).toEqual(['duplicate field "spec.a.b"', 'duplicate field "spec"']);
+    expect(patchBodyProblems(Buffer.from('{"spec":{"a":{"b":1,"b":2}},"spec":{}}'), 'merge', 'Warn')).toEqual([
+      'duplicate field "spec.a.b"',
+      'duplicate field "spec"',
+    ]);
     expect(patchBodyProblems(Buffer.from('{"x":1,"x":2}'), 'strategic', 'Strict')).toEqual(['duplicate field "x"']);
   });
 
   it('finds unknown and repeated fields of JSON patch operations, prefixed', () => {
-    expect(patchBodyProblems(Buffer.from('[{"op":"add","op":"add","path":"/a","value":{"k":1,"k":2},"x":1}]'), 'json', 'Warn')).toEqual([
+    expect(
+      patchBodyProblems(
+        Buffer.from('[{"op":"add","op":"add","path":"/a","value":{"k":1,"k":2},"x":1}]'),
+        'json',
+        'Warn',
+      ),
+    ).toEqual([
       'json patch duplicate field "[0].op"',
       'json patch duplicate field "[0].value.k"',
       'json patch unknown field "[0].x"',
@@ -39,8 +53,15 @@ describe('patchBodyProblems', () => {
 
 describe('checkPatchedObject', () => {
   it('drops unknown fields and warns under Warn, body problems first', () => {
-    const { object, warnings } = checkPatchedObject(patched({ foo: 1, replicas: 2 }), DEPLOYMENT, 'merge', {}, 'Warn', ['duplicate field "spec.replicas"']);
-    expect(object.spec).toEqual({ replicas: 2, selector: null, strategy: {}, template: { metadata: { creationTimestamp: null }, spec: { containers: null } } });
+    const { object, warnings } = checkPatchedObject(patched({ foo: 1, replicas: 2 }), DEPLOYMENT, 'merge', {}, 'Warn', [
+      'duplicate field "spec.replicas"',
+    ]);
+    expect(object.spec).toEqual({
+      replicas: 2,
+      selector: null,
+      strategy: {},
+      template: { metadata: { creationTimestamp: null }, spec: { containers: null } },
+    });
     expect(warnings).toEqual(['duplicate field "spec.replicas"', 'unknown field "spec.foo"']);
   });
 
@@ -49,21 +70,38 @@ describe('checkPatchedObject', () => {
   });
 
   it('refuses under Strict with the patched JSON as json.Marshal writes it', () => {
-    const { message, causes } = status422(() => checkPatchedObject(patched({ foo: 1 }), DEPLOYMENT, 'json', [], 'Strict', []));
-    expect(message).toBe(' "" is invalid: patch: Invalid value: "{\\"apiVersion\\":\\"apps/v1\\",\\"kind\\":\\"Deployment\\",\\"metadata\\":{\\"name\\":\\"web\\"},\\"spec\\":{\\"foo\\":1}}": strict decoding error: unknown field "spec.foo"');
-    expect(causes).toEqual({ causes: [{ reason: 'FieldValueInvalid', field: 'patch', message: expect.stringMatching(/^Invalid value: /) }] });
+    const { message, causes } = status422(() =>
+      checkPatchedObject(patched({ foo: 1 }), DEPLOYMENT, 'json', [], 'Strict', []),
+    );
+    expect(message).toBe(
+      ' "" is invalid: patch: Invalid value: "{\\"apiVersion\\":\\"apps/v1\\",\\"kind\\":\\"Deployment\\",\\"metadata\\":{\\"name\\":\\"web\\"},\\"spec\\":{\\"foo\\":1}}": strict decoding error: unknown field "spec.foo"',
+    );
+    expect(causes).toEqual({
+      causes: [{ reason: 'FieldValueInvalid', field: 'patch', message: expect.stringMatching(/^Invalid value: /) }],
+    });
   });
 
   it('sorts the unknown fields of a strategic patch and shows the patch as a Go map', () => {
-    const { message } = status422(() => checkPatchedObject(patched({ zzz: 1, aaa: 2 }), DEPLOYMENT, 'strategic', { spec: { zzz: 1, aaa: 2 } }, 'Strict', []));
-    expect(message).toBe(' "" is invalid: patch: Invalid value: "map[spec:map[aaa:2 zzz:1]]": strict decoding error: unknown field "spec.aaa", unknown field "spec.zzz"');
+    const { message } = status422(() =>
+      checkPatchedObject(
+        patched({ zzz: 1, aaa: 2 }),
+        DEPLOYMENT,
+        'strategic',
+        { spec: { zzz: 1, aaa: 2 } },
+        'Strict',
+        [],
+      ),
+    );
+    expect(message).toBe(
+      ' "" is invalid: patch: Invalid value: "map[spec:map[aaa:2 zzz:1]]": strict decoding error: unknown field "spec.aaa", unknown field "spec.zzz"',
+    );
   });
 
   it('refuses a type error under every directive', () => {
     for (const level of ['Ignore', 'Warn', 'Strict'] as const) {
-      expect(status422(() => checkPatchedObject(patched({ replicas: true }), DEPLOYMENT, 'merge', {}, level, [])).message).toMatch(
-        /: json: cannot unmarshal bool into Go struct field DeploymentSpec.spec.replicas of type int32$/,
-      );
+      expect(
+        status422(() => checkPatchedObject(patched({ replicas: true }), DEPLOYMENT, 'merge', {}, level, [])).message,
+      ).toMatch(/: json: cannot unmarshal bool into Go struct field DeploymentSpec.spec.replicas of type int32$/);
     }
   });
 });

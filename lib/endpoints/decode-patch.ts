@@ -16,7 +16,14 @@ import type { FieldValidation } from './handlers/write-options';
 import { goShape } from '../apimachinery/serializers/go-shape';
 
 /** apiserver handlers/patch.go jsonPatchOp: what a JSON patch is strictly decoded into. */
-const JSON_PATCH_OPS = sliceNode(structNode('handlers.jsonPatchOp', 'jsonPatchOp', { op: STRING_NODE, path: STRING_NODE, from: STRING_NODE, value: ANY_NODE }));
+const JSON_PATCH_OPS = sliceNode(
+  structNode('handlers.jsonPatchOp', 'jsonPatchOp', {
+    op: STRING_NODE,
+    path: STRING_NODE,
+    from: STRING_NODE,
+    value: ANY_NODE,
+  }),
+);
 // patch.go applyJSPatch: strict errors of a JSON patch body are wrapped as `json patch %v`.
 const JSON_PATCH_PREFIX = 'json patch ';
 
@@ -28,7 +35,9 @@ const JSON_PATCH_PREFIX = 'json patch ';
 export function patchBodyProblems(body: Buffer, type: PatchType, directive: FieldValidation): string[] {
   if (directive === 'Ignore') return [];
   try {
-    const decoded = decodeJson(body.toString('utf8'), type === 'json' ? JSON_PATCH_OPS : ANY_MAP_NODE, { strict: true });
+    const decoded = decodeJson(body.toString('utf8'), type === 'json' ? JSON_PATCH_OPS : ANY_MAP_NODE, {
+      strict: true,
+    });
     return type === 'json' ? decoded.strictErrors.map((p) => `${JSON_PATCH_PREFIX}${p}`) : decoded.strictErrors;
   } catch (err) {
     if (err instanceof JsonSyntaxError) return [];
@@ -56,7 +65,14 @@ export interface CheckedPatch {
  * error is 422 whatever the directive; strict problems are 422 under Strict and warnings under Warn. The
  * Invalid value shown is the patched JSON, or for strategic patches Go's `%+v` of the patch.
  */
-export function checkPatchedObject(patched: ApiObject, schema: SchemaNode | undefined, type: PatchType, patch: unknown, directive: FieldValidation, bodyProblems: readonly string[]): CheckedPatch {
+export function checkPatchedObject(
+  patched: ApiObject,
+  schema: SchemaNode | undefined,
+  type: PatchType,
+  patch: unknown,
+  directive: FieldValidation,
+  bodyProblems: readonly string[],
+): CheckedPatch {
   if (schema === undefined) return { object: patched, warnings: [] };
   // Decoded in the object's own key order, so what is stored keeps it; Kubernetes' text shows json.Marshal's form.
   const decoded = decodeJson(JSON.stringify(patched), schema, { strict: directive !== 'Ignore' });

@@ -5,15 +5,36 @@ describe('negotiateResponse', () => {
     [undefined, { mediaType: 'application/json' }],
     ['*/*', { mediaType: 'application/json' }],
     ['application/yaml', { mediaType: 'application/yaml' }],
-    ['application/json;as=Table;v=v1;g=meta.k8s.io,application/json;as=Table;v=v1beta1;g=meta.k8s.io,application/json', { mediaType: 'application/json', table: { group: 'meta.k8s.io', version: 'v1' } }],
-    ['application/json;as=Table;g=meta.orch.io;v=v1', { mediaType: 'application/json', table: { group: 'meta.orch.io', version: 'v1' } }],
+    [
+      'application/json;as=Table;v=v1;g=meta.k8s.io,application/json;as=Table;v=v1beta1;g=meta.k8s.io,application/json',
+      { mediaType: 'application/json', table: { group: 'meta.k8s.io', version: 'v1' } },
+    ],
+    [
+      'application/json;as=Table;g=meta.orch.io;v=v1',
+      { mediaType: 'application/json', table: { group: 'meta.orch.io', version: 'v1' } },
+    ],
     // PartialObjectMetadata[List] in any format (client-go's metadata client asks protobuf first)
-    ['application/json;as=PartialObjectMetadataList;g=meta.k8s.io;v=v1, application/json', { mediaType: 'application/json', partial: { group: 'meta.k8s.io', version: 'v1', list: true } }],
-    ['application/vnd.kubernetes.protobuf;as=PartialObjectMetadata;g=meta.k8s.io;v=v1, application/json', { mediaType: 'application/vnd.kubernetes.protobuf', partial: { group: 'meta.k8s.io', version: 'v1', list: false } }],
-    ['application/yaml;as=PartialObjectMetadata;g=meta.k8s.io;v=v1beta1', { mediaType: 'application/yaml', partial: { group: 'meta.k8s.io', version: 'v1beta1', list: false } }],
+    [
+      'application/json;as=PartialObjectMetadataList;g=meta.k8s.io;v=v1, application/json',
+      { mediaType: 'application/json', partial: { group: 'meta.k8s.io', version: 'v1', list: true } },
+    ],
+    [
+      'application/vnd.kubernetes.protobuf;as=PartialObjectMetadata;g=meta.k8s.io;v=v1, application/json',
+      {
+        mediaType: 'application/vnd.kubernetes.protobuf',
+        partial: { group: 'meta.k8s.io', version: 'v1', list: false },
+      },
+    ],
+    [
+      'application/yaml;as=PartialObjectMetadata;g=meta.k8s.io;v=v1beta1',
+      { mediaType: 'application/yaml', partial: { group: 'meta.k8s.io', version: 'v1beta1', list: false } },
+    ],
     // other conversion targets, and meta groups/versions that do not exist, fail the clause
     ['application/json;as=Deployment;g=meta.k8s.io;v=v1, application/yaml', { mediaType: 'application/yaml' }],
-    ['application/json;as=PartialObjectMetadata;g=meta.k8s.io;v=v2, application/yaml', { mediaType: 'application/yaml' }],
+    [
+      'application/json;as=PartialObjectMetadata;g=meta.k8s.io;v=v2, application/yaml',
+      { mediaType: 'application/yaml' },
+    ],
     ['application/yaml;q=0.5, application/json', { mediaType: 'application/json' }],
     // 1.26 orders by q but never refuses a q=0 clause (NegotiateMediaTypeOptions)
     ['*/*;q=0', { mediaType: 'application/json' }],
@@ -21,11 +42,23 @@ describe('negotiateResponse', () => {
     // protobuf under the orch name and the client-go alias, answered with the name asked for
     ['application/vnd.orch.protobuf', { mediaType: 'application/vnd.orch.protobuf' }],
     ['application/vnd.kubernetes.protobuf, application/json', { mediaType: 'application/vnd.kubernetes.protobuf' }],
-    ['application/json;q=0.9, application/vnd.kubernetes.protobuf', { mediaType: 'application/vnd.kubernetes.protobuf' }],
+    [
+      'application/json;q=0.9, application/vnd.kubernetes.protobuf',
+      { mediaType: 'application/vnd.kubernetes.protobuf' },
+    ],
     // Table is JSON or YAML only: a protobuf Table clause fails and the next one wins
-    ['application/vnd.kubernetes.protobuf;as=Table;v=v1;g=meta.k8s.io, application/vnd.kubernetes.protobuf', { mediaType: 'application/vnd.kubernetes.protobuf' }],
-    ['application/yaml;as=Table;v=v1;g=meta.k8s.io', { mediaType: 'application/yaml', table: { group: 'meta.k8s.io', version: 'v1' } }],
-    ['*/*;as=Table;v=v1;g=meta.k8s.io', { mediaType: 'application/json', table: { group: 'meta.k8s.io', version: 'v1' } }],
+    [
+      'application/vnd.kubernetes.protobuf;as=Table;v=v1;g=meta.k8s.io, application/vnd.kubernetes.protobuf',
+      { mediaType: 'application/vnd.kubernetes.protobuf' },
+    ],
+    [
+      'application/yaml;as=Table;v=v1;g=meta.k8s.io',
+      { mediaType: 'application/yaml', table: { group: 'meta.k8s.io', version: 'v1' } },
+    ],
+    [
+      '*/*;as=Table;v=v1;g=meta.k8s.io',
+      { mediaType: 'application/json', table: { group: 'meta.k8s.io', version: 'v1' } },
+    ],
     // a specific type beats a wildcard of the same weight, whatever the order
     ['*/*, application/vnd.orch.protobuf', { mediaType: 'application/vnd.orch.protobuf' }],
     ['application/*, application/yaml', { mediaType: 'application/yaml' }],
@@ -39,14 +72,26 @@ describe('negotiateResponse', () => {
   });
 
   it('falls back past a Table request where tables are not served', () => {
-    expect(negotiateResponse('application/json;as=Table;g=meta.orch.io;v=v1, application/json', false)).toEqual({ mediaType: 'application/json' });
+    expect(negotiateResponse('application/json;as=Table;g=meta.orch.io;v=v1, application/json', false)).toEqual({
+      mediaType: 'application/json',
+    });
   });
 
-  it.each(['text/html', 'application/vnd.kubernetes.protobuf;as=Table;v=v1;g=meta.k8s.io'])('answers 406 with the served media types when nothing fits (%s)', (accept) => {
-    expect(() => negotiateResponse(accept, true)).toThrow(
-      expect.objectContaining({ status: expect.objectContaining({ code: 406, reason: 'NotAcceptable', message: 'only the following media types are accepted: application/json, application/yaml, application/vnd.orch.protobuf' }) }),
-    );
-  });
+  it.each(['text/html', 'application/vnd.kubernetes.protobuf;as=Table;v=v1;g=meta.k8s.io'])(
+    'answers 406 with the served media types when nothing fits (%s)',
+    (accept) => {
+      expect(() => negotiateResponse(accept, true)).toThrow(
+        expect.objectContaining({
+          status: expect.objectContaining({
+            code: 406,
+            reason: 'NotAcceptable',
+            message:
+              'only the following media types are accepted: application/json, application/yaml, application/vnd.orch.protobuf',
+          }),
+        }),
+      );
+    },
+  );
 });
 
 describe('negotiateWatch', () => {
@@ -60,12 +105,23 @@ describe('negotiateWatch', () => {
   });
 
   it('keeps a Table watch in JSON', () => {
-    expect(negotiateWatch('application/vnd.orch.protobuf;as=Table;g=meta.orch.io;v=v1, application/json;as=Table;g=meta.orch.io;v=v1', true)).toEqual({ mediaType: 'application/json', table: { group: 'meta.orch.io', version: 'v1' } });
+    expect(
+      negotiateWatch(
+        'application/vnd.orch.protobuf;as=Table;g=meta.orch.io;v=v1, application/json;as=Table;g=meta.orch.io;v=v1',
+        true,
+      ),
+    ).toEqual({ mediaType: 'application/json', table: { group: 'meta.orch.io', version: 'v1' } });
   });
 
   it('refuses YAML, even ahead of JSON, with the stream types (406)', () => {
     expect(() => negotiateWatch('application/yaml, application/json', true)).toThrow(
-      expect.objectContaining({ status: expect.objectContaining({ code: 406, message: 'only the following media types are accepted: application/json;stream=watch, application/vnd.orch.protobuf;stream=watch' }) }),
+      expect.objectContaining({
+        status: expect.objectContaining({
+          code: 406,
+          message:
+            'only the following media types are accepted: application/json;stream=watch, application/vnd.orch.protobuf;stream=watch',
+        }),
+      }),
     );
   });
 });
@@ -76,6 +132,8 @@ describe('bodyFormatOf', () => {
     expect(bodyFormatOf('application/yaml')).toBe('yaml');
     expect(bodyFormatOf('application/vnd.orch.protobuf')).toBe('protobuf');
     expect(bodyFormatOf('application/vnd.kubernetes.protobuf')).toBe('protobuf');
-    expect(() => bodyFormatOf('text/plain')).toThrow(expect.objectContaining({ status: expect.objectContaining({ code: 415 }) }));
+    expect(() => bodyFormatOf('text/plain')).toThrow(
+      expect.objectContaining({ status: expect.objectContaining({ code: 415 }) }),
+    );
   });
 });

@@ -31,7 +31,8 @@ export interface Negotiated {
 const TABLE_GROUPS = new Set(['meta.orch.io', 'meta.k8s.io']);
 const SERVED_TYPES_TEXT = 'application/json, application/yaml, application/vnd.orch.protobuf';
 const NOT_ACCEPTABLE_TEXT = `only the following media types are accepted: ${SERVED_TYPES_TEXT}`;
-export const NOT_ACCEPTABLE_WATCH_TEXT = 'only the following media types are accepted: application/json;stream=watch, application/vnd.orch.protobuf;stream=watch';
+export const NOT_ACCEPTABLE_WATCH_TEXT =
+  'only the following media types are accepted: application/json;stream=watch, application/vnd.orch.protobuf;stream=watch';
 const UNSUPPORTED_BODY_TEXT = `the body of the request was in an unknown format - accepted media types include: ${SERVED_TYPES_TEXT}`;
 /** The meta group version the server's generic output uses (`sv=` must name it). */
 const SERVER_META_VERSION = 'v1';
@@ -66,12 +67,21 @@ function parseAccept(header: string): AcceptClause[] {
       const eq = p.indexOf('=');
       if (eq < 0) continue;
       const key = p.slice(0, eq).trim().toLowerCase();
-      const value = p.slice(eq + 1).trim().replace(/^"|"$/g, '');
-      if (key === 'q') q = Number(value) || 0; // Go's ParseFloat error leaves 0
+      const value = p
+        .slice(eq + 1)
+        .trim()
+        .replace(/^"|"$/g, '');
+      if (key === 'q')
+        q = Number(value) || 0; // Go's ParseFloat error leaves 0
       else params.set(key, value);
     }
     // 1.26's NegotiateMediaTypeOptions never looks at q beyond ordering: a q=0 clause still matches, last.
-    clauses.push({ type: slash < 0 ? full : full.slice(0, slash), subType: slash < 0 ? '*' : full.slice(slash + 1), params, q });
+    clauses.push({
+      type: slash < 0 ? full : full.slice(0, slash),
+      subType: slash < 0 ? '*' : full.slice(slash + 1),
+      params,
+      q,
+    });
   }
   return clauses.sort(compareClauses);
 }
@@ -91,7 +101,11 @@ function candidatesOf(clause: AcceptClause): readonly MediaType[] {
 }
 
 /** acceptMediaTypeOptions with a resource endpoint's restrictions; undefined when the clause's parameters rule it out. */
-function acceptCandidate(mediaType: MediaType, params: Map<string, string>, allowTable: boolean): Negotiated | undefined {
+function acceptCandidate(
+  mediaType: MediaType,
+  params: Map<string, string>,
+  allowTable: boolean,
+): Negotiated | undefined {
   const stream = params.get('stream') ?? '';
   // Only JSON and protobuf can stream, and `watch` is the only stream schema.
   if (stream !== '' && (stream !== 'watch' || mediaType === 'application/yaml')) return undefined;

@@ -16,13 +16,30 @@ export function asPartialObject(obj: ApiObject, target: TableRequest): Record<st
 
 /** A GET's answer; asking for a PartialObjectMetadataList of one object is 406. */
 export function partialObjectOf(obj: ApiObject, request: PartialRequest, group: string): Record<string, unknown> {
-  if (request.list) throw notAcceptable(`you requested PartialObjectMetadataList, but the requested object is not a list (${goTypeName(group, obj.kind ?? '')})`);
+  if (request.list)
+    throw notAcceptable(
+      `you requested PartialObjectMetadataList, but the requested object is not a list (${goTypeName(group, obj.kind ?? '')})`,
+    );
   return asPartialObject(obj, request);
 }
 
 /** A list's answer (items null when empty: Kubernetes builds a fresh list); PartialObjectMetadata of a list is 406. */
-export function partialListOf(items: readonly ApiObject[], listMeta: ListMeta, request: PartialRequest, group: string, listKind: string): Record<string, unknown> {
-  if (!request.list) throw notAcceptable(`you requested PartialObjectMetadata, but the requested object is a list (${goTypeName(group, listKind)})`);
+export function partialListOf(
+  items: readonly ApiObject[],
+  listMeta: ListMeta,
+  request: PartialRequest,
+  group: string,
+  listKind: string,
+): Record<string, unknown> {
+  if (!request.list)
+    throw notAcceptable(
+      `you requested PartialObjectMetadata, but the requested object is a list (${goTypeName(group, listKind)})`,
+    );
   const partials = items.length === 0 ? null : items.map((obj) => asPartialObject(obj, request));
-  return { kind: 'PartialObjectMetadataList', apiVersion: `${request.group}/${request.version}`, metadata: listMeta, items: partials };
+  return {
+    kind: 'PartialObjectMetadataList',
+    apiVersion: `${request.group}/${request.version}`,
+    metadata: listMeta,
+    items: partials,
+  };
 }

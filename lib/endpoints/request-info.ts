@@ -2,7 +2,8 @@
 import { parseQueryBool } from './query-bool';
 
 /** `''` for a method RequestInfoFactory does not know (as Kubernetes); `proxy` only from the `/proxy/` path form. */
-export type Verb = 'get' | 'list' | 'watch' | 'create' | 'update' | 'patch' | 'delete' | 'deletecollection' | 'proxy' | '';
+export type Verb =
+  'get' | 'list' | 'watch' | 'create' | 'update' | 'patch' | 'delete' | 'deletecollection' | 'proxy' | '';
 
 export interface ResourceRequestInfo {
   isResourceRequest: true;
@@ -117,5 +118,18 @@ export function parseRequestInfo(method: string, path: string, query: URLSearchP
   else if (watchPath) verb = 'watch';
   else if (verb === 'list' && parseQueryBool(query.get('watch'))) verb = 'watch';
 
-  return { isResourceRequest: true, path, verb, apiPrefix: prefix, apiGroup, apiVersion, namespace, resource, subresource, name, extraParts, watchPath };
+  return {
+    isResourceRequest: true,
+    path,
+    verb,
+    apiPrefix: prefix,
+    apiGroup,
+    apiVersion,
+    namespace,
+    resource,
+    subresource,
+    name,
+    extraParts,
+    watchPath,
+  };
 }

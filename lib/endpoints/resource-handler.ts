@@ -45,7 +45,11 @@ function subresourceHandlers(sub: SubresourceRoutes, served: ServedResource): Pa
 }
 
 /** The methods of a path, in go-restful's order (the Allow header lists them so), for the verbs the table serves. */
-function methodsOf(verbs: readonly Verb[], handlers: Partial<Record<Verb, Handler>>, order: ReadonlyArray<[string, Verb]>): Route['methods'] {
+function methodsOf(
+  verbs: readonly Verb[],
+  handlers: Partial<Record<Verb, Handler>>,
+  order: ReadonlyArray<[string, Verb]>,
+): Route['methods'] {
   const methods: Route['methods'] = {};
   for (const [method, verb] of order) {
     const handler = handlers[verb];
@@ -54,9 +58,23 @@ function methodsOf(verbs: readonly Verb[], handlers: Partial<Record<Verb, Handle
   return methods;
 }
 
-const COLLECTION_METHODS: ReadonlyArray<[string, Verb]> = [['GET', 'list'], ['POST', 'create'], ['DELETE', 'deletecollection']];
-const ITEM_METHODS: ReadonlyArray<[string, Verb]> = [['GET', 'get'], ['PUT', 'update'], ['PATCH', 'patch'], ['DELETE', 'delete']];
-const SUBRESOURCE_METHODS: ReadonlyArray<[string, Verb]> = [['GET', 'get'], ['POST', 'create'], ['PUT', 'update'], ['PATCH', 'patch']];
+const COLLECTION_METHODS: ReadonlyArray<[string, Verb]> = [
+  ['GET', 'list'],
+  ['POST', 'create'],
+  ['DELETE', 'deletecollection'],
+];
+const ITEM_METHODS: ReadonlyArray<[string, Verb]> = [
+  ['GET', 'get'],
+  ['PUT', 'update'],
+  ['PATCH', 'patch'],
+  ['DELETE', 'delete'],
+];
+const SUBRESOURCE_METHODS: ReadonlyArray<[string, Verb]> = [
+  ['GET', 'get'],
+  ['POST', 'create'],
+  ['PUT', 'update'],
+  ['PATCH', 'patch'],
+];
 
 /** The route of a path, or undefined when no route exists (404). */
 function routeOf(served: ServedResource, info: ResourceRequestInfo, watch: WatchHandler): Route | undefined {
@@ -72,9 +90,24 @@ function routeOf(served: ServedResource, info: ResourceRequestInfo, watch: Watch
     const listOrWatch: Handler = (r) => (r.info.verb === 'watch' ? watch(r) : handleList(r));
     // Across all namespaces a namespaced resource is only listed and watched.
     const verbs = namespaced && info.namespace === '' ? routes.verbs.filter((v) => v === 'list') : routes.verbs;
-    return { store: served.store, methods: methodsOf(verbs, { list: listOrWatch, create: handleCreate, deletecollection: handleDeleteCollection }, COLLECTION_METHODS) };
+    return {
+      store: served.store,
+      methods: methodsOf(
+        verbs,
+        { list: listOrWatch, create: handleCreate, deletecollection: handleDeleteCollection },
+        COLLECTION_METHODS,
+      ),
+    };
   }
-  if (info.subresource === '') return { store: served.store, methods: methodsOf(routes.verbs, { get: handleGet, update: handleUpdate, patch: handlePatch, delete: handleDelete }, ITEM_METHODS) };
+  if (info.subresource === '')
+    return {
+      store: served.store,
+      methods: methodsOf(
+        routes.verbs,
+        { get: handleGet, update: handleUpdate, patch: handlePatch, delete: handleDelete },
+        ITEM_METHODS,
+      ),
+    };
   const sub = subresourceOf(routes, info.subresource);
   if (!sub) return undefined;
   return { store: sub.store, methods: methodsOf(sub.verbs, subresourceHandlers(sub, served), SUBRESOURCE_METHODS) };
@@ -84,8 +117,14 @@ function routeOf(served: ServedResource, info: ResourceRequestInfo, watch: Watch
  * Whether a route serves this path and method, so the request is instrumented: kube-apiserver's metrics wrap its
  * routes, and a 404/405 for a path or method no route serves records nothing (no label values from client paths).
  */
-export function hasRoute(registry: ResourceRegistry, info: ResourceRequestInfo, method: string, reviews?: ReviewRegistry): boolean {
-  if (reviews?.lookup(info.apiGroup, info.apiVersion, info.resource)) return reviewRouteMatches(info) && method === 'POST';
+export function hasRoute(
+  registry: ResourceRegistry,
+  info: ResourceRequestInfo,
+  method: string,
+  reviews?: ReviewRegistry,
+): boolean {
+  if (reviews?.lookup(info.apiGroup, info.apiVersion, info.resource))
+    return reviewRouteMatches(info) && method === 'POST';
   if (!registry.servesGroupVersion(info.apiGroup, info.apiVersion)) return false;
   const served = registry.lookup(info.apiGroup, info.apiVersion, info.resource);
   const route = served && routeOf(served, info, () => Promise.resolve());
@@ -123,9 +162,18 @@ export async function serveResource(
       res.setHeader('Allow', 'POST');
       throw methodNotAllowed();
     }
-    const r: ReviewRequest = { req, res, info, query, pretty: isPretty(req, query), user: requestUser(req) ?? ANONYMOUS };
+    const r: ReviewRequest = {
+      req,
+      res,
+      info,
+      query,
+      pretty: isPretty(req, query),
+      user: requestUser(req) ?? ANONYMOUS,
+    };
     holder.request = r;
-    return handleReview(r, review, deps.features.serverSideFieldValidation !== false, (v, k) => deps.registry.isKnownKind(v, k));
+    return handleReview(r, review, deps.features.serverSideFieldValidation !== false, (v, k) =>
+      deps.registry.isKnownKind(v, k),
+    );
   }
   const served = deps.registry.lookup(info.apiGroup, info.apiVersion, info.resource);
   if (!served) throw resourceNotFound();

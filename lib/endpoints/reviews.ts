@@ -55,13 +55,24 @@ export interface ReviewRequest {
 }
 
 /** POST of a review: decoded against the kind as addressed (either group name), answered in that group's name. */
-export async function handleReview(r: ReviewRequest, resource: ReviewResource, serverSideFieldValidation: boolean, isKnownKind: (apiVersion: string, kind: string) => boolean): Promise<void> {
+export async function handleReview(
+  r: ReviewRequest,
+  resource: ReviewResource,
+  serverSideFieldValidation: boolean,
+  isKnownKind: (apiVersion: string, kind: string) => boolean,
+): Promise<void> {
   r.negotiated = negotiateResponse(r.req.headers.accept, false);
   const options = parseWriteQuery(r.query, 'CreateOptions');
   const def: ResourceDefinition = { ...resource.definition, group: r.info.apiGroup };
   const body = await readBody(r.req);
   const directive = fieldValidationDirective(options.fieldValidation, serverSideFieldValidation);
-  const { object, warnings } = decodeBody(body, bodyFormatOf(r.req.headers['content-type']), def, isKnownKind, directive);
+  const { object, warnings } = decodeBody(
+    body,
+    bodyFormatOf(r.req.headers['content-type']),
+    def,
+    isKnownKind,
+    directive,
+  );
   def.strategy.applyDefaults(object);
   const answered = await resource.review(object, r.user);
   const out = goShape({ ...answered, apiVersion: `${def.group}/${def.version}`, kind: def.kind });

@@ -19,7 +19,9 @@ export const defaultTableConvertor: TableConvertor = {
 export function parseIncludeObject(value: string | null): IncludeObject {
   if (value === null || value === '' || value === 'Metadata') return 'Metadata';
   if (value === 'None' || value === 'Object') return value;
-  throw badRequest(`Unable to convert to Table as requested: includeObject: Invalid value: "${value}": must be 'Metadata', 'Object', 'None', or empty`);
+  throw badRequest(
+    `Unable to convert to Table as requested: includeObject: Invalid value: "${value}": must be 'Metadata', 'Object', 'None', or empty`,
+  );
 }
 
 function rowObject(obj: ApiObject, include: IncludeObject, table: TableRequest): unknown {
@@ -40,7 +42,13 @@ export interface TableOptions {
   cellsFrom?: (obj: ApiObject) => ApiObject;
 }
 
-export function toTable(objects: ApiObject[], convertor: TableConvertor | undefined, listMeta: ListMeta, options: TableOptions, now = new Date()): Record<string, unknown> {
+export function toTable(
+  objects: ApiObject[],
+  convertor: TableConvertor | undefined,
+  listMeta: ListMeta,
+  options: TableOptions,
+  now = new Date(),
+): Record<string, unknown> {
   const tc = convertor ?? defaultTableConvertor;
   const columnDefinitions: TableColumnDefinition[] | null = options.withoutColumns ? null : tc.columns;
   const rows = (tc.order ? tc.order(objects) : objects).map((obj) => {
@@ -49,5 +57,11 @@ export function toTable(objects: ApiObject[], convertor: TableConvertor | undefi
     if (object !== undefined) row['object'] = object;
     return row;
   });
-  return { kind: 'Table', apiVersion: `${options.request.group}/${options.request.version}`, metadata: listMeta, columnDefinitions, rows };
+  return {
+    kind: 'Table',
+    apiVersion: `${options.request.group}/${options.request.version}`,
+    metadata: listMeta,
+    columnDefinitions,
+    rows,
+  };
 }

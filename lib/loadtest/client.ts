@@ -45,8 +45,12 @@ export function connectionFromKubeconfig(path: string, context?: string): Connec
   const ctx = named(doc['contexts'], ctxName, 'context', path)['context'];
   if (!isObj(ctx)) throw new Error(`kubeconfig ${path}: context ${JSON.stringify(ctxName)} is empty`);
   const cluster = named(doc['clusters'], ctx['cluster'], 'cluster', path)['cluster'];
-  if (!isObj(cluster) || typeof cluster['server'] !== 'string') throw new Error(`kubeconfig ${path}: cluster ${JSON.stringify(ctx['cluster'])} has no server`);
-  const conn: Connection = { server: cluster['server'], insecureSkipTlsVerify: cluster['insecure-skip-tls-verify'] === true };
+  if (!isObj(cluster) || typeof cluster['server'] !== 'string')
+    throw new Error(`kubeconfig ${path}: cluster ${JSON.stringify(ctx['cluster'])} has no server`);
+  const conn: Connection = {
+    server: cluster['server'],
+    insecureSkipTlsVerify: cluster['insecure-skip-tls-verify'] === true,
+  };
   const ca = dataOrFile(cluster, 'certificate-authority-data', 'certificate-authority');
   if (ca) conn.ca = ca;
   if (ctx['user'] !== undefined) {
@@ -78,18 +82,39 @@ export class ApiClient {
   private readonly mod: typeof http | typeof https;
   private readonly headers: Record<string, string>;
 
-  constructor(readonly conn: Connection, maxSockets = 256) {
+  constructor(
+    readonly conn: Connection,
+    maxSockets = 256,
+  ) {
     this.base = new URL(conn.server);
-    if (this.base.protocol !== 'http:' && this.base.protocol !== 'https:') throw new Error(`--server must be an http:// or https:// URL, got ${conn.server}`);
+    if (this.base.protocol !== 'http:' && this.base.protocol !== 'https:')
+      throw new Error(`--server must be an http:// or https:// URL, got ${conn.server}`);
     const tls = this.base.protocol === 'https:';
     this.mod = tls ? https : http;
     this.agent = tls
-      ? new https.Agent({ keepAlive: true, maxSockets, ...(conn.ca ? { ca: conn.ca } : {}), ...(conn.cert ? { cert: conn.cert } : {}), ...(conn.key ? { key: conn.key } : {}), rejectUnauthorized: !conn.insecureSkipTlsVerify })
+      ? new https.Agent({
+          keepAlive: true,
+          maxSockets,
+          ...(conn.ca ? { ca: conn.ca } : {}),
+          ...(conn.cert ? { cert: conn.cert } : {}),
+          ...(conn.key ? { key: conn.key } : {}),
+          rejectUnauthorized: !conn.insecureSkipTlsVerify,
+        })
       : new http.Agent({ keepAlive: true, maxSockets });
     this.watchAgent = tls
-      ? new https.Agent({ keepAlive: false, ...(conn.ca ? { ca: conn.ca } : {}), ...(conn.cert ? { cert: conn.cert } : {}), ...(conn.key ? { key: conn.key } : {}), rejectUnauthorized: !conn.insecureSkipTlsVerify })
+      ? new https.Agent({
+          keepAlive: false,
+          ...(conn.ca ? { ca: conn.ca } : {}),
+          ...(conn.cert ? { cert: conn.cert } : {}),
+          ...(conn.key ? { key: conn.key } : {}),
+          rejectUnauthorized: !conn.insecureSkipTlsVerify,
+        })
       : new http.Agent({ keepAlive: false });
-    this.headers = { Accept: 'application/json', 'User-Agent': 'orch-loadtest/0.1', ...(conn.token ? { Authorization: `Bearer ${conn.token}` } : {}) };
+    this.headers = {
+      Accept: 'application/json',
+      'User-Agent': 'orch-loadtest/0.1',
+      ...(conn.token ? { Authorization: `Bearer ${conn.token}` } : {}),
+    };
   }
 
   private url(path: string): URL {
@@ -112,10 +137,15 @@ export class ApiClient {
         const chunks: Buffer[] = [];
         res.on('data', (c: Buffer) => chunks.push(c));
         res.on('end', () => resolve({ status: res.statusCode ?? 0, body: Buffer.concat(chunks).toString('utf8') }));
-        res.on('error', (err: NodeJS.ErrnoException) => resolve({ status: 0, body: '', error: err.code ?? 'ERESPONSE' }));
+        res.on('error', (err: NodeJS.ErrnoException) =>
+          resolve({ status: 0, body: '', error: err.code ?? 'ERESPONSE' }),
+        );
       });
-      req.on('error', (err: NodeJS.ErrnoException) => resolve({ status: 0, body: '', error: err.code ?? err.message.slice(0, 40) }));
-      if (opts.timeoutMs) req.setTimeout(opts.timeoutMs, () => req.destroy(Object.assign(new Error('timeout'), { code: 'ETIMEDOUT' })));
+      req.on('error', (err: NodeJS.ErrnoException) =>
+        resolve({ status: 0, body: '', error: err.code ?? err.message.slice(0, 40) }),
+      );
+      if (opts.timeoutMs)
+        req.setTimeout(opts.timeoutMs, () => req.destroy(Object.assign(new Error('timeout'), { code: 'ETIMEDOUT' })));
       req.end(opts.body);
     });
   }
@@ -128,35 +158,41 @@ export class ApiClient {
     let request: http.ClientRequest | undefined;
     let aborted = false;
     const done = new Promise<Reply>((resolve) => {
-      request = this.mod.request(this.url(path), { method: 'GET', agent: this.watchAgent, headers: this.headers }, (res) => {
-        if (res.statusCode !== 200) {
-          const chunks: Buffer[] = [];
-          res.on('data', (c: Buffer) => chunks.push(c));
-          res.on('end', () => resolve({ status: res.statusCode ?? 0, body: Buffer.concat(chunks).toString('utf8') }));
-          res.on('error', () => resolve({ status: res.statusCode ?? 0, body: '' }));
-          return;
-        }
-        let partial = '';
-        res.setEncoding('utf8');
-        res.on('data', (chunk: string) => {
-          const receivedAt = performance.now();
-          const lines = (partial + chunk).split('\n');
-          partial = lines.pop() ?? '';
-          for (const line of lines) {
-            if (line.trim() === '') continue;
-            try {
-              const ev: unknown = JSON.parse(line);
-              if (isObj(ev)) onEvent(ev, receivedAt);
-            } catch {
-              // A malformed line is not an event; the counts will show it as missed.
-            }
+      request = this.mod.request(
+        this.url(path),
+        { method: 'GET', agent: this.watchAgent, headers: this.headers },
+        (res) => {
+          if (res.statusCode !== 200) {
+            const chunks: Buffer[] = [];
+            res.on('data', (c: Buffer) => chunks.push(c));
+            res.on('end', () => resolve({ status: res.statusCode ?? 0, body: Buffer.concat(chunks).toString('utf8') }));
+            res.on('error', () => resolve({ status: res.statusCode ?? 0, body: '' }));
+            return;
           }
-        });
-        res.on('end', () => resolve({ status: 200, body: '' }));
-        res.on('error', () => resolve({ status: 200, body: '', ...(aborted ? {} : { error: 'ERESPONSE' }) }));
-        res.on('close', () => resolve({ status: 200, body: '' }));
-      });
-      request.on('error', (err: NodeJS.ErrnoException) => resolve({ status: 0, body: '', ...(aborted ? {} : { error: err.code ?? 'EWATCH' }) }));
+          let partial = '';
+          res.setEncoding('utf8');
+          res.on('data', (chunk: string) => {
+            const receivedAt = performance.now();
+            const lines = (partial + chunk).split('\n');
+            partial = lines.pop() ?? '';
+            for (const line of lines) {
+              if (line.trim() === '') continue;
+              try {
+                const ev: unknown = JSON.parse(line);
+                if (isObj(ev)) onEvent(ev, receivedAt);
+              } catch {
+                // A malformed line is not an event; the counts will show it as missed.
+              }
+            }
+          });
+          res.on('end', () => resolve({ status: 200, body: '' }));
+          res.on('error', () => resolve({ status: 200, body: '', ...(aborted ? {} : { error: 'ERESPONSE' }) }));
+          res.on('close', () => resolve({ status: 200, body: '' }));
+        },
+      );
+      request.on('error', (err: NodeJS.ErrnoException) =>
+        resolve({ status: 0, body: '', ...(aborted ? {} : { error: err.code ?? 'EWATCH' }) }),
+      );
       request.end();
     });
     return {

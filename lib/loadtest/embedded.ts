@@ -58,7 +58,11 @@ export async function startEmbeddedServer(extraArgs: string[] = []): Promise<Emb
   const dataDir = mkdtempSync(join(tmpdir(), 'orch-loadtest-'));
   const port = await freeLoopbackPort();
   const url = `http://127.0.0.1:${port}`;
-  const child = spawn(process.execPath, [binary, '--port', String(port), '--data-dir', join(dataDir, 'etcd'), '--log-level', 'warn', ...extraArgs], { stdio: ['ignore', 'pipe', 'pipe'] });
+  const child = spawn(
+    process.execPath,
+    [binary, '--port', String(port), '--data-dir', join(dataDir, 'etcd'), '--log-level', 'warn', ...extraArgs],
+    { stdio: ['ignore', 'pipe', 'pipe'] },
+  );
   const tail: string[] = [];
   const keep = (chunk: string): void => {
     tail.push(...chunk.split('\n').filter(Boolean));
@@ -91,9 +95,13 @@ export async function startEmbeddedServer(extraArgs: string[] = []): Promise<Emb
   const deadline = Date.now() + READY_TIMEOUT_MS;
   try {
     for (;;) {
-      if (exited(child)) throw new Error(`embedded apiserver exited (${child.exitCode ?? child.signalCode}) before serving:\n${tail.join('\n')}`);
+      if (exited(child))
+        throw new Error(
+          `embedded apiserver exited (${child.exitCode ?? child.signalCode}) before serving:\n${tail.join('\n')}`,
+        );
       if ((await readyz(url)) === 200) break;
-      if (Date.now() > deadline) throw new Error(`embedded apiserver not ready on ${url} within ${READY_TIMEOUT_MS} ms:\n${tail.join('\n')}`);
+      if (Date.now() > deadline)
+        throw new Error(`embedded apiserver not ready on ${url} within ${READY_TIMEOUT_MS} ms:\n${tail.join('\n')}`);
       await new Promise((r) => setTimeout(r, 100));
     }
     return { url, pid: child.pid ?? -1, dataDir, stop };

@@ -115,5 +115,11 @@ export interface Percentiles {
 
 export function percentilesOf(h: Histogram): Percentiles {
   const r = (v: number): number => (Number.isNaN(v) ? 0 : Math.round(v * 1000) / 1000);
-  return { p50: r(h.percentileMs(0.5)), p90: r(h.percentileMs(0.9)), p99: r(h.percentileMs(0.99)), p999: r(h.percentileMs(0.999)), max: r(h.maxMs()) };
+  return {
+    p50: r(h.percentileMs(0.5)),
+    p90: r(h.percentileMs(0.9)),
+    p99: r(h.percentileMs(0.99)),
+    p999: r(h.percentileMs(0.999)),
+    max: r(h.maxMs()),
+  };
 }

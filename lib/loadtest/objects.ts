@@ -12,9 +12,27 @@ export interface KindInfo {
 }
 
 export const KIND_INFO: Record<KindName, KindInfo> = {
-  deployments: { kind: 'deployments', apiVersion: 'apps/v1', objectKind: 'Deployment', namespaced: true, short: 'deploy' },
-  horizontalpodautoscalers: { kind: 'horizontalpodautoscalers', apiVersion: 'autoscaling/v2', objectKind: 'HorizontalPodAutoscaler', namespaced: true, short: 'hpa' },
-  flowschemas: { kind: 'flowschemas', apiVersion: 'flowcontrol.apiserver.k8s.io/v1beta3', objectKind: 'FlowSchema', namespaced: false, short: 'fs' },
+  deployments: {
+    kind: 'deployments',
+    apiVersion: 'apps/v1',
+    objectKind: 'Deployment',
+    namespaced: true,
+    short: 'deploy',
+  },
+  horizontalpodautoscalers: {
+    kind: 'horizontalpodautoscalers',
+    apiVersion: 'autoscaling/v2',
+    objectKind: 'HorizontalPodAutoscaler',
+    namespaced: true,
+    short: 'hpa',
+  },
+  flowschemas: {
+    kind: 'flowschemas',
+    apiVersion: 'flowcontrol.apiserver.k8s.io/v1beta3',
+    objectKind: 'FlowSchema',
+    namespaced: false,
+    short: 'fs',
+  },
 };
 
 /**
@@ -24,11 +42,24 @@ export const KIND_INFO: Record<KindName, KindInfo> = {
 export async function resolveFlowSchemaVersion(client: ApiClient): Promise<void> {
   const reply = await client.request('GET', '/apis', { timeoutMs: 30_000 });
   if (reply.status !== 200) throw new Error(`discovery GET /apis answered ${reply.error ?? reply.status}`);
-  const groups = (JSON.parse(reply.body) as { groups?: Array<{ name: string; versions: Array<{ groupVersion: string; version: string }>; preferredVersion?: { groupVersion: string } }> }).groups ?? [];
-  const group = groups.find((g) => g.name === 'flowcontrol.apiserver.k8s.io') ?? groups.find((g) => g.name.startsWith('flowcontrol.apiserver.'));
-  if (!group) throw new Error('the server serves no flowcontrol.apiserver group (FlowSchemas): leave flowschemas out of --kinds');
+  const groups =
+    (
+      JSON.parse(reply.body) as {
+        groups?: Array<{
+          name: string;
+          versions: Array<{ groupVersion: string; version: string }>;
+          preferredVersion?: { groupVersion: string };
+        }>;
+      }
+    ).groups ?? [];
+  const group =
+    groups.find((g) => g.name === 'flowcontrol.apiserver.k8s.io') ??
+    groups.find((g) => g.name.startsWith('flowcontrol.apiserver.'));
+  if (!group)
+    throw new Error('the server serves no flowcontrol.apiserver group (FlowSchemas): leave flowschemas out of --kinds');
   const v1beta3 = group.versions.find((v) => v.version === 'v1beta3');
-  KIND_INFO.flowschemas.apiVersion = v1beta3?.groupVersion ?? group.preferredVersion?.groupVersion ?? group.versions[0]!.groupVersion;
+  KIND_INFO.flowschemas.apiVersion =
+    v1beta3?.groupVersion ?? group.preferredVersion?.groupVersion ?? group.versions[0]!.groupVersion;
 }
 
 export const RUN_LABEL = 'loadtest.orch.io/run';
@@ -43,7 +74,9 @@ function prefix(info: KindInfo): string {
 
 /** Collection path: a namespace's, or all namespaces' / the cluster's when namespace is undefined. */
 export function collectionPath(info: KindInfo, namespace?: string): string {
-  return info.namespaced && namespace !== undefined ? `${prefix(info)}/namespaces/${namespace}/${info.kind}` : `${prefix(info)}/${info.kind}`;
+  return info.namespaced && namespace !== undefined
+    ? `${prefix(info)}/namespaces/${namespace}/${info.kind}`
+    : `${prefix(info)}/${info.kind}`;
 }
 
 export function objectPath(info: KindInfo, namespace: string | undefined, name: string): string {
@@ -66,7 +99,16 @@ function spec(ref: ObjectRef, step: number): Record<string, unknown> {
         selector: { matchLabels: { app: ref.name } },
         template: {
           metadata: { labels: { app: ref.name } },
-          spec: { containers: [{ name: 'app', image: `registry.local/app:${step}`, ports: [{ containerPort: 8080 }], resources: { requests: { cpu: '100m', memory: '64Mi' } } }] },
+          spec: {
+            containers: [
+              {
+                name: 'app',
+                image: `registry.local/app:${step}`,
+                ports: [{ containerPort: 8080 }],
+                resources: { requests: { cpu: '100m', memory: '64Mi' } },
+              },
+            ],
+          },
         },
       };
     case 'horizontalpodautoscalers':
@@ -74,7 +116,12 @@ function spec(ref: ObjectRef, step: number): Record<string, unknown> {
         scaleTargetRef: { apiVersion: 'apps/v1', kind: 'Deployment', name: ref.name },
         minReplicas: 1,
         maxReplicas: 3 + (step % 7),
-        metrics: [{ type: 'Resource', resource: { name: 'cpu', target: { type: 'Utilization', averageUtilization: 50 + (step % 40) } } }],
+        metrics: [
+          {
+            type: 'Resource',
+            resource: { name: 'cpu', target: { type: 'Utilization', averageUtilization: 50 + (step % 40) } },
+          },
+        ],
       };
     case 'flowschemas':
       return {
@@ -82,7 +129,14 @@ function spec(ref: ObjectRef, step: number): Record<string, unknown> {
         // High precedence numbers and a subject no client uses: the load test's FlowSchemas never classify a request.
         matchingPrecedence: 9000 + (step % 900),
         distinguisherMethod: { type: 'ByUser' },
-        rules: [{ subjects: [{ kind: 'User', user: { name: `orch-loadtest-nobody-${ref.name}` } }], resourceRules: [{ verbs: ['get'], apiGroups: ['loadtest.orch.io'], resources: ['nothing'], namespaces: ['*'] }] }],
+        rules: [
+          {
+            subjects: [{ kind: 'User', user: { name: `orch-loadtest-nobody-${ref.name}` } }],
+            resourceRules: [
+              { verbs: ['get'], apiGroups: ['loadtest.orch.io'], resources: ['nothing'], namespaces: ['*'] },
+            ],
+          },
+        ],
       };
   }
 }
@@ -113,7 +167,11 @@ export function fullObject(ref: ObjectRef, runId: string, step: number, size: nu
 export function mergePatch(ref: ObjectRef, step: number): Record<string, unknown> {
   const s = spec(ref, step);
   const changed: Record<string, unknown> =
-    ref.info.kind === 'deployments' ? { replicas: s['replicas'] } : ref.info.kind === 'horizontalpodautoscalers' ? { maxReplicas: s['maxReplicas'] } : { matchingPrecedence: s['matchingPrecedence'] };
+    ref.info.kind === 'deployments'
+      ? { replicas: s['replicas'] }
+      : ref.info.kind === 'horizontalpodautoscalers'
+        ? { maxReplicas: s['maxReplicas'] }
+        : { matchingPrecedence: s['matchingPrecedence'] };
   return { metadata: { annotations: { [STEP_ANNOTATION]: String(step) } }, spec: changed };
 }
 

@@ -17,7 +17,10 @@ function problemsOf(text: string): string[] {
 
 describe('profile parser', () => {
   it('reads a YAML profile onto the defaults', () => {
-    const p = parseProfile('duration: 2m\nwarmup: 500ms\nrate: 200\nkinds: [deployments, hpa]\nmix:\n  get: 3\n  create: 1\nobjectSize: 4096\nseed: 9\n', 'p.yaml');
+    const p = parseProfile(
+      'duration: 2m\nwarmup: 500ms\nrate: 200\nkinds: [deployments, hpa]\nmix:\n  get: 3\n  create: 1\nobjectSize: 4096\nseed: 9\n',
+      'p.yaml',
+    );
     expect(p.duration).toBe(120);
     expect(p.warmup).toBe(0.5);
     expect(p.rate).toBe(200);
@@ -35,12 +38,16 @@ describe('profile parser', () => {
   });
 
   it('names every bad field with what it expected and what it got', () => {
-    const problems = problemsOf('duration: soon\nrate: -5\nkinds: [pods]\nmix: {gets: 1, create: x}\nmodel: fast\nwatchers: 1.5\nspeed: 3\n');
+    const problems = problemsOf(
+      'duration: soon\nrate: -5\nkinds: [pods]\nmix: {gets: 1, create: x}\nmodel: fast\nwatchers: 1.5\nspeed: 3\n',
+    );
     expect(problems).toEqual(
       expect.arrayContaining([
         expect.stringMatching(/^duration: must be a duration like 60, "60s".*got "soon"/),
         expect.stringMatching(/^rate: must be a number ≥ 0.1.*got -5/),
-        expect.stringMatching(/^kinds: unknown kind "pods" \(known: deployments, horizontalpodautoscalers, flowschemas\)/),
+        expect.stringMatching(
+          /^kinds: unknown kind "pods" \(known: deployments, horizontalpodautoscalers, flowschemas\)/,
+        ),
         expect.stringMatching(/^mix\.gets: unknown operation \(known: create, get/),
         expect.stringMatching(/^mix\.create: weight must be a number ≥ 0, got "x"/),
         expect.stringMatching(/^model: must be "open" .* or "closed"/),
@@ -59,7 +66,9 @@ describe('profile parser', () => {
   });
 
   it('the error message lists the source and each problem on its own line', () => {
-    expect(() => parseProfile('rate: 0\n', 'my-profile.yaml')).toThrow(/invalid load-test profile \(my-profile\.yaml\):\n {2}- rate: /);
+    expect(() => parseProfile('rate: 0\n', 'my-profile.yaml')).toThrow(
+      /invalid load-test profile \(my-profile\.yaml\):\n {2}- rate: /,
+    );
   });
 
   it('parses durations', () => {
@@ -89,13 +98,16 @@ describe('command line', () => {
 
   it('reads the current context of a kubeconfig (server, token, insecure)', () => {
     const file = join(dir, 'kubeconfig');
-    writeFileSync(file, `apiVersion: v1
+    writeFileSync(
+      file,
+      `apiVersion: v1
 kind: Config
 current-context: c
 contexts: [{name: c, context: {cluster: k, user: u}}]
 clusters: [{name: k, cluster: {server: "https://127.0.0.1:6443", insecure-skip-tls-verify: true}}]
 users: [{name: u, user: {token: abc}}]
-`);
+`,
+    );
     const cmd = parseArgs(['--kubeconfig', file]);
     if (cmd.kind !== 'run') throw new Error('expected a run');
     expect(cmd.connection).toEqual({ server: 'https://127.0.0.1:6443', insecureSkipTlsVerify: true, token: 'abc' });
@@ -123,7 +135,23 @@ describe('planner', () => {
   });
 
   it('follows the mix weights', () => {
-    const next = planner({ ...defaultProfile(), seed: 1, mix: { ...defaultProfile().mix, get: 90, create: 10, update: 0, 'patch-merge': 0, 'patch-strategic': 0, apply: 0, list: 0, 'list-rv0': 0, 'list-selector': 0, delete: 0 } });
+    const next = planner({
+      ...defaultProfile(),
+      seed: 1,
+      mix: {
+        ...defaultProfile().mix,
+        get: 90,
+        create: 10,
+        update: 0,
+        'patch-merge': 0,
+        'patch-strategic': 0,
+        apply: 0,
+        list: 0,
+        'list-rv0': 0,
+        'list-selector': 0,
+        delete: 0,
+      },
+    });
     const ops = Array.from({ length: 5000 }, () => next().op);
     expect(new Set(ops)).toEqual(new Set(['get', 'create']));
     const gets = ops.filter((o) => o === 'get').length / ops.length;

@@ -1,11 +1,29 @@
 // The workload: defaults, a YAML/JSON profile file and command-line overrides, validated with messages naming the field.
 import { parse as parseYaml } from 'yaml';
 
-export const OPS = ['create', 'get', 'update', 'patch-merge', 'patch-strategic', 'apply', 'list', 'list-rv0', 'list-selector', 'delete'] as const;
+export const OPS = [
+  'create',
+  'get',
+  'update',
+  'patch-merge',
+  'patch-strategic',
+  'apply',
+  'list',
+  'list-rv0',
+  'list-selector',
+  'delete',
+] as const;
 export type OpName = (typeof OPS)[number];
 export const KINDS = ['deployments', 'horizontalpodautoscalers', 'flowschemas'] as const;
 export type KindName = (typeof KINDS)[number];
-const KIND_ALIASES: Record<string, KindName> = { deployment: 'deployments', deploy: 'deployments', hpa: 'horizontalpodautoscalers', hpas: 'horizontalpodautoscalers', horizontalpodautoscaler: 'horizontalpodautoscalers', flowschema: 'flowschemas' };
+const KIND_ALIASES: Record<string, KindName> = {
+  deployment: 'deployments',
+  deploy: 'deployments',
+  hpa: 'horizontalpodautoscalers',
+  hpas: 'horizontalpodautoscalers',
+  horizontalpodautoscaler: 'horizontalpodautoscalers',
+  flowschema: 'flowschemas',
+};
 export const LIST_SCOPES = ['namespace', 'cluster', 'both'] as const;
 
 export interface Profile {
@@ -35,19 +53,43 @@ export interface Profile {
 }
 
 export const DEFAULT_MIX: Record<OpName, number> = {
-  create: 10, get: 30, update: 8, 'patch-merge': 5, 'patch-strategic': 5, apply: 5, list: 5, 'list-rv0': 5, 'list-selector': 5, delete: 7,
+  create: 10,
+  get: 30,
+  update: 8,
+  'patch-merge': 5,
+  'patch-strategic': 5,
+  apply: 5,
+  list: 5,
+  'list-rv0': 5,
+  'list-selector': 5,
+  delete: 7,
 };
 
 export function defaultProfile(): Profile {
   return {
-    duration: 60, warmup: 10, model: 'open', rate: 50, concurrency: 8, maxInFlight: 256, mix: { ...DEFAULT_MIX },
-    kinds: [...KINDS], namespaces: 3, objectSize: 1024, initialObjects: 20, listLimit: 50, listScope: 'both', watchers: 6,
+    duration: 60,
+    warmup: 10,
+    model: 'open',
+    rate: 50,
+    concurrency: 8,
+    maxInFlight: 256,
+    mix: { ...DEFAULT_MIX },
+    kinds: [...KINDS],
+    namespaces: 3,
+    objectSize: 1024,
+    initialObjects: 20,
+    listLimit: 50,
+    listScope: 'both',
+    watchers: 6,
     seed: Math.floor(Math.random() * 2 ** 31),
   };
 }
 
 export class ProfileError extends Error {
-  constructor(readonly source: string, readonly problems: string[]) {
+  constructor(
+    readonly source: string,
+    readonly problems: string[],
+  ) {
     super(`invalid load-test profile (${source}):\n${problems.map((p) => `  - ${p}`).join('\n')}`);
   }
 }
@@ -74,11 +116,33 @@ function kindName(value: string): KindName | undefined {
 
 type Setter = (p: Profile, value: unknown, problems: string[], field: string) => void;
 
-function intField(key: 'rate' | 'concurrency' | 'maxInFlight' | 'namespaces' | 'objectSize' | 'initialObjects' | 'listLimit' | 'watchers' | 'seed', min: number, max = Number.MAX_SAFE_INTEGER, allowFraction = false): Setter {
+function intField(
+  key:
+    | 'rate'
+    | 'concurrency'
+    | 'maxInFlight'
+    | 'namespaces'
+    | 'objectSize'
+    | 'initialObjects'
+    | 'listLimit'
+    | 'watchers'
+    | 'seed',
+  min: number,
+  max = Number.MAX_SAFE_INTEGER,
+  allowFraction = false,
+): Setter {
   return (p, value, problems, field) => {
     const n = typeof value === 'string' && value.trim() !== '' ? Number(value) : value;
-    if (typeof n !== 'number' || !Number.isFinite(n) || (!allowFraction && !Number.isInteger(n)) || n < min || n > max) {
-      problems.push(`${field}: must be ${allowFraction ? 'a number' : 'an integer'} ≥ ${min}${max < Number.MAX_SAFE_INTEGER ? ` and ≤ ${max}` : ''}, got ${JSON.stringify(value)}`);
+    if (
+      typeof n !== 'number' ||
+      !Number.isFinite(n) ||
+      (!allowFraction && !Number.isInteger(n)) ||
+      n < min ||
+      n > max
+    ) {
+      problems.push(
+        `${field}: must be ${allowFraction ? 'a number' : 'an integer'} ≥ ${min}${max < Number.MAX_SAFE_INTEGER ? ` and ≤ ${max}` : ''}, got ${JSON.stringify(value)}`,
+      );
       return;
     }
     p[key] = n;
@@ -88,7 +152,10 @@ function intField(key: 'rate' | 'concurrency' | 'maxInFlight' | 'namespaces' | '
 function durationField(key: 'duration' | 'warmup', min: number): Setter {
   return (p, value, problems, field) => {
     const d = parseDuration(value);
-    if (d === undefined || d < min) problems.push(`${field}: must be a duration like 60, "60s", "2m" or "500ms"${min > 0 ? ` of at least ${min}s` : ''}, got ${JSON.stringify(value)}`);
+    if (d === undefined || d < min)
+      problems.push(
+        `${field}: must be a duration like 60, "60s", "2m" or "500ms"${min > 0 ? ` of at least ${min}s` : ''}, got ${JSON.stringify(value)}`,
+      );
     else p[key] = d;
   };
 }
@@ -97,10 +164,13 @@ function durationField(key: 'duration' | 'warmup', min: number): Setter {
 function parseMix(value: unknown, problems: string[], field: string): Record<OpName, number> | undefined {
   let entries: Array<[string, unknown]>;
   if (typeof value === 'string') {
-    entries = value.split(',').filter((s) => s.trim() !== '').map((pair) => {
-      const [k, v] = pair.split('=');
-      return [k?.trim() ?? '', v === undefined ? undefined : v.trim()];
-    });
+    entries = value
+      .split(',')
+      .filter((s) => s.trim() !== '')
+      .map((pair) => {
+        const [k, v] = pair.split('=');
+        return [k?.trim() ?? '', v === undefined ? undefined : v.trim()];
+      });
   } else if (value !== null && typeof value === 'object' && !Array.isArray(value)) {
     entries = Object.entries(value);
   } else {
@@ -111,11 +181,14 @@ function parseMix(value: unknown, problems: string[], field: string): Record<OpN
   const before = problems.length;
   for (const [op, raw] of entries) {
     const weight = typeof raw === 'string' && raw !== '' ? Number(raw) : raw;
-    if (!(OPS as readonly string[]).includes(op)) problems.push(`${field}.${op}: unknown operation (known: ${OPS.join(', ')})`);
-    else if (typeof weight !== 'number' || !Number.isFinite(weight) || weight < 0) problems.push(`${field}.${op}: weight must be a number ≥ 0, got ${JSON.stringify(raw)}`);
+    if (!(OPS as readonly string[]).includes(op))
+      problems.push(`${field}.${op}: unknown operation (known: ${OPS.join(', ')})`);
+    else if (typeof weight !== 'number' || !Number.isFinite(weight) || weight < 0)
+      problems.push(`${field}.${op}: weight must be a number ≥ 0, got ${JSON.stringify(raw)}`);
     else mix[op as OpName] = weight;
   }
-  if (problems.length === before && OPS.every((op) => mix[op] === 0)) problems.push(`${field}: at least one operation needs a weight above 0`);
+  if (problems.length === before && OPS.every((op) => mix[op] === 0))
+    problems.push(`${field}: at least one operation needs a weight above 0`);
   return problems.length === before ? mix : undefined;
 }
 
@@ -124,7 +197,10 @@ const SETTERS: Record<string, Setter> = {
   warmup: durationField('warmup', 0),
   model: (p, value, problems, field) => {
     if (value === 'open' || value === 'closed') p.model = value;
-    else problems.push(`${field}: must be "open" (target rate) or "closed" (fixed concurrency), got ${JSON.stringify(value)}`);
+    else
+      problems.push(
+        `${field}: must be "open" (target rate) or "closed" (fixed concurrency), got ${JSON.stringify(value)}`,
+      );
   },
   rate: intField('rate', 0.1, 1e6, true),
   concurrency: intField('concurrency', 1, 10000),
@@ -152,7 +228,8 @@ const SETTERS: Record<string, Setter> = {
   initialObjects: intField('initialObjects', 0, 100000),
   listLimit: intField('listLimit', 0, 100000),
   listScope: (p, value, problems, field) => {
-    if (typeof value === 'string' && (LIST_SCOPES as readonly string[]).includes(value)) p.listScope = value as Profile['listScope'];
+    if (typeof value === 'string' && (LIST_SCOPES as readonly string[]).includes(value))
+      p.listScope = value as Profile['listScope'];
     else problems.push(`${field}: must be one of ${LIST_SCOPES.join(', ')}, got ${JSON.stringify(value)}`);
   },
   watchers: intField('watchers', 0, 10000),
@@ -176,8 +253,13 @@ export function applyProfileFields(base: Profile, fields: Record<string, unknown
 }
 
 function checkConsistency(p: Profile, problems: string[]): void {
-  const needsObjects = (['get', 'update', 'patch-merge', 'patch-strategic', 'apply', 'delete'] as const).some((op) => p.mix[op] > 0);
-  if (needsObjects && p.initialObjects === 0 && p.mix.create === 0) problems.push('mix: get/update/patch/apply/delete need objects: give create a weight or set initialObjects above 0');
+  const needsObjects = (['get', 'update', 'patch-merge', 'patch-strategic', 'apply', 'delete'] as const).some(
+    (op) => p.mix[op] > 0,
+  );
+  if (needsObjects && p.initialObjects === 0 && p.mix.create === 0)
+    problems.push(
+      'mix: get/update/patch/apply/delete need objects: give create a weight or set initialObjects above 0',
+    );
 }
 
 /** Parses a profile file's text (YAML or JSON) onto the defaults. */
@@ -186,9 +268,14 @@ export function parseProfile(text: string, source: string, base: Profile = defau
   try {
     doc = parseYaml(text);
   } catch (err) {
-    throw new ProfileError(source, [`not valid YAML or JSON: ${err instanceof Error ? err.message.split('\n')[0] : String(err)}`]);
+    throw new ProfileError(source, [
+      `not valid YAML or JSON: ${err instanceof Error ? err.message.split('\n')[0] : String(err)}`,
+    ]);
   }
   if (doc === null || doc === undefined) return base;
-  if (typeof doc !== 'object' || Array.isArray(doc)) throw new ProfileError(source, [`the top level must be a map of fields (${PROFILE_FIELDS.join(', ')}), got ${Array.isArray(doc) ? 'a list' : typeof doc}`]);
+  if (typeof doc !== 'object' || Array.isArray(doc))
+    throw new ProfileError(source, [
+      `the top level must be a map of fields (${PROFILE_FIELDS.join(', ')}), got ${Array.isArray(doc) ? 'a list' : typeof doc}`,
+    ]);
   return applyProfileFields(base, doc as Record<string, unknown>, source);
 }

@@ -8,7 +8,15 @@ function stream(isTTY: boolean): NodeJS.WritableStream & { isTTY: boolean; text:
   return s as unknown as NodeJS.WritableStream & { isTTY: boolean; text: string };
 }
 
-const state = (elapsedSeconds: number) => ({ elapsedSeconds, totalSeconds: 60, warmup: false, ratePerSecond: 50, errors: 2, p99Ms: 12.34, inFlight: 3 });
+const state = (elapsedSeconds: number) => ({
+  elapsedSeconds,
+  totalSeconds: 60,
+  warmup: false,
+  ratePerSecond: 50,
+  errors: 2,
+  p99Ms: 12.34,
+  inFlight: 3,
+});
 
 describe('progress', () => {
   it('rewrites one line in place on a terminal', () => {
@@ -28,7 +36,12 @@ describe('progress', () => {
     for (let t = 0; t <= 30; t++) p.update(state(t));
     p.finish();
     expect(out.text).not.toContain('\r');
-    expect(out.text.trim().split('\n').map((l) => l.slice(0, 12))).toEqual(['[   0s/60s m', '[  10s/60s m', '[  20s/60s m', '[  30s/60s m']);
+    expect(
+      out.text
+        .trim()
+        .split('\n')
+        .map((l) => l.slice(0, 12)),
+    ).toEqual(['[   0s/60s m', '[  10s/60s m', '[  20s/60s m', '[  30s/60s m']);
   });
 });
 
@@ -46,14 +59,26 @@ process_resident_memory_bytes 1.5e+08
 describe('server figures from /metrics', () => {
   it('parses samples with labels (escaped quotes too)', () => {
     const s = parsePrometheusText('a_total{x="q\\"uote",le="+Inf"} 3\n# c\nb 1.5e3\n');
-    expect(s).toEqual([{ name: 'a_total', labels: { x: 'q"uote', le: '+Inf' }, value: 3 }, { name: 'b', labels: {}, value: 1500 }]);
+    expect(s).toEqual([
+      { name: 'a_total', labels: { x: 'q"uote', le: '+Inf' }, value: 3 },
+      { name: 'b', labels: {}, value: 1500 },
+    ]);
   });
 
   it('interpolates quantiles inside buckets like histogram_quantile', () => {
-    const buckets: Array<[number, number]> = [[0.1, 50], [0.2, 100], [Infinity, 100]];
+    const buckets: Array<[number, number]> = [
+      [0.1, 50],
+      [0.2, 100],
+      [Infinity, 100],
+    ];
     expect(bucketQuantile(0.5, buckets)).toBeCloseTo(0.1);
     expect(bucketQuantile(0.75, buckets)).toBeCloseTo(0.15);
-    expect(bucketQuantile(0.99, [[1, 0], [Infinity, 10]])).toBe(1);
+    expect(
+      bucketQuantile(0.99, [
+        [1, 0],
+        [Infinity, 10],
+      ]),
+    ).toBe(1);
   });
 
   it('takes the deltas between the scrapes, per verb, without WATCH', () => {
@@ -62,14 +87,33 @@ describe('server figures from /metrics', () => {
     const f = serverFigures(before, after, 8);
     expect(f.requestDuration).toEqual([{ verb: 'GET', count: 200, p50Ms: 5, p90Ms: 25, p99Ms: 92.5 }]);
     expect(f).toMatchObject({ available: true, cpuSeconds: 4, cpuCores: 0.5, rssBytesAfter: 1.5e8 });
-    expect(serverFigures({ error: 'GET /metrics answered 403' }, after, 8)).toEqual({ available: false, error: 'GET /metrics answered 403', requestDuration: [] });
+    expect(serverFigures({ error: 'GET /metrics answered 403' }, after, 8)).toEqual({
+      available: false,
+      error: 'GET /metrics answered 403',
+      requestDuration: [],
+    });
   });
 });
 
 describe('SLO verdicts', () => {
-  const row = (op: string, scope: RowJson['scope'], p99: number) => ({ op, resource: 'deployments', scope, p99 }) as RowJson;
+  const row = (op: string, scope: RowJson['scope'], p99: number) =>
+    ({ op, resource: 'deployments', scope, p99 }) as RowJson;
   it('apply 1 s to single objects, 5 s to namespace LISTs, 30 s to cluster LISTs', () => {
-    const v = sloVerdicts([row('get', 'resource', 1000), row('update', 'resource', 1001), row('list', 'namespace', 4999), row('list', 'namespace', 5001), row('list', 'cluster', 29000), row('list', 'cluster', 31000)]);
-    expect(v.map((x) => [x.thresholdMs, x.pass])).toEqual([[1000, true], [1000, false], [5000, true], [5000, false], [30000, true], [30000, false]]);
+    const v = sloVerdicts([
+      row('get', 'resource', 1000),
+      row('update', 'resource', 1001),
+      row('list', 'namespace', 4999),
+      row('list', 'namespace', 5001),
+      row('list', 'cluster', 29000),
+      row('list', 'cluster', 31000),
+    ]);
+    expect(v.map((x) => [x.thresholdMs, x.pass])).toEqual([
+      [1000, true],
+      [1000, false],
+      [5000, true],
+      [5000, false],
+      [30000, true],
+      [30000, false],
+    ]);
   });
 });

@@ -22,7 +22,10 @@ export class ProgressReporter {
   private lastPlain = -Infinity;
   private wroteTty = false;
 
-  constructor(private readonly out: NodeJS.WritableStream & { isTTY?: boolean }, private readonly plainEverySeconds = 10) {}
+  constructor(
+    private readonly out: NodeJS.WritableStream & { isTTY?: boolean },
+    private readonly plainEverySeconds = 10,
+  ) {}
 
   update(s: ProgressState): void {
     const line = formatProgress(s);

@@ -56,7 +56,8 @@ interface Interval {
   ops: Map<string, Histogram>;
 }
 
-export const isError = (status: number | string): boolean => typeof status === 'string' || status === 0 || status >= 400;
+export const isError = (status: number | string): boolean =>
+  typeof status === 'string' || status === 0 || status >= 400;
 
 export class Recorder {
   private readonly rows = new Map<string, Row>();
@@ -65,13 +66,17 @@ export class Recorder {
   readonly overall = new Histogram();
   errors = 0;
 
-  constructor(private readonly measureStart: number, private readonly intervalMs = 1000) {}
+  constructor(
+    private readonly measureStart: number,
+    private readonly intervalMs = 1000,
+  ) {}
 
   /** Timeline samples from the warm-up are kept for the charts; only measured ones go into rows. */
   record(s: Sample): void {
     const second = Math.floor((s.at - this.measureStart) / this.intervalMs);
     let interval = this.intervals.get(second);
-    if (!interval) this.intervals.set(second, (interval = { all: new Histogram(), errorsByCode: new Map(), ops: new Map() }));
+    if (!interval)
+      this.intervals.set(second, (interval = { all: new Histogram(), errorsByCode: new Map(), ops: new Map() }));
     interval.all.recordMs(s.latencyMs);
     let opHist = interval.ops.get(s.op);
     if (!opHist) interval.ops.set(s.op, (opHist = new Histogram()));
@@ -81,7 +86,11 @@ export class Recorder {
     if (s.at < this.measureStart) return;
     const key = `${s.op}|${s.resource}|${s.scope}`;
     let row = this.rows.get(key);
-    if (!row) this.rows.set(key, (row = { op: s.op, resource: s.resource, scope: s.scope, hist: new Histogram(), errorsByCode: new Map() }));
+    if (!row)
+      this.rows.set(
+        key,
+        (row = { op: s.op, resource: s.resource, scope: s.scope, hist: new Histogram(), errorsByCode: new Map() }),
+      );
     row.hist.recordMs(s.latencyMs);
     this.overall.recordMs(s.latencyMs);
     if (err) {
@@ -92,7 +101,9 @@ export class Recorder {
 
   rowsJson(durationSeconds: number): RowJson[] {
     return [...this.rows.values()]
-      .sort((a, b) => a.op.localeCompare(b.op) || a.resource.localeCompare(b.resource) || a.scope.localeCompare(b.scope))
+      .sort(
+        (a, b) => a.op.localeCompare(b.op) || a.resource.localeCompare(b.resource) || a.scope.localeCompare(b.scope),
+      )
       .map((r) => {
         const errorsByCode = Object.fromEntries([...r.errorsByCode.entries()].sort());
         const json = r.hist.toJSON();
@@ -126,10 +137,12 @@ export class Recorder {
           p90: p.p90,
           p99: p.p99,
           max: p.max,
-          ops: Object.fromEntries([...iv.ops.entries()].sort().map(([op, h]) => {
-            const q = percentilesOf(h);
-            return [op, { count: h.count, p50: q.p50, p99: q.p99 }];
-          })),
+          ops: Object.fromEntries(
+            [...iv.ops.entries()].sort().map(([op, h]) => {
+              const q = percentilesOf(h);
+              return [op, { count: h.count, p50: q.p50, p99: q.p99 }];
+            }),
+          ),
         };
       });
   }

@@ -17,7 +17,12 @@ export function nines(q: number): number {
 }
 
 export const NINES_TICKS: Array<[number, string]> = [
-  [0, 'p0'], [nines(0.5), 'p50'], [1, 'p90'], [2, 'p99'], [3, 'p99.9'], [4, 'p99.99'],
+  [0, 'p0'],
+  [nines(0.5), 'p50'],
+  [1, 'p90'],
+  [2, 'p99'],
+  [3, 'p99.9'],
+  [4, 'p99.99'],
 ];
 
 /** A histogram's percentile spectrum: [nines(q), latency at q] at each bucket boundary. */
@@ -45,29 +50,50 @@ export function histogramsByOp(rows: RowJson[]): Map<string, Histogram> {
 }
 
 function rowsTable(r: ResultJson): string {
-  const head = '<tr><th class="l">operation</th><th class="l">resource</th><th class="l">scope</th><th>count</th><th>rate/s</th><th>errors</th><th class="l">by code</th><th>p50 ms</th><th>p90 ms</th><th>p99 ms</th><th>p99.9 ms</th><th>max ms</th></tr>';
+  const head =
+    '<tr><th class="l">operation</th><th class="l">resource</th><th class="l">scope</th><th>count</th><th>rate/s</th><th>errors</th><th class="l">by code</th><th>p50 ms</th><th>p90 ms</th><th>p99 ms</th><th>p99.9 ms</th><th>max ms</th></tr>';
   const body = r.rows
-    .map((x) => `<tr><td class="l">${e(x.op)}</td><td class="l">${e(x.resource)}</td><td class="l">${x.scope}</td><td>${x.count}</td><td>${x.ratePerSecond}</td><td>${x.errors}</td><td class="l">${e(Object.entries(x.errorsByCode).map(([c, n]) => `${c}: ${n}`).join(', '))}</td><td>${ms(x.p50)}</td><td>${ms(x.p90)}</td><td>${ms(x.p99)}</td><td>${ms(x.p999)}</td><td>${ms(x.max)}</td></tr>`)
+    .map(
+      (x) =>
+        `<tr><td class="l">${e(x.op)}</td><td class="l">${e(x.resource)}</td><td class="l">${x.scope}</td><td>${x.count}</td><td>${x.ratePerSecond}</td><td>${x.errors}</td><td class="l">${e(
+          Object.entries(x.errorsByCode)
+            .map(([c, n]) => `${c}: ${n}`)
+            .join(', '),
+        )}</td><td>${ms(x.p50)}</td><td>${ms(x.p90)}</td><td>${ms(x.p99)}</td><td>${ms(x.p999)}</td><td>${ms(x.max)}</td></tr>`,
+    )
     .join('\n');
   return `<table>${head}${body}</table>`;
 }
 
 function sloTable(r: ResultJson): string {
   const rows = r.slo
-    .map((v) => `<tr><td class="${v.pass ? 'pass' : 'fail'} l">${v.pass ? 'PASS' : 'FAIL'}</td><td class="l">${e(v.op)}</td><td class="l">${e(v.resource)}</td><td class="l">${v.scope}</td><td>${ms(v.p99Ms)}</td><td>≤ ${v.thresholdMs}</td></tr>`)
+    .map(
+      (v) =>
+        `<tr><td class="${v.pass ? 'pass' : 'fail'} l">${v.pass ? 'PASS' : 'FAIL'}</td><td class="l">${e(v.op)}</td><td class="l">${e(v.resource)}</td><td class="l">${v.scope}</td><td>${ms(v.p99Ms)}</td><td>≤ ${v.thresholdMs}</td></tr>`,
+    )
     .join('\n');
   return `<p class="${r.sloPass ? 'pass' : 'fail'}">${r.sloPass ? 'All SLOs met' : `${r.slo.filter((v) => !v.pass).length} SLO(s) broken`}</p>
 <table><tr><th class="l">verdict</th><th class="l">operation</th><th class="l">resource</th><th class="l">scope</th><th>p99 ms</th><th>threshold ms</th></tr>${rows}</table>`;
 }
 
 function keyValues(obj: Record<string, unknown>): string {
-  return `<table>${Object.entries(obj).map(([k, v]) => `<tr><th class="l">${e(k)}</th><td class="l">${e(typeof v === 'object' ? JSON.stringify(v) : String(v))}</td></tr>`).join('')}</table>`;
+  return `<table>${Object.entries(obj)
+    .map(
+      ([k, v]) =>
+        `<tr><th class="l">${e(k)}</th><td class="l">${e(typeof v === 'object' ? JSON.stringify(v) : String(v))}</td></tr>`,
+    )
+    .join('')}</table>`;
 }
 
 function serverSection(r: ResultJson): string {
   const s = r.server;
   if (!s.available) return `<p>Server metrics not available: ${e(s.error ?? 'unknown')}</p>`;
-  const rows = s.requestDuration.map((v) => `<tr><td class="l">${e(v.verb)}</td><td>${v.count}</td><td>${ms(v.p50Ms)}</td><td>${ms(v.p90Ms)}</td><td>${ms(v.p99Ms)}</td></tr>`).join('');
+  const rows = s.requestDuration
+    .map(
+      (v) =>
+        `<tr><td class="l">${e(v.verb)}</td><td>${v.count}</td><td>${ms(v.p50Ms)}</td><td>${ms(v.p90Ms)}</td><td>${ms(v.p99Ms)}</td></tr>`,
+    )
+    .join('');
   const mib = (b?: number): string => (b === undefined ? '-' : `${(b / 2 ** 20).toFixed(1)} MiB`);
   return `<p>Scraped from <code>/metrics</code> at the start and end of the measured phase. Quantiles are estimated from
 <code>apiserver_request_duration_seconds</code> bucket deltas (linear within a bucket, as <code>histogram_quantile</code>).</p>
@@ -79,23 +105,68 @@ export function renderReport(r: ResultJson): string {
   const tl = r.timeline;
   const ops = [...new Set(tl.flatMap((i) => Object.keys(i.ops)))].sort();
   const codes = [...new Set(tl.flatMap((i) => Object.keys(i.errorsByCode)))].sort();
-  const percentilesOverTime = lineChart({ title: 'Latency percentiles over time (all operations; negative seconds are the warm-up)', xLabel: 'seconds', yLabel: 'ms (log)', logY: true }, [
-    { name: 'p50', points: tl.map((i) => [i.t, i.p50]) },
-    { name: 'p90', points: tl.map((i) => [i.t, i.p90]) },
-    { name: 'p99', points: tl.map((i) => [i.t, i.p99]) },
-    { name: 'max', points: tl.map((i) => [i.t, i.max]) },
-  ]);
-  const p99PerOp = lineChart({ title: 'p99 latency per operation over time', xLabel: 'seconds', yLabel: 'ms (log)', logY: true }, ops.map((op) => ({ name: op, points: tl.filter((i) => i.ops[op]).map((i) => [i.t, i.ops[op]!.p99] as [number, number]) })));
-  const throughput = lineChart({ title: 'Throughput per operation', xLabel: 'seconds', yLabel: 'requests/s' }, ops.map((op) => ({ name: op, points: tl.map((i) => [i.t, i.ops[op]?.count ?? 0] as [number, number]) })));
+  const percentilesOverTime = lineChart(
+    {
+      title: 'Latency percentiles over time (all operations; negative seconds are the warm-up)',
+      xLabel: 'seconds',
+      yLabel: 'ms (log)',
+      logY: true,
+    },
+    [
+      { name: 'p50', points: tl.map((i) => [i.t, i.p50]) },
+      { name: 'p90', points: tl.map((i) => [i.t, i.p90]) },
+      { name: 'p99', points: tl.map((i) => [i.t, i.p99]) },
+      { name: 'max', points: tl.map((i) => [i.t, i.max]) },
+    ],
+  );
+  const p99PerOp = lineChart(
+    { title: 'p99 latency per operation over time', xLabel: 'seconds', yLabel: 'ms (log)', logY: true },
+    ops.map((op) => ({
+      name: op,
+      points: tl.filter((i) => i.ops[op]).map((i) => [i.t, i.ops[op]!.p99] as [number, number]),
+    })),
+  );
+  const throughput = lineChart(
+    { title: 'Throughput per operation', xLabel: 'seconds', yLabel: 'requests/s' },
+    ops.map((op) => ({ name: op, points: tl.map((i) => [i.t, i.ops[op]?.count ?? 0] as [number, number]) })),
+  );
   const byOp = histogramsByOp(r.rows);
-  const distribution = lineChart({ title: 'Latency distribution per operation (percentile spectrum)', xLabel: 'percentile', yLabel: 'ms (log)', logY: true, xTicks: NINES_TICKS }, [...byOp.entries()].map(([op, h]) => ({ name: op, points: spectrum(h) })));
-  const errorSeries: Series[] = codes.map((c) => ({ name: c, points: tl.map((i) => [i.t, i.errorsByCode[c] ?? 0] as [number, number]) }));
-  const errors = stackedBars({ title: `Errors per second by status (${r.totals.errors} in the measured phase)`, xLabel: 'seconds', yLabel: 'errors' }, tl.map((i) => i.t), errorSeries);
+  const distribution = lineChart(
+    {
+      title: 'Latency distribution per operation (percentile spectrum)',
+      xLabel: 'percentile',
+      yLabel: 'ms (log)',
+      logY: true,
+      xTicks: NINES_TICKS,
+    },
+    [...byOp.entries()].map(([op, h]) => ({ name: op, points: spectrum(h) })),
+  );
+  const errorSeries: Series[] = codes.map((c) => ({
+    name: c,
+    points: tl.map((i) => [i.t, i.errorsByCode[c] ?? 0] as [number, number]),
+  }));
+  const errors = stackedBars(
+    {
+      title: `Errors per second by status (${r.totals.errors} in the measured phase)`,
+      xLabel: 'seconds',
+      yLabel: 'errors',
+    },
+    tl.map((i) => i.t),
+    errorSeries,
+  );
   const w = r.watch;
-  const watchChart = lineChart({ title: 'Watch delivery lag over time (by acknowledgment second)', xLabel: 'seconds', yLabel: 'ms (log)', logY: true }, [
-    { name: 'lag p50', points: w.timeline.map((i) => [i.t, i.p50]) },
-    { name: 'lag p99', points: w.timeline.map((i) => [i.t, i.p99]) },
-  ]);
+  const watchChart = lineChart(
+    {
+      title: 'Watch delivery lag over time (by acknowledgment second)',
+      xLabel: 'seconds',
+      yLabel: 'ms (log)',
+      logY: true,
+    },
+    [
+      { name: 'lag p50', points: w.timeline.map((i) => [i.t, i.p50]) },
+      { name: 'lag p99', points: w.timeline.map((i) => [i.t, i.p99]) },
+    ],
+  );
   const p = r.profile;
   return `<!DOCTYPE html>
 <html lang="en"><head><meta charset="utf-8"><title>orch-loadtest ${e(r.runId)} ${e(r.startedAt)}</title><style>${STYLE}</style></head>

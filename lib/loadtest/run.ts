@@ -52,7 +52,10 @@ async function serverVersion(client: ApiClient): Promise<string | undefined> {
   const reply = await client.request('GET', '/version', { timeoutMs: 10_000 });
   if (reply.status !== 200) {
     if (reply.status === 0) throw new Error(`cannot reach ${client.base.toString()}: ${reply.error}`);
-    if (reply.status === 401) throw new Error(`${client.base.toString()} answered 401 Unauthorized to GET /version: give credentials with --token or --kubeconfig`);
+    if (reply.status === 401)
+      throw new Error(
+        `${client.base.toString()} answered 401 Unauthorized to GET /version: give credentials with --token or --kubeconfig`,
+      );
     return undefined;
   }
   try {
@@ -68,7 +71,10 @@ export async function runLoadTest(o: RunOptions): Promise<ResultJson> {
   let embedded: EmbeddedServer | undefined;
   if (!o.connection) embedded = await startEmbeddedServer(o.embeddedServerArgs);
   const connection = o.connection ?? { server: embedded!.url };
-  const client = new ApiClient(connection, profile.model === 'open' ? Math.min(profile.maxInFlight, 512) : profile.concurrency);
+  const client = new ApiClient(
+    connection,
+    profile.model === 'open' ? Math.min(profile.maxInFlight, 512) : profile.concurrency,
+  );
   try {
     const version = await serverVersion(client);
     if (profile.kinds.includes('flowschemas')) await resolveFlowSchemaVersion(client);
@@ -82,7 +88,15 @@ export async function runLoadTest(o: RunOptions): Promise<ResultJson> {
     const measureStart = warmupStart + profile.warmup * 1000;
     const end = measureStart + profile.duration * 1000;
     const recorder = new Recorder(measureStart);
-    const executor = new Executor({ client, profile, runId: o.runId, pool, recorder, onAck: watch.onAck, now: clock.now });
+    const executor = new Executor({
+      client,
+      profile,
+      runId: o.runId,
+      pool,
+      recorder,
+      onAck: watch.onAck,
+      now: clock.now,
+    });
     const next = planner(profile);
 
     let before: Promise<Scrape | { error: string }> = Promise.resolve({ error: 'not scraped' });
@@ -118,7 +132,8 @@ export async function runLoadTest(o: RunOptions): Promise<ResultJson> {
     };
     const common = { clock, startAt: warmupStart, endAt: end, op, onDone: () => undefined };
     try {
-      if (profile.model === 'open') await runOpenModel({ ...common, ratePerSecond: profile.rate, maxInFlight: profile.maxInFlight });
+      if (profile.model === 'open')
+        await runOpenModel({ ...common, ratePerSecond: profile.rate, maxInFlight: profile.maxInFlight });
       else await runClosedModel({ ...common, concurrency: profile.concurrency });
     } finally {
       clearInterval(tick);

@@ -82,7 +82,11 @@ describe('open model (target rate)', () => {
     const sentAt: number[] = [];
     const issued = await clock.drive(
       runOpenModel({
-        clock, startAt: 100, endAt: 1100, ratePerSecond: 50, maxInFlight: 10,
+        clock,
+        startAt: 100,
+        endAt: 1100,
+        ratePerSecond: 50,
+        maxInFlight: 10,
         op: async (slot) => {
           sentAt.push(slot.sentAt);
           await clock.sleepUntil(clock.now() + 5);
@@ -103,7 +107,10 @@ describe('closed model (concurrency)', () => {
     let maxInFlight = 0;
     const issued = await clock.drive(
       runClosedModel({
-        clock, startAt: 0, endAt: 1000, concurrency: 4,
+        clock,
+        startAt: 0,
+        endAt: 1000,
+        concurrency: 4,
         op: async () => {
           inFlight += 1;
           maxInFlight = Math.max(maxInFlight, inFlight);

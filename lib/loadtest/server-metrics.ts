@@ -18,7 +18,8 @@ export function parsePrometheusText(text: string): MetricSample[] {
     const m = /^([a-zA-Z_:][a-zA-Z0-9_:]*)(\{(.*)\})?\s+(\S+)/.exec(line);
     if (!m) continue;
     const labels: Record<string, string> = {};
-    for (const l of (m[3] ?? '').matchAll(/([a-zA-Z_][a-zA-Z0-9_]*)="((?:[^"\\]|\\.)*)"/g)) labels[l[1]!] = l[2]!.replace(/\\(.)/g, (_, c: string) => (c === 'n' ? '\n' : c));
+    for (const l of (m[3] ?? '').matchAll(/([a-zA-Z_][a-zA-Z0-9_]*)="((?:[^"\\]|\\.)*)"/g))
+      labels[l[1]!] = l[2]!.replace(/\\(.)/g, (_, c: string) => (c === 'n' ? '\n' : c));
     const value = m[4] === '+Inf' ? Infinity : m[4] === '-Inf' ? -Infinity : Number(m[4]);
     out.push({ name: m[1]!, labels, value });
   }
@@ -92,13 +93,24 @@ function bucketsByVerb(samples: MetricSample[]): Map<string, Map<number, number>
   return byVerb;
 }
 
-export function serverFigures(before: Scrape | { error: string }, after: Scrape | { error: string }, seconds: number): ServerFigures {
-  if ('error' in before || 'error' in after) return { available: false, error: 'error' in before ? before.error : (after as { error: string }).error, requestDuration: [] };
+export function serverFigures(
+  before: Scrape | { error: string },
+  after: Scrape | { error: string },
+  seconds: number,
+): ServerFigures {
+  if ('error' in before || 'error' in after)
+    return {
+      available: false,
+      error: 'error' in before ? before.error : (after as { error: string }).error,
+      requestDuration: [],
+    };
   const b = bucketsByVerb(before.samples);
   const a = bucketsByVerb(after.samples);
   const requestDuration: VerbLatency[] = [];
   for (const [verb, buckets] of [...a.entries()].sort()) {
-    const delta: Array<[number, number]> = [...buckets.entries()].sort((x, y) => x[0] - y[0]).map(([le, n]) => [le, n - (b.get(verb)?.get(le) ?? 0)]);
+    const delta: Array<[number, number]> = [...buckets.entries()]
+      .sort((x, y) => x[0] - y[0])
+      .map(([le, n]) => [le, n - (b.get(verb)?.get(le) ?? 0)]);
     const count = delta[delta.length - 1]?.[1] ?? 0;
     if (count <= 0) continue;
     const ms = (q: number): number => Math.round(bucketQuantile(q, delta) * 1e6) / 1000;

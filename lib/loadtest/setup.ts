@@ -10,29 +10,44 @@ function fail(what: string, reply: Reply): never {
 
 async function inParallel<T>(items: T[], width: number, fn: (item: T) => Promise<void>): Promise<void> {
   let next = 0;
-  await Promise.all(Array.from({ length: Math.min(width, items.length) }, async () => {
-    while (next < items.length) await fn(items[next++]!);
-  }));
+  await Promise.all(
+    Array.from({ length: Math.min(width, items.length) }, async () => {
+      while (next < items.length) await fn(items[next++]!);
+    }),
+  );
 }
 
 export function namespacesUsed(profile: Profile, runId: string): string[] {
-  return profile.kinds.some((k) => KIND_INFO[k].namespaced) ? Array.from({ length: profile.namespaces }, (_, i) => namespaceName(runId, i)) : [];
+  return profile.kinds.some((k) => KIND_INFO[k].namespaced)
+    ? Array.from({ length: profile.namespaces }, (_, i) => namespaceName(runId, i))
+    : [];
 }
 
 export async function prepare(client: ApiClient, profile: Profile, runId: string, pool: ObjectPool): Promise<void> {
   for (const ns of namespacesUsed(profile, runId)) {
-    const body = JSON.stringify({ apiVersion: 'v1', kind: 'Namespace', metadata: { name: ns, labels: { [RUN_LABEL]: runId } } });
+    const body = JSON.stringify({
+      apiVersion: 'v1',
+      kind: 'Namespace',
+      metadata: { name: ns, labels: { [RUN_LABEL]: runId } },
+    });
     const reply = await client.request('POST', '/api/v1/namespaces', { body, timeoutMs: 30_000 });
     if (reply.status !== 201 && reply.status !== 409) fail(`creating namespace ${ns}`, reply);
   }
   const refs = [];
   for (const kind of profile.kinds) {
-    const namespaces: Array<string | undefined> = KIND_INFO[kind].namespaced ? namespacesUsed(profile, runId) : [undefined];
-    for (const ns of namespaces) for (let i = 0; i < profile.initialObjects; i++) refs.push(pool.newRef(kind, ns, i % 4));
+    const namespaces: Array<string | undefined> = KIND_INFO[kind].namespaced
+      ? namespacesUsed(profile, runId)
+      : [undefined];
+    for (const ns of namespaces)
+      for (let i = 0; i < profile.initialObjects; i++) refs.push(pool.newRef(kind, ns, i % 4));
   }
   await inParallel(refs, 8, async (ref) => {
-    const reply = await client.request('POST', collectionPath(ref.info, ref.namespace), { body: JSON.stringify(fullObject(ref, runId, 0, profile.objectSize)), timeoutMs: 30_000 });
-    if (reply.status !== 201) fail(`creating ${ref.info.kind} ${ref.namespace ? `${ref.namespace}/` : ''}${ref.name}`, reply);
+    const reply = await client.request('POST', collectionPath(ref.info, ref.namespace), {
+      body: JSON.stringify(fullObject(ref, runId, 0, profile.objectSize)),
+      timeoutMs: 30_000,
+    });
+    if (reply.status !== 201)
+      fail(`creating ${ref.info.kind} ${ref.namespace ? `${ref.namespace}/` : ''}${ref.name}`, reply);
     pool.add(ref);
   });
 }
@@ -46,12 +61,14 @@ export async function cleanUp(client: ApiClient, profile: Profile, runId: string
     const namespaces: Array<string | undefined> = info.namespaced ? namespacesUsed(profile, runId) : [undefined];
     for (const ns of namespaces) {
       const reply = await client.request('DELETE', `${collectionPath(info, ns)}?${selector}`, { timeoutMs: 60_000 });
-      if (reply.status !== 200) problems.push(`deleting ${kind} in ${ns ?? 'the cluster'}: ${reply.error ?? reply.status}`);
+      if (reply.status !== 200)
+        problems.push(`deleting ${kind} in ${ns ?? 'the cluster'}: ${reply.error ?? reply.status}`);
     }
   }
   for (const ns of namespacesUsed(profile, runId)) {
     const reply = await client.request('DELETE', `/api/v1/namespaces/${ns}`, { timeoutMs: 60_000 });
-    if (reply.status !== 200 && reply.status !== 202 && reply.status !== 404) problems.push(`deleting namespace ${ns}: ${reply.error ?? reply.status}`);
+    if (reply.status !== 200 && reply.status !== 202 && reply.status !== 404)
+      problems.push(`deleting namespace ${ns}: ${reply.error ?? reply.status}`);
   }
   return problems;
 }

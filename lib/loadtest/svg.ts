@@ -1,6 +1,19 @@
 // Inline SVG charts (no script, no network): line charts on linear or log axes and stacked bars.
 
-export const PALETTE = ['#1f77b4', '#d62728', '#2ca02c', '#ff7f0e', '#9467bd', '#8c564b', '#e377c2', '#7f7f7f', '#bcbd22', '#17becf', '#393b79', '#637939'];
+export const PALETTE = [
+  '#1f77b4',
+  '#d62728',
+  '#2ca02c',
+  '#ff7f0e',
+  '#9467bd',
+  '#8c564b',
+  '#e377c2',
+  '#7f7f7f',
+  '#bcbd22',
+  '#17becf',
+  '#393b79',
+  '#637939',
+];
 
 export function escapeHtml(s: string): string {
   return s.replace(/[&<>"']/g, (c) => ({ '&': '&amp;', '<': '&lt;', '>': '&gt;', '"': '&quot;', "'": '&#39;' })[c]!);
@@ -46,7 +59,10 @@ function niceTicks(min: number, max: number, count = 5): number[] {
 
 function frame(o: ChartOptions, body: string, legend: Series[], w: number, h: number): string {
   const items = legend
-    .map((s, i) => `<g transform="translate(${w - M.right + 12},${M.top + 4 + i * 16})"><path d="M0,6 L18,6" stroke="${s.color}" stroke-width="3"/><text x="24" y="10" font-size="11">${escapeHtml(s.name)}</text></g>`)
+    .map(
+      (s, i) =>
+        `<g transform="translate(${w - M.right + 12},${M.top + 4 + i * 16})"><path d="M0,6 L18,6" stroke="${s.color}" stroke-width="3"/><text x="24" y="10" font-size="11">${escapeHtml(s.name)}</text></g>`,
+    )
     .join('');
   return `<figure class="chart"><svg xmlns="http://www.w3.org/2000/svg" width="${w}" height="${h}" viewBox="0 0 ${w} ${h}" role="img" aria-label="${escapeHtml(o.title)}">
 <text x="${M.left}" y="16" font-size="13" font-weight="bold">${escapeHtml(o.title)}</text>
@@ -66,7 +82,8 @@ export function lineChart(o: ChartOptions, input: Series[]): string {
   const series = colored(input.filter((s) => s.points.length > 0));
   const xs = series.flatMap((s) => s.points.map((p) => p[0]));
   const ysRaw = series.flatMap((s) => s.points.map((p) => p[1]));
-  if (xs.length === 0) return frame(o, `<text x="${M.left + 10}" y="${M.top + 40}" font-size="12">no data</text>`, [], w, h);
+  if (xs.length === 0)
+    return frame(o, `<text x="${M.left + 10}" y="${M.top + 40}" font-size="12">no data</text>`, [], w, h);
   const xMin = Math.min(...xs);
   const xMax = Math.max(...xs) > xMin ? Math.max(...xs) : xMin + 1;
   const tf = (v: number): number => (o.logY ? Math.log10(Math.max(v, 0.01)) : v);
@@ -82,14 +99,25 @@ export function lineChart(o: ChartOptions, input: Series[]): string {
   const yTicks = o.logY ? Array.from({ length: yMax - yMin + 1 }, (_, i) => 10 ** (yMin + i)) : niceTicks(0, yMax);
   const xTicks = o.xTicks ?? niceTicks(xMin, xMax, 8).map((v) => [v, fmt(v)] as [number, string]);
   const grid = [
-    ...yTicks.map((t) => `<path d="M${M.left},${Y(t).toFixed(1)} H${M.left + pw}" stroke="#e5e5e5"/><text x="${M.left - 6}" y="${(Y(t) + 4).toFixed(1)}" font-size="10" text-anchor="end">${fmt(t)}</text>`),
-    ...xTicks.filter(([v]) => v >= xMin && v <= xMax).map(([v, label]) => `<path d="M${X(v).toFixed(1)},${M.top} V${M.top + ph}" stroke="#f0f0f0"/><text x="${X(v).toFixed(1)}" y="${M.top + ph + 14}" font-size="10" text-anchor="middle">${escapeHtml(label)}</text>`),
+    ...yTicks.map(
+      (t) =>
+        `<path d="M${M.left},${Y(t).toFixed(1)} H${M.left + pw}" stroke="#e5e5e5"/><text x="${M.left - 6}" y="${(Y(t) + 4).toFixed(1)}" font-size="10" text-anchor="end">${fmt(t)}</text>`,
+    ),
+    ...xTicks
+      .filter(([v]) => v >= xMin && v <= xMax)
+      .map(
+        ([v, label]) =>
+          `<path d="M${X(v).toFixed(1)},${M.top} V${M.top + ph}" stroke="#f0f0f0"/><text x="${X(v).toFixed(1)}" y="${M.top + ph + 14}" font-size="10" text-anchor="middle">${escapeHtml(label)}</text>`,
+      ),
     `<path d="M${M.left},${M.top} V${M.top + ph} H${M.left + pw}" stroke="#333" fill="none"/>`,
   ].join('\n');
   const lines = series
     .map((s) => {
       const d = s.points.map((p, i) => `${i === 0 ? 'M' : 'L'}${X(p[0]).toFixed(1)},${Y(p[1]).toFixed(1)}`).join(' ');
-      const dots = s.points.length === 1 ? `<circle cx="${X(s.points[0]![0]).toFixed(1)}" cy="${Y(s.points[0]![1]).toFixed(1)}" r="3" fill="${s.color}"/>` : '';
+      const dots =
+        s.points.length === 1
+          ? `<circle cx="${X(s.points[0]![0]).toFixed(1)}" cy="${Y(s.points[0]![1]).toFixed(1)}" r="3" fill="${s.color}"/>`
+          : '';
       return `<path class="series" d="${d}" stroke="${s.color}" stroke-width="1.6" fill="none"><title>${escapeHtml(s.name)}</title></path>${dots}`;
     })
     .join('\n');
@@ -112,8 +140,13 @@ export function stackedBars(o: ChartOptions, xs: number[], input: Series[]): str
   const bw = Math.max(1, pw / (xMax - xMin + 1) - 1);
   const yTicks = niceTicks(0, yMax);
   const grid = [
-    ...yTicks.map((t) => `<path d="M${M.left},${Y(t).toFixed(1)} H${M.left + pw}" stroke="#e5e5e5"/><text x="${M.left - 6}" y="${(Y(t) + 4).toFixed(1)}" font-size="10" text-anchor="end">${fmt(t)}</text>`),
-    ...niceTicks(xMin, xMax, 8).map((v) => `<text x="${X(v).toFixed(1)}" y="${M.top + ph + 14}" font-size="10" text-anchor="middle">${fmt(v)}</text>`),
+    ...yTicks.map(
+      (t) =>
+        `<path d="M${M.left},${Y(t).toFixed(1)} H${M.left + pw}" stroke="#e5e5e5"/><text x="${M.left - 6}" y="${(Y(t) + 4).toFixed(1)}" font-size="10" text-anchor="end">${fmt(t)}</text>`,
+    ),
+    ...niceTicks(xMin, xMax, 8).map(
+      (v) => `<text x="${X(v).toFixed(1)}" y="${M.top + ph + 14}" font-size="10" text-anchor="middle">${fmt(v)}</text>`,
+    ),
     `<path d="M${M.left},${M.top} V${M.top + ph} H${M.left + pw}" stroke="#333" fill="none"/>`,
   ].join('\n');
   const base = new Map<number, number>();
@@ -127,9 +160,14 @@ export function stackedBars(o: ChartOptions, xs: number[], input: Series[]): str
           return `M${X(x).toFixed(1)},${Y(b).toFixed(1)} V${Y(b + v).toFixed(1)} h${bw.toFixed(1)} V${Y(b).toFixed(1)} Z`;
         })
         .join(' ');
-      return d === '' ? '' : `<path class="series" d="${d}" fill="${s.color}"><title>${escapeHtml(s.name)}</title></path>`;
+      return d === ''
+        ? ''
+        : `<path class="series" d="${d}" fill="${s.color}"><title>${escapeHtml(s.name)}</title></path>`;
     })
     .join('\n');
-  const empty = series.length === 0 ? `<text x="${M.left + 10}" y="${M.top + 20}" font-size="12">none</text><path class="series" d="M${M.left},${Y(0).toFixed(1)} H${M.left + pw}" stroke="#2ca02c" stroke-width="2"/>` : '';
+  const empty =
+    series.length === 0
+      ? `<text x="${M.left + 10}" y="${M.top + 20}" font-size="12">none</text><path class="series" d="M${M.left},${Y(0).toFixed(1)} H${M.left + pw}" stroke="#2ca02c" stroke-width="2"/>`
+      : '';
   return frame(o, `${grid}\n${bars}${empty}`, series, w, h);
 }

@@ -34,7 +34,11 @@ export class WatchTracker {
   private readonly acks = new Map<KindName, Map<number, number>>();
   private readonly watchers: Watcher[] = [];
 
-  constructor(private readonly client: ApiClient, private readonly runId: string, private readonly now: () => number) {}
+  constructor(
+    private readonly client: ApiClient,
+    private readonly runId: string,
+    private readonly now: () => number,
+  ) {}
 
   onAck = (kind: KindName, resourceVersion: string, ackAt: number): void => {
     const rv = Number(resourceVersion);
@@ -50,7 +54,17 @@ export class WatchTracker {
       const kind = kinds[i % kinds.length]!;
       const path = `${collectionPath(KIND_INFO[kind])}?labelSelector=${encodeURIComponent(`${RUN_LABEL}=${this.runId}`)}`;
       const rv = await this.currentResourceVersion(path);
-      const w: Watcher = { kind, startRv: rv, lastRv: rv, received: new Map(), reconnects: 0, errors: [], stop: () => undefined, stopped: false, loop: Promise.resolve() };
+      const w: Watcher = {
+        kind,
+        startRv: rv,
+        lastRv: rv,
+        received: new Map(),
+        reconnects: 0,
+        errors: [],
+        stop: () => undefined,
+        stopped: false,
+        loop: Promise.resolve(),
+      };
       w.loop = this.run(w, path);
       this.watchers.push(w);
     }
@@ -58,7 +72,8 @@ export class WatchTracker {
 
   private async currentResourceVersion(path: string): Promise<number> {
     const list = await this.client.request('GET', `${path}&limit=1`, { timeoutMs: 30_000 });
-    if (list.status !== 200) throw new Error(`watch setup: LIST ${path} answered ${list.error ?? list.status}: ${list.body.slice(0, 300)}`);
+    if (list.status !== 200)
+      throw new Error(`watch setup: LIST ${path} answered ${list.error ?? list.status}: ${list.body.slice(0, 300)}`);
     return Number((JSON.parse(list.body) as { metadata?: { resourceVersion?: string } }).metadata?.resourceVersion);
   }
 
@@ -144,10 +159,12 @@ export class WatchTracker {
       errors: this.watchers.flatMap((w) => w.errors).slice(0, 10),
       ...percentilesOf(all),
       histogram: all.toJSON(),
-      timeline: [...perSecond.entries()].sort((a, b) => a[0] - b[0]).map(([t, h]) => {
-        const p = percentilesOf(h);
-        return { t, count: h.count, p50: p.p50, p99: p.p99 };
-      }),
+      timeline: [...perSecond.entries()]
+        .sort((a, b) => a[0] - b[0])
+        .map(([t, h]) => {
+          const p = percentilesOf(h);
+          return { t, count: h.count, p50: p.p50, p99: p.p99 };
+        }),
     };
   }
 }

@@ -1,6 +1,17 @@
 // Turns the profile into a seeded sequence of operations and executes each one against the API.
 import type { ApiClient, Reply } from './client';
-import { GROUPS, GROUP_LABEL, KIND_INFO, RUN_LABEL, collectionPath, fullObject, mergePatch, objectPath, strategicPatch, type ObjectRef } from './objects';
+import {
+  GROUPS,
+  GROUP_LABEL,
+  KIND_INFO,
+  RUN_LABEL,
+  collectionPath,
+  fullObject,
+  mergePatch,
+  objectPath,
+  strategicPatch,
+  type ObjectRef,
+} from './objects';
 import { OPS, type KindName, type OpName, type Profile } from './profile';
 import type { Recorder, Scope } from './recorder';
 import { seededRandom, weightedIndex } from './rng';
@@ -26,7 +37,10 @@ export function planner(profile: Profile): () => PlannedOp {
     const pick = rnd();
     const scopeRoll = rnd();
     const group = Math.floor(rnd() * GROUPS);
-    const clusterScope = !KIND_INFO[kind].namespaced || profile.listScope === 'cluster' || (profile.listScope === 'both' && scopeRoll < 0.5);
+    const clusterScope =
+      !KIND_INFO[kind].namespaced ||
+      profile.listScope === 'cluster' ||
+      (profile.listScope === 'both' && scopeRoll < 0.5);
     return { op, kind, namespaceIndex, pick, clusterScope, group };
   };
 }
@@ -49,7 +63,12 @@ export class ObjectPool {
 
   newRef(kind: KindName, namespace: string | undefined, group: number): ObjectRef {
     const info = KIND_INFO[kind];
-    return { info, namespace: info.namespaced ? namespace : undefined, name: `lt-${this.runId}-${info.short}-${this.next++}`, group };
+    return {
+      info,
+      namespace: info.namespaced ? namespace : undefined,
+      name: `lt-${this.runId}-${info.short}-${this.next++}`,
+      group,
+    };
   }
 
   add(ref: ObjectRef): void {
@@ -128,8 +147,20 @@ export class Executor {
     this.o.recorder.record({ op, resource: kind, scope, latencyMs: this.o.now() - from, status: statusOf(reply), at });
   }
 
-  private async write(op: OpName, ref: ObjectRef, intendedAt: number, method: string, path: string, body: unknown, contentType: string): Promise<Reply> {
-    const reply = await this.o.client.request(method, path, { body: JSON.stringify(body), contentType, timeoutMs: 60_000 });
+  private async write(
+    op: OpName,
+    ref: ObjectRef,
+    intendedAt: number,
+    method: string,
+    path: string,
+    body: unknown,
+    contentType: string,
+  ): Promise<Reply> {
+    const reply = await this.o.client.request(method, path, {
+      body: JSON.stringify(body),
+      contentType,
+      timeoutMs: 60_000,
+    });
     const ackAt = this.o.now();
     this.record(op, ref.info.kind, 'resource', intendedAt, intendedAt, reply);
     const rv = resourceVersionOf(reply);
@@ -138,7 +169,15 @@ export class Executor {
   }
 
   async create(ref: ObjectRef, step: number, intendedAt: number, op: OpName = 'create'): Promise<Reply> {
-    const reply = await this.write(op, ref, intendedAt, 'POST', collectionPath(ref.info, ref.namespace), fullObject(ref, this.o.runId, step, this.o.profile.objectSize), 'application/json');
+    const reply = await this.write(
+      op,
+      ref,
+      intendedAt,
+      'POST',
+      collectionPath(ref.info, ref.namespace),
+      fullObject(ref, this.o.runId, step, this.o.profile.objectSize),
+      'application/json',
+    );
     if (reply.status === 201 || reply.status === 200) this.o.pool.add(ref);
     return reply;
   }
@@ -152,7 +191,15 @@ export class Executor {
     if (p.op === 'delete') {
       const ref = pool.take(p.kind, namespace, p.pick);
       if (!ref) return void (await this.create(pool.newRef(p.kind, namespace, p.group), step, intendedAt));
-      await this.write('delete', ref, intendedAt, 'DELETE', objectPath(ref.info, ref.namespace, ref.name), { kind: 'DeleteOptions', apiVersion: 'v1' }, 'application/json');
+      await this.write(
+        'delete',
+        ref,
+        intendedAt,
+        'DELETE',
+        objectPath(ref.info, ref.namespace, ref.name),
+        { kind: 'DeleteOptions', apiVersion: 'v1' },
+        'application/json',
+      );
       return;
     }
     const entry = pool.acquire(p.kind, namespace, p.pick);
@@ -167,16 +214,48 @@ export class Executor {
           break;
         }
         case 'update':
-          await this.write('update', ref, intendedAt, 'PUT', path, fullObject(ref, runId, step, profile.objectSize), 'application/json');
+          await this.write(
+            'update',
+            ref,
+            intendedAt,
+            'PUT',
+            path,
+            fullObject(ref, runId, step, profile.objectSize),
+            'application/json',
+          );
           break;
         case 'patch-merge':
-          await this.write('patch-merge', ref, intendedAt, 'PATCH', path, mergePatch(ref, step), 'application/merge-patch+json');
+          await this.write(
+            'patch-merge',
+            ref,
+            intendedAt,
+            'PATCH',
+            path,
+            mergePatch(ref, step),
+            'application/merge-patch+json',
+          );
           break;
         case 'patch-strategic':
-          await this.write('patch-strategic', ref, intendedAt, 'PATCH', path, strategicPatch(ref, step), 'application/strategic-merge-patch+json');
+          await this.write(
+            'patch-strategic',
+            ref,
+            intendedAt,
+            'PATCH',
+            path,
+            strategicPatch(ref, step),
+            'application/strategic-merge-patch+json',
+          );
           break;
         case 'apply':
-          await this.write('apply', ref, intendedAt, 'PATCH', `${path}?${APPLY_QUERY}`, fullObject(ref, runId, step, profile.objectSize), 'application/apply-patch+yaml');
+          await this.write(
+            'apply',
+            ref,
+            intendedAt,
+            'PATCH',
+            `${path}?${APPLY_QUERY}`,
+            fullObject(ref, runId, step, profile.objectSize),
+            'application/apply-patch+yaml',
+          );
           break;
         default:
           throw new Error(`unhandled operation ${p.op}`);
@@ -194,7 +273,8 @@ export class Executor {
     const params = new URLSearchParams();
     if (this.o.profile.listLimit > 0) params.set('limit', String(this.o.profile.listLimit));
     if (p.op === 'list-rv0') params.set('resourceVersion', '0');
-    if (p.op === 'list-selector') params.set('labelSelector', `${RUN_LABEL}=${this.o.runId},${GROUP_LABEL}=g${p.group}`);
+    if (p.op === 'list-selector')
+      params.set('labelSelector', `${RUN_LABEL}=${this.o.runId},${GROUP_LABEL}=g${p.group}`);
     let from = intendedAt;
     for (let page = 0; page < 10_000; page++) {
       const reply = await this.o.client.request('GET', `${base}?${params.toString()}`, { timeoutMs: 120_000 });

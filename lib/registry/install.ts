@@ -14,7 +14,16 @@ import type { WriteGuard } from './generic/write-guard';
 import type { ResourceDefinition } from './rest/resource';
 import { ResourceRegistry, type ServedResource } from './resource-registry';
 import { DEFAULT_SELECTOR_SUPPORT } from './rest/selector-support';
-import { DEFAULT_TTLS, versionDefinition, type ExtraVersion, type Registrar, type RegistrationOptions, type RegistryFeatureGates, type ResourceRegistration, type Ttls } from './rest/registration';
+import {
+  DEFAULT_TTLS,
+  versionDefinition,
+  type ExtraVersion,
+  type Registrar,
+  type RegistrationOptions,
+  type RegistryFeatureGates,
+  type ResourceRegistration,
+  type Ttls,
+} from './rest/registration';
 import { kubernetesGroupOf } from '../apimachinery/schema/group-aliases';
 import { namespaceRegistration } from './core/namespaces/storage';
 import { serviceAccountRegistration } from './core/serviceaccounts/storage';
@@ -56,13 +65,17 @@ function registrations(options: RegistrationOptions): ResourceRegistration[] {
 /** Every served version of every resource: storage versions first, then the extra versions. */
 export function resourceDefinitions(features: RegistryFeatureGates): ResourceDefinition[] {
   const all = registrations({ features, ttls: DEFAULT_TTLS });
-  return [...all.map((r) => r.definition), ...all.flatMap((r) => (r.extraVersions ?? []).map((extra) => versionDefinition(r.definition, extra)))];
+  return [
+    ...all.map((r) => r.definition),
+    ...all.flatMap((r) => (r.extraVersions ?? []).map((extra) => versionDefinition(r.definition, extra))),
+  ];
 }
 
 /** Every served group with its versions (for --runtime-config validation). */
 export function servedVersions(): Map<string, string[]> {
   const groups = new Map<string, string[]>();
-  for (const def of resourceDefinitions({})) groups.set(def.group, [...new Set([...(groups.get(def.group) ?? []), def.version])]);
+  for (const def of resourceDefinitions({}))
+    groups.set(def.group, [...new Set([...(groups.get(def.group) ?? []), def.version])]);
   return groups;
 }
 
@@ -81,22 +94,33 @@ export interface WatchCacheConfig {
   log: Logger;
 }
 
-function cacherFor(storage: Storage, definition: ResourceDefinition, keyPrefix: string, config: WatchCacheConfig): Cacher {
+function cacherFor(
+  storage: Storage,
+  definition: ResourceDefinition,
+  keyPrefix: string,
+  config: WatchCacheConfig,
+): Cacher {
   const namespaced = definition.strategy.namespaced;
   return new Cacher({
     storage,
     prefix: keyPrefix,
-    keyOf: (obj) => (namespaced ? `${keyPrefix}${obj.metadata.namespace ?? ''}/${obj.metadata.name ?? ''}` : `${keyPrefix}${obj.metadata.name ?? ''}`),
+    keyOf: (obj) =>
+      namespaced
+        ? `${keyPrefix}${obj.metadata.namespace ?? ''}/${obj.metadata.name ?? ''}`
+        : `${keyPrefix}${obj.metadata.name ?? ''}`,
     capacity: config.capacity,
     minAgeMs: config.minAgeMs,
     bookmarkIntervalMs: config.bookmarkIntervalMs,
     consistentReads: config.consistentReads ?? false,
-    log: config.log.child({ resource: definition.group === '' ? definition.resource : `${definition.resource}.${definition.group}` }),
+    log: config.log.child({
+      resource: definition.group === '' ? definition.resource : `${definition.resource}.${definition.group}`,
+    }),
   });
 }
 
 /** The version written to etcd when it is not the hub (Kubernetes 1.26's storage version). */
-const encodedAs = (registration: ResourceRegistration): ExtraVersion | undefined => registration.extraVersions?.find((extra) => extra.writtenToEtcd);
+const encodedAs = (registration: ResourceRegistration): ExtraVersion | undefined =>
+  registration.extraVersions?.find((extra) => extra.writtenToEtcd);
 
 /** The storage of one resource: expiring through leases, converting to and from the version written to etcd when that is not the hub. */
 function storageFor(storage: Storage, registration: ResourceRegistration): Storage {
@@ -105,16 +129,35 @@ function storageFor(storage: Storage, registration: ResourceRegistration): Stora
   const encoding = encodedAs(registration);
   const conversions = conversionsOf(definition.group, definition.kind);
   if (!encoding || !conversions) return storage;
-  return new EncodingStorage(storage, { group: definition.group, kind: definition.kind, conversions, version: encoding.version });
+  return new EncodingStorage(storage, {
+    group: definition.group,
+    kind: definition.kind,
+    conversions,
+    version: encoding.version,
+  });
 }
 
 /** Where every resource's stores are made: its served versions over one storage and one watch cache. */
-function servedResourcesOf(registration: ResourceRegistration, storage: Storage, etcdPrefix: string, admission: Admission, watchCache?: WatchCacheConfig): ServedResource[] {
+function servedResourcesOf(
+  registration: ResourceRegistration,
+  storage: Storage,
+  etcdPrefix: string,
+  admission: Admission,
+  watchCache?: WatchCacheConfig,
+): ServedResource[] {
   const { definition, guard } = registration;
   const keyPrefix = keyPrefixOf(etcdPrefix, definition);
   const resourceStorage = storageFor(storage, registration);
   const cacher = watchCache ? cacherFor(resourceStorage, definition, keyPrefix, watchCache) : undefined;
-  const store = new GenericStore({ definition, strategy: definition.strategy, storage: resourceStorage, keyPrefix, admission, ...(cacher ? { cacher } : {}), ...(guard ? { guard } : {}) });
+  const store = new GenericStore({
+    definition,
+    strategy: definition.strategy,
+    storage: resourceStorage,
+    keyPrefix,
+    admission,
+    ...(cacher ? { cacher } : {}),
+    ...(guard ? { guard } : {}),
+  });
   const statusStore = definition.statusStrategy ? store.withStrategy(definition.statusStrategy) : undefined;
   const servedAs = (def: ResourceDefinition, extra?: ExtraVersion): ServedResource => {
     const otherGroup = def.group !== definition.group;
@@ -123,9 +166,23 @@ function servedResourcesOf(registration: ResourceRegistration, storage: Storage,
       // A version with its own validation writes through a store with its strategy (same storage and cache);
       // another group's store names its own group in errors.
       store: otherGroup
-        ? new GenericStore({ definition: def, strategy: def.strategy, storage: resourceStorage, keyPrefix, admission, ...(cacher ? { cacher } : {}) })
-        : def.strategy.validate === definition.strategy.validate ? store : store.withStrategy(def.strategy),
-      putSubresources: new Map(Object.entries(registration.putSubresources ?? {}).map(([name, strategy]) => [name, store.withStrategy(strategy)])),
+        ? new GenericStore({
+            definition: def,
+            strategy: def.strategy,
+            storage: resourceStorage,
+            keyPrefix,
+            admission,
+            ...(cacher ? { cacher } : {}),
+          })
+        : def.strategy.validate === definition.strategy.validate
+          ? store
+          : store.withStrategy(def.strategy),
+      putSubresources: new Map(
+        Object.entries(registration.putSubresources ?? {}).map(([name, strategy]) => [
+          name,
+          store.withStrategy(strategy),
+        ]),
+      ),
       selectors: (otherGroup ? extra?.selectors : undefined) ?? registration.selectors ?? DEFAULT_SELECTOR_SUPPORT,
       returnDeletedObject: registration.returnDeletedObject ?? false,
       deleteCollection: registration.deleteCollection ?? true,
@@ -149,7 +206,16 @@ function servedResourcesOf(registration: ResourceRegistration, storage: Storage,
 }
 
 /** `rbacGuard`: escalation prevention of the RBAC kinds' writes (needs the authorizer, built after the registry). */
-export function buildRegistry(storage: Storage, etcdPrefix: string, features: RegistryFeatureGates, admission: Admission, watchCache?: WatchCacheConfig, isEnabled?: VersionEnabled, ttls: Ttls = DEFAULT_TTLS, rbacGuard?: WriteGuard): ResourceRegistry {
+export function buildRegistry(
+  storage: Storage,
+  etcdPrefix: string,
+  features: RegistryFeatureGates,
+  admission: Admission,
+  watchCache?: WatchCacheConfig,
+  isEnabled?: VersionEnabled,
+  ttls: Ttls = DEFAULT_TTLS,
+  rbacGuard?: WriteGuard,
+): ResourceRegistry {
   const registry = new ResourceRegistry();
   for (const registration of registrations({ features, ttls, ...(rbacGuard ? { rbacGuard } : {}) })) {
     for (const served of servedResourcesOf(registration, storage, etcdPrefix, admission, watchCache)) {

@@ -56,7 +56,15 @@ export interface GroupVersions {
 }
 
 /** kube-apiserver 1.26's order of the groups served here in /apis (core first); unknown groups last, as registered. */
-const GROUP_ORDER = ['', 'apps', 'events.orch.io', 'autoscaling', 'rbac.authorization.orch.io', 'admissionregistration.orch.io', 'flowcontrol.apiserver.orch.io'];
+const GROUP_ORDER = [
+  '',
+  'apps',
+  'events.orch.io',
+  'autoscaling',
+  'rbac.authorization.orch.io',
+  'admissionregistration.orch.io',
+  'flowcontrol.apiserver.orch.io',
+];
 
 function groupRank(group: string): number {
   const i = GROUP_ORDER.indexOf(group);
@@ -95,12 +103,19 @@ export class ResourceRegistry {
   lookup(group: string, version: string, resource: string): ServedResource | undefined {
     const key = `${group}/${version}/${resource}`;
     // A Kubernetes group name of a served group (`events.k8s.io`) without a registered alias reaches the orch group.
-    return this.#byPath.get(key) ?? this.#aliases.get(key) ?? this.#byPath.get(`${canonicalGroup(group)}/${version}/${resource}`);
+    return (
+      this.#byPath.get(key) ??
+      this.#aliases.get(key) ??
+      this.#byPath.get(`${canonicalGroup(group)}/${version}/${resource}`)
+    );
   }
 
   servesGroupVersion(group: string, version: string): boolean {
     const canonical = canonicalGroup(group);
-    return this.#groups.some((g) => g.group === canonical && g.versions.includes(version)) || this.#aliasGroupVersions.has(`${group}/${version}`);
+    return (
+      this.#groups.some((g) => g.group === canonical && g.versions.includes(version)) ||
+      this.#aliasGroupVersions.has(`${group}/${version}`)
+    );
   }
 
   /** Groups in kube-apiserver's discovery order (its group priorities), versions in preference order. */

@@ -67,19 +67,30 @@ export function startControllers(deps: ControllerDeps): RunningControllers {
 
   // The recorder writes through events.orch.io/v1; with that version disabled (--runtime-config), through core v1.
   const events = registry.lookup(EVENTS_GROUP, 'v1', 'events') ?? served(registry, '', 'v1', 'events');
-  const recorder = (controller: string, manager: string): EventRecorder => new EventRecorder(events.store, controller, log.child({ recorder: controller }), manager);
+  const recorder = (controller: string, manager: string): EventRecorder =>
+    new EventRecorder(events.store, controller, log.child({ recorder: controller }), manager);
   const namespaceEvents = recorder('namespace-controller', KUBE_CONTROLLER_MANAGER);
   const apfEvents = recorder('api-priority-and-fairness-config-consumer', APF_CONFIG_CONSUMER_MANAGER);
 
   // Like kube-controller-manager, one replica at a time cleans terminating namespaces and collects garbage.
-  const controllersElection = new LeaderElection(deps.client, `${deps.etcdPrefix}/orch-leader-election/controllers`, `${hostname()}_${randomUUID()}`, log.child({ election: 'controllers' }), CONTROLLERS_LEASE_SECONDS);
+  const controllersElection = new LeaderElection(
+    deps.client,
+    `${deps.etcdPrefix}/orch-leader-election/controllers`,
+    `${hostname()}_${randomUUID()}`,
+    log.child({ election: 'controllers' }),
+    CONTROLLERS_LEASE_SECONDS,
+  );
   const namespaceController = new NamespaceController({
     recorder: namespaceEvents,
     cleans: () => controllersElection.isLeader,
     namespaces: namespaces.store,
     finalize: namespaces.putSubresources.get('finalize') ?? namespaces.store,
     status: namespaces.statusStore ?? namespaces.store,
-    namespacedStores: () => registry.all().filter((s) => s.definition.strategy.namespaced).map((s) => s.store),
+    namespacedStores: () =>
+      registry
+        .all()
+        .filter((s) => s.definition.strategy.namespaced)
+        .map((s) => s.store),
     log: log.child({ controller: 'namespace' }),
     onNamespaceChange: (name) => deps.admission.invalidate(name),
   });
@@ -90,7 +101,11 @@ export function startControllers(deps: ControllerDeps): RunningControllers {
     return stop;
   });
 
-  const apf = new FlowcontrolBootstrap({ flowSchemas: flowSchemas.store, priorityLevels: priorityLevels.store, log: log.child({ controller: 'apf-bootstrap' }) });
+  const apf = new FlowcontrolBootstrap({
+    flowSchemas: flowSchemas.store,
+    priorityLevels: priorityLevels.store,
+    log: log.child({ controller: 'apf-bootstrap' }),
+  });
   let apfDone = false;
   const apfStarted = apf.start().then(
     () => {
@@ -107,7 +122,12 @@ export function startControllers(deps: ControllerDeps): RunningControllers {
     log: log.child({ controller: 'apf-dangling' }),
     recorder: apfEvents,
   });
-  const election = new LeaderElection(deps.client, `${deps.etcdPrefix}/orch-leader-election/apf-config-consumer`, `${hostname()}_${randomUUID()}`, log.child({ election: 'apf-config-consumer' }));
+  const election = new LeaderElection(
+    deps.client,
+    `${deps.etcdPrefix}/orch-leader-election/apf-config-consumer`,
+    `${hostname()}_${randomUUID()}`,
+    log.child({ election: 'apf-config-consumer' }),
+  );
   election.start(
     () => dangling.start(),
     () => dangling.stop(),
@@ -120,7 +140,10 @@ export function startControllers(deps: ControllerDeps): RunningControllers {
     () => {
       log.info('leading the controllers: namespace cleanup and garbage collection run on this replica');
       namespaceController.resyncNow();
-      const gc = new GarbageCollector(registry.all().map((s) => s.store), log.child({ controller: 'garbage-collector' }));
+      const gc = new GarbageCollector(
+        registry.all().map((s) => s.store),
+        log.child({ controller: 'garbage-collector' }),
+      );
       garbageCollector = gc;
       void collectorStopped.then(() => {
         if (garbageCollector === gc) gc.start();
@@ -134,18 +157,32 @@ export function startControllers(deps: ControllerDeps): RunningControllers {
     },
   );
 
-  const rbac = new PolicyCache({
-    roles: served(registry, RBAC_GROUP, 'v1', 'roles').store,
-    clusterRoles: served(registry, RBAC_GROUP, 'v1', 'clusterroles').store,
-    roleBindings: served(registry, RBAC_GROUP, 'v1', 'rolebindings').store,
-    clusterRoleBindings: served(registry, RBAC_GROUP, 'v1', 'clusterrolebindings').store,
-  }, log.child({ controller: 'rbac-cache' }));
-  const aggregation = new ClusterRoleAggregation({ store: served(registry, RBAC_GROUP, 'v1', 'clusterroles').store, clusterRoles: () => rbac.clusterRoleObjects(), log: log.child({ controller: 'clusterrole-aggregation' }) });
+  const rbac = new PolicyCache(
+    {
+      roles: served(registry, RBAC_GROUP, 'v1', 'roles').store,
+      clusterRoles: served(registry, RBAC_GROUP, 'v1', 'clusterroles').store,
+      roleBindings: served(registry, RBAC_GROUP, 'v1', 'rolebindings').store,
+      clusterRoleBindings: served(registry, RBAC_GROUP, 'v1', 'clusterrolebindings').store,
+    },
+    log.child({ controller: 'rbac-cache' }),
+  );
+  const aggregation = new ClusterRoleAggregation({
+    store: served(registry, RBAC_GROUP, 'v1', 'clusterroles').store,
+    clusterRoles: () => rbac.clusterRoleObjects(),
+    log: log.child({ controller: 'clusterrole-aggregation' }),
+  });
   rbac.onChange(() => aggregation.changed());
   const rbacLoaded = rbac.start();
-  const serviceAccounts = new Informer(served(registry, '', 'v1', 'serviceaccounts').store, { log: log.child({ controller: 'serviceaccount-cache' }), resource: 'serviceaccounts' });
+  const serviceAccounts = new Informer(served(registry, '', 'v1', 'serviceaccounts').store, {
+    log: log.child({ controller: 'serviceaccount-cache' }),
+    resource: 'serviceaccounts',
+  });
   const serviceAccountsLoaded = serviceAccounts.start();
-  const rbacBootstrap = new RbacBootstrap({ clusterRoles: served(registry, RBAC_GROUP, 'v1', 'clusterroles').store, clusterRoleBindings: served(registry, RBAC_GROUP, 'v1', 'clusterrolebindings').store, log: log.child({ controller: 'rbac-bootstrap' }) });
+  const rbacBootstrap = new RbacBootstrap({
+    clusterRoles: served(registry, RBAC_GROUP, 'v1', 'clusterroles').store,
+    clusterRoleBindings: served(registry, RBAC_GROUP, 'v1', 'clusterrolebindings').store,
+    log: log.child({ controller: 'rbac-bootstrap' }),
+  });
   let rbacDone = false;
   const rbacStarted = rbacBootstrap.start().then(
     () => {
@@ -154,7 +191,11 @@ export function startControllers(deps: ControllerDeps): RunningControllers {
     (err: unknown) => log.error({ err }, 'RBAC bootstrap policy could not be ensured'),
   );
 
-  const flowcontrol = new FlowcontrolConfig({ flowSchemas: flowSchemas.store, priorityLevels: priorityLevels.store, log: log.child({ controller: 'apf-config' }) });
+  const flowcontrol = new FlowcontrolConfig({
+    flowSchemas: flowSchemas.store,
+    priorityLevels: priorityLevels.store,
+    log: log.child({ controller: 'apf-config' }),
+  });
   const flowcontrolLoaded = flowcontrol.start();
 
   return {
@@ -164,7 +205,14 @@ export function startControllers(deps: ControllerDeps): RunningControllers {
     rbac,
     serviceAccounts,
     rbacBootstrapped: () => rbacDone,
-    ready: Promise.all([stopNamespaceBootstrap, apfStarted, flowcontrolLoaded, rbacLoaded, rbacStarted, serviceAccountsLoaded]).then(() => undefined),
+    ready: Promise.all([
+      stopNamespaceBootstrap,
+      apfStarted,
+      flowcontrolLoaded,
+      rbacLoaded,
+      rbacStarted,
+      serviceAccountsLoaded,
+    ]).then(() => undefined),
     stop: async () => {
       await serviceAccounts.stop();
       rbacBootstrap.stop();

@@ -5,7 +5,8 @@ import { delimiter, join } from 'node:path';
 import { Etcd3 } from 'etcd3';
 import { freePort } from './free-port';
 
-export const ETCD_INSTALL_HINT = 'no etcd binary found on PATH; install it with `apt-get install etcd-server` (Debian) or pass --etcd-servers';
+export const ETCD_INSTALL_HINT =
+  'no etcd binary found on PATH; install it with `apt-get install etcd-server` (Debian) or pass --etcd-servers';
 
 const READY_TIMEOUT_MS = 30_000;
 const STOP_TIMEOUT_MS = 10_000;
@@ -31,7 +32,11 @@ export function findEtcdBinary(): string | undefined {
 }
 
 /** Starts etcd with its data in `dataDir` and resolves once it answers a read. */
-export async function startEmbeddedEtcd(dataDir: string, onLog?: (line: string) => void, ports?: { client: number; peer: number }): Promise<EmbeddedEtcd> {
+export async function startEmbeddedEtcd(
+  dataDir: string,
+  onLog?: (line: string) => void,
+  ports?: { client: number; peer: number },
+): Promise<EmbeddedEtcd> {
   const binary = findEtcdBinary();
   if (!binary) throw new Error(ETCD_INSTALL_HINT);
   mkdirSync(dataDir, { recursive: true });
@@ -41,17 +46,27 @@ export async function startEmbeddedEtcd(dataDir: string, onLog?: (line: string) 
   const child = spawn(
     binary,
     [
-      '--name', 'orch',
-      '--data-dir', dataDir,
-      '--listen-client-urls', clientUrl,
-      '--advertise-client-urls', clientUrl,
-      '--listen-peer-urls', peerUrl,
-      '--initial-advertise-peer-urls', peerUrl,
-      '--initial-cluster', `orch=${peerUrl}`,
-      '--logger', 'zap',
-      '--log-level', 'warn',
+      '--name',
+      'orch',
+      '--data-dir',
+      dataDir,
+      '--listen-client-urls',
+      clientUrl,
+      '--advertise-client-urls',
+      clientUrl,
+      '--listen-peer-urls',
+      peerUrl,
+      '--initial-advertise-peer-urls',
+      peerUrl,
+      '--initial-cluster',
+      `orch=${peerUrl}`,
+      '--logger',
+      'zap',
+      '--log-level',
+      'warn',
       // Watch caches learn the revision of quiet resources from these (bookmarks, fresh rv=N reads).
-      '--experimental-watch-progress-notify-interval', '5s',
+      '--experimental-watch-progress-notify-interval',
+      '5s',
     ],
     { stdio: ['ignore', 'ignore', 'pipe'] },
   );
@@ -73,7 +88,9 @@ export async function startEmbeddedEtcd(dataDir: string, onLog?: (line: string) 
 
 async function waitUntilServing(child: ChildProcess, clientUrl: string, stderrTail: string[]): Promise<void> {
   const exited = new Promise<never>((_, reject) =>
-    child.once('exit', (code) => reject(new Error(`etcd exited with code ${code} before serving:\n${stderrTail.join('\n')}`))),
+    child.once('exit', (code) =>
+      reject(new Error(`etcd exited with code ${code} before serving:\n${stderrTail.join('\n')}`)),
+    ),
   );
   const client = new Etcd3({ hosts: clientUrl, dialTimeout: 1000 });
   const deadline = Date.now() + READY_TIMEOUT_MS;
@@ -85,7 +102,9 @@ async function waitUntilServing(child: ChildProcess, clientUrl: string, stderrTa
       } catch (err) {
         if (child.exitCode !== null || Date.now() > deadline) {
           await stopProcess(child);
-          throw err instanceof Error && err.message.startsWith('etcd exited') ? err : new Error(`etcd did not start serving on ${clientUrl}: ${String(err)}`);
+          throw err instanceof Error && err.message.startsWith('etcd exited')
+            ? err
+            : new Error(`etcd did not start serving on ${clientUrl}: ${String(err)}`);
         }
         await new Promise((r) => setTimeout(r, 100));
       }

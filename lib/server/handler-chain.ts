@@ -72,7 +72,12 @@ function refuseMalformedUrl(res: ServerResponse): void {
   res.end('400 Bad Request');
 }
 
-async function serve(deps: HandlerChainDeps, routes: NonResourceRoutes, req: IncomingMessage, res: ServerResponse): Promise<void> {
+async function serve(
+  deps: HandlerChainDeps,
+  routes: NonResourceRoutes,
+  req: IncomingMessage,
+  res: ServerResponse,
+): Promise<void> {
   const url = req.url ?? '/';
   const q = url.indexOf('?');
   const path = decodeRequestPath(q < 0 ? url : url.slice(0, q));
@@ -81,7 +86,9 @@ async function serve(deps: HandlerChainDeps, routes: NonResourceRoutes, req: Inc
   const holder: { request?: Pick<ApiRequest, 'negotiated' | 'pretty'> } = {};
   try {
     const info = parseRequestInfo(req.method ?? 'GET', path, query);
-    const instrumented = info.isResourceRequest ? hasRoute(deps.resources.registry, info, req.method ?? 'GET', deps.resources.reviews) : INSTRUMENTED_PATHS.has(path);
+    const instrumented = info.isResourceRequest
+      ? hasRoute(deps.resources.registry, info, req.method ?? 'GET', deps.resources.reviews)
+      : INSTRUMENTED_PATHS.has(path);
     trackRequest(req, res, info, query, deps.log, deps.metrics, instrumented);
     const auditAnnotations = auditRequest(deps.audit, req, res, info);
     const authenticated = authenticate(deps.authenticator, req, res, query, deps.log);
@@ -92,15 +99,21 @@ async function serve(deps: HandlerChainDeps, routes: NonResourceRoutes, req: Inc
     const digest: RequestDigest = { user, info };
     if (deps.flowcontrol) {
       const classification = deps.flowcontrol.classifier.classify(digest);
-      for (const [name, value] of Object.entries(priorityAndFairnessHeaders(classification))) res.setHeader(name, value);
+      for (const [name, value] of Object.entries(priorityAndFairnessHeaders(classification)))
+        res.setHeader(name, value);
       if (deps.priorityAndFairness) {
         const admitted = admitRequest(deps.priorityAndFairness, res, classification, digest, query);
         if (admitted !== true && !(await admitted)) return;
       }
     } else if (deps.maxInFlight && !admitMaxInFlight(deps.maxInFlight, res, digest)) return;
-    if (deps.authorizer && !authorizeRequest(deps.authorizer, user, info, req, res, query, auditAnnotations, deps.log)) return;
+    if (deps.authorizer && !authorizeRequest(deps.authorizer, user, info, req, res, query, auditAnnotations, deps.log))
+      return;
     if (!info.isResourceRequest) return routes(req, res, path, query);
-    if (!deps.resources.registry.servesGroupVersion(info.apiGroup, info.apiVersion) && !deps.resources.reviews?.servesGroupVersion(info.apiGroup, info.apiVersion)) return writeNotFound(res);
+    if (
+      !deps.resources.registry.servesGroupVersion(info.apiGroup, info.apiVersion) &&
+      !deps.resources.reviews?.servesGroupVersion(info.apiGroup, info.apiVersion)
+    )
+      return writeNotFound(res);
     const served = deps.resources.registry.lookup(info.apiGroup, info.apiVersion, info.resource);
     if (served) markDeprecated(res, served, info, deps.metrics, auditAnnotations);
     if (info.verb === 'watch') {
@@ -108,7 +121,15 @@ async function serve(deps: HandlerChainDeps, routes: NonResourceRoutes, req: Inc
       res.once('close', () => deps.longRunning.delete(res));
     } else if (deps.compressResponses) compressLargeResponses(req, res);
     // Admission (webhooks) reads the request's resource, and adds warnings and audit annotations, through this context.
-    const context = { group: canonicalGroup(info.apiGroup), version: info.apiVersion, resource: info.resource, subresource: info.subresource, auditAnnotations, user, addWarning: (text: string) => addWarningHeader(res, text) };
+    const context = {
+      group: canonicalGroup(info.apiGroup),
+      version: info.apiVersion,
+      resource: info.resource,
+      subresource: info.subresource,
+      auditAnnotations,
+      user,
+      addWarning: (text: string) => addWarningHeader(res, text),
+    };
     await runWithRequestContext(context, () => serveResource(deps.resources, req, res, info, query, deps.log, holder));
   } catch (err) {
     writeError(res, err, deps.log, holder.request?.negotiated, holder.request?.pretty ?? false);

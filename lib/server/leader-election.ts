@@ -30,7 +30,8 @@ export class LeaderElection {
   #onStopped: () => void = () => {};
 
   constructor(client: Etcd3, name: string, identity: string, log: Logger, ttlSeconds = 15) {
-    if (!Number.isInteger(ttlSeconds) || ttlSeconds < 1) throw new RangeError(`leader election TTL must be a whole number of seconds ≥ 1, got ${ttlSeconds}`);
+    if (!Number.isInteger(ttlSeconds) || ttlSeconds < 1)
+      throw new RangeError(`leader election TTL must be a whole number of seconds ≥ 1, got ${ttlSeconds}`);
     this.#client = client;
     this.#key = name;
     this.#identity = identity;

@@ -44,7 +44,13 @@ import { tokenReview } from './authentication/token-review';
 import { buildAuthenticator, staticTokens } from './authentication/authenticator';
 import { goPathError } from './go-path-error';
 import type { AuthorizationMode } from './options/authorization';
-import { ALWAYS_ALLOW, ALWAYS_DENY, PRIVILEGED_GROUPS, unionAuthorizer, type Authorizer } from './authorization/authorizer';
+import {
+  ALWAYS_ALLOW,
+  ALWAYS_DENY,
+  PRIVILEGED_GROUPS,
+  unionAuthorizer,
+  type Authorizer,
+} from './authorization/authorizer';
 import { RbacAuthorizer } from './authorization/rbac/authorizer';
 import { authorizeVerb } from './filters/authorization';
 import { ReviewRegistry } from '../endpoints/reviews';
@@ -124,7 +130,9 @@ export class ApiServer {
   static async start(options: ServerOptions, log: Logger): Promise<ApiServer> {
     // Files first, as kube-apiserver applies these options before it touches storage: a bad path starts nothing.
     if (options.auditLogPath !== '' && options.auditLogPath !== '-') ensureAuditLogFile(options.auditLogPath);
-    const tlsFiles: TlsFiles | undefined = options.tls ? { cert: readFileSync(options.tls.certFile), key: readFileSync(options.tls.keyFile) } : undefined;
+    const tlsFiles: TlsFiles | undefined = options.tls
+      ? { cert: readFileSync(options.tls.certFile), key: readFileSync(options.tls.keyFile) }
+      : undefined;
     if (tlsFiles && options.authentication.clientCAFile !== '') {
       try {
         tlsFiles.clientCA = readFileSync(options.authentication.clientCAFile);
@@ -132,8 +140,13 @@ export class ApiServer {
         throw new Error(`unable to load client CA file "${options.authentication.clientCAFile}": ${goPathError(err)}`);
       }
     }
-    const tokens = options.authentication.tokenAuthFile !== '' ? loadTokenFile(options.authentication.tokenAuthFile, log) : undefined;
-    const serviceAccountTokens = options.serviceAccounts ? new ServiceAccountTokens(options.serviceAccounts) : undefined;
+    const tokens =
+      options.authentication.tokenAuthFile !== ''
+        ? loadTokenFile(options.authentication.tokenAuthFile, log)
+        : undefined;
+    const serviceAccountTokens = options.serviceAccounts
+      ? new ServiceAccountTokens(options.serviceAccounts)
+      : undefined;
     const etcdCredentials = options.etcdTls ? readEtcdTlsFiles(options.etcdTls) : undefined;
     const undo: Array<() => unknown> = [];
     try {
@@ -150,20 +163,32 @@ export class ApiServer {
     }
   }
 
-  static async #start(options: ServerOptions, log: Logger, files: StartFiles, undo: Array<() => unknown>): Promise<ApiServer> {
+  static async #start(
+    options: ServerOptions,
+    log: Logger,
+    files: StartFiles,
+    undo: Array<() => unknown>,
+  ): Promise<ApiServer> {
     const startedAt = Date.now();
     const { tlsFiles } = files;
     let embedded: EmbeddedEtcd | undefined;
     let etcdServers = options.etcdServers;
     if (etcdServers.length === 0) {
-      embedded = await startEmbeddedEtcd(join(options.dataDir, 'etcd'), (line) => log.debug({ etcd: line }, 'embedded etcd output'));
+      embedded = await startEmbeddedEtcd(join(options.dataDir, 'etcd'), (line) =>
+        log.debug({ etcd: line }, 'embedded etcd output'),
+      );
       etcdServers = [embedded.clientUrl];
       log.info({ clientUrl: embedded.clientUrl, dataDir: options.dataDir }, 'embedded etcd started');
       const started = embedded;
       undo.push(() => started.stop());
     }
     setEtcdFailureLogger(log.child({ component: 'etcd' }));
-    const client = newEtcdClient(etcdServers, { dialTimeout: 5000, ...(files.etcdCredentials && !embedded ? { credentials: files.etcdCredentials as { rootCertificate: Buffer } } : {}) });
+    const client = newEtcdClient(etcdServers, {
+      dialTimeout: 5000,
+      ...(files.etcdCredentials && !embedded
+        ? { credentials: files.etcdCredentials as { rootCertificate: Buffer } }
+        : {}),
+    });
     undo.push(() => client.close());
     const storage = new EtcdStorage(client);
     await waitForEtcd(storage, log);
@@ -174,7 +199,10 @@ export class ApiServer {
     const admission = new NamespaceLifecycle(() => namespacesStore());
     // Built later than the closures that read them (the webhook plugin is part of the admission the registry is built with).
     const late: { webhookRegistry?: ResourceRegistry; webhookMetrics?: WebhookMetrics; server?: ApiServer } = {};
-    const webhookSource = new WebhookSource(lazyWebhookStores(() => late.webhookRegistry), log.child({ component: 'admission-webhooks' }));
+    const webhookSource = new WebhookSource(
+      lazyWebhookStores(() => late.webhookRegistry),
+      log.child({ component: 'admission-webhooks' }),
+    );
     const webhooks = new WebhookAdmission({
       source: webhookSource,
       registry: () => {
@@ -185,9 +213,26 @@ export class ApiServer {
       serviceUrlTemplate: options.webhookServiceUrlTemplate,
       log: log.child({ component: 'admission-webhooks' }),
     });
-    const watchCache = options.watchCache ? { capacity: options.watchCache.capacity, minAgeMs: options.watchCache.windowMs, bookmarkIntervalMs: options.watchCache.bookmarkIntervalMs, consistentReads: featureEnabled(options.featureGates, 'ConsistentListFromCache'), log: log.child({ component: 'watch-cache' }) } : undefined;
+    const watchCache = options.watchCache
+      ? {
+          capacity: options.watchCache.capacity,
+          minAgeMs: options.watchCache.windowMs,
+          bookmarkIntervalMs: options.watchCache.bookmarkIntervalMs,
+          consistentReads: featureEnabled(options.featureGates, 'ConsistentListFromCache'),
+          log: log.child({ component: 'watch-cache' }),
+        }
+      : undefined;
     const rbacGuard = new DeferredWriteGuard();
-    const registry = buildRegistry(storage, options.etcdPrefix, options.featureGates, chainAdmission(admission, webhooks), watchCache, (group, version, resource) => isVersionEnabled(options.runtimeConfig, group, version, resource), { eventSeconds: Math.max(1, Math.round(options.eventTtlMs / 1000)) }, rbacGuard);
+    const registry = buildRegistry(
+      storage,
+      options.etcdPrefix,
+      options.featureGates,
+      chainAdmission(admission, webhooks),
+      watchCache,
+      (group, version, resource) => isVersionEnabled(options.runtimeConfig, group, version, resource),
+      { eventSeconds: Math.max(1, Math.round(options.eventTtlMs / 1000)) },
+      rbacGuard,
+    );
     late.webhookRegistry = registry;
     for (const cacher of registry.cachers()) cacher.start();
     undo.push(() => Promise.all(registry.cachers().map((c) => c.stop())));
@@ -198,7 +243,10 @@ export class ApiServer {
     namespacesStore = () => namespaces.store;
 
     // Like kube-apiserver, every replica runs a compactor; they coordinate through etcd (--etcd-compaction-interval=0 opts out).
-    const compactor = options.etcdCompactionIntervalMs > 0 ? new Compactor(client, options.etcdCompactionIntervalMs, log.child({ component: 'etcd-compactor' })) : undefined;
+    const compactor =
+      options.etcdCompactionIntervalMs > 0
+        ? new Compactor(client, options.etcdCompactionIntervalMs, log.child({ component: 'etcd-compactor' }))
+        : undefined;
     compactor?.start();
     undo.push(() => compactor?.stop());
     const controllers = startControllers({ registry, client, etcdPrefix: options.etcdPrefix, admission, log });
@@ -211,31 +259,60 @@ export class ApiServer {
     const inFlight = { count: 0 };
     const etcdCheck = withTimeout({ name: 'etcd', check: () => storage.ping() }, ETCD_CHECK_TIMEOUT_MS);
     const logCheck: HealthCheck = { name: 'log', check: async () => {} };
-    const bootstrapCheck = flagCheck('poststarthook/bootstrap-controller', () => !controllers.namespacesBootstrapped(), 'not finished');
-    const apfCheck = flagCheck('poststarthook/priority-and-fairness-config-producer', () => !controllers.flowcontrolBootstrapped(), 'not finished');
-    const rbacCheck = flagCheck('poststarthook/rbac/bootstrap-roles', () => !controllers.rbacBootstrapped(), 'not finished');
+    const bootstrapCheck = flagCheck(
+      'poststarthook/bootstrap-controller',
+      () => !controllers.namespacesBootstrapped(),
+      'not finished',
+    );
+    const apfCheck = flagCheck(
+      'poststarthook/priority-and-fairness-config-producer',
+      () => !controllers.flowcontrolBootstrapped(),
+      'not finished',
+    );
+    const rbacCheck = flagCheck(
+      'poststarthook/rbac/bootstrap-roles',
+      () => !controllers.rbacBootstrapped(),
+      'not finished',
+    );
     const shutdownCheck = flagCheck('shutdown', () => late.server?.shuttingDown === true, 'process is shutting down');
     const health = {
       healthz: [pingCheck, logCheck, etcdCheck, bootstrapCheck, apfCheck, rbacCheck],
-      livez: [pingCheck, logCheck, ...[etcdCheck, bootstrapCheck, apfCheck, rbacCheck].map((c) => withGracePeriod(c, startedAt, options.livezGracePeriodMs))],
+      livez: [
+        pingCheck,
+        logCheck,
+        ...[etcdCheck, bootstrapCheck, apfCheck, rbacCheck].map((c) =>
+          withGracePeriod(c, startedAt, options.livezGracePeriodMs),
+        ),
+      ],
       readyz: [pingCheck, logCheck, etcdCheck, bootstrapCheck, apfCheck, rbacCheck, shutdownCheck],
     };
 
     // API Priority and Fairness (or, with it off, the max-in-flight filter) as kube-apiserver 1.26 chooses.
-    const apfEnabled = options.enablePriorityAndFairness && featureEnabled(options.featureGates, 'APIPriorityAndFairness');
+    const apfEnabled =
+      options.enablePriorityAndFairness && featureEnabled(options.featureGates, 'APIPriorityAndFairness');
     const apfMetrics = apfEnabled ? new FlowcontrolMetrics(metrics.registry) : undefined;
-    const dispatcher = apfMetrics ? new Dispatcher({ serverConcurrencyLimit: options.maxRequestsInflight + options.maxMutatingRequestsInflight, requestWaitLimitMs: options.requestTimeoutMs / 4, observer: apfMetrics }) : undefined;
+    const dispatcher = apfMetrics
+      ? new Dispatcher({
+          serverConcurrencyLimit: options.maxRequestsInflight + options.maxMutatingRequestsInflight,
+          requestWaitLimitMs: options.requestTimeoutMs / 4,
+          observer: apfMetrics,
+        })
+      : undefined;
     if (dispatcher) {
       controllers.flowcontrol.onChange((priorityLevels) => dispatcher.configure(priorityLevels));
       dispatcher.start();
       undo.push(() => dispatcher.stop());
     }
-    const audit = options.auditLogPath ? openAuditLog(options.auditLogPath, log.child({ component: 'audit' })) : undefined;
+    const audit = options.auditLogPath
+      ? openAuditLog(options.auditLogPath, log.child({ component: 'audit' }))
+      : undefined;
     undo.push(() => audit?.close());
     const saTokens = files.serviceAccountTokens;
     const tokenAuthenticators = [
       ...(files.tokens ? [staticTokens(files.tokens)] : []),
-      ...(saTokens ? [saTokens.authenticator((ns, name) => controllers.serviceAccounts.objects.get(`${ns}/${name}`))] : []),
+      ...(saTokens
+        ? [saTokens.authenticator((ns, name) => controllers.serviceAccounts.objects.get(`${ns}/${name}`))]
+        : []),
     ];
     const authenticator = buildAuthenticator({
       anonymous: options.authentication.anonymous,
@@ -243,7 +320,18 @@ export class ApiServer {
       tokens: tokenAuthenticators,
     });
     const serviceAccountsServed = registry.lookup('', 'v1', 'serviceaccounts');
-    if (saTokens && serviceAccountsServed) serviceAccountsServed.postSubresources = new Map([['token', { handler: tokenRequestHandler(saTokens), group: 'authentication.k8s.io', version: 'v1', kind: 'TokenRequest' }]]);
+    if (saTokens && serviceAccountsServed)
+      serviceAccountsServed.postSubresources = new Map([
+        [
+          'token',
+          {
+            handler: tokenRequestHandler(saTokens),
+            group: 'authentication.k8s.io',
+            version: 'v1',
+            kind: 'TokenRequest',
+          },
+        ],
+      ]);
     const { authorizer, reviewAuthorizer, resolver } = authorizerFor(options.authorizationModes, controllers);
     rbacGuard.target = escalationGuard(reviewAuthorizer, () => controllers.rbac.snapshot);
     const reviews = new ReviewRegistry();
@@ -255,12 +343,29 @@ export class ApiServer {
       ...(audit ? { audit } : {}),
       resources: {
         registry,
-        features: { listChunking: featureEnabled(options.featureGates, 'APIListChunking'), serverSideFieldValidation: featureEnabled(options.featureGates, 'ServerSideFieldValidation'), watchList: featureEnabled(options.featureGates, 'WatchList') },
+        features: {
+          listChunking: featureEnabled(options.featureGates, 'APIListChunking'),
+          serverSideFieldValidation: featureEnabled(options.featureGates, 'ServerSideFieldValidation'),
+          watchList: featureEnabled(options.featureGates, 'WatchList'),
+        },
         watch: handleWatch,
         reviews,
-        ...(authorizer ? { authorizeAs: (req: IncomingMessage, info: ResourceRequestInfo, query: URLSearchParams, verb: string) => authorizeVerb(authorizer, req, info, query, verb) } : {}),
+        ...(authorizer
+          ? {
+              authorizeAs: (req: IncomingMessage, info: ResourceRequestInfo, query: URLSearchParams, verb: string) =>
+                authorizeVerb(authorizer, req, info, query, verb),
+            }
+          : {}),
       },
-      nonResource: { registry, health, metrics, serverAddress: () => `${options.bindAddress}:${late.server?.port ?? options.port}`, ...(dispatcher ? { flowcontrolDump: (path: string, query: URLSearchParams) => serveDump(dispatcher, path, query) } : {}) },
+      nonResource: {
+        registry,
+        health,
+        metrics,
+        serverAddress: () => `${options.bindAddress}:${late.server?.port ?? options.port}`,
+        ...(dispatcher
+          ? { flowcontrolDump: (path: string, query: URLSearchParams) => serveDump(dispatcher, path, query) }
+          : {}),
+      },
       metrics,
       log,
       longRunning,
@@ -268,13 +373,27 @@ export class ApiServer {
       compressResponses: featureEnabled(options.featureGates, 'APIResponseCompression'),
       // APF off (flag or gate): no classification, no X-*-PF-* headers; kube-apiserver falls back to max-in-flight.
       ...(dispatcher && apfMetrics
-        ? { flowcontrol: controllers.flowcontrol, priorityAndFairness: { dispatcher, metrics: apfMetrics, estimator: { registry, listChunking: featureEnabled(options.featureGates, 'APIListChunking') } } }
+        ? {
+            flowcontrol: controllers.flowcontrol,
+            priorityAndFairness: {
+              dispatcher,
+              metrics: apfMetrics,
+              estimator: { registry, listChunking: featureEnabled(options.featureGates, 'APIListChunking') },
+            },
+          }
         : { maxInFlight: new MaxInFlight(options.maxRequestsInflight, options.maxMutatingRequestsInflight) }),
     });
     // With --client-ca-file the TLS server asks for (never requires) a client certificate and verifies it against
     // that CA; the authenticator reads the outcome, so a bad certificate is a 401 rather than a failed handshake.
     const http = tlsFiles
-      ? createHttpsServer({ cert: tlsFiles.cert, key: tlsFiles.key, ...(tlsFiles.clientCA ? { ca: tlsFiles.clientCA, requestCert: true, rejectUnauthorized: false } : {}) }, listener)
+      ? createHttpsServer(
+          {
+            cert: tlsFiles.cert,
+            key: tlsFiles.key,
+            ...(tlsFiles.clientCA ? { ca: tlsFiles.clientCA, requestCert: true, rejectUnauthorized: false } : {}),
+          },
+          listener,
+        )
       : createHttpServer(listener);
     http.keepAliveTimeout = 65_000;
     http.once('close', () => audit?.close());
@@ -355,7 +474,10 @@ export class ApiServer {
  * The union of --authorization-mode's authorizers behind the system:masters one (what the reviews ask), and the same
  * for the request filter unless it is AlwaysAllow alone (nothing to check); plus the union of their rule lists.
  */
-function authorizerFor(modes: readonly AuthorizationMode[], controllers: RunningControllers): { authorizer?: Authorizer; reviewAuthorizer: Authorizer; resolver: RulesResolver } {
+function authorizerFor(
+  modes: readonly AuthorizationMode[],
+  controllers: RunningControllers,
+): { authorizer?: Authorizer; reviewAuthorizer: Authorizer; resolver: RulesResolver } {
   const byMode: Record<AuthorizationMode, Authorizer> = {
     AlwaysAllow: ALWAYS_ALLOW,
     AlwaysDeny: ALWAYS_DENY,
@@ -374,7 +496,8 @@ async function waitForEtcd(storage: Storage, log: Logger): Promise<void> {
       await storage.ping();
       return;
     } catch (err) {
-      if (Date.now() > deadline) throw new Error(`etcd is not reachable: ${err instanceof Error ? err.message : String(err)}`);
+      if (Date.now() > deadline)
+        throw new Error(`etcd is not reachable: ${err instanceof Error ? err.message : String(err)}`);
       if (attempt === 1) log.warn({ err }, 'waiting for etcd');
       await new Promise((r) => setTimeout(r, 500));
     }

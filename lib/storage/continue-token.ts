@@ -27,11 +27,14 @@ function invalidToken(detail: string): StorageError {
 
 /** Decodes a token for a list under `prefix`; a malformed one is an InvalidContinue StorageError with Kubernetes' text. */
 export function decodeContinueToken(token: string, prefix: string): ContinuePosition {
-  if (!/^[A-Za-z0-9_-]*$/.test(token) || token.length % 4 === 1) throw invalidToken(`${INVALID_KEY}: illegal base64 data at input byte ${firstBadBase64Byte(token)}`);
+  if (!/^[A-Za-z0-9_-]*$/.test(token) || token.length % 4 === 1)
+    throw invalidToken(`${INVALID_KEY}: illegal base64 data at input byte ${firstBadBase64Byte(token)}`);
   const fields = unmarshalToken(Buffer.from(token, 'base64url').toString('utf8'));
-  if (fields.v !== TOKEN_VERSION) throw invalidToken(`${INVALID_KEY}: server does not recognize this encoded version ${fields.v}`);
+  if (fields.v !== TOKEN_VERSION)
+    throw invalidToken(`${INVALID_KEY}: server does not recognize this encoded version ${fields.v}`);
   const revision = fields.rv;
-  if (revision === 0) throw invalidToken(`${INVALID_KEY}: incorrect encoded start resourceVersion (version ${TOKEN_VERSION})`);
+  if (revision === 0)
+    throw invalidToken(`${INVALID_KEY}: incorrect encoded start resourceVersion (version ${TOKEN_VERSION})`);
   const start = fields.start;
   if (start === '') throw invalidToken(`${INVALID_KEY}: encoded start key empty (version ${TOKEN_VERSION})`);
   // Like Kubernetes, refuse a key that path.Clean would change, so a token cannot walk out of the collection's prefix.
@@ -42,7 +45,13 @@ export function decodeContinueToken(token: string, prefix: string): ContinuePosi
 
 /** Whether Go's path.Clean leaves a rooted path as it is: no empty, `.` or `..` element, no trailing slash. */
 function isCleanPath(rooted: string): boolean {
-  return rooted === '/' || rooted.slice(1).split('/').every((element) => element !== '' && element !== '.' && element !== '..');
+  return (
+    rooted === '/' ||
+    rooted
+      .slice(1)
+      .split('/')
+      .every((element) => element !== '' && element !== '.' && element !== '..')
+  );
 }
 
 interface TokenFields {

@@ -1,7 +1,18 @@
 // A Storage that hands every call to another one: storage wrappers (dry-run, a resource's etcd encoding)
 // extend it and override only what they change.
 import type { ApiObject } from '../apimachinery/meta/types';
-import type { ChangeSink, DeleteCheck, PutOptions, GetOptions, ListOptions, ListResult, Storage, UpdateFunc, WatchHandle, WatchSink } from './storage';
+import type {
+  ChangeSink,
+  DeleteCheck,
+  PutOptions,
+  GetOptions,
+  ListOptions,
+  ListResult,
+  Storage,
+  UpdateFunc,
+  WatchHandle,
+  WatchSink,
+} from './storage';
 
 export class ForwardingStorage implements Storage {
   constructor(protected readonly inner: Storage) {}
@@ -22,7 +33,11 @@ export class ForwardingStorage implements Storage {
     return this.inner.create(key, obj, options);
   }
 
-  guaranteedUpdate(key: string, update: UpdateFunc, options?: PutOptions): Promise<{ object: ApiObject; deleted: boolean }> {
+  guaranteedUpdate(
+    key: string,
+    update: UpdateFunc,
+    options?: PutOptions,
+  ): Promise<{ object: ApiObject; deleted: boolean }> {
     return this.inner.guaranteedUpdate(key, update, options);
   }
 

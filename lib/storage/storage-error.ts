@@ -3,7 +3,16 @@
 // Only StorageErrors leave lib/storage; lib/registry/generic/storage-errors.ts turns them into the Status a client sees.
 
 /** `InvalidContinue`: a list's continue token does not decode (its message says why; the client gets 400 BadRequest). */
-type StorageErrorCode = 'KeyNotFound' | 'KeyExists' | 'Conflict' | 'Compacted' | 'FutureRevision' | 'Unreachable' | 'Timeout' | 'InvalidObject' | 'InvalidContinue';
+type StorageErrorCode =
+  | 'KeyNotFound'
+  | 'KeyExists'
+  | 'Conflict'
+  | 'Compacted'
+  | 'FutureRevision'
+  | 'Unreachable'
+  | 'Timeout'
+  | 'InvalidObject'
+  | 'InvalidContinue';
 
 export class StorageError extends Error {
   constructor(

@@ -70,8 +70,7 @@ export interface WatchSink {
 
 /** One change of a key as the watch cache consumes it: no previous state (the cache has it). */
 export type StorageChange =
-  | { type: 'put'; key: string; object: ApiObject; revision: number }
-  | { type: 'delete'; key: string; revision: number };
+  { type: 'put'; key: string; object: ApiObject; revision: number } | { type: 'delete'; key: string; revision: number };
 
 export interface ChangeSink {
   /** Changes in revision order, as etcd delivered them in one response. */
@@ -100,7 +99,11 @@ export interface Storage {
   /** Fails with KeyExists when the key is present. */
   create(key: string, obj: ApiObject, options?: PutOptions): Promise<ApiObject>;
   /** Read-modify-write with compare-and-swap on the object's mod revision, retried on interference. */
-  guaranteedUpdate(key: string, update: UpdateFunc, options?: PutOptions): Promise<{ object: ApiObject; deleted: boolean }>;
+  guaranteedUpdate(
+    key: string,
+    update: UpdateFunc,
+    options?: PutOptions,
+  ): Promise<{ object: ApiObject; deleted: boolean }>;
   /** Deletes the key, re-running `check` if the object changed under us; returns the last state with the delete revision. */
   delete(key: string, check?: DeleteCheck): Promise<ApiObject>;
   /** Streams changes under `prefix` strictly after `afterRevision`. */

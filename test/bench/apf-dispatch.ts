@@ -15,7 +15,10 @@ export function measureDispatch(): { classifyNs: number; dispatchNs: number } {
   const metrics = new FlowcontrolMetrics(new Registry());
   const dispatcher = new Dispatcher({ serverConcurrencyLimit: 600, requestWaitLimitMs: 15_000, observer: metrics });
   dispatcher.configure(bootstrapPriorityLevels());
-  const digest = { user: ANONYMOUS, info: parseRequestInfo('GET', '/apis/apps/v1/namespaces/default/deployments/web', new URLSearchParams()) };
+  const digest = {
+    user: ANONYMOUS,
+    info: parseRequestInfo('GET', '/apis/apps/v1/namespaces/default/deployments/web', new URLSearchParams()),
+  };
   const work = { initialSeats: 1, finalSeats: 0, additionalLatencyMs: 0 };
   const time = (body: () => void): number => {
     for (let i = 0; i < OPS / 10; i++) body();
@@ -30,7 +33,8 @@ export function measureDispatch(): { classifyNs: number; dispatchNs: number } {
     const c = classifier.classify(digest);
     const ticket = dispatcher.admit(c, work, digest);
     if (typeof ticket === 'string') throw new Error(`rejected: ${ticket}`);
-    if (ticket instanceof FqRequest) metrics.dispatchedRequest(c.priorityLevel.name, c.flowSchema.name, ticket.maxSeats, undefined);
+    if (ticket instanceof FqRequest)
+      metrics.dispatchedRequest(c.priorityLevel.name, c.flowSchema.name, ticket.maxSeats, undefined);
     dispatcher.finish(ticket);
     metrics.executed(c.priorityLevel.name, c.flowSchema.name, false, 0.001);
   });
@@ -39,5 +43,7 @@ export function measureDispatch(): { classifyNs: number; dispatchNs: number } {
 
 if (require.main === module) {
   const { classifyNs, dispatchNs } = measureDispatch();
-  process.stdout.write(`classify: ${classifyNs.toFixed(0)} ns/op; classify + admit + finish + metrics: ${dispatchNs.toFixed(0)} ns/op (dispatch ${(dispatchNs - classifyNs).toFixed(0)} ns)\n`);
+  process.stdout.write(
+    `classify: ${classifyNs.toFixed(0)} ns/op; classify + admit + finish + metrics: ${dispatchNs.toFixed(0)} ns/op (dispatch ${(dispatchNs - classifyNs).toFixed(0)} ns)\n`,
+  );
 }

@@ -42,9 +42,27 @@ async function overheadPhases(label: string, flags: string): Promise<PhaseResult
     }
     agent.destroy();
     let created = 0;
-    const create = await runLoad(server.url, { workload: `POST deployment (APF ${label})`, concurrency: 64, seconds: SECONDS, next: () => ({ method: 'POST', path: DEPLOYMENTS, body: deploymentBody(`${label}-${created++}`) }) }, server.pid);
+    const create = await runLoad(
+      server.url,
+      {
+        workload: `POST deployment (APF ${label})`,
+        concurrency: 64,
+        seconds: SECONDS,
+        next: () => ({ method: 'POST', path: DEPLOYMENTS, body: deploymentBody(`${label}-${created++}`) }),
+      },
+      server.pid,
+    );
     let n = 0;
-    const get = await runLoad(server.url, { workload: `GET deployment (APF ${label})`, concurrency: 64, seconds: SECONDS, next: () => ({ method: 'GET', path: `${DEPLOYMENTS}/${names[n++ % names.length] ?? ''}` }) }, server.pid);
+    const get = await runLoad(
+      server.url,
+      {
+        workload: `GET deployment (APF ${label})`,
+        concurrency: 64,
+        seconds: SECONDS,
+        next: () => ({ method: 'GET', path: `${DEPLOYMENTS}/${names[n++ % names.length] ?? ''}` }),
+      },
+      server.pid,
+    );
     return [create, get];
   });
 }
@@ -64,7 +82,10 @@ async function streams(url: string, path: string, count: number, seconds: number
     Array.from({ length: count }, async () => {
       while (Date.now() < deadline) {
         const t0 = performance.now();
-        const status = await httpRequest(agent, url, 'GET', path).then((r) => r.status, () => 0);
+        const status = await httpRequest(agent, url, 'GET', path).then(
+          (r) => r.status,
+          () => 0,
+        );
         latencies.push(performance.now() - t0);
         statuses.set(status, (statuses.get(status) ?? 0) + 1);
         if (status === 429) await new Promise((r) => setTimeout(r, 20));
@@ -77,9 +98,18 @@ async function streams(url: string, path: string, count: number, seconds: number
 
 /** Two runs of one phase as one (sums; latencies: the worse of the two). */
 function mergePhases(a: PhaseResult, b: PhaseResult): PhaseResult {
-  const sum = (x: number | undefined, y: number | undefined): number | undefined => (x === undefined || y === undefined ? undefined : x + y);
+  const sum = (x: number | undefined, y: number | undefined): number | undefined =>
+    x === undefined || y === undefined ? undefined : x + y;
   const serverCpuMs = sum(a.serverCpuMs, b.serverCpuMs);
-  return { ...a, requests: a.requests + b.requests, seconds: a.seconds + b.seconds, perSecond: (a.requests + b.requests) / (a.seconds + b.seconds), p50Ms: Math.max(a.p50Ms, b.p50Ms), p99Ms: Math.max(a.p99Ms, b.p99Ms), ...(serverCpuMs === undefined ? {} : { serverCpuMs }) };
+  return {
+    ...a,
+    requests: a.requests + b.requests,
+    seconds: a.seconds + b.seconds,
+    perSecond: (a.requests + b.requests) / (a.seconds + b.seconds),
+    p50Ms: Math.max(a.p50Ms, b.p50Ms),
+    p99Ms: Math.max(a.p99Ms, b.p99Ms),
+    ...(serverCpuMs === undefined ? {} : { serverCpuMs }),
+  };
 }
 
 const p99 = (r: StreamResult): number => percentile(Float64Array.from(r.latencies).sort(), 0.99);
@@ -96,25 +126,58 @@ async function protectionFigures(): Promise<string[]> {
     await createPriorityLevel(api, 'fair', { shares: 100, queuing: { queues: 8, handSize: 2, queueLengthLimit: 10 } });
     const heavyPath = '/apis/apps/v1/namespaces/iso-heavy/deployments';
     const lightPath = '/apis/apps/v1/namespaces/iso-light/deployments';
-    await awaitClassification(api, heavyPath, await createFlowSchema(api, 'iso-heavy', 'iso-heavy', [{ verbs: ['list'], apiGroups: ['apps'], resources: ['deployments'], namespaces: ['iso-heavy'] }]));
-    await awaitClassification(api, lightPath, await createFlowSchema(api, 'iso-light', 'iso-light', [{ verbs: ['list'], apiGroups: ['apps'], resources: ['deployments'], namespaces: ['iso-light'] }]));
-    const fairUid = await createFlowSchema(api, 'fair', 'fair', [{ verbs: ['list'], apiGroups: ['autoscaling'], resources: ['horizontalpodautoscalers'], namespaces: ['*'] }], { distinguisher: 'ByNamespace' });
+    await awaitClassification(
+      api,
+      heavyPath,
+      await createFlowSchema(api, 'iso-heavy', 'iso-heavy', [
+        { verbs: ['list'], apiGroups: ['apps'], resources: ['deployments'], namespaces: ['iso-heavy'] },
+      ]),
+    );
+    await awaitClassification(
+      api,
+      lightPath,
+      await createFlowSchema(api, 'iso-light', 'iso-light', [
+        { verbs: ['list'], apiGroups: ['apps'], resources: ['deployments'], namespaces: ['iso-light'] },
+      ]),
+    );
+    const fairUid = await createFlowSchema(
+      api,
+      'fair',
+      'fair',
+      [{ verbs: ['list'], apiGroups: ['autoscaling'], resources: ['horizontalpodautoscalers'], namespaces: ['*'] }],
+      { distinguisher: 'ByNamespace' },
+    );
     await awaitClassification(api, '/apis/autoscaling/v1/namespaces/x/horizontalpodautoscalers', fairUid);
 
     log('isolation: light alone, then beside 50 heavy streams');
     const idle = await streams(server.url, lightPath, 3, LOAD_SECONDS);
-    const [heavy, light] = await Promise.all([streams(server.url, heavyPath, 50, LOAD_SECONDS), streams(server.url, lightPath, 3, LOAD_SECONDS)]);
+    const [heavy, light] = await Promise.all([
+      streams(server.url, heavyPath, 50, LOAD_SECONDS),
+      streams(server.url, lightPath, 3, LOAD_SECONDS),
+    ]);
 
     log('fairness: 30 heavy and 3 light streams in one level');
     const heavyHand = dealHand(hashFlow('fair', 'fair-heavy'), 8, 2);
     let lightNs = '';
-    for (let i = 0; lightNs === ''; i++) if (dealHand(hashFlow('fair', `fair-light-${i}`), 8, 2).every((q) => !heavyHand.includes(q))) lightNs = `fair-light-${i}`;
+    for (let i = 0; lightNs === ''; i++)
+      if (dealHand(hashFlow('fair', `fair-light-${i}`), 8, 2).every((q) => !heavyHand.includes(q)))
+        lightNs = `fair-light-${i}`;
     const hpas = (ns: string): string => `/apis/autoscaling/v1/namespaces/${ns}/horizontalpodautoscalers`;
-    const [fairHeavy, fairLight] = await Promise.all([streams(server.url, hpas('fair-heavy'), 30, LOAD_SECONDS), streams(server.url, hpas(lightNs), 3, LOAD_SECONDS)]);
+    const [fairHeavy, fairLight] = await Promise.all([
+      streams(server.url, hpas('fair-heavy'), 30, LOAD_SECONDS),
+      streams(server.url, hpas(lightNs), 3, LOAD_SECONDS),
+    ]);
 
     log('overload: 2,000 requests at once, /readyz probes meanwhile');
     const agent = new Agent({ keepAlive: false });
-    const storm = Promise.all(Array.from({ length: 2000 }, () => httpRequest(agent, server.url, 'GET', '/apis/apps/v1/deployments').then((r) => r.status, () => 0)));
+    const storm = Promise.all(
+      Array.from({ length: 2000 }, () =>
+        httpRequest(agent, server.url, 'GET', '/apis/apps/v1/deployments').then(
+          (r) => r.status,
+          () => 0,
+        ),
+      ),
+    );
     const probeMs: number[] = [];
     for (let i = 0; i < 5; i++) {
       const t0 = performance.now();

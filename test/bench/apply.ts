@@ -38,7 +38,10 @@ function deployment(name: string, replicas: number): Record<string, unknown> {
     spec: {
       replicas,
       selector: { matchLabels: { app: name } },
-      template: { metadata: { labels: { app: name } }, spec: { containers, volumes: [{ name: 'config', configMap: { name: 'config' } }] } },
+      template: {
+        metadata: { labels: { app: name } },
+        spec: { containers, volumes: [{ name: 'config', configMap: { name: 'config' } }] },
+      },
     },
   };
 }
@@ -52,12 +55,35 @@ runBench(() =>
   withBenchServer('apply', async (server) => {
     const url = server.url;
     const agent = new Agent({ keepAlive: true, maxSockets: 1 });
-    await expectStatus(httpRequest(agent, url, 'POST', '/api/v1/namespaces', JSON.stringify({ apiVersion: 'v1', kind: 'Namespace', metadata: { name: NS } })), [201]);
+    await expectStatus(
+      httpRequest(
+        agent,
+        url,
+        'POST',
+        '/api/v1/namespaces',
+        JSON.stringify({ apiVersion: 'v1', kind: 'Namespace', metadata: { name: NS } }),
+      ),
+      [201],
+    );
     await expectStatus(httpRequest(agent, url, 'POST', DEPLOYMENTS, JSON.stringify(deployment('put', 1))), [201]);
     // JSON is YAML: the same bytes serve as the apply configuration.
     const apply = (replicas: number): Promise<void> =>
-      expectStatus(httpRequest(agent, url, 'PATCH', `${DEPLOYMENTS}/applied?fieldManager=bench`, JSON.stringify(deployment('applied', replicas)), 'application/apply-patch+yaml'), [200, 201]);
-    const put = (replicas: number): Promise<void> => expectStatus(httpRequest(agent, url, 'PUT', `${DEPLOYMENTS}/put`, JSON.stringify(deployment('put', replicas))), [200]);
+      expectStatus(
+        httpRequest(
+          agent,
+          url,
+          'PATCH',
+          `${DEPLOYMENTS}/applied?fieldManager=bench`,
+          JSON.stringify(deployment('applied', replicas)),
+          'application/apply-patch+yaml',
+        ),
+        [200, 201],
+      );
+    const put = (replicas: number): Promise<void> =>
+      expectStatus(
+        httpRequest(agent, url, 'PUT', `${DEPLOYMENTS}/put`, JSON.stringify(deployment('put', replicas))),
+        [200],
+      );
 
     const applyMs = new Float64Array(ROUNDS);
     const putMs = new Float64Array(ROUNDS);
@@ -80,7 +106,8 @@ runBench(() =>
     agent.destroy();
     applyMs.sort();
     putMs.sort();
-    const row = (name: string, ms: Float64Array): string => `| ${name} | ${ms.length} | ${percentile(ms, 0.5).toFixed(2)} | ${percentile(ms, 0.99).toFixed(2)} |`;
+    const row = (name: string, ms: Float64Array): string =>
+      `| ${name} | ${ms.length} | ${percentile(ms, 0.5).toFixed(2)} | ${percentile(ms, 0.99).toFixed(2)} |`;
     const ratio50 = percentile(applyMs, 0.5) / percentile(putMs, 0.5);
     const ratio99 = percentile(applyMs, 0.99) / percentile(putMs, 0.99);
     const lines = [

@@ -6,7 +6,11 @@ import { startEmbeddedEtcd, type EmbeddedEtcd } from '../../lib/server/embedded-
 import { startServerProcess, type ServerProcess } from './server-process';
 
 /** Runs `body` against a fresh etcd and server (node flags `nodeArgs`), then stops both and removes the data. */
-export async function withBenchServer<T>(name: string, body: (server: ServerProcess, etcdUrl: string) => Promise<T>, nodeArgs: string[] = []): Promise<T> {
+export async function withBenchServer<T>(
+  name: string,
+  body: (server: ServerProcess, etcdUrl: string) => Promise<T>,
+  nodeArgs: string[] = [],
+): Promise<T> {
   const dataDir = mkdtempSync(join(tmpdir(), `orch-bench-${name}-`));
   let etcd: EmbeddedEtcd | undefined;
   let server: ServerProcess | undefined;

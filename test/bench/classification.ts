@@ -1,7 +1,13 @@
 // APF classification cost per request: 1.26 bootstrap config + 100 extra FlowSchemas, a realistic request mix; prints ns/op and p99.
 import type { ApiObject } from '../../lib/apimachinery/meta/types';
 import { parseRequestInfo } from '../../lib/endpoints/request-info';
-import { ANONYMOUS, compileClassifier, type Classifier, type DigestUser, type RequestDigest } from '../../lib/server/flowcontrol/classifier';
+import {
+  ANONYMOUS,
+  compileClassifier,
+  type Classifier,
+  type DigestUser,
+  type RequestDigest,
+} from '../../lib/server/flowcontrol/classifier';
 import { priorityAndFairnessHeaders } from '../../lib/server/flowcontrol/headers';
 import { bootstrapFlowSchemas, bootstrapPriorityLevels } from '../../lib/server/flowcontrol/testing/bootstrap-config';
 
@@ -10,25 +16,53 @@ const OPS = Number(process.env['BENCH_OPS'] ?? 2_000_000);
 const TARGET_NS = 20_000;
 const LEVELS = ['workload-low', 'global-default', 'workload-high'];
 const GROUPS = ['apps', '', 'batch', 'autoscaling', 'networking.orch.io'];
-const RESOURCES = [['deployments', 'deployments/scale'], ['pods', 'configmaps', 'secrets'], ['jobs', 'cronjobs'], ['horizontalpodautoscalers'], ['ingresses']];
+const RESOURCES = [
+  ['deployments', 'deployments/scale'],
+  ['pods', 'configmaps', 'secrets'],
+  ['jobs', 'cronjobs'],
+  ['horizontalpodautoscalers'],
+  ['ingresses'],
+];
 
 /** Tenant-style schemas: per-user, per-team and per-namespace service-account rules, spread over precedences 1000–7930. */
 function extraFlowSchemas(count: number): ApiObject[] {
   return Array.from({ length: count }, (_, i) => {
     const subjects = [
-      i % 3 === 0 ? { kind: 'User', user: { name: `user-${i}` } } : { kind: 'Group', group: { name: `team-${i % 20}` } },
+      i % 3 === 0
+        ? { kind: 'User', user: { name: `user-${i}` } }
+        : { kind: 'Group', group: { name: `team-${i % 20}` } },
       ...(i % 4 === 0 ? [{ kind: 'ServiceAccount', serviceAccount: { namespace: `ns-${i}`, name: '*' } }] : []),
       ...(i % 5 === 0 ? [{ kind: 'ServiceAccount', serviceAccount: { namespace: 'ci', name: `runner-${i}` } }] : []),
     ];
     const g = i % GROUPS.length;
     const resourceRules = [
-      { verbs: i % 2 === 0 ? ['get', 'list', 'watch'] : ['*'], apiGroups: [GROUPS[g]], resources: RESOURCES[g], clusterScope: i % 7 === 0, namespaces: i % 6 === 0 ? ['*'] : [`ns-${i}`, `ns-${i + 1}`, 'shared'] },
-      ...(i % 3 === 1 ? [{ verbs: ['create', 'update', 'patch', 'delete'], apiGroups: ['apps'], resources: ['deployments'], namespaces: [`ns-${i}`] }] : []),
+      {
+        verbs: i % 2 === 0 ? ['get', 'list', 'watch'] : ['*'],
+        apiGroups: [GROUPS[g]],
+        resources: RESOURCES[g],
+        clusterScope: i % 7 === 0,
+        namespaces: i % 6 === 0 ? ['*'] : [`ns-${i}`, `ns-${i + 1}`, 'shared'],
+      },
+      ...(i % 3 === 1
+        ? [
+            {
+              verbs: ['create', 'update', 'patch', 'delete'],
+              apiGroups: ['apps'],
+              resources: ['deployments'],
+              namespaces: [`ns-${i}`],
+            },
+          ]
+        : []),
     ];
     const nonResourceRules = i % 10 === 0 ? [{ verbs: ['get'], nonResourceURLs: ['/metrics', '/debug/'] }] : [];
     return {
       metadata: { name: `tenant-${String(i).padStart(3, '0')}`, uid: `uid-tenant-${i}` },
-      spec: { priorityLevelConfiguration: { name: LEVELS[i % LEVELS.length] }, matchingPrecedence: 1000 + i * 70, distinguisherMethod: { type: i % 2 ? 'ByUser' : 'ByNamespace' }, rules: [{ subjects, resourceRules, nonResourceRules }] },
+      spec: {
+        priorityLevelConfiguration: { name: LEVELS[i % LEVELS.length] },
+        matchingPrecedence: 1000 + i * 70,
+        distinguisherMethod: { type: i % 2 ? 'ByUser' : 'ByNamespace' },
+        rules: [{ subjects, resourceRules, nonResourceRules }],
+      },
     };
   });
 }
@@ -60,13 +94,56 @@ function requestMix(): RequestDigest[] {
     [1, digest(ANONYMOUS, 'GET', '/openapi/v2')],
     [1, digest(ANONYMOUS, 'GET', '/apis')],
     [3, digest(who('user-9', 'team-9', 'system:authenticated'), 'GET', '/apis/apps/v1/namespaces/ns-9/deployments')],
-    [3, digest(who('user-42', 'team-2', 'system:authenticated'), 'PATCH', '/apis/apps/v1/namespaces/shared/deployments/api')],
+    [
+      3,
+      digest(
+        who('user-42', 'team-2', 'system:authenticated'),
+        'PATCH',
+        '/apis/apps/v1/namespaces/shared/deployments/api',
+      ),
+    ],
     [2, digest(who('dev', 'team-17', 'system:authenticated'), 'GET', '/api/v1/namespaces/ns-17/pods')],
-    [3, digest(who('system:serviceaccount:ns-8:app', 'system:serviceaccounts', 'system:serviceaccounts:ns-8', 'system:authenticated'), 'GET', '/apis/apps/v1/namespaces/ns-8/deployments')],
-    [2, digest(who('system:serviceaccount:ci:runner-5', 'system:serviceaccounts', 'system:authenticated'), 'POST', '/apis/batch/v1/namespaces/ns-5/jobs')],
-    [2, digest(who('system:serviceaccount:default:app', 'system:serviceaccounts', 'system:authenticated'), 'GET', '/api/v1/namespaces/default/configmaps/c')],
-    [2, digest(who('system:serviceaccount:kube-system:ctrl', 'system:serviceaccounts', 'system:authenticated'), 'PUT', '/apis/coordination.orch.io/v1/namespaces/kube-system/leases/ctrl')],
-    [3, digest(who('system:kube-controller-manager', 'system:authenticated'), 'GET', '/apis/apps/v1/deployments?watch=1')],
+    [
+      3,
+      digest(
+        who(
+          'system:serviceaccount:ns-8:app',
+          'system:serviceaccounts',
+          'system:serviceaccounts:ns-8',
+          'system:authenticated',
+        ),
+        'GET',
+        '/apis/apps/v1/namespaces/ns-8/deployments',
+      ),
+    ],
+    [
+      2,
+      digest(
+        who('system:serviceaccount:ci:runner-5', 'system:serviceaccounts', 'system:authenticated'),
+        'POST',
+        '/apis/batch/v1/namespaces/ns-5/jobs',
+      ),
+    ],
+    [
+      2,
+      digest(
+        who('system:serviceaccount:default:app', 'system:serviceaccounts', 'system:authenticated'),
+        'GET',
+        '/api/v1/namespaces/default/configmaps/c',
+      ),
+    ],
+    [
+      2,
+      digest(
+        who('system:serviceaccount:kube-system:ctrl', 'system:serviceaccounts', 'system:authenticated'),
+        'PUT',
+        '/apis/coordination.orch.io/v1/namespaces/kube-system/leases/ctrl',
+      ),
+    ],
+    [
+      3,
+      digest(who('system:kube-controller-manager', 'system:authenticated'), 'GET', '/apis/apps/v1/deployments?watch=1'),
+    ],
     [2, digest(who('system:node:n1', 'system:nodes', 'system:authenticated'), 'PUT', '/api/v1/nodes/n1/status')],
     [1, digest(who('admin', 'system:masters', 'system:authenticated'), 'DELETE', '/api/v1/namespaces/x')],
   ];
@@ -125,7 +202,10 @@ function main(): void {
   const sorted = latencies(classifier, mix, Math.min(OPS, 1_000_000));
   // Worst case: every request from a user not seen before (the per-user subject cache of 4096 entries always misses).
   const info = digest(ANONYMOUS, 'GET', '/apis/apps/v1/namespaces/default/deployments').info;
-  const strangers = Array.from({ length: 10_000 }, (_, i): RequestDigest => ({ user: who(`stranger-${i}`, `team-${i % 50}`, 'system:authenticated'), info }));
+  const strangers = Array.from({ length: 10_000 }, (_, i): RequestDigest => ({
+    user: who(`stranger-${i}`, `team-${i % 50}`, 'system:authenticated'),
+    info,
+  }));
   throughput(classifier, strangers, 20_000);
   const uncachedNs = throughput(classifier, strangers, 200_000);
   const headerStart = process.hrtime.bigint();

@@ -4,9 +4,24 @@ import { SourceMap } from 'node:module';
 import { fileURLToPath } from 'node:url';
 import { dirname, relative, resolve } from 'node:path';
 
-export interface CallFrame { functionName: string; url: string; lineNumber: number; columnNumber: number }
-export interface ProfileNode { id: number; callFrame: CallFrame; children?: number[] }
-export interface CpuProfile { nodes: ProfileNode[]; samples: number[]; timeDeltas: number[]; startTime: number; endTime: number }
+export interface CallFrame {
+  functionName: string;
+  url: string;
+  lineNumber: number;
+  columnNumber: number;
+}
+export interface ProfileNode {
+  id: number;
+  callFrame: CallFrame;
+  children?: number[];
+}
+export interface CpuProfile {
+  nodes: ProfileNode[];
+  samples: number[];
+  timeDeltas: number[];
+  startTime: number;
+  endTime: number;
+}
 
 const maps = new Map<string, SourceMap | null>();
 
@@ -22,7 +37,10 @@ export function location(frame: CallFrame): string {
   }
   const map = maps.get(file);
   if (map) {
-    const entry = map.findEntry(frame.lineNumber, frame.columnNumber) as { originalSource?: string; originalLine?: number };
+    const entry = map.findEntry(frame.lineNumber, frame.columnNumber) as {
+      originalSource?: string;
+      originalLine?: number;
+    };
     if (entry.originalSource) {
       const src = entry.originalSource;
       file = src.startsWith('file://') ? fileURLToPath(src) : resolve(dirname(file), src);
@@ -36,9 +54,14 @@ export function location(frame: CallFrame): string {
 export function moduleOf(loc: string): string {
   const path = loc.slice(loc.lastIndexOf(' ') + 1);
   if (!path.includes(':') && !path.includes('/')) return loc.startsWith('(') ? loc : 'native/builtin';
-  if (path.startsWith('node:')) return 'node:' + (path.slice(5).split(/[/:]/)[0] === 'internal' ? path.slice(5).split(/[/:]/).slice(0, 2).join('/') : path.slice(5).split(/[/:]/)[0]);
+  if (path.startsWith('node:'))
+    return (
+      'node:' +
+      (path.slice(5).split(/[/:]/)[0] === 'internal'
+        ? path.slice(5).split(/[/:]/).slice(0, 2).join('/')
+        : path.slice(5).split(/[/:]/)[0])
+    );
   const nm = path.match(/node_modules\/((?:@[^/]+\/)?[^/]+)/);
   if (nm) return `npm:${nm[1]}`;
   return path.split('/').slice(0, 3).join('/').replace(/:\d+$/, '');
 }
-

@@ -3,7 +3,14 @@ import { Etcd3 } from 'etcd3';
 import { closedLoop, processCpuMs, type PhaseResult } from './stats';
 
 /** Measures create-if-absent txns of ~`valueBytes`-byte values against `clientUrl` (a second run on one etcd needs another `keyPrefix`). */
-export async function benchRawEtcdCreates(clientUrl: string, concurrency: number, seconds: number, etcdPid?: number, valueBytes = 600, keyPrefix = '/bench-raw'): Promise<PhaseResult> {
+export async function benchRawEtcdCreates(
+  clientUrl: string,
+  concurrency: number,
+  seconds: number,
+  etcdPid?: number,
+  valueBytes = 600,
+  keyPrefix = '/bench-raw',
+): Promise<PhaseResult> {
   const client = new Etcd3({ hosts: clientUrl });
   try {
     const value = Buffer.from(JSON.stringify({ pad: 'x'.repeat(Math.max(0, valueBytes - 10)) }).slice(0, valueBytes));

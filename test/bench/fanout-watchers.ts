@@ -84,7 +84,12 @@ async function finish(total: number, acked: Array<[number, number]>, waitMs: num
   }
   latencies.sort((a, b) => a - b);
   const q = (p: number): number => latencies[Math.min(latencies.length - 1, Math.floor(latencies.length * p))] ?? NaN;
-  send({ type: 'result', complete: counts.filter((c) => c === total).length, delivered: latencies.length, latencies: { p50: q(0.5), p99: q(0.99), max: q(1) } });
+  send({
+    type: 'result',
+    complete: counts.filter((c) => c === total).length,
+    delivered: latencies.length,
+    latencies: { p50: q(0.5), p99: q(0.99), max: q(1) },
+  });
 }
 
 process.on('message', (message: ParentMessage) => {

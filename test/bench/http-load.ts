@@ -8,9 +8,21 @@ export interface HttpResponse {
 }
 
 /** One request on `agent`; resolves with the status and the whole body (transport errors reject). */
-export function httpRequest(agent: Agent, baseUrl: string, method: string, path: string, body?: string, contentType = 'application/json', extraHeaders: Record<string, string> = {}): Promise<HttpResponse> {
+export function httpRequest(
+  agent: Agent,
+  baseUrl: string,
+  method: string,
+  path: string,
+  body?: string,
+  contentType = 'application/json',
+  extraHeaders: Record<string, string> = {},
+): Promise<HttpResponse> {
   return new Promise((resolve, reject) => {
-    const headers: Record<string, string | number> = { Accept: 'application/json', 'User-Agent': 'orch-bench', ...extraHeaders };
+    const headers: Record<string, string | number> = {
+      Accept: 'application/json',
+      'User-Agent': 'orch-bench',
+      ...extraHeaders,
+    };
     if (body !== undefined) {
       headers['Content-Type'] = contentType;
       headers['Content-Length'] = Buffer.byteLength(body);
@@ -46,7 +58,12 @@ export interface LoadSpec {
 }
 
 /** Runs one fixed-duration closed-loop phase; non-2xx responses and transport errors are counted as errors. */
-export async function runLoad(baseUrl: string, spec: LoadSpec, serverPid?: number, etcdPid?: number): Promise<PhaseResult> {
+export async function runLoad(
+  baseUrl: string,
+  spec: LoadSpec,
+  serverPid?: number,
+  etcdPid?: number,
+): Promise<PhaseResult> {
   const cpuBefore = serverPid === undefined ? undefined : processCpuMs(serverPid);
   const etcdBefore = etcdPid === undefined ? undefined : processCpuMs(etcdPid);
   const agent = new Agent({ keepAlive: true, maxSockets: spec.concurrency, maxFreeSockets: spec.concurrency });

@@ -39,7 +39,16 @@ function bigDeployment(name: string): string {
       selector: { matchLabels: { app: name } },
       template: {
         metadata: { labels: { app: name, tier: 'web' } },
-        spec: { containers: [{ name: 'web', image: 'nginx:1.25.3', ports: [{ containerPort: 80 }], resources: { requests: { cpu: '100m', memory: '128Mi' } } }] },
+        spec: {
+          containers: [
+            {
+              name: 'web',
+              image: 'nginx:1.25.3',
+              ports: [{ containerPort: 80 }],
+              resources: { requests: { cpu: '100m', memory: '128Mi' } },
+            },
+          ],
+        },
       },
     },
   });
@@ -50,7 +59,10 @@ function smallDeployment(name: string): string {
     apiVersion: 'apps/v1',
     kind: 'Deployment',
     metadata: { name },
-    spec: { selector: { matchLabels: { app: name } }, template: { metadata: { labels: { app: name } }, spec: { containers: [{ name: 'c', image: 'nginx' }] } } },
+    spec: {
+      selector: { matchLabels: { app: name } },
+      template: { metadata: { labels: { app: name } }, spec: { containers: [{ name: 'c', image: 'nginx' }] } },
+    },
   });
 }
 
@@ -74,7 +86,13 @@ async function fill(url: string, agent: Agent): Promise<void> {
   const worker = async (): Promise<void> => {
     while (next < OBJECTS) {
       const i = next++;
-      const res = await httpRequest(agent, url, 'POST', `/apis/apps/v1/namespaces/${NS}/deployments`, bigDeployment(`d-${String(i).padStart(5, '0')}`));
+      const res = await httpRequest(
+        agent,
+        url,
+        'POST',
+        `/apis/apps/v1/namespaces/${NS}/deployments`,
+        bigDeployment(`d-${String(i).padStart(5, '0')}`),
+      );
       if (res.status !== 201) throw new Error(`create failed: ${res.status} ${res.body}`);
     }
   };
@@ -82,7 +100,10 @@ async function fill(url: string, agent: Agent): Promise<void> {
 }
 
 /** The watchers' process (fanout-watchers.ts) and a promise for its next message of a type. */
-function forkWatchers(): { child: ChildProcess; next: <T extends ChildMessage['type']>(type: T) => Promise<Extract<ChildMessage, { type: T }>> } {
+function forkWatchers(): {
+  child: ChildProcess;
+  next: <T extends ChildMessage['type']>(type: T) => Promise<Extract<ChildMessage, { type: T }>>;
+} {
   const child = fork(join(__dirname, 'fanout-watchers.js'), [], { stdio: ['ignore', 'inherit', 'inherit', 'ipc'] });
   const next = <T extends ChildMessage['type']>(type: T): Promise<Extract<ChildMessage, { type: T }>> =>
     new Promise((resolve, reject) => {
@@ -92,7 +113,8 @@ function forkWatchers(): { child: ChildProcess; next: <T extends ChildMessage['t
         child.off('exit', onExit);
         resolve(message as Extract<ChildMessage, { type: T }>);
       };
-      const onExit = (code: number | null): void => reject(new Error(`fan-out watchers exited (${code}) before '${type}'`));
+      const onExit = (code: number | null): void =>
+        reject(new Error(`fan-out watchers exited (${code}) before '${type}'`));
       child.on('message', onMessage);
       child.once('exit', onExit);
     });
@@ -137,7 +159,14 @@ async function watchFanOut(server: ServerProcess, agent: Agent): Promise<string[
         if (wait > 0) await new Promise((r) => setTimeout(r, wait));
         else if (wait < -50) late++;
         const patch = JSON.stringify({ metadata: { annotations: { n: String(i) } } });
-        const res = await httpRequest(agent, server.url, 'PATCH', `${base}/w-${i % targets}`, patch, 'application/merge-patch+json');
+        const res = await httpRequest(
+          agent,
+          server.url,
+          'PATCH',
+          `${base}/w-${i % targets}`,
+          patch,
+          'application/merge-patch+json',
+        );
         const at = wallNow();
         const rv = Number(JSON.parse(res.body).metadata.resourceVersion);
         if (!acked.has(rv)) acked.set(rv, at);
@@ -165,7 +194,9 @@ async function watchFanOut(server: ServerProcess, agent: Agent): Promise<string[
 }
 
 function rssMiB(pid: number): number {
-  const line = readFileSync(`/proc/${pid}/status`, 'utf8').split('\n').find((l) => l.startsWith('VmRSS:'));
+  const line = readFileSync(`/proc/${pid}/status`, 'utf8')
+    .split('\n')
+    .find((l) => l.startsWith('VmRSS:'));
   return Number(line?.replace(/\D+/g, '') ?? NaN) / 1024;
 }
 
@@ -184,23 +215,33 @@ async function measure(server: ServerProcess, etcdUrl: string): Promise<void> {
     const one = await httpRequest(agent, server.url, 'GET', `${path}?limit=1`);
     const itemBytes = Buffer.byteLength(JSON.stringify(JSON.parse(one.body).items[0]));
     const prefix = `/registry/apps/deployments/${NS}/`;
-    const rawKeys = (await client.getAll().prefix(prefix).count());
+    const rawKeys = await client.getAll().prefix(prefix).count();
     if (rawKeys !== OBJECTS) throw new Error(`expected ${OBJECTS} keys under ${prefix}, found ${rawKeys}`);
 
     log('measuring');
     const raw = await rounds(LIST_ROUNDS, async () => {
-      const res = await client.kv.range({ key: Buffer.from(prefix), range_end: Buffer.from(`${prefix.slice(0, -1)}0`) });
+      const res = await client.kv.range({
+        key: Buffer.from(prefix),
+        range_end: Buffer.from(`${prefix.slice(0, -1)}0`),
+      });
       for (const kv of res.kvs) JSON.parse(kv.value.toString('utf8'));
     });
     const get = (p: string): Promise<unknown> => httpRequest(agent, server.url, 'GET', p);
     const full = await rounds(LIST_ROUNDS, () => get(path));
     const cached = await rounds(LIST_ROUNDS, () => get(`${path}?resourceVersion=0`));
-    const cachedParsed = await rounds(LIST_ROUNDS, async () => JSON.parse(((await httpRequest(agent, server.url, 'GET', `${path}?resourceVersion=0`)) as { body: string }).body));
+    const cachedParsed = await rounds(LIST_ROUNDS, async () =>
+      JSON.parse(((await httpRequest(agent, server.url, 'GET', `${path}?resourceVersion=0`)) as { body: string }).body),
+    );
     const paged = await rounds(Math.max(3, LIST_ROUNDS / 2), async () => {
       let token = '';
       let pages = 0;
       do {
-        const res = await httpRequest(agent, server.url, 'GET', `${path}?limit=500${token ? `&continue=${encodeURIComponent(token)}` : ''}`);
+        const res = await httpRequest(
+          agent,
+          server.url,
+          'GET',
+          `${path}?limit=500${token ? `&continue=${encodeURIComponent(token)}` : ''}`,
+        );
         token = JSON.parse(res.body).metadata.continue ?? '';
         pages++;
       } while (token !== '');

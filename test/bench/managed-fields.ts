@@ -37,16 +37,28 @@ function decodedDeployment(body: string): ApiObject {
 
 /** The bench Deployment with its one container repeated `count` times under distinct names and ports. */
 function bodyWithContainers(name: string, count: number): string {
-  const body = JSON.parse(deploymentBody(name)) as { spec: { template: { spec: { containers: Array<Record<string, unknown>> } } } };
+  const body = JSON.parse(deploymentBody(name)) as {
+    spec: { template: { spec: { containers: Array<Record<string, unknown>> } } };
+  };
   const [container] = body.spec.template.spec.containers;
-  body.spec.template.spec.containers = Array.from({ length: count }, (_, i) => ({ ...container, name: `web-${i}`, ports: [{ name: `http-${i}`, containerPort: 8000 + i, protocol: 'TCP' }] }));
+  body.spec.template.spec.containers = Array.from({ length: count }, (_, i) => ({
+    ...container,
+    name: `web-${i}`,
+    ports: [{ name: `http-${i}`, containerPort: 8000 + i, protocol: 'TCP' }],
+  }));
   return JSON.stringify(body);
 }
 
 /** What etcd holds after the create: tracked, with system metadata and status, through a JSON round trip. */
 function storedAfterCreate(body: string): ApiObject {
   const created = current.updateManagedFields(undefined, decodedDeployment(body), MANAGER, scope);
-  const meta = { ...created.metadata, uid: '6f1c3c2e-2b41-4a53-9d1a-0c7f3b0d9a11', resourceVersion: '1234', generation: 1, creationTimestamp: '2026-11-22T18:00:00Z' };
+  const meta = {
+    ...created.metadata,
+    uid: '6f1c3c2e-2b41-4a53-9d1a-0c7f3b0d9a11',
+    resourceVersion: '1234',
+    generation: 1,
+    creationTimestamp: '2026-11-22T18:00:00Z',
+  };
   return JSON.parse(JSON.stringify({ ...created, metadata: meta, status: {} })) as ApiObject;
 }
 
@@ -91,7 +103,8 @@ function assertSameOutput(c: Case, impls: UpdateManagedFields[]): void {
     const { live, obj } = c.input();
     return JSON.stringify(impl(live, obj, MANAGER, fixed).metadata.managedFields);
   });
-  if (!outputs.every((o) => o === outputs[0])) throw new Error(`${c.name}: implementations disagree:\n${outputs.join('\n')}`);
+  if (!outputs.every((o) => o === outputs[0]))
+    throw new Error(`${c.name}: implementations disagree:\n${outputs.join('\n')}`);
 }
 
 function loadBaseline(arg: string | undefined): UpdateManagedFields | undefined {
@@ -113,13 +126,19 @@ function main(): void {
     replicasUpdateCase(`(c) update spec.replicas (${CONTAINERS} containers)`, bodyWithContainers('web', CONTAINERS)),
     createCase(`(c') create Deployment (${CONTAINERS} containers)`, bodyWithContainers('web', CONTAINERS)),
   ];
-  const header = baseline ? '| case | baseline µs/call | current µs/call | speed-up |\n|---|---:|---:|---:|' : '| case | µs/call |\n|---|---:|';
+  const header = baseline
+    ? '| case | baseline µs/call | current µs/call | speed-up |\n|---|---:|---:|---:|'
+    : '| case | µs/call |\n|---|---:|';
   const rows = cases.map((c) => {
     if (baseline) assertSameOutput(c, impls);
     const [first = Number.NaN, second = Number.NaN] = fastestMicros(c, impls);
-    return baseline ? `| ${c.name} | ${first.toFixed(1)} | ${second.toFixed(1)} | ${(first / second).toFixed(2)}× |` : `| ${c.name} | ${first.toFixed(1)} |`;
+    return baseline
+      ? `| ${c.name} | ${first.toFixed(1)} | ${second.toFixed(1)} | ${(first / second).toFixed(2)}× |`
+      : `| ${c.name} | ${first.toFixed(1)} |`;
   });
-  process.stdout.write(`${header}\n${rows.join('\n')}\n\nfastest of ${BATCHES} interleaved batches of ${REPS} calls (after ${WARMUP_BATCHES} warm-up batches), Node ${process.version}\n`);
+  process.stdout.write(
+    `${header}\n${rows.join('\n')}\n\nfastest of ${BATCHES} interleaved batches of ${REPS} calls (after ${WARMUP_BATCHES} warm-up batches), Node ${process.version}\n`,
+  );
 }
 
 main();

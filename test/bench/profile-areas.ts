@@ -4,7 +4,10 @@ import { location, type CpuProfile, type ProfileNode } from './cpu-profile';
 /** First matching rule names the area of a frame ("name path:line"); order matters (specific before generic). */
 const AREAS: Array<[string, RegExp]> = [
   ['GC', /^\(garbage collector\)/],
-  ['HTTP parsing', /node:_http_(common|incoming)|parserOn|lib\/endpoints\/request-info|lib\/endpoints\/request-body|node:internal\/url|node:url/],
+  [
+    'HTTP parsing',
+    /node:_http_(common|incoming)|parserOn|lib\/endpoints\/request-info|lib\/endpoints\/request-body|node:internal\/url|node:url/,
+  ],
   ['logging', /npm:pino|node_modules\/(pino|sonic-boom|thread-stream)|lib\/server\/filters\/request-log/],
   ['metrics', /node_modules\/prom-client|lib\/server\/metrics\/|lib\/storage\/etcd\/metrics/],
   ['audit', /lib\/server\/filters\/audit/],
@@ -13,13 +16,19 @@ const AREAS: Array<[string, RegExp]> = [
   ['defaulting', /lib\/apis\/[^ ]*defaults/],
   ['validation', /lib\/apis\/[^ ]*validation|lib\/apimachinery\/validation|lib\/apimachinery\/field\//],
   ['body decode / schema walk', /lib\/apimachinery\/(schema|json|strategic-merge-patch)|lib\/endpoints\/decode-/],
-  ['etcd3 / gRPC', /node_modules\/(etcd3|@grpc|protobufjs|@protobufjs|cockatiel)|node:internal\/http2|node:http2|lib\/storage\/etcd\//],
+  [
+    'etcd3 / gRPC',
+    /node_modules\/(etcd3|@grpc|protobufjs|@protobufjs|cockatiel)|node:internal\/http2|node:http2|lib\/storage\/etcd\//,
+  ],
   ['watch cache', /lib\/storage\/cacher\//],
-  ['response writing', /node:_http_(outgoing|server)|lib\/endpoints\/handlers\/write-|lib\/endpoints\/negotiation|lib\/apimachinery\/serializers\//],
+  [
+    'response writing',
+    /node:_http_(outgoing|server)|lib\/endpoints\/handlers\/write-|lib\/endpoints\/negotiation|lib\/apimachinery\/serializers\//,
+  ],
   ['registry (store, strategy, admission)', /lib\/registry\//],
   ['other project code', /\s(lib|cmd)\//],
   ['other npm', /node_modules\//],
-  ['other Node.js internals', /node:/],  // includes node:net and stream_base_commons (socket writes of HTTP and HTTP/2)
+  ['other Node.js internals', /node:/], // includes node:net and stream_base_commons (socket writes of HTTP and HTTP/2)
   ['V8 / native (program)', /^\(program\)/],
 ];
 
@@ -81,7 +90,8 @@ export function breakdown(profile: CpuProfile, fromUs: number, toUs: number, top
     busy += dt;
     // A native leaf (JSON.parse, writev …) counts for the nearest caller that has a source location.
     let own = id;
-    while (!byId.get(own)!.callFrame.url && parent.has(own) && !/^\((garbage collector|program)\)/.test(loc(own))) own = parent.get(own)!;
+    while (!byId.get(own)!.callFrame.url && parent.has(own) && !/^\((garbage collector|program)\)/.test(loc(own)))
+      own = parent.get(own)!;
     if (!byId.get(own)!.callFrame.url && !/^\((garbage collector|program)\)/.test(loc(own))) own = id;
     let ownArea = areaOf(own === id ? leaf : loc(own));
     // Socket writes, events and promise machinery belong to whoever called them (HTTP response, gRPC, …).
@@ -107,9 +117,17 @@ export function breakdown(profile: CpuProfile, fromUs: number, toUs: number, top
       }
     }
   });
-  const areas = AREAS.map(([area]) => ({ area, selfUs: selfArea.get(area) ?? 0, inclusiveUs: inclArea.get(area) ?? 0 })).filter((r) => r.selfUs > 0 || r.inclusiveUs > 0);
+  const areas = AREAS.map(([area]) => ({
+    area,
+    selfUs: selfArea.get(area) ?? 0,
+    inclusiveUs: inclArea.get(area) ?? 0,
+  })).filter((r) => r.selfUs > 0 || r.inclusiveUs > 0);
   const rows = (m: Map<string, number>, filter: (k: string) => boolean): FunctionRow[] =>
-    [...m].filter(([k]) => filter(k)).sort((a, b) => b[1] - a[1]).slice(0, top).map(([fn, us]) => ({ fn, area: areaOf(fn.split(' ← ').pop()!), us }));
+    [...m]
+      .filter(([k]) => filter(k))
+      .sort((a, b) => b[1] - a[1])
+      .slice(0, top)
+      .map(([fn, us]) => ({ fn, area: areaOf(fn.split(' ← ').pop()!), us }));
   return {
     busyUs: busy,
     windowSeconds: (toUs - fromUs) / 1e6,

@@ -27,7 +27,8 @@ function main(): void {
     byModule.set(mod, (byModule.get(mod) ?? 0) + dt);
     if (focus && node.callFrame.functionName === focus) {
       const chain: string[] = [];
-      for (let cur = parent.get(id); cur !== undefined && chain.length < 9; cur = parent.get(cur)) chain.push(location(byId.get(cur)!.callFrame));
+      for (let cur = parent.get(id); cur !== undefined && chain.length < 9; cur = parent.get(cur))
+        chain.push(location(byId.get(cur)!.callFrame));
       const k = chain.join(' ← ');
       callers.set(k, (callers.get(k) ?? 0) + dt);
     }
@@ -41,9 +42,15 @@ function main(): void {
   });
   const print = (title: string, m: Map<string, number>, filter: (k: string) => boolean = () => true): void => {
     process.stdout.write(`\n${title} (total ${(total / 1000).toFixed(0)} ms sampled)\n`);
-    [...m].filter(([k]) => filter(k)).sort((a, b) => b[1] - a[1]).slice(0, top).forEach(([k, us], i) => {
-      process.stdout.write(`${String(i + 1).padStart(2)}. ${((100 * us) / total).toFixed(1).padStart(5)}%  ${(us / 1000).toFixed(0).padStart(6)} ms  ${k}\n`);
-    });
+    [...m]
+      .filter(([k]) => filter(k))
+      .sort((a, b) => b[1] - a[1])
+      .slice(0, top)
+      .forEach(([k, us], i) => {
+        process.stdout.write(
+          `${String(i + 1).padStart(2)}. ${((100 * us) / total).toFixed(1).padStart(5)}%  ${(us / 1000).toFixed(0).padStart(6)} ms  ${k}\n`,
+        );
+      });
   };
   print('Top self time', self, (k) => !/^\((idle|program|garbage collector|root)\)/.test(k));
   print('Top self time incl. idle/GC', self);

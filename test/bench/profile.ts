@@ -55,18 +55,56 @@ async function profileWorkload(kind: 'create' | 'get', wrk: string | undefined):
         const created: string[] = [];
         log(`${kind}: warm-up`);
         await runLoad(server.url, createSpec(16, 2, created));
-        const getSpec: LoadSpec = { workload: 'GET Deployment', concurrency: CONCURRENCY, seconds: SECONDS, next: () => ({ method: 'GET', path: `${DEPLOYMENTS}/${created[Math.floor(Math.random() * created.length)]}` }) };
+        const getSpec: LoadSpec = {
+          workload: 'GET Deployment',
+          concurrency: CONCURRENCY,
+          seconds: SECONDS,
+          next: () => ({
+            method: 'GET',
+            path: `${DEPLOYMENTS}/${created[Math.floor(Math.random() * created.length)]}`,
+          }),
+        };
         if (kind === 'get') await runLoad(server.url, { ...getSpec, concurrency: 16, seconds: 2 });
         log(`${kind}: measured phase, concurrency ${CONCURRENCY}, ${SECONDS}s (${wrk ? 'wrk' : 'node'})`);
         const from = nowUs();
         let r: PhaseResult;
         if (wrk && kind === 'create') {
-          r = await runWrk(wrk, server.url, { workload: 'POST create Deployment', concurrency: CONCURRENCY, seconds: SECONDS, script: createScript('wrk-prof-'), scriptPath: join(dir, 'create.lua') }, server.pid, undefined, log);
+          r = await runWrk(
+            wrk,
+            server.url,
+            {
+              workload: 'POST create Deployment',
+              concurrency: CONCURRENCY,
+              seconds: SECONDS,
+              script: createScript('wrk-prof-'),
+              scriptPath: join(dir, 'create.lua'),
+            },
+            server.pid,
+            undefined,
+            log,
+          );
         } else if (wrk) {
           writeFileSync(join(dir, 'names.txt'), `${created.join('\n')}\n`);
-          r = await runWrk(wrk, server.url, { workload: 'GET Deployment', concurrency: CONCURRENCY, seconds: SECONDS, script: getScript(join(dir, 'names.txt'), 2), scriptPath: join(dir, 'get.lua') }, server.pid, undefined, log);
+          r = await runWrk(
+            wrk,
+            server.url,
+            {
+              workload: 'GET Deployment',
+              concurrency: CONCURRENCY,
+              seconds: SECONDS,
+              script: getScript(join(dir, 'names.txt'), 2),
+              scriptPath: join(dir, 'get.lua'),
+            },
+            server.pid,
+            undefined,
+            log,
+          );
         } else {
-          r = await runLoad(server.url, kind === 'create' ? createSpec(CONCURRENCY, SECONDS, created) : getSpec, server.pid);
+          r = await runLoad(
+            server.url,
+            kind === 'create' ? createSpec(CONCURRENCY, SECONDS, created) : getSpec,
+            server.pid,
+          );
         }
         window = [from, nowUs()];
         return r;
@@ -74,7 +112,9 @@ async function profileWorkload(kind: 'create' | 'get', wrk: string | undefined):
       ['--cpu-prof', `--cpu-prof-dir=${dir}`],
     );
     // With --workers N (BENCH_SERVER_ARGS) every process writes a profile; the busiest one is the serving worker.
-    const profiles = readdirSync(dir).filter((f) => f.endsWith('.cpuprofile')).map((f) => JSON.parse(readFileSync(join(dir, f), 'utf8')) as CpuProfile);
+    const profiles = readdirSync(dir)
+      .filter((f) => f.endsWith('.cpuprofile'))
+      .map((f) => JSON.parse(readFileSync(join(dir, f), 'utf8')) as CpuProfile);
     if (profiles.length === 0) throw new Error(`the server wrote no .cpuprofile into ${dir}`);
     const profile = profiles.sort((a, b) => b.samples.length - a.samples.length)[0]!;
     const b = breakdown(profile, window[0], window[1]);
@@ -103,17 +143,19 @@ function section(p: Profiled): string[] {
     '',
     '| Area | self µs/req | self % | inclusive µs/req |',
     '|---|---:|---:|---:|',
-    ...[...b.areas].sort((x, y) => y.selfUs - x.selfUs).map((a) => `| ${a.area} | ${per(a.selfUs)} | ${pct(a.selfUs, b.busyUs)} | ${per(a.inclusiveUs)} |`),
+    ...[...b.areas]
+      .sort((x, y) => y.selfUs - x.selfUs)
+      .map((a) => `| ${a.area} | ${per(a.selfUs)} | ${pct(a.selfUs, b.busyUs)} | ${per(a.inclusiveUs)} |`),
     '',
     `Top self time (a native leaf is shown with the nearest located caller, \`leaf ← caller\`):`,
     '',
-    '| # | µs/req | % | function | frame\'s area |',
+    "| # | µs/req | % | function | frame's area |",
     '|---:|---:|---:|---|---|',
     ...b.topSelf.map((f, i) => `| ${i + 1} | ${per(f.us)} | ${pct(f.us, b.busyUs)} | ${cell(f.fn)} | ${f.area} |`),
     '',
     'Top inclusive time, project code (the request listener itself left out):',
     '',
-    '| # | µs/req | % | function | frame\'s area |',
+    "| # | µs/req | % | function | frame's area |",
     '|---:|---:|---:|---|---|',
     ...b.topInclusive.map((f, i) => `| ${i + 1} | ${per(f.us)} | ${pct(f.us, b.busyUs)} | ${cell(f.fn)} | ${f.area} |`),
     '',

@@ -45,8 +45,22 @@ function result(reps: number, e: Encoders): EncodingResult {
   if (!e.kept().equals(protobufBytes)) throw new Error('kept protobuf bytes differ from a fresh encoding');
   // JSON text still has to become UTF-8 bytes for the socket (the server's Buffer.byteLength + res.end do that).
   const ops = [e.stringify, () => Buffer.from(e.stringify()), () => Buffer.from(e.stored()), e.protobuf, e.kept];
-  const [jsonTextUs = Number.NaN, jsonStringifyUs = Number.NaN, storedJsonUs = Number.NaN, protobufUs = Number.NaN, keptProtobufUs = Number.NaN] = fastestMicros(reps, ops);
-  return { jsonTextUs, jsonStringifyUs, storedJsonUs, protobufUs, keptProtobufUs, jsonBytes: Buffer.byteLength(`${e.stringify()}\n`), protobufBytes: protobufBytes.length };
+  const [
+    jsonTextUs = Number.NaN,
+    jsonStringifyUs = Number.NaN,
+    storedJsonUs = Number.NaN,
+    protobufUs = Number.NaN,
+    keptProtobufUs = Number.NaN,
+  ] = fastestMicros(reps, ops);
+  return {
+    jsonTextUs,
+    jsonStringifyUs,
+    storedJsonUs,
+    protobufUs,
+    keptProtobufUs,
+    jsonBytes: Buffer.byteLength(`${e.stringify()}\n`),
+    protobufBytes: protobufBytes.length,
+  };
 }
 
 /** Objects as the storage layer hands them to handlers: parsed, with their stored JSON (no resourceVersion) remembered. */
@@ -74,7 +88,11 @@ function encoded(value: unknown): Buffer {
 }
 
 /** `items` from asStoredObjects; the fresh protobuf encoding starts from copies, which have no kept bytes. */
-export function measureListEncoding(list: { kind: string; apiVersion: string; metadata: object }, items: ApiObject[], reps: number): EncodingResult {
+export function measureListEncoding(
+  list: { kind: string; apiVersion: string; metadata: object },
+  items: ApiObject[],
+  reps: number,
+): EncodingResult {
   const body = { ...list, items: items.map(({ kind: _k, apiVersion: _a, ...rest }) => rest) };
   return result(reps, {
     stringify: () => JSON.stringify(body),
@@ -87,7 +105,12 @@ export function measureListEncoding(list: { kind: string; apiVersion: string; me
 /** `obj` from asStoredObjects; the fresh protobuf encoding starts from a copy, which has no kept bytes. */
 export function measureObjectEncoding(obj: ApiObject, reps: number): EncodingResult {
   const copy = { ...obj };
-  return result(reps, { stringify: () => JSON.stringify(obj), stored: () => servedJson(obj) ?? '', protobuf: () => encoded(copy), kept: () => encoded(obj) });
+  return result(reps, {
+    stringify: () => JSON.stringify(obj),
+    stored: () => servedJson(obj) ?? '',
+    protobuf: () => encoded(copy),
+    kept: () => encoded(obj),
+  });
 }
 
 /** The list with every item's managedFields left out: the part of each object the two formats encode differently. */
@@ -104,7 +127,11 @@ export function withoutManagedFields<T extends { items: ApiObject[] }>(list: T):
 const f1 = (n: number): string => n.toFixed(n < 10 ? 3 : 1);
 
 /** The targets on cold encoding (JSON.stringify → bytes vs the protobuf encoder, both from the parsed object). */
-export function encodingTargetLines(rows: Array<[string, EncodingResult]>, speedTarget: number, sizeTarget: number): string[] {
+export function encodingTargetLines(
+  rows: Array<[string, EncodingResult]>,
+  speedTarget: number,
+  sizeTarget: number,
+): string[] {
   return rows.map(([name, r]) => {
     const speed = r.jsonStringifyUs / r.protobufUs;
     const smaller = 1 - r.protobufBytes / r.jsonBytes;
@@ -116,6 +143,9 @@ export function encodingTable(rows: Array<[string, EncodingResult]>): string[] {
   return [
     '| body | JSON.stringify (text) µs | JSON.stringify → bytes µs | stored-bytes JSON → bytes µs | protobuf encode µs | kept protobuf bytes → body µs | JSON → bytes ÷ protobuf encode | JSON bytes | protobuf bytes | smaller by |',
     '|---|---:|---:|---:|---:|---:|---:|---:|---:|---:|',
-    ...rows.map(([name, r]) => `| ${name} | ${f1(r.jsonTextUs)} | ${f1(r.jsonStringifyUs)} | ${f1(r.storedJsonUs)} | ${f1(r.protobufUs)} | ${f1(r.keptProtobufUs)} | ${(r.jsonStringifyUs / r.protobufUs).toFixed(2)}× | ${r.jsonBytes} | ${r.protobufBytes} | ${((1 - r.protobufBytes / r.jsonBytes) * 100).toFixed(1)}% |`),
+    ...rows.map(
+      ([name, r]) =>
+        `| ${name} | ${f1(r.jsonTextUs)} | ${f1(r.jsonStringifyUs)} | ${f1(r.storedJsonUs)} | ${f1(r.protobufUs)} | ${f1(r.keptProtobufUs)} | ${(r.jsonStringifyUs / r.protobufUs).toFixed(2)}× | ${r.jsonBytes} | ${r.protobufBytes} | ${((1 - r.protobufBytes / r.jsonBytes) * 100).toFixed(1)}% |`,
+    ),
   ];
 }

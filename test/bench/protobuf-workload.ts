@@ -11,7 +11,11 @@ const CONTROLLER_MANAGER = 'kube-controller-manager';
 const REPLICAS = 3;
 
 /** Runs `job(i)` for i in [0, count) on CONCURRENCY connections. */
-async function forEachIndex(url: string, count: number, job: (agent: Agent, i: number) => Promise<void>): Promise<void> {
+async function forEachIndex(
+  url: string,
+  count: number,
+  job: (agent: Agent, i: number) => Promise<void>,
+): Promise<void> {
   const agent = new Agent({ keepAlive: true, maxSockets: CONCURRENCY });
   let next = 0;
   const worker = async (): Promise<void> => {
@@ -39,7 +43,12 @@ export async function createDeployments(url: string, count: number): Promise<voi
 }
 
 /** The status Kubernetes 1.26's deployment controller writes once a Deployment's new ReplicaSet is fully available. */
-export function availableStatus(name: string, generation: number, created: string, available: string): Record<string, unknown> {
+export function availableStatus(
+  name: string,
+  generation: number,
+  created: string,
+  available: string,
+): Record<string, unknown> {
   const podTemplateHash = createHash('sha256').update(name).digest('hex').slice(0, 10);
   return {
     observedGeneration: generation,
@@ -48,8 +57,22 @@ export function availableStatus(name: string, generation: number, created: strin
     readyReplicas: REPLICAS,
     availableReplicas: REPLICAS,
     conditions: [
-      { type: 'Available', status: 'True', lastUpdateTime: available, lastTransitionTime: available, reason: 'MinimumReplicasAvailable', message: 'Deployment has minimum availability.' },
-      { type: 'Progressing', status: 'True', lastUpdateTime: available, lastTransitionTime: created, reason: 'NewReplicaSetAvailable', message: `ReplicaSet "${name}-${podTemplateHash}" has successfully progressed.` },
+      {
+        type: 'Available',
+        status: 'True',
+        lastUpdateTime: available,
+        lastTransitionTime: available,
+        reason: 'MinimumReplicasAvailable',
+        message: 'Deployment has minimum availability.',
+      },
+      {
+        type: 'Progressing',
+        status: 'True',
+        lastUpdateTime: available,
+        lastTransitionTime: created,
+        reason: 'NewReplicaSetAvailable',
+        message: `ReplicaSet "${name}-${podTemplateHash}" has successfully progressed.`,
+      },
     ],
   };
 }
@@ -60,11 +83,20 @@ export async function writeControllerStatus(url: string, count: number): Promise
     const path = `${DEPLOYMENTS}/${deploymentName(i)}`;
     const read = await httpRequest(pool, url, 'GET', path);
     if (read.status !== 200) throw new Error(`reading ${path}: ${read.status} ${read.body}`);
-    const obj = JSON.parse(read.body) as { metadata: { name: string; generation: number; creationTimestamp: string }; status?: unknown };
+    const obj = JSON.parse(read.body) as {
+      metadata: { name: string; generation: number; creationTimestamp: string };
+      status?: unknown;
+    };
     const created = obj.metadata.creationTimestamp;
     const available = new Date(Date.parse(created) + 5000).toISOString().replace(/\.\d+Z$/, 'Z');
     obj.status = availableStatus(obj.metadata.name, obj.metadata.generation, created, available);
-    const res = await httpRequest(pool, url, 'PUT', `${path}/status?fieldManager=${CONTROLLER_MANAGER}`, JSON.stringify(obj));
+    const res = await httpRequest(
+      pool,
+      url,
+      'PUT',
+      `${path}/status?fieldManager=${CONTROLLER_MANAGER}`,
+      JSON.stringify(obj),
+    );
     if (res.status !== 200) throw new Error(`writing the status of ${path}: ${res.status} ${res.body}`);
   });
 }

@@ -23,7 +23,10 @@ export function machineDescription(): string[] {
   const etcd = findEtcdBinary();
   if (etcd) {
     try {
-      etcdVersion = execFileSync(etcd, ['--version'], { encoding: 'utf8' }).split('\n')[0]?.replace(/^etcd Version:\s*/, '') ?? 'unknown';
+      etcdVersion =
+        execFileSync(etcd, ['--version'], { encoding: 'utf8' })
+          .split('\n')[0]
+          ?.replace(/^etcd Version:\s*/, '') ?? 'unknown';
     } catch {
       // keep 'unknown'
     }
@@ -48,9 +51,12 @@ function other(r: PhaseResult): number | undefined {
 
 export function resultTable(results: PhaseResult[]): string[] {
   const rows = results.map((r) => {
-    const kinds = Object.entries(r.errorsByKind).map(([k, n]) => `${k}×${n}`).join(', ');
+    const kinds = Object.entries(r.errorsByKind)
+      .map(([k, n]) => `${k}×${n}`)
+      .join(', ');
     const window = r.cpuSeconds ?? r.seconds;
-    const pct = (cpuMs: number | undefined): string => (cpuMs === undefined ? '–' : `${((100 * cpuMs) / 1000 / window).toFixed(0)}%`);
+    const pct = (cpuMs: number | undefined): string =>
+      cpuMs === undefined ? '–' : `${((100 * cpuMs) / 1000 / window).toFixed(0)}%`;
     const perReq = r.serverCpuMs === undefined ? '–' : (r.serverCpuMs / Math.max(1, r.requests)).toFixed(2);
     return `| ${r.workload} | ${r.loadGen ?? 'node'} | ${r.concurrency} | ${r.requests} | ${r.perSecond.toFixed(0)} | ${ms(r.p50Ms)} | ${ms(r.p99Ms)} | ${r.errors}${kinds ? ` (${kinds})` : ''} | ${perReq} | ${pct(r.serverCpuMs)} / ${pct(r.etcdCpuMs)} / ${pct(r.clientCpuMs)} / ${pct(other(r))} |`;
   });
@@ -66,7 +72,14 @@ export function targetLines(targets: Target[]): string[] {
 }
 
 /** `afterTargets`: extra lines under the target list (e.g. the same figures for the other load generator). */
-export function markdownSection(date: Date, command: string, notes: string[], results: PhaseResult[], targets: Target[], afterTargets: string[] = []): string {
+export function markdownSection(
+  date: Date,
+  command: string,
+  notes: string[],
+  results: PhaseResult[],
+  targets: Target[],
+  afterTargets: string[] = [],
+): string {
   return [
     `## ${date.toISOString().replace(/\.\d+Z$/, 'Z')}`,
     '',

@@ -68,7 +68,9 @@ function evaluateTargets(results: PhaseResult[], raw: PhaseResult, gen: LoadGen)
     },
     {
       name: `GET p99 at concurrency 16 < ${GET_P99_TARGET_MS} ms (and no errors) (${gen} load generator)`,
-      measured: get16 ? `${get16.p99Ms.toFixed(2)} ms (p50 ${get16.p50Ms.toFixed(2)} ms, ${get16.errors} errors)` : 'not measured (BENCH_PHASES)',
+      measured: get16
+        ? `${get16.p99Ms.toFixed(2)} ms (p50 ${get16.p50Ms.toFixed(2)} ms, ${get16.errors} errors)`
+        : 'not measured (BENCH_PHASES)',
       pass: get16 !== undefined && get16.p99Ms < GET_P99_TARGET_MS && get16.errors === 0,
     },
   ];
@@ -76,13 +78,20 @@ function evaluateTargets(results: PhaseResult[], raw: PhaseResult, gen: LoadGen)
 
 function wrkVersion(wrk: string): string {
   const out = spawnSync(wrk, ['-v'], { encoding: 'utf8' });
-  return (out.stdout || out.stderr || '').split('\n')[0]?.replace(/\s*Copyright.*$/, '').trim() || 'unknown';
+  return (
+    (out.stdout || out.stderr || '')
+      .split('\n')[0]
+      ?.replace(/\s*Copyright.*$/, '')
+      .trim() || 'unknown'
+  );
 }
 
 async function main(): Promise<void> {
-  if (!(SECONDS > 0) || !(ETCD_SECONDS > 0)) throw new Error('BENCH_SECONDS and BENCH_ETCD_SECONDS must be positive numbers');
+  if (!(SECONDS > 0) || !(ETCD_SECONDS > 0))
+    throw new Error('BENCH_SECONDS and BENCH_ETCD_SECONDS must be positive numbers');
   const wrk = LOAD_GENS.includes('wrk') ? findWrk() : undefined;
-  if (LOAD_GENS.includes('wrk') && !wrk) log('wrk not found (apt-get install wrk, or `make bench`): only the Node load generator runs');
+  if (LOAD_GENS.includes('wrk') && !wrk)
+    log('wrk not found (apt-get install wrk, or `make bench`): only the Node load generator runs');
   const runNode = LOAD_GENS.includes('node') || !wrk;
   dataDir = mkdtempSync(join(tmpdir(), 'orch-bench-'));
   etcd = await startEmbeddedEtcd(join(dataDir, 'etcd'));
@@ -132,7 +141,14 @@ async function main(): Promise<void> {
   const dir = dataDir;
   const wrkPhase = async (workload: string, c: number, script: string, file: string): Promise<void> => {
     log(`${workload} (wrk), concurrency ${c}, ${wrkSeconds}s`);
-    const r = await runWrk(wrk!, url, { workload, concurrency: c, seconds: wrkSeconds, script, scriptPath: join(dir, file) }, server?.pid, etcdPid, log);
+    const r = await runWrk(
+      wrk!,
+      url,
+      { workload, concurrency: c, seconds: wrkSeconds, script, scriptPath: join(dir, file) },
+      server?.pid,
+      etcdPid,
+      log,
+    );
     results.push(r);
   };
   for (const c of PHASES.includes('create') ? LEVELS : []) {
@@ -163,7 +179,11 @@ async function main(): Promise<void> {
   const targets = evaluateTargets(results, raw, basis);
   const reference =
     basis === 'wrk' && runNode
-      ? ['For reference, the same targets on the Node load generator phases (not the basis of PASS/FAIL):', '', ...targetLines(evaluateTargets(results, raw, 'node'))]
+      ? [
+          'For reference, the same targets on the Node load generator phases (not the basis of PASS/FAIL):',
+          '',
+          ...targetLines(evaluateTargets(results, raw, 'node')),
+        ]
       : [];
   const basisNote = wrk
     ? `Targets are evaluated on the wrk phases (${wrkVersion(wrk)}); the Node load generator phases are reported as well.`
@@ -175,10 +195,14 @@ async function main(): Promise<void> {
       `\`wrk\` = \`wrk -t<min(c,2)> -c<c> -d${wrkSeconds}s --timeout 10s --latency -s <lua>\`, keep-alive, one request in flight per connection; its Lua script POSTs Deployments named \`wrk-c<c>-<thread>-<n>\` (per-thread counter, \`Content-Type: application/json\`) or GETs the Deployments the Node phases created, each thread rotating through the list from its own offset, and prints exact p50/p99 (\`latency:percentile\`, µs), status counts and its own CPU (\`os.clock()\`) from \`done()\`. ` +
       'The apiserver is a separate process (`--log-level warn`); all phases use the same fresh local etcd. Phase order: creates node, creates wrk, GETs node, GETs wrk (the wrk create phases start with more keys in etcd).',
     'Req/s counts every completed request; errors (any non-2xx status, or transport/socket errors: connect, read, write, timeout) are listed per status. The ratio uses successful creates only.',
-    'CPU: user+system CPU during the phase of the apiserver and etcd processes (from /proc) and of the load generator (node: this process; wrk: the wrk process, all threads); 100% = one core, the machine has ' + String(cpus().length) + '; the server\'s JavaScript is single-threaded. "other" is the rest of the machine\'s busy CPU (kernel, other processes, and the idle bench process during wrk phases): a high value means the run was disturbed.',
+    'CPU: user+system CPU during the phase of the apiserver and etcd processes (from /proc) and of the load generator (node: this process; wrk: the wrk process, all threads); 100% = one core, the machine has ' +
+      String(cpus().length) +
+      '; the server\'s JavaScript is single-threaded. "other" is the rest of the machine\'s busy CPU (kernel, other processes, and the idle bench process during wrk phases): a high value means the run was disturbed.',
     basisNote,
   ];
-  process.stdout.write(`\n${resultTable(results).join('\n')}\n\n${basisNote}\n\n${targetLines(targets).join('\n')}\n${reference.length ? `\n${reference.join('\n')}\n` : ''}`);
+  process.stdout.write(
+    `\n${resultTable(results).join('\n')}\n\n${basisNote}\n\n${targetLines(targets).join('\n')}\n${reference.length ? `\n${reference.join('\n')}\n` : ''}`,
+  );
   if (WRITE_DOCS) {
     const doc = join(__dirname, '..', '..', '..', 'docs', 'benchmarks.md');
     prependSection(doc, markdownSection(new Date(), 'make bench', notes, results, targets, reference));

@@ -16,14 +16,33 @@ export interface ServerProcess {
 const READY_TIMEOUT_MS = 30_000;
 
 /** `extraNodeArgs` go before the script (e.g. `--cpu-prof`), `extraServerArgs` after it (e.g. `--workers 2`); the server logs at warn so request logging costs nothing. */
-export async function startServerProcess(etcdUrl: string, extraNodeArgs: string[] = [], extraServerArgs: string[] = []): Promise<ServerProcess> {
+export async function startServerProcess(
+  etcdUrl: string,
+  extraNodeArgs: string[] = [],
+  extraServerArgs: string[] = [],
+): Promise<ServerProcess> {
   const port = await freePort();
   const script = join(__dirname, '..', '..', 'cmd', 'apiserver.js');
   // BENCH_SERVER_ARGS: extra apiserver flags for experiments, e.g. "--watch-cache=false".
   const serverArgs = (process.env['BENCH_SERVER_ARGS'] ?? '').split(/\s+/).filter(Boolean);
-  const child = spawn(process.execPath, [...extraNodeArgs, script, '--port', String(port), '--etcd-servers', etcdUrl, '--log-level', 'warn', ...serverArgs, ...extraServerArgs], {
-    stdio: ['ignore', 'pipe', 'pipe'],
-  });
+  const child = spawn(
+    process.execPath,
+    [
+      ...extraNodeArgs,
+      script,
+      '--port',
+      String(port),
+      '--etcd-servers',
+      etcdUrl,
+      '--log-level',
+      'warn',
+      ...serverArgs,
+      ...extraServerArgs,
+    ],
+    {
+      stdio: ['ignore', 'pipe', 'pipe'],
+    },
+  );
   const tail: string[] = [];
   const keep = (chunk: Buffer): void => {
     tail.push(...chunk.toString('utf8').split('\n').filter(Boolean));
@@ -32,15 +51,25 @@ export async function startServerProcess(etcdUrl: string, extraNodeArgs: string[
   child.stdout?.on('data', keep);
   child.stderr?.on('data', keep);
   const url = `http://127.0.0.1:${port}`;
-  const server: ServerProcess = { url, pid: child.pid ?? -1, stop: () => stopChild(child), killNow: () => void child.kill('SIGKILL') };
+  const server: ServerProcess = {
+    url,
+    pid: child.pid ?? -1,
+    stop: () => stopChild(child),
+    killNow: () => void child.kill('SIGKILL'),
+  };
   const agent = new Agent({ keepAlive: false });
   const deadline = Date.now() + READY_TIMEOUT_MS;
   try {
     for (;;) {
-      if (child.exitCode !== null || child.signalCode !== null) throw new Error(`apiserver exited (${child.exitCode ?? child.signalCode}) before ready:\n${tail.join('\n')}`);
-      const status = await httpRequest(agent, url, 'GET', '/readyz').then((r) => r.status, () => 0);
+      if (child.exitCode !== null || child.signalCode !== null)
+        throw new Error(`apiserver exited (${child.exitCode ?? child.signalCode}) before ready:\n${tail.join('\n')}`);
+      const status = await httpRequest(agent, url, 'GET', '/readyz').then(
+        (r) => r.status,
+        () => 0,
+      );
       if (status === 200) return server;
-      if (Date.now() > deadline) throw new Error(`apiserver not ready on ${url} after ${READY_TIMEOUT_MS} ms:\n${tail.join('\n')}`);
+      if (Date.now() > deadline)
+        throw new Error(`apiserver not ready on ${url} after ${READY_TIMEOUT_MS} ms:\n${tail.join('\n')}`);
       await new Promise((r) => setTimeout(r, 100));
     }
   } catch (err) {

@@ -113,7 +113,11 @@ export function percentile(sorted: Float64Array, q: number): number {
 }
 
 /** Runs `op` in `concurrency` closed loops until `seconds` have passed; each op reports its own outcome. */
-export async function closedLoop(concurrency: number, seconds: number, op: (worker: number) => Promise<string | undefined>): Promise<{ recorder: Recorder; elapsedSeconds: number }> {
+export async function closedLoop(
+  concurrency: number,
+  seconds: number,
+  op: (worker: number) => Promise<string | undefined>,
+): Promise<{ recorder: Recorder; elapsedSeconds: number }> {
   const recorder = new Recorder();
   const cpuBefore = process.cpuUsage();
   const machineBefore = machineBusyMs();
@@ -126,7 +130,8 @@ export async function closedLoop(concurrency: number, seconds: number, op: (work
       try {
         errorKind = await op(id);
       } catch (err) {
-        errorKind = (err as NodeJS.ErrnoException).code ?? (err instanceof Error ? err.message.slice(0, 60) : String(err));
+        errorKind =
+          (err as NodeJS.ErrnoException).code ?? (err instanceof Error ? err.message.slice(0, 60) : String(err));
       }
       recorder.record(Number(process.hrtime.bigint() - t0) / 1e6, errorKind);
     }

@@ -30,7 +30,9 @@ async function main(): Promise<void> {
     const rawRate = async (when: string): Promise<number> => {
       log(`raw etcd creates (${when}), concurrency ${CONCURRENCY}, ${SECONDS}s`);
       const raw = await benchRawEtcdCreates(etcd.clientUrl, CONCURRENCY, SECONDS, etcdPid, 600, `/bench-raw-${when}`);
-      rows.push(`| raw etcd create-if-absent txn (etcd3 client), ${when} | ${ok(raw).toFixed(0)} | ${raw.errors} | | |`);
+      rows.push(
+        `| raw etcd create-if-absent txn (etcd3 client), ${when} | ${ok(raw).toFixed(0)} | ${raw.errors} | | |`,
+      );
       return ok(raw);
     };
     const rawBefore = await rawRate('before');
@@ -43,14 +45,46 @@ async function main(): Promise<void> {
         agent.destroy();
         let n = 0;
         // Warm-up (every worker's code optimised, caches filled) at concurrency 16.
-        await runLoad(server.url, { workload: 'warm-up', concurrency: 16, seconds: 3, next: () => ({ method: 'POST', path: DEPLOYMENTS, body: deploymentBody(`warm-${workers}-${n++}`) }) });
+        await runLoad(server.url, {
+          workload: 'warm-up',
+          concurrency: 16,
+          seconds: 3,
+          next: () => ({ method: 'POST', path: DEPLOYMENTS, body: deploymentBody(`warm-${workers}-${n++}`) }),
+        });
         log(`--workers ${workers}: creates, concurrency ${CONCURRENCY}, ${SECONDS}s (${wrk ? 'wrk' : 'node'})`);
         const r = wrk
-          ? await runWrk(wrk, server.url, { workload: 'POST create Deployment', concurrency: CONCURRENCY, seconds: SECONDS, script: createScript(`wrk-w${workers}-`), scriptPath: join(dataDir, `create-w${workers}.lua`) }, undefined, etcdPid, log)
-          : await runLoad(server.url, { workload: 'POST create Deployment', concurrency: CONCURRENCY, seconds: SECONDS, next: () => ({ method: 'POST', path: DEPLOYMENTS, body: deploymentBody(`node-w${workers}-${n++}`) }) }, undefined, etcdPid);
+          ? await runWrk(
+              wrk,
+              server.url,
+              {
+                workload: 'POST create Deployment',
+                concurrency: CONCURRENCY,
+                seconds: SECONDS,
+                script: createScript(`wrk-w${workers}-`),
+                scriptPath: join(dataDir, `create-w${workers}.lua`),
+              },
+              undefined,
+              etcdPid,
+              log,
+            )
+          : await runLoad(
+              server.url,
+              {
+                workload: 'POST create Deployment',
+                concurrency: CONCURRENCY,
+                seconds: SECONDS,
+                next: () => ({ method: 'POST', path: DEPLOYMENTS, body: deploymentBody(`node-w${workers}-${n++}`) }),
+              },
+              undefined,
+              etcdPid,
+            );
         one ??= ok(r);
-        rows.push(`| apiserver \`--workers ${workers}\`, creates | ${ok(r).toFixed(0)} | ${r.errors} | ${(ok(r) / rawBefore).toFixed(2)}× | ${(ok(r) / one).toFixed(2)}× |`);
-        log(`--workers ${workers}: ${ok(r).toFixed(0)} creates/s, p50 ${r.p50Ms.toFixed(1)} ms, p99 ${r.p99Ms.toFixed(1)} ms, ${r.errors} errors`);
+        rows.push(
+          `| apiserver \`--workers ${workers}\`, creates | ${ok(r).toFixed(0)} | ${r.errors} | ${(ok(r) / rawBefore).toFixed(2)}× | ${(ok(r) / one).toFixed(2)}× |`,
+        );
+        log(
+          `--workers ${workers}: ${ok(r).toFixed(0)} creates/s, p50 ${r.p50Ms.toFixed(1)} ms, p99 ${r.p99Ms.toFixed(1)} ms, ${r.errors} errors`,
+        );
       } finally {
         await server.stop();
       }
@@ -75,7 +109,8 @@ async function main(): Promise<void> {
     '',
   ].join('\n');
   process.stdout.write(`${doc}\n`);
-  if (process.env['BENCH_NO_DOCS'] !== '1') prependSection(join(__dirname, '..', '..', '..', 'docs', 'benchmarks.md'), doc);
+  if (process.env['BENCH_NO_DOCS'] !== '1')
+    prependSection(join(__dirname, '..', '..', '..', 'docs', 'benchmarks.md'), doc);
 }
 
 runBench(main);

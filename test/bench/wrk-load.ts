@@ -8,7 +8,15 @@ import { DEPLOYMENTS, deploymentBody } from './workloads';
 /** Path of an executable wrk (BENCH_WRK, then $PATH, then /usr/bin/wrk); undefined when there is none. */
 export function findWrk(): string | undefined {
   const override = process.env['BENCH_WRK'];
-  const candidates = override ? [override] : [...(process.env['PATH'] ?? '').split(delimiter).filter(Boolean).map((d) => join(d, 'wrk')), '/usr/bin/wrk'];
+  const candidates = override
+    ? [override]
+    : [
+        ...(process.env['PATH'] ?? '')
+          .split(delimiter)
+          .filter(Boolean)
+          .map((d) => join(d, 'wrk')),
+        '/usr/bin/wrk',
+      ];
   for (const candidate of candidates) {
     try {
       accessSync(candidate, constants.X_OK);
@@ -130,10 +138,16 @@ export interface WrkOutput {
 export function parseResultLine(stdout: string): WrkOutput | undefined {
   const line = stdout.split('\n').find((l) => l.startsWith(`${RESULT_MARK} `));
   if (!line) return undefined;
-  const kv = new Map(line.slice(RESULT_MARK.length + 1).trim().split(/\s+/).map((p) => {
-    const at = p.indexOf('=');
-    return [p.slice(0, at), p.slice(at + 1)] as const;
-  }));
+  const kv = new Map(
+    line
+      .slice(RESULT_MARK.length + 1)
+      .trim()
+      .split(/\s+/)
+      .map((p) => {
+        const at = p.indexOf('=');
+        return [p.slice(0, at), p.slice(at + 1)] as const;
+      }),
+  );
   const num = (k: string): number => {
     const v = Number(kv.get(k));
     if (!Number.isFinite(v)) throw new Error(`wrk result line: bad ${k} in ${line}`);
@@ -199,7 +213,11 @@ export interface WrkSpec {
   scriptPath: string;
 }
 
-function runProcess(file: string, args: string[], timeoutMs: number): Promise<{ code: number | null; stdout: string; stderr: string }> {
+function runProcess(
+  file: string,
+  args: string[],
+  timeoutMs: number,
+): Promise<{ code: number | null; stdout: string; stderr: string }> {
   return new Promise((resolve, reject) => {
     const child = spawn(file, args, { stdio: ['ignore', 'pipe', 'pipe'] });
     let stdout = '';
@@ -223,11 +241,31 @@ function runProcess(file: string, args: string[], timeoutMs: number): Promise<{ 
  * Errors = responses outside 2xx (per status) + socket errors (connect/read/write/timeout).
  * CPU: server and etcd from /proc over wrk's lifetime; the load-gen share is wrk's own CPU (os.clock() in done()).
  */
-export async function runWrk(wrk: string, baseUrl: string, spec: WrkSpec, serverPid?: number, etcdPid?: number, warn: (line: string) => void = () => undefined): Promise<PhaseResult> {
+export async function runWrk(
+  wrk: string,
+  baseUrl: string,
+  spec: WrkSpec,
+  serverPid?: number,
+  etcdPid?: number,
+  warn: (line: string) => void = () => undefined,
+): Promise<PhaseResult> {
   writeFileSync(spec.scriptPath, spec.script);
   const threads = Math.min(spec.concurrency, 2);
   const seconds = Math.max(1, Math.round(spec.seconds));
-  const args = ['-t', String(threads), '-c', String(spec.concurrency), '-d', `${seconds}s`, '--timeout', '10s', '--latency', '-s', spec.scriptPath, baseUrl];
+  const args = [
+    '-t',
+    String(threads),
+    '-c',
+    String(spec.concurrency),
+    '-d',
+    `${seconds}s`,
+    '--timeout',
+    '10s',
+    '--latency',
+    '-s',
+    spec.scriptPath,
+    baseUrl,
+  ];
   const serverBefore = serverPid === undefined ? undefined : processCpuMs(serverPid);
   const etcdBefore = etcdPid === undefined ? undefined : processCpuMs(etcdPid);
   const machineBefore = machineBusyMs();
@@ -248,7 +286,8 @@ export async function runWrk(wrk: string, baseUrl: string, spec: WrkSpec, server
   if (!(out.requests >= 0) || !(out.seconds > 0)) throw new Error(`could not parse wrk output:\n${stdout}\n${stderr}`);
   if (human.textPerSecond !== undefined && out.requests > 0) {
     const mine = out.requests / out.seconds;
-    if (Math.abs(mine - human.textPerSecond) / mine > 0.01) warn(`wrk Requests/sec ${human.textPerSecond} differs from requests/duration ${mine.toFixed(2)}`);
+    if (Math.abs(mine - human.textPerSecond) / mine > 0.01)
+      warn(`wrk Requests/sec ${human.textPerSecond} differs from requests/duration ${mine.toFixed(2)}`);
   }
 
   const errorsByKind: Record<string, number> = {};

@@ -9,7 +9,11 @@ const BINARY = join(__dirname, '..', '..', 'dist', 'cmd', 'apiserver.js');
 
 function run(args: string[], env: NodeJS.ProcessEnv = process.env): { code: number; stdout: string; stderr: string } {
   try {
-    const stdout = execFileSync(process.execPath, [BINARY, ...args], { env, encoding: 'utf8', stdio: ['ignore', 'pipe', 'pipe'] });
+    const stdout = execFileSync(process.execPath, [BINARY, ...args], {
+      env,
+      encoding: 'utf8',
+      stdio: ['ignore', 'pipe', 'pipe'],
+    });
     return { code: 0, stdout, stderr: '' };
   } catch (err) {
     const e = err as { status: number; stdout: string; stderr: string };
@@ -20,7 +24,9 @@ function run(args: string[], env: NodeJS.ProcessEnv = process.env): { code: numb
 /** Starts the binary with embedded etcd; resolves with the process and its port once it serves. */
 function startEmbedded(dataDir: string, extraFlags: string[] = []): Promise<{ child: ChildProcess; port: number }> {
   return new Promise((resolve, reject) => {
-    const child = spawn(process.execPath, [BINARY, '--port=0', `--data-dir=${dataDir}`, ...extraFlags], { stdio: ['ignore', 'pipe', 'pipe'] });
+    const child = spawn(process.execPath, [BINARY, '--port=0', `--data-dir=${dataDir}`, ...extraFlags], {
+      stdio: ['ignore', 'pipe', 'pipe'],
+    });
     let out = '';
     const timer = setTimeout(() => reject(new Error(`server did not start: ${out}`)), 30_000);
     child.stdout?.on('data', (chunk: Buffer) => {
@@ -57,7 +63,18 @@ describe('command line', () => {
   it('lists every flag with --help', () => {
     const res = run(['--help']);
     expect(res.code).toBe(0);
-    for (const flag of ['--bind-address', '--port', '--tls-cert-file', '--tls-private-key-file', '--etcd-servers', '--etcd-prefix', '--data-dir', '--livez-grace-period', '--shutdown-delay-duration', '--log-level']) {
+    for (const flag of [
+      '--bind-address',
+      '--port',
+      '--tls-cert-file',
+      '--tls-private-key-file',
+      '--etcd-servers',
+      '--etcd-prefix',
+      '--data-dir',
+      '--livez-grace-period',
+      '--shutdown-delay-duration',
+      '--log-level',
+    ]) {
       expect(res.stdout).toContain(flag);
     }
   });
@@ -192,7 +209,8 @@ describe('second signal', () => {
       server.child.kill('SIGTERM');
       // The first signal starts the delay: /readyz fails while requests are still served.
       const deadline = Date.now() + 5000;
-      while ((await fetch(`http://127.0.0.1:${server.port}/readyz`)).status !== 500 && Date.now() < deadline) await new Promise((r) => setTimeout(r, 50));
+      while ((await fetch(`http://127.0.0.1:${server.port}/readyz`)).status !== 500 && Date.now() < deadline)
+        await new Promise((r) => setTimeout(r, 50));
       expect((await fetch(`http://127.0.0.1:${server.port}/readyz`)).status).toBe(500);
       const secondAt = Date.now();
       server.child.kill('SIGTERM');
@@ -200,7 +218,8 @@ describe('second signal', () => {
       expect(Date.now() - secondAt).toBeLessThan(5000);
       // etcd gets SIGTERM as the server exits; give it a moment to go.
       const etcdGone = Date.now() + 10_000;
-      while (processesMatching(`--data-dir ${join(dataDir, 'etcd')}`) > 0 && Date.now() < etcdGone) await new Promise((r) => setTimeout(r, 100));
+      while (processesMatching(`--data-dir ${join(dataDir, 'etcd')}`) > 0 && Date.now() < etcdGone)
+        await new Promise((r) => setTimeout(r, 100));
       expect(processesMatching(`--data-dir ${join(dataDir, 'etcd')}`)).toBe(0);
     } finally {
       rmSync(dataDir, { recursive: true, force: true });

@@ -30,25 +30,56 @@ describe('@kubernetes/client-node controller patterns', () => {
     expect(stepError(steps, 'patchMissingWithObjectBody')).toMatchObject({
       apiException: true,
       code: 404,
-      body: { kind: 'Status', reason: 'NotFound', message: 'deployments.apps "ghost" not found', details: { name: 'ghost', group: 'apps', kind: 'deployments' } },
+      body: {
+        kind: 'Status',
+        reason: 'NotFound',
+        message: 'deployments.apps "ghost" not found',
+        details: { name: 'ghost', group: 'apps', kind: 'deployments' },
+      },
     });
   });
 
   it('JSON, merge, strategic merge and apply patches each take effect; apply records its field manager', () => {
-    expect(stepValue(steps, 'patchContentTypes')).toEqual({ json: 2, merge: 3, strategic: 4, apply: 5, managers: ['node-fetch/Update', 'qa/Apply'] });
+    expect(stepValue(steps, 'patchContentTypes')).toEqual({
+      json: 2,
+      merge: 3,
+      strategic: 4,
+      apply: 5,
+      managers: ['node-fetch/Update', 'qa/Apply'],
+    });
   });
 
   it('an apply conflict is a 409 ApiException with FieldManagerConflict causes', () => {
     expect(stepError(steps, 'applyConflict')).toMatchObject({
       code: 409,
-      body: { reason: 'Conflict', message: 'Apply failed with 1 conflict: conflict with "qa": .spec.replicas', details: { causes: [{ reason: 'FieldManagerConflict', message: 'conflict with "qa"', field: '.spec.replicas' }] } },
+      body: {
+        reason: 'Conflict',
+        message: 'Apply failed with 1 conflict: conflict with "qa": .spec.replicas',
+        details: {
+          causes: [{ reason: 'FieldManagerConflict', message: 'conflict with "qa"', field: '.spec.replicas' }],
+        },
+      },
     });
   });
 
   it('an invalid create is a 422 ApiException with field causes', () => {
     expect(stepError(steps, 'createInvalid')).toMatchObject({
       code: 422,
-      body: { reason: 'Invalid', details: { name: 'bad', group: 'apps', kind: 'Deployment', causes: [{ reason: 'FieldValueInvalid', field: 'spec.replicas', message: 'Invalid value: -1: must be greater than or equal to 0' }] } },
+      body: {
+        reason: 'Invalid',
+        details: {
+          name: 'bad',
+          group: 'apps',
+          kind: 'Deployment',
+          causes: [
+            {
+              reason: 'FieldValueInvalid',
+              field: 'spec.replicas',
+              message: 'Invalid value: -1: must be greater than or equal to 0',
+            },
+          ],
+        },
+      },
     });
   });
 

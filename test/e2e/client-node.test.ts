@@ -11,7 +11,7 @@ let steps: Record<string, Step>;
 const namespace = `e2e-client-node-${process.pid}`;
 
 /** The step's value, or a failure naming the step and its error. */
-const value = (name: string): any => stepValue(steps, name);  
+const value = (name: string): any => stepValue(steps, name);
 
 beforeAll(async () => {
   server = await startBinaryServer();
@@ -24,7 +24,9 @@ afterAll(async () => {
 
 describe('@kubernetes/client-node against the built server', () => {
   it('CoreV1Api.listNamespace includes default', () => {
-    expect(value('listNamespace').names).toEqual(expect.arrayContaining(['default', 'kube-system', 'kube-public', 'kube-node-lease']));
+    expect(value('listNamespace').names).toEqual(
+      expect.arrayContaining(['default', 'kube-system', 'kube-public', 'kube-node-lease']),
+    );
   });
 
   it('CoreV1Api.createNamespace creates an Active namespace', () => {
@@ -46,7 +48,12 @@ describe('@kubernetes/client-node against the built server', () => {
   });
 
   it('AppsV1Api.replaceNamespacedDeployment changes the replica count', () => {
-    expect(value('replaceNamespacedDeployment')).toEqual({ replicas: 3, generation: 2, resourceVersionChanged: true, readBackReplicas: 3 });
+    expect(value('replaceNamespacedDeployment')).toEqual({
+      replicas: 3,
+      generation: 2,
+      resourceVersionChanged: true,
+      readBackReplicas: 3,
+    });
   });
 
   it('AppsV1Api.listDeploymentForAllNamespaces includes the deployment', () => {
@@ -91,7 +98,12 @@ describe('@kubernetes/client-node against the built server', () => {
   it('an informer lists, then watches: the existing deployment and each later change arrive in order', () => {
     const { events, cached, errors } = value('informer');
     expect(errors).toEqual([]);
-    expect(events.filter((e: string) => e.includes('inf-'))).toEqual(['add inf-a', 'add inf-b', 'update inf-a 4', 'delete inf-b']);
+    expect(events.filter((e: string) => e.includes('inf-'))).toEqual([
+      'add inf-a',
+      'add inf-b',
+      'update inf-a 4',
+      'delete inf-b',
+    ]);
     expect(cached).toEqual(['inf-a 4']);
   });
 });

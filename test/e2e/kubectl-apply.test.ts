@@ -34,11 +34,14 @@ async function getDeployment(name: string): Promise<any> {
   return JSON.parse(await env.kubectl().ok('-n', ns, 'get', 'deployment', name, '-o', 'json', '--show-managed-fields'));
 }
 
-const managers = (dep: any): Array<[string, string]> => dep.metadata.managedFields.map((e: Record<string, string>) => [e['manager'], e['operation']]);
+const managers = (dep: any): Array<[string, string]> =>
+  dep.metadata.managedFields.map((e: Record<string, string>) => [e['manager'], e['operation']]);
 
 describe('kubectl apply --server-side', () => {
   it('creates, then updates, under the kubectl Apply entry', async () => {
-    expect(await env.kubectl().ok('apply', '--server-side', '-f', manifest('ssa', 2))).toContain('deployment.apps/ssa serverside-applied');
+    expect(await env.kubectl().ok('apply', '--server-side', '-f', manifest('ssa', 2))).toContain(
+      'deployment.apps/ssa serverside-applied',
+    );
     expect(managers(await getDeployment('ssa'))).toEqual([['kubectl', 'Apply']]);
     await env.kubectl().ok('apply', '--server-side', '-f', manifest('ssa', 3));
     const dep = await getDeployment('ssa');
@@ -53,7 +56,9 @@ describe('kubectl apply --server-side', () => {
     expect(res.stderr).toContain('--force-conflicts');
     expect((await getDeployment('ssa')).spec.replicas).toBe(3);
 
-    await env.kubectl().ok('apply', '--server-side', '--field-manager=other', '--force-conflicts', '-f', manifest('ssa', 5));
+    await env
+      .kubectl()
+      .ok('apply', '--server-side', '--field-manager=other', '--force-conflicts', '-f', manifest('ssa', 5));
     const dep = await getDeployment('ssa');
     expect(dep.spec.replicas).toBe(5);
     const kubectlEntry = dep.metadata.managedFields.find((e: Record<string, string>) => e['manager'] === 'kubectl');
@@ -97,16 +102,22 @@ describe('kubectl diff', () => {
 
 describe('--dry-run=server', () => {
   it('create, apply and delete leave the objects as they were', async () => {
-    expect(await env.kubectl().ok('create', '--dry-run=server', '-f', manifest('dry', 1))).toContain('(server dry run)');
+    expect(await env.kubectl().ok('create', '--dry-run=server', '-f', manifest('dry', 1))).toContain(
+      '(server dry run)',
+    );
     const missing = await env.kubectl().run(['-n', ns, 'get', 'deployment', 'dry']);
     expect(missing.code).toBe(1);
     expect(missing.stderr).toContain('deployments.apps "dry" not found');
 
     await env.kubectl().ok('apply', '--server-side', '-f', manifest('dry', 1));
     const before = await getDeployment('dry');
-    expect(await env.kubectl().ok('apply', '--server-side', '--dry-run=server', '-f', manifest('dry', 6, 'nginx:1.26'))).toContain('(server dry run)');
+    expect(
+      await env.kubectl().ok('apply', '--server-side', '--dry-run=server', '-f', manifest('dry', 6, 'nginx:1.26')),
+    ).toContain('(server dry run)');
     expect(await env.kubectl().ok('apply', '--dry-run=server', '-f', manifest('dry', 7))).toContain('(server dry run)');
-    expect(await env.kubectl().ok('-n', ns, 'delete', 'deployment', 'dry', '--dry-run=server')).toContain('deployment.apps "dry" deleted (server dry run)');
+    expect(await env.kubectl().ok('-n', ns, 'delete', 'deployment', 'dry', '--dry-run=server')).toContain(
+      'deployment.apps "dry" deleted (server dry run)',
+    );
     const after = await getDeployment('dry');
     expect(after.metadata.resourceVersion).toBe(before.metadata.resourceVersion);
     expect(after.spec.replicas).toBe(1);

@@ -8,7 +8,10 @@ import { startTestServer, type TestServer } from '../helpers/test-server';
 
 const pki = new TestPki();
 const tokenFile = join(pki.dir, 'tokens.csv');
-writeFileSync(tokenFile, ['admin-token,admin,uid-admin,system:masters', 'alice-token,alice,uid-a', 'bob-token,bob,uid-b'].join('\n'));
+writeFileSync(
+  tokenFile,
+  ['admin-token,admin,uid-admin,system:masters', 'alice-token,alice,uid-a', 'bob-token,bob,uid-b'].join('\n'),
+);
 const carolCert = pki.client('carol', 'carol', ['devs']);
 const NS = 'kauth';
 
@@ -21,7 +24,13 @@ const as = (who: string): string[] => {
 };
 
 beforeAll(async () => {
-  ts = await startTestServer([`--tls-cert-file=${pki.serving.cert}`, `--tls-private-key-file=${pki.serving.key}`, `--client-ca-file=${pki.ca.cert}`, `--token-auth-file=${tokenFile}`, '--authorization-mode=RBAC']);
+  ts = await startTestServer([
+    `--tls-cert-file=${pki.serving.cert}`,
+    `--tls-private-key-file=${pki.serving.key}`,
+    `--client-ca-file=${pki.ca.cert}`,
+    `--token-auth-file=${tokenFile}`,
+    '--authorization-mode=RBAC',
+  ]);
   kubectl = new Kubectl(ts.url);
   await kubectl.ok(...as('admin'), 'create', 'namespace', NS);
   await kubectl.ok(...as('admin'), 'create', 'deployment', 'web', '--image=nginx', '-n', NS);
@@ -34,18 +43,53 @@ afterAll(async () => {
 
 describe('kubectl with two users and a client certificate', () => {
   it('creates a Role and RoleBinding through the rbac.authorization.k8s.io typed client', async () => {
-    expect(await kubectl.ok(...as('admin'), 'create', 'role', 'deploy-reader', '--verb=get,list,watch', '--resource=deployments', '-n', NS)).toContain('role.rbac.authorization.k8s.io/deploy-reader created');
-    expect(await kubectl.ok(...as('admin'), 'create', 'rolebinding', 'alice-reads', '--role=deploy-reader', '--user=alice', '--group=devs', '-n', NS)).toContain('rolebinding.rbac.authorization.k8s.io/alice-reads created');
-    const rb = JSON.parse(await kubectl.ok(...as('admin'), 'get', 'rolebinding', 'alice-reads', '-n', NS, '-o', 'json'));
+    expect(
+      await kubectl.ok(
+        ...as('admin'),
+        'create',
+        'role',
+        'deploy-reader',
+        '--verb=get,list,watch',
+        '--resource=deployments',
+        '-n',
+        NS,
+      ),
+    ).toContain('role.rbac.authorization.k8s.io/deploy-reader created');
+    expect(
+      await kubectl.ok(
+        ...as('admin'),
+        'create',
+        'rolebinding',
+        'alice-reads',
+        '--role=deploy-reader',
+        '--user=alice',
+        '--group=devs',
+        '-n',
+        NS,
+      ),
+    ).toContain('rolebinding.rbac.authorization.k8s.io/alice-reads created');
+    const rb = JSON.parse(
+      await kubectl.ok(...as('admin'), 'get', 'rolebinding', 'alice-reads', '-n', NS, '-o', 'json'),
+    );
     expect(rb.roleRef).toEqual({ apiGroup: 'rbac.authorization.k8s.io', kind: 'Role', name: 'deploy-reader' });
   });
 
-  it('lets alice read and refuses bob, with Kubernetes\' message', async () => {
+  it("lets alice read and refuses bob, with Kubernetes' message", async () => {
     expect(await kubectl.ok(...as('alice'), 'get', 'deployments', '-n', NS)).toContain('web');
     const bob = await kubectl.run([...as('bob'), 'get', 'deployments', '-n', NS]);
     expect(bob.code).toBe(1);
-    expect(bob.stderr).toContain(`Error from server (Forbidden): deployments.apps is forbidden: User "bob" cannot list resource "deployments" in API group "apps" in the namespace "${NS}"`);
-    const wrong = await kubectl.run(['--certificate-authority', pki.ca.cert, '--token=nope', 'get', 'deployments', '-n', NS]);
+    expect(bob.stderr).toContain(
+      `Error from server (Forbidden): deployments.apps is forbidden: User "bob" cannot list resource "deployments" in API group "apps" in the namespace "${NS}"`,
+    );
+    const wrong = await kubectl.run([
+      '--certificate-authority',
+      pki.ca.cert,
+      '--token=nope',
+      'get',
+      'deployments',
+      '-n',
+      NS,
+    ]);
     expect(wrong.code).toBe(1);
     expect(wrong.stderr).toContain('You must be logged in to the server (Unauthorized)');
   });

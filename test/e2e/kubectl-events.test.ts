@@ -14,19 +14,39 @@ async function until(probe: () => boolean | Promise<boolean>, what: string, time
 }
 
 async function post(path: string, body: unknown): Promise<Record<string, any>> {
-  const res = await fetch(env.server().url + path, { method: 'POST', headers: { 'Content-Type': 'application/json' }, body: JSON.stringify(body) });
+  const res = await fetch(env.server().url + path, {
+    method: 'POST',
+    headers: { 'Content-Type': 'application/json' },
+    body: JSON.stringify(body),
+  });
   const parsed = (await res.json()) as Record<string, any>;
   if (res.status >= 300) throw new Error(`${path}: ${res.status} ${JSON.stringify(parsed)}`);
   return parsed;
 }
 
 async function deploymentEvent(name: string, reason: string, note: string): Promise<void> {
-  const deployment = JSON.parse(await env.kubectl().ok('-n', ns, 'get', 'deployment', 'web', '-o', 'json')) as Record<string, any>;
+  const deployment = JSON.parse(await env.kubectl().ok('-n', ns, 'get', 'deployment', 'web', '-o', 'json')) as Record<
+    string,
+    any
+  >;
   await post(`/apis/events.k8s.io/v1/namespaces/${ns}/events`, {
-    apiVersion: 'events.k8s.io/v1', kind: 'Event', metadata: { name },
-    eventTime: new Date().toISOString().replace('Z', '000Z'), type: 'Normal', reason, action: 'Check', note,
-    reportingController: 'example.com/checker', reportingInstance: 'checker-1',
-    regarding: { apiVersion: 'apps/v1', kind: 'Deployment', name: 'web', namespace: ns, uid: deployment['metadata']['uid'] },
+    apiVersion: 'events.k8s.io/v1',
+    kind: 'Event',
+    metadata: { name },
+    eventTime: new Date().toISOString().replace('Z', '000Z'),
+    type: 'Normal',
+    reason,
+    action: 'Check',
+    note,
+    reportingController: 'example.com/checker',
+    reportingInstance: 'checker-1',
+    regarding: {
+      apiVersion: 'apps/v1',
+      kind: 'Deployment',
+      name: 'web',
+      namespace: ns,
+      uid: deployment['metadata']['uid'],
+    },
   });
 }
 
@@ -43,12 +63,22 @@ describe('kubectl with events', () => {
     expect(events).toMatch(/Normal\s+Checked\s+\S+\s+example\.com\/checker\s+the deployment was checked/);
   });
 
-  it('kubectl events and kubectl get events show both APIs\' events', async () => {
+  it("kubectl events and kubectl get events show both APIs' events", async () => {
     const out = await env.kubectl().ok('-n', ns, 'events');
-    expect(out.split('\n')[0]?.trim().split(/\s{2,}/)).toEqual(['LAST SEEN', 'TYPE', 'REASON', 'OBJECT', 'MESSAGE']);
+    expect(
+      out
+        .split('\n')[0]
+        ?.trim()
+        .split(/\s{2,}/),
+    ).toEqual(['LAST SEEN', 'TYPE', 'REASON', 'OBJECT', 'MESSAGE']);
     expect(out).toMatch(/Normal\s+Checked\s+Deployment\/web\s+the deployment was checked/);
     const get = await env.kubectl().ok('-n', ns, 'get', 'events');
-    expect(get.split('\n')[0]?.trim().split(/\s{2,}/)).toEqual(['LAST SEEN', 'TYPE', 'REASON', 'OBJECT', 'MESSAGE']);
+    expect(
+      get
+        .split('\n')[0]
+        ?.trim()
+        .split(/\s{2,}/),
+    ).toEqual(['LAST SEEN', 'TYPE', 'REASON', 'OBJECT', 'MESSAGE']);
     expect(get).toMatch(/Normal\s+Checked\s+deployment\/web\s+the deployment was checked/);
     const viaEventsGroup = await env.kubectl().ok('-n', ns, 'get', 'events.v1.events.orch.io', '-o', 'name');
     expect(viaEventsGroup).toContain('event.events.orch.io/web.checked');
@@ -59,7 +89,10 @@ describe('kubectl with events', () => {
     try {
       await new Promise((r) => setTimeout(r, 1000));
       await deploymentEvent('web.watched', 'Watched', 'seen by the watch');
-      await until(() => watch.lines.some((l) => /Normal\s+Watched\s+deployment\/web\s+seen by the watch/.test(l)), 'the watched event');
+      await until(
+        () => watch.lines.some((l) => /Normal\s+Watched\s+deployment\/web\s+seen by the watch/.test(l)),
+        'the watched event',
+      );
     } finally {
       await watch.stop();
     }
@@ -67,7 +100,9 @@ describe('kubectl with events', () => {
 
   it('a FlowSchema referencing a missing priority level gets a Dangling warning event that describe shows', async () => {
     await post('/apis/flowcontrol.apiserver.orch.io/v1beta3/flowschemas', {
-      apiVersion: 'flowcontrol.apiserver.orch.io/v1beta3', kind: 'FlowSchema', metadata: { name: `dangling-${process.pid}` },
+      apiVersion: 'flowcontrol.apiserver.orch.io/v1beta3',
+      kind: 'FlowSchema',
+      metadata: { name: `dangling-${process.pid}` },
       spec: { priorityLevelConfiguration: { name: 'missing-level' }, matchingPrecedence: 5000, rules: [] },
     });
     let out = '';
@@ -75,7 +110,9 @@ describe('kubectl with events', () => {
       out = await env.kubectl().ok('describe', 'flowschema', `dangling-${process.pid}`);
       return /Warning\s+NotFound/.test(out);
     }, 'the Dangling event');
-    expect(out).toMatch(/Warning\s+NotFound\s+\S+\s+api-priority-and-fairness-config-consumer\s+This FlowSchema references the PriorityLevelConfiguration object named "missing-level" but there is no such object/);
+    expect(out).toMatch(
+      /Warning\s+NotFound\s+\S+\s+api-priority-and-fairness-config-consumer\s+This FlowSchema references the PriorityLevelConfiguration object named "missing-level" but there is no such object/,
+    );
   });
 
   // kubectl's namespace describer prints no Events section (it lists none), so the events are read with kubectl get.
@@ -83,7 +120,18 @@ describe('kubectl with events', () => {
     const doomed = `${ns}-doomed`;
     await env.kubectl().ok('create', 'namespace', doomed);
     await env.kubectl().ok('-n', doomed, 'create', 'deployment', 'held', '--image=nginx:1.25');
-    await env.kubectl().ok('-n', doomed, 'patch', 'deployment', 'held', '--type=merge', '-p', '{"metadata":{"finalizers":["example.com/hold"]}}');
+    await env
+      .kubectl()
+      .ok(
+        '-n',
+        doomed,
+        'patch',
+        'deployment',
+        'held',
+        '--type=merge',
+        '-p',
+        '{"metadata":{"finalizers":["example.com/hold"]}}',
+      );
     await env.kubectl().ok('delete', 'namespace', doomed, '--wait=false');
     const selector = `--field-selector=involvedObject.kind=Namespace,involvedObject.name=${doomed}`;
     let out = '';
@@ -91,10 +139,29 @@ describe('kubectl with events', () => {
       out = await env.kubectl().ok('-n', 'default', 'get', 'events', selector, '-o', 'wide');
       return /SomeFinalizersRemain/.test(out);
     }, 'the deletion progress events');
-    expect(out).toMatch(/Normal\s+SomeResourcesRemain\s+namespace\/\S+\s+namespace-controller, namespace-controller-\S+\s+Some resources are remaining: deployments\.apps has 1 resource instances/);
-    await env.kubectl().ok('-n', doomed, 'patch', 'deployment', 'held', '--type=merge', '-p', '{"metadata":{"finalizers":null}}');
+    expect(out).toMatch(
+      /Normal\s+SomeResourcesRemain\s+namespace\/\S+\s+namespace-controller, namespace-controller-\S+\s+Some resources are remaining: deployments\.apps has 1 resource instances/,
+    );
+    await env
+      .kubectl()
+      .ok('-n', doomed, 'patch', 'deployment', 'held', '--type=merge', '-p', '{"metadata":{"finalizers":null}}');
     await until(async () => (await env.kubectl().run(['get', 'namespace', doomed])).code !== 0, 'the namespace to go');
-    const events = await env.kubectl().ok('-n', 'default', 'get', 'events', `--field-selector=involvedObject.name=${doomed}`, '-o', 'custom-columns=REASON:.reason', '--no-headers');
-    expect(events.split('\n').filter(Boolean).sort()).toEqual(['NamespaceFinalized', 'SomeFinalizersRemain', 'SomeResourcesRemain']);
+    const events = await env
+      .kubectl()
+      .ok(
+        '-n',
+        'default',
+        'get',
+        'events',
+        `--field-selector=involvedObject.name=${doomed}`,
+        '-o',
+        'custom-columns=REASON:.reason',
+        '--no-headers',
+      );
+    expect(events.split('\n').filter(Boolean).sort()).toEqual([
+      'NamespaceFinalized',
+      'SomeFinalizersRemain',
+      'SomeResourcesRemain',
+    ]);
   });
 });

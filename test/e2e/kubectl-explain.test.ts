@@ -36,8 +36,16 @@ describe('kubectl explain', () => {
     expect(out).toMatch(/^GROUP:\s+apps\nKIND:\s+Deployment\nVERSION:\s+v1\n/);
     expect(out).toContain('FIELD: spec <DeploymentSpec>');
     const spec = fields(out);
-    expect(Object.fromEntries(['replicas', 'selector', 'template', 'strategy', 'minReadySeconds'].map((f) => [f, spec.get(f)]))).toEqual({
-      replicas: 'integer', selector: 'LabelSelector', template: 'PodTemplateSpec', strategy: 'DeploymentStrategy', minReadySeconds: 'integer',
+    expect(
+      Object.fromEntries(
+        ['replicas', 'selector', 'template', 'strategy', 'minReadySeconds'].map((f) => [f, spec.get(f)]),
+      ),
+    ).toEqual({
+      replicas: 'integer',
+      selector: 'LabelSelector',
+      template: 'PodTemplateSpec',
+      strategy: 'DeploymentStrategy',
+      minReadySeconds: 'integer',
     });
     expect(out).toMatch(/^ {2}selector\t<LabelSelector> -required-$/m);
   });
@@ -68,7 +76,9 @@ describe('kubectl explain', () => {
 
   it('prints the descriptions of flowschema.spec (field and type) with --recursive, and of hpa.spec', async () => {
     const recursive = await kubectl.ok('explain', 'flowschema.spec', '--recursive');
-    expect(flat(recursive)).toContain('DESCRIPTION: Which requests match, where they go and how they are split into flows. How a FlowSchema matches and classifies requests. FIELDS:');
+    expect(flat(recursive)).toContain(
+      'DESCRIPTION: Which requests match, where they go and how they are split into flows. How a FlowSchema matches and classifies requests. FIELDS:',
+    );
     expect(recursive).toMatch(/^ {6}serviceAccount\t<ServiceAccountSubject>$/m);
     const hpa = await kubectl.ok('explain', 'hpa.spec');
     expect(flat(hpa)).toContain('maxReplicas <integer> -required- The most replicas the autoscaler may set.');
@@ -81,7 +91,9 @@ describe('kubectl explain', () => {
     const out = flat(await kubectl.ok('explain', 'deployment.spec.strategy', '--output=plaintext-openapiv2'));
     expect(out).toContain('DESCRIPTION: How existing pods are replaced when the template changes');
     expect(out).toContain('rollingUpdate <Object> Limits of a rolling update.');
-    expect(flat(await kubectl.ok('explain', 'namespace.status.phase', '--output=plaintext-openapiv2'))).toContain('`Terminating` once its deletion has started');
+    expect(flat(await kubectl.ok('explain', 'namespace.status.phase', '--output=plaintext-openapiv2'))).toContain(
+      '`Terminating` once its deletion has started',
+    );
   });
 
   it('reports a field that does not exist', async () => {
@@ -92,13 +104,23 @@ describe('kubectl explain', () => {
 });
 
 describe('kubectl apply (client-side)', () => {
-  it('merges a changed container by name using the schema\'s patch strategy and merge key', async () => {
+  it("merges a changed container by name using the schema's patch strategy and merge key", async () => {
     const file = join(kubectl.workDir, 'applied.yaml');
-    const write = (image: string): void => writeFileSync(file, [
-      'apiVersion: apps/v1', 'kind: Deployment', `metadata: {name: applied, namespace: ${ns}}`, 'spec:',
-      '  selector: {matchLabels: {app: a}}', '  template:', '    metadata: {labels: {app: a}}',
-      `    spec: {containers: [{name: web, image: '${image}'}, {name: side, image: 'busybox:1'}]}`, '',
-    ].join('\n'));
+    const write = (image: string): void =>
+      writeFileSync(
+        file,
+        [
+          'apiVersion: apps/v1',
+          'kind: Deployment',
+          `metadata: {name: applied, namespace: ${ns}}`,
+          'spec:',
+          '  selector: {matchLabels: {app: a}}',
+          '  template:',
+          '    metadata: {labels: {app: a}}',
+          `    spec: {containers: [{name: web, image: '${image}'}, {name: side, image: 'busybox:1'}]}`,
+          '',
+        ].join('\n'),
+      );
     write('nginx:1.24');
     await kubectl.ok('apply', '-f', file);
     write('nginx:1.25');
@@ -108,7 +130,15 @@ describe('kubectl apply (client-side)', () => {
     expect(res.stderr).not.toContain('error calculating patch');
     const logged = res.stderr.replace(/\\/g, '').replace(/"/g, '');
     expect(logged).toContain('$setElementOrder/containers:[{name:web},{name:side}]');
-    const images = await kubectl.ok('-n', ns, 'get', 'deployment', 'applied', '-o', 'jsonpath={.spec.template.spec.containers[*].image}');
+    const images = await kubectl.ok(
+      '-n',
+      ns,
+      'get',
+      'deployment',
+      'applied',
+      '-o',
+      'jsonpath={.spec.template.spec.containers[*].image}',
+    );
     expect(images).toBe('nginx:1.25 busybox:1');
   });
 });
@@ -116,10 +146,21 @@ describe('kubectl apply (client-side)', () => {
 describe('kubectl --validate', () => {
   function manifest(name: string): string {
     const file = join(kubectl.workDir, `${name}.yaml`);
-    writeFileSync(file, [
-      'apiVersion: apps/v1', 'kind: Deployment', `metadata: {name: ${name}, namespace: ${ns}}`, 'spec:', '  foo: 1',
-      '  selector: {matchLabels: {app: x}}', '  template:', '    metadata: {labels: {app: x}}', '    spec: {containers: [{name: c, image: nginx}]}', '',
-    ].join('\n'));
+    writeFileSync(
+      file,
+      [
+        'apiVersion: apps/v1',
+        'kind: Deployment',
+        `metadata: {name: ${name}, namespace: ${ns}}`,
+        'spec:',
+        '  foo: 1',
+        '  selector: {matchLabels: {app: x}}',
+        '  template:',
+        '    metadata: {labels: {app: x}}',
+        '    spec: {containers: [{name: c, image: nginx}]}',
+        '',
+      ].join('\n'),
+    );
     return file;
   }
 

@@ -9,10 +9,20 @@ const env = useKubectlOnBinaryServer(ns);
 
 /** A Deployment manifest in kubectl's work dir; `extraSpec` fields are merged into its spec. */
 function manifest(name: string, image: string, extraSpec: Record<string, unknown> = {}): string {
-  const file = join(env.kubectl().workDir, `${name}-${image.replace(/[^a-z0-9]/g, '')}-${Object.keys(extraSpec).join('')}.yaml`);
+  const file = join(
+    env.kubectl().workDir,
+    `${name}-${image.replace(/[^a-z0-9]/g, '')}-${Object.keys(extraSpec).join('')}.yaml`,
+  );
   const labels = { app: name };
-  const spec = { selector: { matchLabels: labels }, template: { metadata: { labels }, spec: { containers: [{ name: 'main', image }] } }, ...extraSpec };
-  writeFileSync(file, stringify({ apiVersion: 'apps/v1', kind: 'Deployment', metadata: { name, namespace: ns }, spec }));
+  const spec = {
+    selector: { matchLabels: labels },
+    template: { metadata: { labels }, spec: { containers: [{ name: 'main', image }] } },
+    ...extraSpec,
+  };
+  writeFileSync(
+    file,
+    stringify({ apiVersion: 'apps/v1', kind: 'Deployment', metadata: { name, namespace: ns }, spec }),
+  );
   return file;
 }
 
@@ -30,19 +40,38 @@ describe.each(releases)('kubectl %s (OpenAPI v2 protobuf for validation and appl
     expect(res).toMatchObject({ code: 0, stdout: `deployment.apps/${name} created\n` });
   });
 
-  maybe('client-side apply merges containers by name (the schema\'s merge key), keeping a container added by patch', async () => {
-    const k = old();
-    const first = await k.run(['apply', '-f', manifest(name, 'nginx:1.25')]);
-    await k.ok('-n', ns, 'patch', 'deploy', name, '-p', '{"spec":{"template":{"spec":{"containers":[{"name":"sidecar","image":"busybox"}]}}}}');
-    const second = await k.run(['apply', '-f', manifest(name, 'nginx:1.26')]);
-    const images = await k.ok('-n', ns, 'get', 'deploy', name, '-o', 'jsonpath={range .spec.template.spec.containers[*]}{.name}={.image} {end}');
-    k.cleanup();
-    expect(first).toMatchObject({ code: 0, stdout: `deployment.apps/${name} configured\n` });
-    expect(second).toMatchObject({ code: 0, stdout: `deployment.apps/${name} configured\n` });
-    expect(images.trim().split(' ').sort()).toEqual(['main=nginx:1.26', 'sidecar=busybox']);
-  });
+  maybe(
+    "client-side apply merges containers by name (the schema's merge key), keeping a container added by patch",
+    async () => {
+      const k = old();
+      const first = await k.run(['apply', '-f', manifest(name, 'nginx:1.25')]);
+      await k.ok(
+        '-n',
+        ns,
+        'patch',
+        'deploy',
+        name,
+        '-p',
+        '{"spec":{"template":{"spec":{"containers":[{"name":"sidecar","image":"busybox"}]}}}}',
+      );
+      const second = await k.run(['apply', '-f', manifest(name, 'nginx:1.26')]);
+      const images = await k.ok(
+        '-n',
+        ns,
+        'get',
+        'deploy',
+        name,
+        '-o',
+        'jsonpath={range .spec.template.spec.containers[*]}{.name}={.image} {end}',
+      );
+      k.cleanup();
+      expect(first).toMatchObject({ code: 0, stdout: `deployment.apps/${name} configured\n` });
+      expect(second).toMatchObject({ code: 0, stdout: `deployment.apps/${name} configured\n` });
+      expect(images.trim().split(' ').sort()).toEqual(['main=nginx:1.26', 'sidecar=busybox']);
+    },
+  );
 
-  maybe('create -f refuses an unknown field with the server\'s strict decoding error', async () => {
+  maybe("create -f refuses an unknown field with the server's strict decoding error", async () => {
     const k = old();
     const res = await k.run(['create', '-f', manifest(`${name}-bad`, 'nginx:1.25', { bogus: 1 })]);
     k.cleanup();

@@ -19,17 +19,31 @@ beforeAll(async () => {
 describe('kubectl get prints the kind columns', () => {
   it.each([
     [['namespaces'], ['NAME', 'STATUS', 'AGE']],
-    [['-n', ns, 'deployments'], ['NAME', 'READY', 'UP-TO-DATE', 'AVAILABLE', 'AGE']],
-    [['-n', ns, 'deployments', '-o', 'wide'], ['NAME', 'READY', 'UP-TO-DATE', 'AVAILABLE', 'AGE', 'CONTAINERS', 'IMAGES', 'SELECTOR']],
-    [['-n', ns, 'horizontalpodautoscalers'], ['NAME', 'REFERENCE', 'TARGETS', 'MINPODS', 'MAXPODS', 'REPLICAS', 'AGE']],
+    [
+      ['-n', ns, 'deployments'],
+      ['NAME', 'READY', 'UP-TO-DATE', 'AVAILABLE', 'AGE'],
+    ],
+    [
+      ['-n', ns, 'deployments', '-o', 'wide'],
+      ['NAME', 'READY', 'UP-TO-DATE', 'AVAILABLE', 'AGE', 'CONTAINERS', 'IMAGES', 'SELECTOR'],
+    ],
+    [
+      ['-n', ns, 'horizontalpodautoscalers'],
+      ['NAME', 'REFERENCE', 'TARGETS', 'MINPODS', 'MAXPODS', 'REPLICAS', 'AGE'],
+    ],
     [['flowschemas'], ['NAME', 'PRIORITYLEVEL', 'MATCHINGPRECEDENCE', 'DISTINGUISHERMETHOD', 'AGE', 'MISSINGPL']],
-    [['prioritylevelconfigurations'], ['NAME', 'TYPE', 'NOMINALCONCURRENCYSHARES', 'QUEUES', 'HANDSIZE', 'QUEUELENGTHLIMIT', 'AGE']],
+    [
+      ['prioritylevelconfigurations'],
+      ['NAME', 'TYPE', 'NOMINALCONCURRENCYSHARES', 'QUEUES', 'HANDSIZE', 'QUEUELENGTHLIMIT', 'AGE'],
+    ],
   ])('kubectl get %j', async (args, columns) => {
     expect(await header(...args)).toEqual(columns);
   });
 
   it('fills the deployment row (wide) and the HPA reference', async () => {
-    const row = (await env.kubectl().ok('-n', ns, 'get', 'deployments', 'web', '-o', 'wide', '--no-headers')).trim().split(/\s+/);
+    const row = (await env.kubectl().ok('-n', ns, 'get', 'deployments', 'web', '-o', 'wide', '--no-headers'))
+      .trim()
+      .split(/\s+/);
     expect(row[0]).toBe('web');
     expect(row[1]).toBe('0/1');
     expect(row.slice(5)).toEqual(['nginx', 'nginx:1.25', 'app=web']);

@@ -17,7 +17,10 @@ describe('kubectl get --watch', () => {
     await env.kubectl().ok('-n', ns, 'create', 'deployment', 'watched', '--image=nginx:1.25');
     const watch = env.kubectl().stream('-n', ns, 'get', 'deployments', '--watch', '--output-watch-events');
     try {
-      await until(() => watch.lines.some((l) => l.startsWith('ADDED') && l.includes('watched')), 'the initial ADDED row');
+      await until(
+        () => watch.lines.some((l) => l.startsWith('ADDED') && l.includes('watched')),
+        'the initial ADDED row',
+      );
       expect(watch.lines[0]?.split(/\s+/)).toEqual(['EVENT', 'NAME', 'READY', 'UP-TO-DATE', 'AVAILABLE', 'AGE']);
       await env.kubectl().ok('-n', ns, 'scale', 'deployment', 'watched', '--replicas=3');
       await until(() => watch.lines.some((l) => l.startsWith('MODIFIED') && l.includes('0/3')), 'the MODIFIED row');
@@ -38,7 +41,9 @@ describe('kubectl get --chunk-size', () => {
     const res = await env.kubectl().run(['-n', ns, 'get', 'deployments', '--chunk-size=2', '-o', 'name', '-v=6']);
     expect(res.code).toBe(0);
     expect(res.stdout.trim().split('\n')).toEqual(names.map((n) => `deployment.apps/${n}`));
-    const requests = res.stderr.split('\n').filter((l) => l.includes(`/namespaces/${ns}/deployments?`) && l.includes('200 OK'));
+    const requests = res.stderr
+      .split('\n')
+      .filter((l) => l.includes(`/namespaces/${ns}/deployments?`) && l.includes('200 OK'));
     expect(requests).toHaveLength(3);
     expect(requests.every((l) => l.includes('limit=2'))).toBe(true);
     expect(requests.filter((l) => l.includes('continue=')).length).toBe(2);

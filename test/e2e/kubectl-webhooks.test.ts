@@ -18,9 +18,19 @@ afterAll(async () => {
 describe('kubectl with admission webhooks', () => {
   it('applies a configuration, prints it, and shows the webhook denial', async () => {
     const file = join(env.kubectl().workDir, 'vwc.json');
-    writeFileSync(file, JSON.stringify({ apiVersion: 'admissionregistration.orch.io/v1', kind: 'ValidatingWebhookConfiguration', metadata: { name: 'e2e-deny' }, webhooks: [webhookSpec(hook, 'deny.e2e.example.com', '/deny')] }));
+    writeFileSync(
+      file,
+      JSON.stringify({
+        apiVersion: 'admissionregistration.orch.io/v1',
+        kind: 'ValidatingWebhookConfiguration',
+        metadata: { name: 'e2e-deny' },
+        webhooks: [webhookSpec(hook, 'deny.e2e.example.com', '/deny')],
+      }),
+    );
     // The kinds have no OpenAPI schema here (no catalog entry), so kubectl's client-side check looks for CRDs: skip it.
-    expect(await env.kubectl().ok('apply', '-f', file)).toContain('validatingwebhookconfiguration.admissionregistration.orch.io/e2e-deny created');
+    expect(await env.kubectl().ok('apply', '-f', file)).toContain(
+      'validatingwebhookconfiguration.admissionregistration.orch.io/e2e-deny created',
+    );
     const table = await env.kubectl().ok('get', 'validatingwebhookconfigurations');
     expect(table.split('\n')[0]?.trim().split(/\s+/)).toEqual(['NAME', 'WEBHOOKS', 'AGE']);
     expect(table).toMatch(/e2e-deny\s+1\s+/);
@@ -31,7 +41,9 @@ describe('kubectl with admission webhooks', () => {
       res = await env.kubectl().run(['-n', ns, 'create', 'deployment', 'web', '--image=nginx:1.25']);
     }
     expect(res.code).not.toBe(0);
-    expect(res.stderr.trim()).toBe('error: failed to create deployment: admission webhook "deny.e2e.example.com" denied the request: no deployments here');
+    expect(res.stderr.trim()).toBe(
+      'error: failed to create deployment: admission webhook "deny.e2e.example.com" denied the request: no deployments here',
+    );
     await env.kubectl().ok('delete', 'validatingwebhookconfiguration', 'e2e-deny');
   });
 });

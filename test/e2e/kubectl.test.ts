@@ -72,16 +72,34 @@ describe('kubectl against the built server', () => {
     expect(byName.get('namespaces')).toEqual(['namespaces', 'ns', 'v1', 'false', 'Namespace']);
     expect(byName.get('deployments')).toEqual(['deployments', 'deploy', 'apps/v1', 'true', 'Deployment']);
     // autoscaling/v2 is the preferred version, as in Kubernetes 1.26.
-    expect(byName.get('horizontalpodautoscalers')).toEqual(['horizontalpodautoscalers', 'hpa', 'autoscaling/v2', 'true', 'HorizontalPodAutoscaler']);
+    expect(byName.get('horizontalpodautoscalers')).toEqual([
+      'horizontalpodautoscalers',
+      'hpa',
+      'autoscaling/v2',
+      'true',
+      'HorizontalPodAutoscaler',
+    ]);
     // flowcontrol's preferred (and storage) version in 1.26 is still v1beta2: v1beta3 is new in 1.26 (spec Versioning 4b).
-    expect(byName.get('flowschemas')).toEqual(['flowschemas', 'flowcontrol.apiserver.orch.io/v1beta2', 'false', 'FlowSchema']);
-    expect(byName.get('prioritylevelconfigurations')).toEqual(['prioritylevelconfigurations', 'flowcontrol.apiserver.orch.io/v1beta2', 'false', 'PriorityLevelConfiguration']);
+    expect(byName.get('flowschemas')).toEqual([
+      'flowschemas',
+      'flowcontrol.apiserver.orch.io/v1beta2',
+      'false',
+      'FlowSchema',
+    ]);
+    expect(byName.get('prioritylevelconfigurations')).toEqual([
+      'prioritylevelconfigurations',
+      'flowcontrol.apiserver.orch.io/v1beta2',
+      'false',
+      'PriorityLevelConfiguration',
+    ]);
   });
 
   it('get --raw /readyz?verbose reports every check', async () => {
     const out = await kubectlOk('get', '--raw', '/readyz?verbose');
     const lines = out.split('\n');
-    expect(lines).toEqual(expect.arrayContaining(['[+]ping ok', '[+]etcd ok', '[+]shutdown ok', 'readyz check passed']));
+    expect(lines).toEqual(
+      expect.arrayContaining(['[+]ping ok', '[+]etcd ok', '[+]shutdown ok', 'readyz check passed']),
+    );
   });
 
   it('create -f makes a Namespace, Deployment, HPA, PriorityLevelConfiguration and FlowSchema', async () => {
@@ -95,7 +113,11 @@ describe('kubectl against the built server', () => {
       apiVersion: 'autoscaling/v1',
       kind: 'HorizontalPodAutoscaler',
       metadata: { name: 'web', namespace: ns },
-      spec: { scaleTargetRef: { apiVersion: 'apps/v1', kind: 'Deployment', name: 'web' }, maxReplicas: 4, targetCPUUtilizationPercentage: 75 },
+      spec: {
+        scaleTargetRef: { apiVersion: 'apps/v1', kind: 'Deployment', name: 'web' },
+        maxReplicas: 4,
+        targetCPUUtilizationPercentage: 75,
+      },
     });
     expect(await kubectlOk('create', '-f', hpaFile)).toBe('horizontalpodautoscaler.autoscaling/web created\n');
 
@@ -115,7 +137,12 @@ describe('kubectl against the built server', () => {
         spec: {
           priorityLevelConfiguration: { name: plName },
           distinguisherMethod: { type: 'ByUser' },
-          rules: [{ subjects: [{ kind: 'User', user: { name: 'alice' } }], resourceRules: [{ verbs: ['get'], apiGroups: ['apps'], resources: ['deployments'], namespaces: ['*'] }] }],
+          rules: [
+            {
+              subjects: [{ kind: 'User', user: { name: 'alice' } }],
+              resourceRules: [{ verbs: ['get'], apiGroups: ['apps'], resources: ['deployments'], namespaces: ['*'] }],
+            },
+          ],
         },
       },
     );
@@ -126,7 +153,11 @@ describe('kubectl against the built server', () => {
 
   it('get -o json returns the Deployment with its defaults', async () => {
     const d = await getJson('deploy', 'web', '-n', ns);
-    expect(d).toMatchObject({ apiVersion: 'apps/v1', kind: 'Deployment', metadata: { name: 'web', namespace: ns, generation: 1 } });
+    expect(d).toMatchObject({
+      apiVersion: 'apps/v1',
+      kind: 'Deployment',
+      metadata: { name: 'web', namespace: ns, generation: 1 },
+    });
     expect(d.metadata.uid).toEqual(expect.any(String));
     expect(d.metadata.resourceVersion).toEqual(expect.any(String));
     expect(d.spec).toMatchObject({
@@ -135,8 +166,15 @@ describe('kubectl against the built server', () => {
       revisionHistoryLimit: 10,
       progressDeadlineSeconds: 600,
     });
-    expect(d.spec.template.spec).toMatchObject({ restartPolicy: 'Always', dnsPolicy: 'ClusterFirst', terminationGracePeriodSeconds: 30 });
-    expect(d.spec.template.spec.containers[0]).toMatchObject({ imagePullPolicy: 'IfNotPresent', terminationMessagePath: '/dev/termination-log' });
+    expect(d.spec.template.spec).toMatchObject({
+      restartPolicy: 'Always',
+      dnsPolicy: 'ClusterFirst',
+      terminationGracePeriodSeconds: 30,
+    });
+    expect(d.spec.template.spec.containers[0]).toMatchObject({
+      imagePullPolicy: 'IfNotPresent',
+      terminationMessagePath: '/dev/termination-log',
+    });
   });
 
   it('get -o json returns the HPA (autoscaling/v2, converted from the v1 manifest), PriorityLevelConfiguration and FlowSchema (matchingPrecedence defaulted to 1000)', async () => {
@@ -147,7 +185,9 @@ describe('kubectl against the built server', () => {
       spec: {
         minReplicas: 1,
         maxReplicas: 4,
-        metrics: [{ type: 'Resource', resource: { name: 'cpu', target: { type: 'Utilization', averageUtilization: 75 } } }],
+        metrics: [
+          { type: 'Resource', resource: { name: 'cpu', target: { type: 'Utilization', averageUtilization: 75 } } },
+        ],
         scaleTargetRef: { kind: 'Deployment', name: 'web' },
       },
     });
@@ -162,14 +202,21 @@ describe('kubectl against the built server', () => {
       spec: { type: 'Limited', limited: { assuredConcurrencyShares: 10, limitResponse: { type: 'Reject' } } },
     });
     const plV1beta3 = await getJson('prioritylevelconfigurations.v1beta3.flowcontrol.apiserver.orch.io', plName);
-    expect(plV1beta3).toMatchObject({ apiVersion: 'flowcontrol.apiserver.orch.io/v1beta3', spec: { limited: { nominalConcurrencyShares: 10 } } });
+    expect(plV1beta3).toMatchObject({
+      apiVersion: 'flowcontrol.apiserver.orch.io/v1beta3',
+      spec: { limited: { nominalConcurrencyShares: 10 } },
+    });
 
     const fs = await getJson('flowschemas', fsName);
     expect(fs).toMatchObject({
       apiVersion: 'flowcontrol.apiserver.orch.io/v1beta2',
       kind: 'FlowSchema',
       metadata: { name: fsName },
-      spec: { matchingPrecedence: 1000, priorityLevelConfiguration: { name: plName }, distinguisherMethod: { type: 'ByUser' } },
+      spec: {
+        matchingPrecedence: 1000,
+        priorityLevelConfiguration: { name: plName },
+        distinguisherMethod: { type: 'ByUser' },
+      },
     });
   });
 
@@ -202,10 +249,19 @@ describe('kubectl against the built server', () => {
   it('imperative commands that send protobuf bodies work: create namespace, create deployment, autoscale', async () => {
     const extra = `${ns}-pb`;
     expect(await kubectlOk('create', 'namespace', extra)).toBe(`namespace/${extra} created\n`);
-    expect(await kubectlOk('create', 'deployment', 'pb', '--image=nginx:1.25', '-n', extra)).toBe('deployment.apps/pb created\n');
-    expect(await kubectlOk('autoscale', 'deploy', 'pb', '--min=2', '--max=5', '--cpu-percent=80', '-n', extra)).toBe('horizontalpodautoscaler.autoscaling/pb autoscaled\n');
+    expect(await kubectlOk('create', 'deployment', 'pb', '--image=nginx:1.25', '-n', extra)).toBe(
+      'deployment.apps/pb created\n',
+    );
+    expect(await kubectlOk('autoscale', 'deploy', 'pb', '--min=2', '--max=5', '--cpu-percent=80', '-n', extra)).toBe(
+      'horizontalpodautoscaler.autoscaling/pb autoscaled\n',
+    );
     const hpa = await getJson('hpa', 'pb', '-n', extra);
-    expect(hpa.spec).toMatchObject({ minReplicas: 2, maxReplicas: 5, metrics: [{ resource: { name: 'cpu', target: { averageUtilization: 80 } } }], scaleTargetRef: { kind: 'Deployment', name: 'pb' } });
+    expect(hpa.spec).toMatchObject({
+      minReplicas: 2,
+      maxReplicas: 5,
+      metrics: [{ resource: { name: 'cpu', target: { averageUtilization: 80 } } }],
+      scaleTargetRef: { kind: 'Deployment', name: 'pb' },
+    });
     const d = await getJson('deploy', 'pb', '-n', extra);
     expect(d.spec.template.spec.containers[0].image).toBe('nginx:1.25');
   });
@@ -214,7 +270,9 @@ describe('kubectl against the built server', () => {
     for (const cascade of ['orphan', 'foreground']) {
       const name = `cascade-${cascade}`;
       await kubectlOk('create', 'deployment', name, '--image=nginx:1.25', '-n', ns);
-      expect(await kubectlOk('delete', 'deploy', name, `--cascade=${cascade}`, '-n', ns, '--timeout=20s')).toBe(`deployment.apps "${name}" deleted\n`);
+      expect(await kubectlOk('delete', 'deploy', name, `--cascade=${cascade}`, '-n', ns, '--timeout=20s')).toBe(
+        `deployment.apps "${name}" deleted\n`,
+      );
       const after = await kubectl('get', 'deploy', name, '-n', ns);
       expect(after.stderr).toContain(`deployments.apps "${name}" not found`);
     }

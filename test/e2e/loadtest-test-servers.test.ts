@@ -41,7 +41,16 @@ interface ServerOptions {
 function startServer(o: ServerOptions = {}): Promise<{ server: Server; url: string; tally: Tally }> {
   const slowGetMs = o.slowGetMs ?? 0;
   const faults = o.faults ?? true;
-  const tally: Tally = { sent429: 0, sent500: 0, okGets: 0, paths: new Set(), unauthorized: 0, requests: 0, dropped: [], watchStarts: [] };
+  const tally: Tally = {
+    sent429: 0,
+    sent500: 0,
+    okGets: 0,
+    paths: new Set(),
+    unauthorized: 0,
+    requests: 0,
+    dropped: [],
+    watchStarts: [],
+  };
   const history: Array<{ rv: number; line: string }> = [];
   const watches = new Set<ServerResponse>();
   let rv = 100;
@@ -52,7 +61,12 @@ function startServer(o: ServerOptions = {}): Promise<{ server: Server; url: stri
     res.end(JSON.stringify(body));
   };
   const status = (res: ServerResponse, code: number, reason: string, headers: Record<string, string> = {}): void =>
-    json(res, code, { kind: 'Status', apiVersion: 'v1', metadata: {}, status: 'Failure', message: reason, reason, code }, headers);
+    json(
+      res,
+      code,
+      { kind: 'Status', apiVersion: 'v1', metadata: {}, status: 'Failure', message: reason, reason, code },
+      headers,
+    );
   const handle = (req: IncomingMessage, res: ServerResponse, body: string): void => {
     const url = new URL(req.url ?? '/', 'http://x');
     const parts = url.pathname.split('/').filter(Boolean);
@@ -64,11 +78,23 @@ function startServer(o: ServerOptions = {}): Promise<{ server: Server; url: stri
     }
     if (url.pathname === '/version') return json(res, 200, { major: '1', minor: '26', gitVersion: 'v1.26.0-test' });
     if (url.pathname === '/apis') {
-      return json(res, 200, { kind: 'APIGroupList', groups: [{ name: 'flowcontrol.apiserver.k8s.io', versions: [{ groupVersion: 'flowcontrol.apiserver.k8s.io/v1beta3', version: 'v1beta3' }], preferredVersion: { groupVersion: 'flowcontrol.apiserver.k8s.io/v1beta3', version: 'v1beta3' } }] });
+      return json(res, 200, {
+        kind: 'APIGroupList',
+        groups: [
+          {
+            name: 'flowcontrol.apiserver.k8s.io',
+            versions: [{ groupVersion: 'flowcontrol.apiserver.k8s.io/v1beta3', version: 'v1beta3' }],
+            preferredVersion: { groupVersion: 'flowcontrol.apiserver.k8s.io/v1beta3', version: 'v1beta3' },
+          },
+        ],
+      });
     }
     if (url.pathname === '/metrics') return status(res, 404, 'NotFound');
     // Object paths end in a name; collections in the resource.
-    const named = parts.length > 0 && parts[parts.length - 1]!.startsWith('lt-') && !(parts[parts.length - 2] === 'namespaces' && req.method === 'POST');
+    const named =
+      parts.length > 0 &&
+      parts[parts.length - 1]!.startsWith('lt-') &&
+      !(parts[parts.length - 2] === 'namespaces' && req.method === 'POST');
     const obj = (bump = true): unknown => {
       if (bump) rv += 1;
       let parsed: { metadata?: Record<string, unknown> } = {};
@@ -77,7 +103,10 @@ function startServer(o: ServerOptions = {}): Promise<{ server: Server; url: stri
       } catch {
         // patches and deletes
       }
-      return { ...parsed, metadata: { ...(parsed.metadata ?? {}), name: parts[parts.length - 1], resourceVersion: String(rv) } };
+      return {
+        ...parsed,
+        metadata: { ...(parsed.metadata ?? {}), name: parts[parts.length - 1], resourceVersion: String(rv) },
+      };
     };
     /** A successful write: its object, and its event for the watches (unless dropped). */
     const write = (code: number, type: string): void => {
@@ -116,7 +145,13 @@ function startServer(o: ServerOptions = {}): Promise<{ server: Server; url: stri
           res.on('close', () => watches.delete(res));
           return;
         }
-        if (!named) return json(res, 200, { kind: 'List', apiVersion: 'v1', metadata: { resourceVersion: String(rv) }, items: [] });
+        if (!named)
+          return json(res, 200, {
+            kind: 'List',
+            apiVersion: 'v1',
+            metadata: { resourceVersion: String(rv) },
+            items: [],
+          });
         gets += 1;
         if (faults && gets % 2 === 0) {
           tally.sent429 += 1;
@@ -134,9 +169,15 @@ function startServer(o: ServerOptions = {}): Promise<{ server: Server; url: stri
     req.setEncoding('utf8').on('data', (c: string) => (body += c));
     req.on('end', () => handle(req, res, body));
   };
-  const server: Server = o.tls ? createHttpsServer({ key: o.tls.key, cert: o.tls.cert }, listener) : createServer(listener);
+  const server: Server = o.tls
+    ? createHttpsServer({ key: o.tls.key, cert: o.tls.cert }, listener)
+    : createServer(listener);
   const scheme = o.tls ? 'https' : 'http';
-  return new Promise((resolve) => server.listen(0, '127.0.0.1', () => resolve({ server, url: `${scheme}://127.0.0.1:${(server.address() as AddressInfo).port}`, tally })));
+  return new Promise((resolve) =>
+    server.listen(0, '127.0.0.1', () =>
+      resolve({ server, url: `${scheme}://127.0.0.1:${(server.address() as AddressInfo).port}`, tally }),
+    ),
+  );
 }
 
 function stop(server: Server): Promise<void> {
@@ -157,7 +198,23 @@ describe('a server answering 429 and 500 on purpose', () => {
     const out = join(dir, 'errors');
     let run;
     try {
-      run = await runLoadtestCli(['--server', url, '--duration', '4s', '--warmup', '0s', '--rate', '60', '--seed', '3', '--watchers', '0', '--no-cleanup', '--out', out]);
+      run = await runLoadtestCli([
+        '--server',
+        url,
+        '--duration',
+        '4s',
+        '--warmup',
+        '0s',
+        '--rate',
+        '60',
+        '--seed',
+        '3',
+        '--watchers',
+        '0',
+        '--no-cleanup',
+        '--out',
+        out,
+      ]);
     } finally {
       await stop(server);
     }
@@ -166,9 +223,12 @@ describe('a server answering 429 and 500 on purpose', () => {
     expect(tally.sent429).toBeGreaterThan(5);
     expect(tally.sent500).toBeGreaterThan(3);
     expect(sum(result.rows, (r) => r.op === 'get', '429')).toBe(tally.sent429);
-    expect(sum(result.rows, (r) => ['patch-merge', 'patch-strategic', 'apply'].includes(r.op), '500')).toBe(tally.sent500);
+    expect(sum(result.rows, (r) => ['patch-merge', 'patch-strategic', 'apply'].includes(r.op), '500')).toBe(
+      tally.sent500,
+    );
     expect(result.totals.errors).toBe(tally.sent429 + tally.sent500);
-    for (const r of result.rows) expect(Object.keys(r.errorsByCode).every((c) => (r.op === 'get' ? c === '429' : c === '500'))).toBe(true);
+    for (const r of result.rows)
+      expect(Object.keys(r.errorsByCode).every((c) => (r.op === 'get' ? c === '429' : c === '500'))).toBe(true);
     const gets = result.rows.filter((r) => r.op === 'get').reduce((a, r) => a + r.count, 0);
     expect(gets - sum(result.rows, (r) => r.op === 'get', '429')).toBe(tally.okGets);
     // The error timeline has them too, and the server figures say /metrics was not there.
@@ -176,13 +236,33 @@ describe('a server answering 429 and 500 on purpose', () => {
     expect(result.server).toMatchObject({ available: false, error: 'GET /metrics answered 404' });
     // FlowSchemas were written through the Kubernetes group the server's discovery named.
     expect(tally.paths).toContain('POST /apis/flowcontrol.apiserver.k8s.io/v1beta3/flowschemas');
-    expect(readFileSync(join(out, 'report.html'), 'utf8')).toMatch(/Errors per second by status \(\d+ in the measured phase\)/);
+    expect(readFileSync(join(out, 'report.html'), 'utf8')).toMatch(
+      /Errors per second by status \(\d+ in the measured phase\)/,
+    );
   });
 
   it('exits 1 with --fail-on-slo when GETs take longer than the 1 s SLO, and 0 without it', async () => {
     const { server, url } = await startServer({ slowGetMs: 1200 });
     try {
-      const args = ['--server', url, '--duration', '3s', '--warmup', '0s', '--rate', '20', '--seed', '3', '--watchers', '0', '--no-cleanup', '--kinds', 'deployments', '--mix', 'get=1,create=1'];
+      const args = [
+        '--server',
+        url,
+        '--duration',
+        '3s',
+        '--warmup',
+        '0s',
+        '--rate',
+        '20',
+        '--seed',
+        '3',
+        '--watchers',
+        '0',
+        '--no-cleanup',
+        '--kinds',
+        'deployments',
+        '--mix',
+        'get=1,create=1',
+      ];
       const failing = await runLoadtestCli([...args, '--fail-on-slo', '--out', join(dir, 'slo')]);
       expect(failing.code).toBe(1);
       expect(failing.stdout).toMatch(/FAIL {2}get deployments \(resource\)\s+p99\s+1[2-9]\d\d\.\d ms {2}≤ 1000 ms/);
@@ -203,22 +283,58 @@ describe('an HTTPS server that wants a bearer token', () => {
   beforeAll(() => {
     const key = join(dir, 'tls.key');
     const cert = join(dir, 'tls.crt');
-    execFileSync('openssl', ['req', '-x509', '-newkey', 'rsa:2048', '-nodes', '-keyout', key, '-out', cert, '-days', '1', '-subj', '/CN=127.0.0.1', '-addext', 'subjectAltName=IP:127.0.0.1'], { stdio: 'ignore' });
+    execFileSync(
+      'openssl',
+      [
+        'req',
+        '-x509',
+        '-newkey',
+        'rsa:2048',
+        '-nodes',
+        '-keyout',
+        key,
+        '-out',
+        cert,
+        '-days',
+        '1',
+        '-subj',
+        '/CN=127.0.0.1',
+        '-addext',
+        'subjectAltName=IP:127.0.0.1',
+      ],
+      { stdio: 'ignore' },
+    );
     tls = { key: readFileSync(key), cert: readFileSync(cert) };
   });
 
-  const quick = ['--duration', '2s', '--warmup', '0s', '--rate', '20', '--seed', '5', '--watchers', '0', '--initial-objects', '2'];
+  const quick = [
+    '--duration',
+    '2s',
+    '--warmup',
+    '0s',
+    '--rate',
+    '20',
+    '--seed',
+    '5',
+    '--watchers',
+    '0',
+    '--initial-objects',
+    '2',
+  ];
 
   it('is loaded through a kubeconfig with its CA and token, the token on every request', async () => {
     const { server, url, tally } = await startServer({ tls, token: 's3cret', faults: false });
     const kubeconfig = join(dir, 'kubeconfig');
-    writeFileSync(kubeconfig, `apiVersion: v1
+    writeFileSync(
+      kubeconfig,
+      `apiVersion: v1
 kind: Config
 current-context: test
 contexts: [{name: test, context: {cluster: c, user: u}}]
 clusters: [{name: c, cluster: {server: "${url}", certificate-authority-data: ${tls.cert.toString('base64')}}}]
 users: [{name: u, user: {token: s3cret}}]
-`);
+`,
+    );
     try {
       const run = await runLoadtestCli([...quick, '--kubeconfig', kubeconfig, '--out', join(dir, 'tls')]);
       expect(run.code).toBe(0);
@@ -240,12 +356,32 @@ users: [{name: u, user: {token: s3cret}}]
     try {
       const refused = await runLoadtestCli([...quick, '--server', url, '--out', join(dir, 'tls2')]);
       expect(refused.code).toBe(1);
-      expect(refused.stderr).toMatch(/cannot reach https:\/\/127\.0\.0\.1:\d+\/: (DEPTH_ZERO_SELF_SIGNED_CERT|SELF_SIGNED_CERT_IN_CHAIN)/);
-      const insecure = await runLoadtestCli([...quick, '--server', url, '--insecure-skip-tls-verify', '--token', 's3cret', '--out', join(dir, 'tls3')]);
+      expect(refused.stderr).toMatch(
+        /cannot reach https:\/\/127\.0\.0\.1:\d+\/: (DEPTH_ZERO_SELF_SIGNED_CERT|SELF_SIGNED_CERT_IN_CHAIN)/,
+      );
+      const insecure = await runLoadtestCli([
+        ...quick,
+        '--server',
+        url,
+        '--insecure-skip-tls-verify',
+        '--token',
+        's3cret',
+        '--out',
+        join(dir, 'tls3'),
+      ]);
       expect(insecure.code).toBe(0);
-      const noToken = await runLoadtestCli([...quick, '--server', url, '--insecure-skip-tls-verify', '--out', join(dir, 'tls4')]);
+      const noToken = await runLoadtestCli([
+        ...quick,
+        '--server',
+        url,
+        '--insecure-skip-tls-verify',
+        '--out',
+        join(dir, 'tls4'),
+      ]);
       expect(noToken.code).toBe(1);
-      expect(noToken.stderr).toMatch(/answered 401 Unauthorized to GET \/version: give credentials with --token or --kubeconfig/);
+      expect(noToken.stderr).toMatch(
+        /answered 401 Unauthorized to GET \/version: give credentials with --token or --kubeconfig/,
+      );
     } finally {
       await stop(server);
     }
@@ -258,7 +394,25 @@ describe('a server whose watches leave events out', () => {
     const out = join(dir, 'lossy');
     let run;
     try {
-      run = await runLoadtestCli(['--server', url, '--duration', '3s', '--warmup', '0s', '--rate', '40', '--seed', '8', '--watchers', '2', '--kinds', 'deployments', '--no-cleanup', '--out', out]);
+      run = await runLoadtestCli([
+        '--server',
+        url,
+        '--duration',
+        '3s',
+        '--warmup',
+        '0s',
+        '--rate',
+        '40',
+        '--seed',
+        '8',
+        '--watchers',
+        '2',
+        '--kinds',
+        'deployments',
+        '--no-cleanup',
+        '--out',
+        out,
+      ]);
     } finally {
       await stop(server);
     }

@@ -11,16 +11,29 @@ import { runLoadtestCli, type CliRun } from '../helpers/loadtest-cli';
 
 jest.setTimeout(180_000);
 
-const CHROMIUM_FLAGS = ['--headless', '--no-sandbox', '--disable-gpu', '--disable-background-networking', '--disable-component-update', '--disable-sync', '--no-first-run'];
+const CHROMIUM_FLAGS = [
+  '--headless',
+  '--no-sandbox',
+  '--disable-gpu',
+  '--disable-background-networking',
+  '--disable-component-update',
+  '--disable-sync',
+  '--no-first-run',
+];
 
 function chromium(args: string[]): Promise<string> {
   const profileDir = mkdtempSync(join(tmpdir(), 'lt-chromium-'));
   return new Promise<string>((resolve, reject) => {
-    execFile('chromium', [...CHROMIUM_FLAGS, `--user-data-dir=${profileDir}`, ...args], { timeout: 90_000, maxBuffer: 64 * 2 ** 20 }, (err, stdout, stderr) => {
-      rmSync(profileDir, { recursive: true, force: true });
-      if (err) reject(new Error(`chromium ${args.join(' ')} failed: ${err.message}\n${stderr}`));
-      else resolve(stdout);
-    });
+    execFile(
+      'chromium',
+      [...CHROMIUM_FLAGS, `--user-data-dir=${profileDir}`, ...args],
+      { timeout: 90_000, maxBuffer: 64 * 2 ** 20 },
+      (err, stdout, stderr) => {
+        rmSync(profileDir, { recursive: true, force: true });
+        if (err) reject(new Error(`chromium ${args.join(' ')} failed: ${err.message}\n${stderr}`));
+        else resolve(stdout);
+      },
+    );
   });
 }
 
@@ -34,7 +47,24 @@ let tempDirsBefore: string[];
 beforeAll(async () => {
   dir = mkdtempSync(join(tmpdir(), 'lt-e2e-'));
   tempDirsBefore = orchTempDirs();
-  run = await runLoadtestCli(['--duration', '10s', '--warmup', '2s', '--rate', '40', '--seed', '4242', '--initial-objects', '10', '--watchers', '3', '--progress-interval', '2', '--out', dir]);
+  run = await runLoadtestCli([
+    '--duration',
+    '10s',
+    '--warmup',
+    '2s',
+    '--rate',
+    '40',
+    '--seed',
+    '4242',
+    '--initial-objects',
+    '10',
+    '--watchers',
+    '3',
+    '--progress-interval',
+    '2',
+    '--out',
+    dir,
+  ]);
   if (run.code !== 0) throw new Error(`orch-loadtest exited ${run.code}\n${run.stderr}\n${run.stdout}`);
   result = JSON.parse(readFileSync(join(dir, 'result.json'), 'utf8')) as ResultJson;
 });
@@ -62,7 +92,9 @@ describe('a 10 s run against the embedded server', () => {
       expect(row.histogram.buckets.reduce((a, [, n]) => a + n, 0)).toBe(row.count);
     }
     expect(result.totals.count).toBeGreaterThanOrEqual(380);
-    expect(new Set(result.rows.map((r) => r.resource))).toEqual(new Set(['deployments', 'horizontalpodautoscalers', 'flowschemas']));
+    expect(new Set(result.rows.map((r) => r.resource))).toEqual(
+      new Set(['deployments', 'horizontalpodautoscalers', 'flowschemas']),
+    );
     expect(new Set(result.rows.filter((r) => r.op === 'list').map((r) => r.scope)).size).toBeGreaterThan(0);
   });
 

@@ -17,7 +17,20 @@ interface Run {
 
 /** Starts the binary with stdout piped and waits for its "serving" line (in either format). */
 async function run(flags: string[]): Promise<Run> {
-  const child: ChildProcess = spawn(process.execPath, [APISERVER_BINARY, '--port', '0', '--etcd-servers', etcd.clientUrl, '--etcd-prefix', `/logging-${Date.now()}`, ...flags], { stdio: ['ignore', 'pipe', 'pipe'] });
+  const child: ChildProcess = spawn(
+    process.execPath,
+    [
+      APISERVER_BINARY,
+      '--port',
+      '0',
+      '--etcd-servers',
+      etcd.clientUrl,
+      '--etcd-prefix',
+      `/logging-${Date.now()}`,
+      ...flags,
+    ],
+    { stdio: ['ignore', 'pipe', 'pipe'] },
+  );
   const lines: string[] = [];
   let partial = '';
   const port = await new Promise<number>((resolve, reject) => {
@@ -48,7 +61,9 @@ async function run(flags: string[]): Promise<Run> {
 }
 
 async function missingObject(r: Run): Promise<void> {
-  const res = await fetch(`http://127.0.0.1:${r.port}/apis/apps/v1/namespaces/default/deployments/nope`, { headers: { 'User-Agent': 'log-format-test/1.0' } });
+  const res = await fetch(`http://127.0.0.1:${r.port}/apis/apps/v1/namespaces/default/deployments/nope`, {
+    headers: { 'User-Agent': 'log-format-test/1.0' },
+  });
   expect(res.status).toBe(404);
   await new Promise((done) => setTimeout(done, 200));
 }
@@ -72,7 +87,9 @@ describe('--logging-format', () => {
     try {
       await missingObject(r);
       const line = r.lines.filter((l) => l.includes('log-format-test/1.0')).map((l) => JSON.parse(l));
-      expect(line).toEqual([expect.objectContaining({ msg: 'request completed', verb: 'GET', code: 404, name: 'nope' })]);
+      expect(line).toEqual([
+        expect.objectContaining({ msg: 'request completed', verb: 'GET', code: 404, name: 'nope' }),
+      ]);
     } finally {
       await r.stop();
     }
@@ -85,7 +102,9 @@ describe('--logging-format', () => {
       const lines = r.lines.filter(Boolean);
       for (const line of lines) {
         expect(line.startsWith('{')).toBe(false);
-        expect(line).toMatch(/^\[\d{4}-\d\d-\d\d \d\d:\d\d:\d\d\.\d{3}\] (TRACE|DEBUG|INFO|WARN|ERROR|FATAL)( \([^)]*\))?: /);
+        expect(line).toMatch(
+          /^\[\d{4}-\d\d-\d\d \d\d:\d\d:\d\d\.\d{3}\] (TRACE|DEBUG|INFO|WARN|ERROR|FATAL)( \([^)]*\))?: /,
+        );
       }
       const request = lines.filter((l) => l.includes('log-format-test/1.0'));
       expect(request).toHaveLength(1);
@@ -102,11 +121,15 @@ describe('--logging-format', () => {
     } finally {
       await r.stop();
     }
-    const bad = spawn(process.execPath, [APISERVER_BINARY, '--logging-format=xml'], { stdio: ['ignore', 'pipe', 'pipe'] });
+    const bad = spawn(process.execPath, [APISERVER_BINARY, '--logging-format=xml'], {
+      stdio: ['ignore', 'pipe', 'pipe'],
+    });
     let err = '';
     bad.stderr?.on('data', (c: Buffer) => (err += c.toString()));
     const code = await new Promise<number | null>((resolve) => bad.once('exit', resolve));
     expect(code).toBe(1);
-    expect(err).toContain('invalid argument "xml" for "--logging-format" flag: format: Unsupported value: "xml": supported values: "json", "text"');
+    expect(err).toContain(
+      'invalid argument "xml" for "--logging-format" flag: format: Unsupported value: "xml": supported values: "json", "text"',
+    );
   });
 });

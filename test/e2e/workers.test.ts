@@ -38,7 +38,18 @@ class Logs {
   }
   waitFor(match: (line: LogLine) => boolean, what: string, timeoutMs = 45_000): Promise<LogLine> {
     return new Promise((resolve, reject) => {
-      const timer = setTimeout(() => reject(new Error(`no log line "${what}" within ${timeoutMs} ms; last lines:\n${this.lines.slice(-15).map((l) => JSON.stringify(l)).join('\n')}`)), timeoutMs);
+      const timer = setTimeout(
+        () =>
+          reject(
+            new Error(
+              `no log line "${what}" within ${timeoutMs} ms; last lines:\n${this.lines
+                .slice(-15)
+                .map((l) => JSON.stringify(l))
+                .join('\n')}`,
+            ),
+          ),
+        timeoutMs,
+      );
       const check = (): void => {
         const found = this.lines.find(match);
         if (found) {
@@ -54,11 +65,21 @@ class Logs {
 /** One request on a fresh connection (no keep-alive), so the cluster hands each to the next worker in turn. */
 function call(port: number, method: string, path: string, body?: unknown): Promise<{ status: number; text: string }> {
   return new Promise((resolve, reject) => {
-    const req = request({ host: '127.0.0.1', port, method, path, agent: false, headers: body ? { 'Content-Type': 'application/json' } : {} }, (res) => {
-      let text = '';
-      res.setEncoding('utf8').on('data', (c: string) => (text += c));
-      res.on('end', () => resolve({ status: res.statusCode ?? 0, text }));
-    });
+    const req = request(
+      {
+        host: '127.0.0.1',
+        port,
+        method,
+        path,
+        agent: false,
+        headers: body ? { 'Content-Type': 'application/json' } : {},
+      },
+      (res) => {
+        let text = '';
+        res.setEncoding('utf8').on('data', (c: string) => (text += c));
+        res.on('end', () => resolve({ status: res.statusCode ?? 0, text }));
+      },
+    );
     req.on('error', reject);
     req.end(body ? JSON.stringify(body) : undefined);
   });
@@ -75,14 +96,20 @@ function alive(pid: number): boolean {
 
 function childPids(pid: number): number[] {
   try {
-    return execFileSync('ps', ['-o', 'pid=', '--ppid', String(pid)], { encoding: 'utf8' }).split('\n').map((s) => Number(s.trim())).filter((n) => n > 0);
+    return execFileSync('ps', ['-o', 'pid=', '--ppid', String(pid)], { encoding: 'utf8' })
+      .split('\n')
+      .map((s) => Number(s.trim()))
+      .filter((n) => n > 0);
   } catch {
     return [];
   }
 }
 
 function counter(metrics: string, pattern: RegExp): number {
-  return metrics.split('\n').filter((l) => pattern.test(l)).reduce((sum, l) => sum + Number(l.slice(l.lastIndexOf(' ') + 1)), 0);
+  return metrics
+    .split('\n')
+    .filter((l) => pattern.test(l))
+    .reduce((sum, l) => sum + Number(l.slice(l.lastIndexOf(' ') + 1)), 0);
 }
 
 describe('--workers 2', () => {
@@ -93,7 +120,9 @@ describe('--workers 2', () => {
 
   beforeAll(() => {
     dataDir = mkdtempSync(join(tmpdir(), 'orch-workers-'));
-    child = spawn(process.execPath, [APISERVER_BINARY, '--port=0', `--data-dir=${dataDir}`, '--workers=2'], { stdio: ['ignore', 'pipe', 'pipe'] });
+    child = spawn(process.execPath, [APISERVER_BINARY, '--port=0', `--data-dir=${dataDir}`, '--workers=2'], {
+      stdio: ['ignore', 'pipe', 'pipe'],
+    });
     child.stdout?.setEncoding('utf8').on('data', (c: string) => logs.push(c));
     child.stderr?.resume();
     exited = new Promise((resolve) => child.once('exit', (code) => resolve(code)));
@@ -101,7 +130,8 @@ describe('--workers 2', () => {
 
   afterAll(() => {
     if (child.exitCode === null && child.signalCode === null) child.kill('SIGKILL');
-    for (const line of logs.lines) if (typeof line.workerPid === 'number' && alive(line.workerPid)) process.kill(line.workerPid, 'SIGKILL');
+    for (const line of logs.lines)
+      if (typeof line.workerPid === 'number' && alive(line.workerPid)) process.kill(line.workerPid, 'SIGKILL');
     rmSync(dataDir, { recursive: true, force: true });
   });
 
@@ -123,7 +153,11 @@ describe('--workers 2', () => {
     expect(watch.status).toBe(200);
     const names = ['w-a', 'w-b', 'w-c', 'w-d'];
     for (const name of names) {
-      const created = await call(port, 'POST', '/api/v1/namespaces', { apiVersion: 'v1', kind: 'Namespace', metadata: { name } });
+      const created = await call(port, 'POST', '/api/v1/namespaces', {
+        apiVersion: 'v1',
+        kind: 'Namespace',
+        metadata: { name },
+      });
       expect(created.status).toBe(201);
     }
     const events = await watch.next(4, 15_000);
@@ -134,13 +168,18 @@ describe('--workers 2', () => {
     for (let i = 0; i < 2; i++) {
       const metrics = await call(port, 'GET', '/metrics');
       expect(metrics.status).toBe(200);
-      expect(counter(metrics.text, /^apiserver_request_total\{verb="POST",.*resource="namespaces".*code="201"/)).toBe(4);
+      expect(counter(metrics.text, /^apiserver_request_total\{verb="POST",.*resource="namespaces".*code="201"/)).toBe(
+        4,
+      );
     }
 
     // A killed worker is replaced by a new process under the same index; the server keeps serving meanwhile.
     const victim = serving[0]!;
     process.kill(victim.pid!, 'SIGKILL');
-    const restarted = await logs.waitFor((l) => l.msg === 'worker serving' && l.workerIndex === victim.worker && l.workerPid !== victim.pid, 'restarted worker serving');
+    const restarted = await logs.waitFor(
+      (l) => l.msg === 'worker serving' && l.workerIndex === victim.worker && l.workerPid !== victim.pid,
+      'restarted worker serving',
+    );
     expect(alive(restarted.workerPid!)).toBe(true);
     for (let i = 0; i < 4; i++) expect((await call(port, 'GET', '/api/v1/namespaces/w-a')).status).toBe(200);
 

@@ -31,7 +31,18 @@ const replicas: Replica[] = [];
 const compactions: Compaction[] = [];
 
 function startReplica(index: number, etcdUrls: string[]): Replica {
-  const child = spawn(process.execPath, [APISERVER_BINARY, '--port=0', `--etcd-servers=${etcdUrls.join(',')}`, `--etcd-compaction-interval=${INTERVAL_MS / 1000}s`, '--logging-format=json', '--log-level=info'], { stdio: ['ignore', 'pipe', 'pipe'] });
+  const child = spawn(
+    process.execPath,
+    [
+      APISERVER_BINARY,
+      '--port=0',
+      `--etcd-servers=${etcdUrls.join(',')}`,
+      `--etcd-compaction-interval=${INTERVAL_MS / 1000}s`,
+      '--logging-format=json',
+      '--log-level=info',
+    ],
+    { stdio: ['ignore', 'pipe', 'pipe'] },
+  );
   let serving: () => void = () => undefined;
   const servingPromise = new Promise<void>((r) => (serving = r));
   let partial = '';
@@ -42,7 +53,8 @@ function startReplica(index: number, etcdUrls: string[]): Replica {
       if (!line.startsWith('{')) continue;
       const entry = JSON.parse(line) as { msg?: string; time?: number; revision?: number };
       if (entry.msg === 'serving') serving();
-      if (entry.msg === 'compacted etcd') compactions.push({ replica: index, at: Number(entry.time), revision: Number(entry.revision) });
+      if (entry.msg === 'compacted etcd')
+        compactions.push({ replica: index, at: Number(entry.time), revision: Number(entry.revision) });
     }
   });
   child.stderr?.resume();
@@ -52,7 +64,9 @@ function startReplica(index: number, etcdUrls: string[]): Replica {
 /** etcd's count of compactions a member applied (the histogram of compaction durations counts one per compaction). */
 async function etcdCompactionCount(clientUrl: string): Promise<number> {
   const text = await (await fetch(`${clientUrl}/metrics`)).text();
-  const line = text.split('\n').find((l) => l.startsWith('etcd_debugging_mvcc_db_compaction_total_duration_milliseconds_count'));
+  const line = text
+    .split('\n')
+    .find((l) => l.startsWith('etcd_debugging_mvcc_db_compaction_total_duration_milliseconds_count'));
   if (!line) throw new Error('etcd exposes no compaction count');
   return Number(line.split(' ')[1]);
 }
@@ -66,11 +80,21 @@ beforeAll(async () => {
   const urls = cluster.clientUrls;
   if ((await etcdCompactionCount(urls[0] as string)) !== 0) throw new Error('a new etcd cluster reports compactions');
   for (let i = 0; i < 3; i++) replicas.push(startReplica(i, urls));
-  await Promise.race([Promise.all(replicas.map((r) => r.serving)), sleep(60_000).then(() => Promise.reject(new Error('replicas did not serve within 60 s')))]);
+  await Promise.race([
+    Promise.all(replicas.map((r) => r.serving)),
+    sleep(60_000).then(() => Promise.reject(new Error('replicas did not serve within 60 s'))),
+  ]);
   // A trickle of writes keeps etcd's revision moving, so that every round has history to compact.
   writer = new Etcd3({ hosts: urls });
   let n = 0;
-  ticker = setInterval(() => void writer?.put('compaction-test/tick').value(String(n++)).catch(() => undefined), 100);
+  ticker = setInterval(
+    () =>
+      void writer
+        ?.put('compaction-test/tick')
+        .value(String(n++))
+        .catch(() => undefined),
+    100,
+  );
 });
 
 function stopReplicas(): Promise<unknown> {
@@ -102,7 +126,11 @@ describe('compaction across replicas', () => {
     const victim = (before[before.length - 1] as Compaction).replica;
     replicas[victim]?.child.kill('SIGKILL');
     const killedAt = Date.now();
-    await eventually(async () => compactions.some((x) => x.at > killedAt), TAKEOVER_LIMIT_MS, 'a compaction by another replica');
+    await eventually(
+      async () => compactions.some((x) => x.at > killedAt),
+      TAKEOVER_LIMIT_MS,
+      'a compaction by another replica',
+    );
     const takeover = compactions.find((x) => x.at > killedAt) as Compaction;
     const takeoverMs = takeover.at - killedAt;
     await sleep(OBSERVE_MS);
@@ -117,7 +145,12 @@ describe('compaction across replicas', () => {
     expect(all.filter((x) => x.at > killedAt).every((x) => x.replica !== victim)).toBe(true);
     // Never two compactions in one interval: successive ones (by whichever replica) are at least most of an interval
     // apart, each to a later revision; and one every interval: apart from the kill, no gap reaches two intervals.
-    const gaps = all.slice(1).map((x, i) => ({ ms: x.at - (all[i] as Compaction).at, acrossKill: (all[i] as Compaction).at < killedAt && x.at > killedAt }));
+    const gaps = all
+      .slice(1)
+      .map((x, i) => ({
+        ms: x.at - (all[i] as Compaction).at,
+        acrossKill: (all[i] as Compaction).at < killedAt && x.at > killedAt,
+      }));
     expect(gaps.filter((g) => g.ms < INTERVAL_MS * 0.75)).toEqual([]);
     expect(gaps.filter((g) => !g.acrossKill && g.ms >= INTERVAL_MS * 2)).toEqual([]);
     expect(all.every((x, i) => i === 0 || x.revision > (all[i - 1] as Compaction).revision)).toBe(true);
@@ -126,6 +159,8 @@ describe('compaction across replicas', () => {
     const byReplica = [0, 1, 2].map((r) => all.filter((x) => x.replica === r).length);
     const ms = gaps.map((g) => g.ms);
     const spanIntervals = ((all[all.length - 1] as Compaction).at - (all[0] as Compaction).at) / INTERVAL_MS;
-    console.log(`compactions: ${all.length} over ${spanIntervals.toFixed(1)} intervals of ${INTERVAL_MS} ms (by replica ${byReplica.join('/')}; etcd counted ${etcdCount}); gaps ${Math.min(...ms)}–${Math.max(...ms)} ms; compacting replica ${victim} killed, replica ${takeover.replica} compacted ${takeoverMs} ms later`);
+    console.log(
+      `compactions: ${all.length} over ${spanIntervals.toFixed(1)} intervals of ${INTERVAL_MS} ms (by replica ${byReplica.join('/')}; etcd counted ${etcdCount}); gaps ${Math.min(...ms)}–${Math.max(...ms)} ms; compacting replica ${victim} killed, replica ${takeover.replica} compacted ${takeoverMs} ms later`,
+    );
   });
 });

@@ -56,13 +56,19 @@ describe('compaction by the server while clients hold old resourceVersions', () 
     expect(longWatch.status).toBe(200);
     const startedAt = Date.now();
     // Writes keep the revision moving; the compactor's first round records a revision, a later one compacts past pageRv.
-    await eventually(async () => {
-      const name = `w${writes++}`;
-      expect((await ts.api.post(BASE, hpa(name))).status).toBe(201);
-      written.push(name);
-      return compactedPast(pageRv);
-    }, 30_000, `etcd compacted past ${pageRv}`);
-    console.log(`compacted past the page's resourceVersion ${Date.now() - startedAt} ms after it was read (${writes} writes)`);
+    await eventually(
+      async () => {
+        const name = `w${writes++}`;
+        expect((await ts.api.post(BASE, hpa(name))).status).toBe(201);
+        written.push(name);
+        return compactedPast(pageRv);
+      },
+      30_000,
+      `etcd compacted past ${pageRv}`,
+    );
+    console.log(
+      `compacted past the page's resourceVersion ${Date.now() - startedAt} ms after it was read (${writes} writes)`,
+    );
   });
 
   it('keeps the long watch going: every later write arrives once, in order, with no ERROR', async () => {
@@ -79,14 +85,19 @@ describe('compaction by the server while clients hold old resourceVersions', () 
     expect(inconsistent).toBeTruthy();
     const rest = await ts.api.get(`${BASE}?limit=500&continue=${encodeURIComponent(inconsistent)}`);
     expect(rest.status).toBe(200);
-    expect(rest.body.items.map((i: { metadata: { name: string } }) => i.metadata.name)).toEqual(expect.arrayContaining(['h2', 'h3', 'h4', ...written]));
+    expect(rest.body.items.map((i: { metadata: { name: string } }) => i.metadata.name)).toEqual(
+      expect.arrayContaining(['h2', 'h3', 'h4', ...written]),
+    );
   });
 
   it('ends a watch from the old resourceVersion with an ERROR 410 Expired; a relist and a watch from its resourceVersion see later events', async () => {
     const stale = await openWatch(ts.url, `${BASE}?watch=1&resourceVersion=${pageRv}&allowWatchBookmarks=true`);
     expect(stale.status).toBe(200);
     const [error] = await stale.next(1);
-    expect(error).toMatchObject({ type: 'ERROR', object: { kind: 'Status', reason: 'Expired', code: 410, message: WATCH_TOO_OLD } });
+    expect(error).toMatchObject({
+      type: 'ERROR',
+      object: { kind: 'Status', reason: 'Expired', code: 410, message: WATCH_TOO_OLD },
+    });
     await stale.ended;
     // The client's recovery (what a reflector does on 410): list again, watch from the list's resourceVersion.
     const relist = await ts.api.get(BASE);

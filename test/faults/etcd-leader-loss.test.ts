@@ -8,7 +8,15 @@ import pino from 'pino';
 import { Etcd3 } from 'etcd3';
 import { startEtcdCluster, type EtcdCluster } from '../helpers/etcd-cluster';
 import { startServerOnEtcd, createNamespace, eventually, type ApiClient } from '../helpers/test-server';
-import { startWriteLoad, isWriteRefused, collectionPath, etcdKey, hpa, type Recorded, type WriteLoad } from './write-load';
+import {
+  startWriteLoad,
+  isWriteRefused,
+  collectionPath,
+  etcdKey,
+  hpa,
+  type Recorded,
+  type WriteLoad,
+} from './write-load';
 import type { ApiServer } from '../../lib/server/server';
 import type { EtcdStorage } from '../../lib/storage/etcd/store';
 
@@ -39,7 +47,8 @@ beforeAll(async () => {
   cluster = await startEtcdCluster({ size: 3 });
   const sink = new Writable({
     write(chunk: Buffer, _enc, done) {
-      for (const line of chunk.toString('utf8').split('\n').filter(Boolean)) logLines.push(JSON.parse(line) as Record<string, unknown>);
+      for (const line of chunk.toString('utf8').split('\n').filter(Boolean))
+        logLines.push(JSON.parse(line) as Record<string, unknown>);
       done();
     },
   });
@@ -92,12 +101,25 @@ describe('etcd leader loss under a write load', () => {
     const conflicts = requests.filter((r) => r.op === 'create' && r.status === 409);
     expect(conflicts).toEqual([]);
     const settled = (r: Recorded): boolean =>
-      r.end < (rounds[0]?.stoppedAt ?? 0) || rounds.some((round) => r.start >= round.leaderAt + LEADER_SETTLED_MS && r.end < round.nextStopAt);
-    const refused = requests.filter((r) => settled(r) && isWriteRefused(r)).map((r) => ({ op: r.op, status: r.status, message: r.body?.message, sinceLeader: rounds.map((x) => r.start - x.leaderAt).filter((d) => d > 0).pop(), took: r.end - r.start }));
+      r.end < (rounds[0]?.stoppedAt ?? 0) ||
+      rounds.some((round) => r.start >= round.leaderAt + LEADER_SETTLED_MS && r.end < round.nextStopAt);
+    const refused = requests
+      .filter((r) => settled(r) && isWriteRefused(r))
+      .map((r) => ({
+        op: r.op,
+        status: r.status,
+        message: r.body?.message,
+        sinceLeader: rounds
+          .map((x) => r.start - x.leaderAt)
+          .filter((d) => d > 0)
+          .pop(),
+        took: r.end - r.start,
+      }));
     expect(refused).toEqual([]);
     // Every failure is a Status Kubernetes answers for an unavailable etcd: 500 ServerTimeout or 504 Timeout.
     const failures = requests.filter((r) => r.status >= 500);
-    for (const f of failures) expect([`${f.status} ServerTimeout`, '504 Timeout']).toContain(`${f.status} ${f.body?.reason}`);
+    for (const f of failures)
+      expect([`${f.status} ServerTimeout`, '504 Timeout']).toContain(`${f.status} ${f.body?.reason}`);
     report(requests, rounds);
   });
 
@@ -120,7 +142,10 @@ describe('etcd leader loss under a write load', () => {
       if (!kv) continue;
       checked++;
       const stored = JSON.parse(kv.value.toString('utf8'));
-      expect({ uid: stored.metadata.uid, createRevision: kv.create_revision }).toEqual({ uid: obj.created.uid, createRevision: obj.created.resourceVersion });
+      expect({ uid: stored.metadata.uid, createRevision: kv.create_revision }).toEqual({
+        uid: obj.created.uid,
+        createRevision: obj.created.resourceVersion,
+      });
       const finalizers: string[] = stored.metadata.finalizers ?? [];
       expect(new Set(finalizers).size).toBe(finalizers.length);
       for (const f of obj.patched) expect(finalizers).toContain(f);
@@ -135,7 +160,9 @@ describe('etcd leader loss under a write load', () => {
 
   it('logged etcd failures rate-limited, without stack traces', () => {
     const etcdLines = logLines.filter((l) => l['component'] === 'etcd');
-    const perRequest = logLines.filter((l) => l['msg'] === 'request failed' || l['msg'] === 'unhandled error while serving request');
+    const perRequest = logLines.filter(
+      (l) => l['msg'] === 'request failed' || l['msg'] === 'unhandled error while serving request',
+    );
     expect(perRequest).toEqual([]);
     expect(etcdLines.every((l) => l['err'] === undefined && JSON.stringify(l).includes('stack') === false)).toBe(true);
     // At most one line per failure class per second (and its folded count a second later).
@@ -169,7 +196,11 @@ describe('two etcd members down', () => {
     const restartedAt = Date.now();
     await Promise.all(down.map((i) => c.members[i]?.start()));
     await eventually(async () => (await api.get('/readyz')).status === 200, 30_000, '/readyz to recover');
-    await eventually(async () => (await api.post(base, hpa(`quorum-back-${restartedAt}`))).status === 201, 30_000, 'a create to succeed');
+    await eventually(
+      async () => (await api.post(base, hpa(`quorum-back-${restartedAt}`))).status === 201,
+      30_000,
+      'a create to succeed',
+    );
     const recoveredMs = Date.now() - restartedAt;
     expect(recoveredMs).toBeLessThan(30_000);
     console.log(`two members down: recovered ${recoveredMs} ms after the restart`);

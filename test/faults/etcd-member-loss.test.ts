@@ -5,7 +5,13 @@
 //   fails on every replica, and all recovers once one member is back.
 import { Etcd3 } from 'etcd3';
 import { startEtcdCluster, type EtcdCluster } from '../helpers/etcd-cluster';
-import { startServerOnEtcd, createNamespace, eventually, type ApiClient, type ApiResponse } from '../helpers/test-server';
+import {
+  startServerOnEtcd,
+  createNamespace,
+  eventually,
+  type ApiClient,
+  type ApiResponse,
+} from '../helpers/test-server';
 import { startWriteLoad, collectionPath, hpa } from './write-load';
 import type { ApiServer } from '../../lib/server/server';
 
@@ -24,7 +30,10 @@ const apis: ApiClient[] = [];
 beforeAll(async () => {
   cluster = await startEtcdCluster({ size: 3 });
   for (let i = 0; i < 2; i++) {
-    const started = await startServerOnEtcd(cluster.clientUrls, [`--request-timeout=${REQUEST_TIMEOUT_MS / 1000}s`, '--etcd-compaction-interval=0']);
+    const started = await startServerOnEtcd(cluster.clientUrls, [
+      `--request-timeout=${REQUEST_TIMEOUT_MS / 1000}s`,
+      '--etcd-compaction-interval=0',
+    ]);
     servers.push(started.server);
     apis.push(started.api);
   }
@@ -48,7 +57,12 @@ function memberClient(url: string): Etcd3 {
 async function memberView(url: string): Promise<{ revision: string; keys: string[] }> {
   const client = memberClient(url);
   try {
-    const res = await client.kv.range({ key: Buffer.from(KEY_PREFIX), range_end: Buffer.from(KEY_PREFIX.slice(0, -1) + '0'), serializable: true, keys_only: true });
+    const res = await client.kv.range({
+      key: Buffer.from(KEY_PREFIX),
+      range_end: Buffer.from(KEY_PREFIX.slice(0, -1) + '0'),
+      serializable: true,
+      keys_only: true,
+    });
     return { revision: res.header.revision, keys: res.kvs.map((kv) => `${kv.key.toString()}@${kv.mod_revision}`) };
   } finally {
     client.close();
@@ -74,21 +88,36 @@ describe('one etcd member of three stopped under load', () => {
     const whileDown = requests.filter((r) => r.start >= downAt && r.end <= upAt);
     const createdWhileDown = whileDown.filter((r) => r.op === 'create' && r.status === 201).length;
     expect(createdWhileDown).toBeGreaterThan(10);
-    expect(whileDown.filter((r) => r.status >= 500 || r.status === 0).map((r) => `${r.op} ${r.status} ${r.body?.message}`)).toEqual([]);
+    expect(
+      whileDown.filter((r) => r.status >= 500 || r.status === 0).map((r) => `${r.op} ${r.status} ${r.body?.message}`),
+    ).toEqual([]);
 
     // Catch-up: the member's own revision and keys equal the others' (the load has stopped, so they hold still).
     const restarted = c.members[victim]?.clientUrl as string;
     const others = c.members.filter((_, i) => i !== victim).map((m) => m.clientUrl);
     let caughtUpMs = 0;
-    await eventually(async () => {
-      const [mine, ...theirs] = await Promise.all([restarted, ...others].map((u) => memberView(u).catch(() => undefined)));
-      const same = mine !== undefined && theirs.every((t) => t !== undefined && t.revision === mine.revision && JSON.stringify(t.keys) === JSON.stringify(mine.keys));
-      if (same) caughtUpMs = Date.now() - upAt;
-      return same;
-    }, 30_000, 'the restarted member to catch up');
+    await eventually(
+      async () => {
+        const [mine, ...theirs] = await Promise.all(
+          [restarted, ...others].map((u) => memberView(u).catch(() => undefined)),
+        );
+        const same =
+          mine !== undefined &&
+          theirs.every(
+            (t) =>
+              t !== undefined && t.revision === mine.revision && JSON.stringify(t.keys) === JSON.stringify(mine.keys),
+          );
+        if (same) caughtUpMs = Date.now() - upAt;
+        return same;
+      },
+      30_000,
+      'the restarted member to catch up',
+    );
     const view = await memberView(restarted);
     expect(view.keys.length).toBeGreaterThan(0);
-    console.log(`one member down ${upAt - downAt} ms: ${createdWhileDown} creates answered 201 meanwhile, no 5xx; restarted member caught up (revision ${view.revision}, ${view.keys.length} keys) within ${caughtUpMs} ms of its restart`);
+    console.log(
+      `one member down ${upAt - downAt} ms: ${createdWhileDown} creates answered 201 meanwhile, no 5xx; restarted member caught up (revision ${view.revision}, ${view.keys.length} keys) within ${caughtUpMs} ms of its restart`,
+    );
   });
 });
 
@@ -100,7 +129,8 @@ describe('two etcd members of three stopped', () => {
     const down = [leader, (leader + 1) % 3];
     await Promise.all(down.map((i) => c.members[i]?.stop('SIGKILL')));
     const stoppedAt = Date.now();
-    for (const api of apis) await eventually(async () => (await api.get('/readyz')).status === 500, 10_000, '/readyz to fail');
+    for (const api of apis)
+      await eventually(async () => (await api.get('/readyz')).status === 500, 10_000, '/readyz to fail');
     const readyzFailedMs = Date.now() - stoppedAt;
     const readyz = await Promise.all(apis.map((api) => api.get('/readyz?verbose')));
     for (const r of readyz) expect(r.text).toContain('[-]etcd failed');
@@ -127,17 +157,28 @@ describe('two etcd members of three stopped', () => {
       expect(['ServerTimeout', 'Timeout', 'InternalError']).toContain(t.res.body.reason);
     }
     const answers = new Map<string, number>();
-    for (const t of timed) answers.set(`${t.what.split(' ')[0]} ${t.res.status} ${t.res.body.reason}`, (answers.get(`${t.what.split(' ')[0]} ${t.res.status} ${t.res.body.reason}`) ?? 0) + 1);
+    for (const t of timed)
+      answers.set(
+        `${t.what.split(' ')[0]} ${t.res.status} ${t.res.body.reason}`,
+        (answers.get(`${t.what.split(' ')[0]} ${t.res.status} ${t.res.body.reason}`) ?? 0) + 1,
+      );
 
     const restartedAt = Date.now();
     await c.members[down[1] as number]?.start();
-    for (const api of apis) await eventually(async () => (await api.get('/readyz')).status === 200, 30_000, '/readyz to recover');
+    for (const api of apis)
+      await eventually(async () => (await api.get('/readyz')).status === 200, 30_000, '/readyz to recover');
     for (const [r, api] of apis.entries()) {
-      await eventually(async () => (await api.post(base, hpa(`quorum-back-${r}-${Date.now()}`))).status === 201, 30_000, 'a create to succeed');
+      await eventually(
+        async () => (await api.post(base, hpa(`quorum-back-${r}-${Date.now()}`))).status === 201,
+        30_000,
+        'a create to succeed',
+      );
     }
     const recoveredMs = Date.now() - restartedAt;
     await c.members[down[0] as number]?.start();
     const ms = timed.map((t) => t.ms).sort((a, b) => a - b);
-    console.log(`two members down: /readyz failed on both replicas ${readyzFailedMs} ms after the kill; ${timed.length} requests answered in ${ms[0]}–${ms[ms.length - 1]} ms (median ${ms[Math.floor(ms.length / 2)]}; bound ${REQUEST_TIMEOUT_MS + MARGIN_MS}): ${JSON.stringify(Object.fromEntries(answers))}; recovered (readyz and creates on both replicas) ${recoveredMs} ms after one member restarted`);
+    console.log(
+      `two members down: /readyz failed on both replicas ${readyzFailedMs} ms after the kill; ${timed.length} requests answered in ${ms[0]}–${ms[ms.length - 1]} ms (median ${ms[Math.floor(ms.length / 2)]}; bound ${REQUEST_TIMEOUT_MS + MARGIN_MS}): ${JSON.stringify(Object.fromEntries(answers))}; recovered (readyz and creates on both replicas) ${recoveredMs} ms after one member restarted`,
+    );
   });
 });

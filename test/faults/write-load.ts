@@ -41,7 +41,12 @@ export function startWriteLoad(api: ApiClient, namespace: string, workers: numbe
   let stopped = false;
   const base = collectionPath(namespace);
 
-  const send = async (op: Op, name: string, call: () => Promise<ApiResponse>, finalizer?: string): Promise<Recorded> => {
+  const send = async (
+    op: Op,
+    name: string,
+    call: () => Promise<ApiResponse>,
+    finalizer?: string,
+  ): Promise<Recorded> => {
     const start = Date.now();
     let res: ApiResponse;
     try {
@@ -49,7 +54,15 @@ export function startWriteLoad(api: ApiClient, namespace: string, workers: numbe
     } catch (err) {
       res = { status: 0, headers: new Headers(), text: String(err), body: undefined };
     }
-    const rec: Recorded = { op, name, start, end: Date.now(), status: res.status, body: res.body, ...(finalizer ? { finalizer } : {}) };
+    const rec: Recorded = {
+      op,
+      name,
+      start,
+      end: Date.now(),
+      status: res.status,
+      body: res.body,
+      ...(finalizer ? { finalizer } : {}),
+    };
     requests.push(rec);
     return rec;
   };
@@ -59,9 +72,7 @@ export function startWriteLoad(api: ApiClient, namespace: string, workers: numbe
       const name = `${prefix}-${w}-${n}`;
       const obj: ObjectRecord = { name, patched: [], deleted: false };
       objects.set(name, obj);
-      const created = await send('create', name, () =>
-        api.post(base, hpa(name, ['example.com/keep'])),
-      );
+      const created = await send('create', name, () => api.post(base, hpa(name, ['example.com/keep'])));
       if (created.status !== 201) {
         await pause(created);
         continue;
@@ -69,7 +80,17 @@ export function startWriteLoad(api: ApiClient, namespace: string, workers: numbe
       obj.created = { uid: created.body.metadata.uid, resourceVersion: created.body.metadata.resourceVersion };
       for (let p = 0; p < PATCHES_PER_OBJECT && !stopped; p++) {
         const finalizer = `example.com/p${p}`;
-        const patched = await send('patch', name, () => api.patch(`${base}/${name}`, [{ op: 'add', path: '/metadata/finalizers/-', value: finalizer }], 'application/json-patch+json'), finalizer);
+        const patched = await send(
+          'patch',
+          name,
+          () =>
+            api.patch(
+              `${base}/${name}`,
+              [{ op: 'add', path: '/metadata/finalizers/-', value: finalizer }],
+              'application/json-patch+json',
+            ),
+          finalizer,
+        );
         if (patched.status === 200) obj.patched.push(finalizer);
         else await pause(patched);
       }

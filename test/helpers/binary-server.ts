@@ -85,19 +85,30 @@ export async function startBinaryServer(extraFlags: string[] = []): Promise<Bina
   child.stdout?.setEncoding('utf8').on('data', (c: string) => stdout.push(c));
   child.stderr?.setEncoding('utf8').on('data', (c: string) => stderr.push(c));
 
-  const describe = (): string => `\n--- stderr ---\n${stderr.text() || '(empty)'}\n--- stdout (tail) ---\n${stdout.text() || '(empty)'}`;
+  const describe = (): string =>
+    `\n--- stderr ---\n${stderr.text() || '(empty)'}\n--- stdout (tail) ---\n${stdout.text() || '(empty)'}`;
 
   let serving: ServingLine;
   try {
     serving = await new Promise<ServingLine>((resolveServing, reject) => {
       const timer = setTimeout(() => {
         cleanup();
-        reject(new Error(`apiserver did not log "serving" within ${READY_TIMEOUT_MS} ms: node ${args.join(' ')}${describe()}`));
+        reject(
+          new Error(
+            `apiserver did not log "serving" within ${READY_TIMEOUT_MS} ms: node ${args.join(' ')}${describe()}`,
+          ),
+        );
       }, READY_TIMEOUT_MS);
       const onExit = (code: number | null, signal: NodeJS.Signals | null): void => {
         cleanup();
         // Let the last output chunks arrive before describing them.
-        setImmediate(() => reject(new Error(`apiserver exited before serving (code ${code}, signal ${signal}): node ${args.join(' ')}${describe()}`)));
+        setImmediate(() =>
+          reject(
+            new Error(
+              `apiserver exited before serving (code ${code}, signal ${signal}): node ${args.join(' ')}${describe()}`,
+            ),
+          ),
+        );
       };
       const onError = (err: Error): void => {
         cleanup();
@@ -126,7 +137,10 @@ export async function startBinaryServer(extraFlags: string[] = []): Promise<Bina
   }
 
   const port = serving.port as number;
-  const host = typeof serving.address === 'string' && serving.address !== '0.0.0.0' && serving.address !== '::' ? serving.address : '127.0.0.1';
+  const host =
+    typeof serving.address === 'string' && serving.address !== '0.0.0.0' && serving.address !== '::'
+      ? serving.address
+      : '127.0.0.1';
   const scheme = serving.tls === true ? 'https' : 'http';
   const url = `${scheme}://${host.includes(':') ? `[${host}]` : host}:${port}`;
 

@@ -5,28 +5,35 @@ import { join } from 'node:path';
 
 export interface Step {
   ok: boolean;
-  value?: any;  
-  error?: { apiException: boolean; code?: number; body?: any; message?: string };  
+  value?: any;
+  error?: { apiException: boolean; code?: number; body?: any; message?: string };
 }
 
 export function runClientNodeScript(script: string, args: string[], timeoutMs = 60_000): Promise<Record<string, Step>> {
   return new Promise((resolve, reject) => {
-    execFile(process.execPath, [script, ...args], { cwd: join(__dirname, '..', '..'), timeout: timeoutMs, maxBuffer: 16 * 1024 * 1024 }, (error, stdout, stderr) => {
-      if (error) {
-        reject(new Error(`client-node script failed: ${error.message}\nstdout: ${stdout}\nstderr: ${stderr}`));
-        return;
-      }
-      try {
-        resolve((JSON.parse(String(stdout)) as { steps: Record<string, Step> }).steps);
-      } catch (err) {
-        reject(new Error(`client-node script printed no JSON (${String(err)})\nstdout: ${stdout}\nstderr: ${stderr}`));
-      }
-    });
+    execFile(
+      process.execPath,
+      [script, ...args],
+      { cwd: join(__dirname, '..', '..'), timeout: timeoutMs, maxBuffer: 16 * 1024 * 1024 },
+      (error, stdout, stderr) => {
+        if (error) {
+          reject(new Error(`client-node script failed: ${error.message}\nstdout: ${stdout}\nstderr: ${stderr}`));
+          return;
+        }
+        try {
+          resolve((JSON.parse(String(stdout)) as { steps: Record<string, Step> }).steps);
+        } catch (err) {
+          reject(
+            new Error(`client-node script printed no JSON (${String(err)})\nstdout: ${stdout}\nstderr: ${stderr}`),
+          );
+        }
+      },
+    );
   });
 }
 
 /** The value of a step that succeeded, or a failure naming the step and its error. */
-export function stepValue(steps: Record<string, Step>, name: string): any {  
+export function stepValue(steps: Record<string, Step>, name: string): any {
   const step = steps[name];
   if (!step) throw new Error(`step ${name} did not run`);
   if (!step.ok) throw new Error(`step ${name} failed: ${JSON.stringify(step.error)}`);

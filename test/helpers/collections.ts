@@ -29,7 +29,8 @@ export const COLLECTION_SHAPES: readonly CollectionShape[] = ['namespaced', 'all
 async function expectStatus(res: Promise<ApiResponse>, code: number, what: string): Promise<ApiResponse> {
   const done = await res;
   // A delete that waits for finalizers (namespaces) answers 202 instead of 200.
-  if (done.status !== code && !(code === 200 && done.status === 202)) throw new Error(`${what}: ${done.status} ${done.text}`);
+  if (done.status !== code && !(code === 200 && done.status === 202))
+    throw new Error(`${what}: ${done.status} ${done.text}`);
   return done;
 }
 
@@ -43,8 +44,20 @@ export async function makeCollection(api: ApiClient, shape: CollectionShape): Pr
       keyOf: (item) => item.metadata.name,
       objectPath,
       create: async (name, labels) =>
-        (await expectStatus(api.post('/api/v1/namespaces', { apiVersion: 'v1', kind: 'Namespace', metadata: { name: `${prefix}-${name}`, labels } }), 201, name)).body.metadata.resourceVersion,
-      relabel: async (name, labels) => (await expectStatus(api.patch(objectPath(name), { metadata: { labels } }), 200, name)).body.metadata.resourceVersion,
+        (
+          await expectStatus(
+            api.post('/api/v1/namespaces', {
+              apiVersion: 'v1',
+              kind: 'Namespace',
+              metadata: { name: `${prefix}-${name}`, labels },
+            }),
+            201,
+            name,
+          )
+        ).body.metadata.resourceVersion,
+      relabel: async (name, labels) =>
+        (await expectStatus(api.patch(objectPath(name), { metadata: { labels } }), 200, name)).body.metadata
+          .resourceVersion,
       remove: async (name) => void (await expectStatus(api.delete(objectPath(name)), 200, name)),
     };
   }
@@ -54,14 +67,17 @@ export async function makeCollection(api: ApiClient, shape: CollectionShape): Pr
   const objectPath = (name: string): string => `${namespaced}/${name}`;
   return {
     path: shape === 'namespaced' ? namespaced : '/apis/apps/v1/deployments',
-    keyOf: (item) => (shape === 'namespaced' ? item.metadata.name : `${item.metadata.namespace ?? ''}/${item.metadata.name}`),
+    keyOf: (item) =>
+      shape === 'namespaced' ? item.metadata.name : `${item.metadata.namespace ?? ''}/${item.metadata.name}`,
     objectPath,
     create: async (name, labels) => {
       const obj = aDeployment(name);
       obj['metadata'].labels = { ...obj['metadata'].labels, ...labels };
       return (await expectStatus(api.post(namespaced, obj), 201, name)).body.metadata.resourceVersion;
     },
-    relabel: async (name, labels) => (await expectStatus(api.patch(objectPath(name), { metadata: { labels } }), 200, name)).body.metadata.resourceVersion,
+    relabel: async (name, labels) =>
+      (await expectStatus(api.patch(objectPath(name), { metadata: { labels } }), 200, name)).body.metadata
+        .resourceVersion,
     remove: async (name) => void (await expectStatus(api.delete(objectPath(name)), 200, name)),
   };
 }
@@ -72,7 +88,12 @@ export interface Paged {
   items: ApiItem[];
 }
 
-export async function readAllPages(api: ApiClient, path: string, firstQuery: string, nextQuery: string): Promise<Paged> {
+export async function readAllPages(
+  api: ApiClient,
+  path: string,
+  firstQuery: string,
+  nextQuery: string,
+): Promise<Paged> {
   const pages: ApiResponse[] = [];
   let res = await api.get(`${path}?${firstQuery}`);
   for (;;) {
@@ -87,7 +108,11 @@ export async function readAllPages(api: ApiClient, path: string, firstQuery: str
 
 /** The collection exactly at `resourceVersion`, in one response (read from etcd at that revision). */
 export async function exactList(api: ApiClient, path: string, resourceVersion: string): Promise<ApiItem[]> {
-  const res = await expectStatus(api.get(`${path}?resourceVersion=${resourceVersion}&resourceVersionMatch=Exact`), 200, `Exact list at ${resourceVersion}`);
+  const res = await expectStatus(
+    api.get(`${path}?resourceVersion=${resourceVersion}&resourceVersionMatch=Exact`),
+    200,
+    `Exact list at ${resourceVersion}`,
+  );
   expect(res.body.metadata.resourceVersion).toBe(resourceVersion);
   return res.body.items;
 }

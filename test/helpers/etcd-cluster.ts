@@ -53,16 +53,32 @@ export async function startEtcdCluster(options: EtcdClusterOptions = {}): Promis
   const specs: Array<{ name: string; clientUrl: string; peerUrl: string; dataDir: string }> = [];
   for (let i = 0; i < size; i++) {
     const [client, peer] = [await freePort(), await freePort()];
-    specs.push({ name: `m${i}`, clientUrl: `http://127.0.0.1:${client}`, peerUrl: `http://127.0.0.1:${peer}`, dataDir: join(root, `m${i}`) });
+    specs.push({
+      name: `m${i}`,
+      clientUrl: `http://127.0.0.1:${client}`,
+      peerUrl: `http://127.0.0.1:${peer}`,
+      dataDir: join(root, `m${i}`),
+    });
   }
   const initialCluster = specs.map((s) => `${s.name}=${s.peerUrl}`).join(',');
   const token = `orch-test-${process.pid}-${Date.now()}`;
-  const members = specs.map((spec) => new Member(binary, spec, [
-    '--initial-cluster', initialCluster,
-    '--initial-cluster-token', token,
-    '--initial-cluster-state', 'new',
-    ...(options.extraFlags ?? []),
-  ], options.onLog));
+  const members = specs.map(
+    (spec) =>
+      new Member(
+        binary,
+        spec,
+        [
+          '--initial-cluster',
+          initialCluster,
+          '--initial-cluster-token',
+          token,
+          '--initial-cluster-state',
+          'new',
+          ...(options.extraFlags ?? []),
+        ],
+        options.onLog,
+      ),
+  );
   const cluster = new Cluster(members, root);
   try {
     await Promise.all(members.map((m) => m.start()));
@@ -85,7 +101,12 @@ class Member implements EtcdMember {
   #child: ChildProcess | undefined;
   readonly #stopOnExit = (): void => void this.#child?.kill('SIGKILL');
 
-  constructor(binary: string, spec: { name: string; clientUrl: string; peerUrl: string; dataDir: string }, clusterArgs: string[], onLog?: (member: string, line: string) => void) {
+  constructor(
+    binary: string,
+    spec: { name: string; clientUrl: string; peerUrl: string; dataDir: string },
+    clusterArgs: string[],
+    onLog?: (member: string, line: string) => void,
+  ) {
     this.#binary = binary;
     this.name = spec.name;
     this.clientUrl = spec.clientUrl;
@@ -93,15 +114,24 @@ class Member implements EtcdMember {
     this.#dataDir = spec.dataDir;
     this.#onLog = onLog;
     this.#args = [
-      '--name', spec.name,
-      '--data-dir', spec.dataDir,
-      '--listen-client-urls', spec.clientUrl,
-      '--advertise-client-urls', spec.clientUrl,
-      '--listen-peer-urls', spec.peerUrl,
-      '--initial-advertise-peer-urls', spec.peerUrl,
-      '--logger', 'zap',
-      '--log-level', 'warn',
-      '--experimental-watch-progress-notify-interval', '5s',
+      '--name',
+      spec.name,
+      '--data-dir',
+      spec.dataDir,
+      '--listen-client-urls',
+      spec.clientUrl,
+      '--advertise-client-urls',
+      spec.clientUrl,
+      '--listen-peer-urls',
+      spec.peerUrl,
+      '--initial-advertise-peer-urls',
+      spec.peerUrl,
+      '--logger',
+      'zap',
+      '--log-level',
+      'warn',
+      '--experimental-watch-progress-notify-interval',
+      '5s',
       ...clusterArgs,
     ];
   }
@@ -124,7 +154,8 @@ class Member implements EtcdMember {
     const deadline = Date.now() + READY_TIMEOUT_MS;
     const port = Number(new URL(this.clientUrl).port);
     while (!(await portOpen(port))) {
-      if (!this.running) throw new Error(`etcd member ${this.name} exited with ${child.exitCode ?? child.signalCode} before listening`);
+      if (!this.running)
+        throw new Error(`etcd member ${this.name} exited with ${child.exitCode ?? child.signalCode} before listening`);
       if (Date.now() > deadline) throw new Error(`etcd member ${this.name} did not listen on ${this.clientUrl}`);
       await sleep(50);
     }
@@ -192,7 +223,10 @@ class Cluster implements EtcdCluster {
       try {
         for (;;) {
           try {
-            await client.get('health').options({ deadline: Date.now() + 1000 }).string();
+            await client
+              .get('health')
+              .options({ deadline: Date.now() + 1000 })
+              .string();
             break;
           } catch (err) {
             if (Date.now() > deadline) throw new Error(`etcd member ${m.name} is not healthy: ${String(err)}`);
@@ -213,7 +247,8 @@ class Cluster implements EtcdCluster {
 
 // A pass-through policy, so that the helper's own probes neither retry nor trip a breaker.
 const noPolicy = {
-  execute: <T>(fn: (context: { signal: AbortSignal }) => PromiseLike<T> | T): Promise<T> => Promise.resolve(fn({ signal: new AbortController().signal })),
+  execute: <T>(fn: (context: { signal: AbortSignal }) => PromiseLike<T> | T): Promise<T> =>
+    Promise.resolve(fn({ signal: new AbortController().signal })),
   onSuccess: () => ({ dispose: () => undefined }),
   onFailure: () => ({ dispose: () => undefined }),
 } as unknown as import('cockatiel').IPolicy;

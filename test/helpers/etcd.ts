@@ -20,7 +20,13 @@ function dockerEngineReachable(): boolean {
 async function startContainer(): Promise<TestEtcd> {
   const { GenericContainer, Wait } = await import('testcontainers');
   const container = await new GenericContainer(ETCD_IMAGE)
-    .withCommand(['etcd', '--listen-client-urls', 'http://0.0.0.0:2379', '--advertise-client-urls', 'http://0.0.0.0:2379'])
+    .withCommand([
+      'etcd',
+      '--listen-client-urls',
+      'http://0.0.0.0:2379',
+      '--advertise-client-urls',
+      'http://0.0.0.0:2379',
+    ])
     .withExposedPorts(2379)
     .withWaitStrategy(Wait.forLogMessage(/ready to serve client requests/))
     .start();

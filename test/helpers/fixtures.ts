@@ -20,7 +20,12 @@ export function anHpa(name: string): Record<string, any> {
     apiVersion: 'autoscaling/v1',
     kind: 'HorizontalPodAutoscaler',
     metadata: { name },
-    spec: { scaleTargetRef: { apiVersion: 'apps/v1', kind: 'Deployment', name: 'web' }, minReplicas: 1, maxReplicas: 3, targetCPUUtilizationPercentage: 80 },
+    spec: {
+      scaleTargetRef: { apiVersion: 'apps/v1', kind: 'Deployment', name: 'web' },
+      minReplicas: 1,
+      maxReplicas: 3,
+      targetCPUUtilizationPercentage: 80,
+    },
   };
 }
 
@@ -33,7 +38,12 @@ export function aFlowSchema(name: string, priorityLevel = 'global-default'): Rec
       priorityLevelConfiguration: { name: priorityLevel },
       matchingPrecedence: 500,
       distinguisherMethod: { type: 'ByUser' },
-      rules: [{ subjects: [{ kind: 'User', user: { name: 'alice' } }], resourceRules: [{ verbs: ['get'], apiGroups: ['apps'], resources: ['deployments'], namespaces: ['*'] }] }],
+      rules: [
+        {
+          subjects: [{ kind: 'User', user: { name: 'alice' } }],
+          resourceRules: [{ verbs: ['get'], apiGroups: ['apps'], resources: ['deployments'], namespaces: ['*'] }],
+        },
+      ],
     },
   };
 }

@@ -46,9 +46,17 @@ export interface FlowSchemaOptions {
 }
 
 /** A FlowSchema for the requests of `options.users` (or anonymous ones) matching `rules`, at precedence 100 (before the suggested schemas). */
-export async function createFlowSchema(api: ApiClient, name: string, level: string, rules: ResourceRule[], options: FlowSchemaOptions = {}): Promise<string> {
+export async function createFlowSchema(
+  api: ApiClient,
+  name: string,
+  level: string,
+  rules: ResourceRule[],
+  options: FlowSchemaOptions = {},
+): Promise<string> {
   const { distinguisher, users } = options;
-  const subjects = users ? users.map((user) => ({ kind: 'User', user: { name: user } })) : [{ kind: 'Group', group: { name: 'system:unauthenticated' } }];
+  const subjects = users
+    ? users.map((user) => ({ kind: 'User', user: { name: user } }))
+    : [{ kind: 'Group', group: { name: 'system:unauthenticated' } }];
   const res = await api.post(`${FLOWCONTROL}/flowschemas`, {
     apiVersion: 'flowcontrol.apiserver.orch.io/v1beta3',
     kind: 'FlowSchema',
@@ -67,7 +75,11 @@ export async function createFlowSchema(api: ApiClient, name: string, level: stri
 /** Waits until `path` is classified into the FlowSchema with `uid` (the configuration reached the dispatcher). */
 export async function awaitClassification(api: ApiClient, path: string, uid: string, token?: string): Promise<void> {
   const headers = token ? { Authorization: `Bearer ${token}` } : undefined;
-  await eventually(async () => (await api.get(path, headers)).headers.get('x-orch-pf-flowschema-uid') === uid, 5000, `${path} to be classified into ${uid}`);
+  await eventually(
+    async () => (await api.get(path, headers)).headers.get('x-orch-pf-flowschema-uid') === uid,
+    5000,
+    `${path} to be classified into ${uid}`,
+  );
 }
 
 /** Sum of the samples of `name` whose labels include all of `labels` (0 when none). */
@@ -113,7 +125,12 @@ export function burst(url: string, count: number, onResponse?: (status: number) 
 }
 
 /** `count` clients each sending GETs of `url` (as the user of `token`, if given) back to back until `ms` elapsed; statuses and latencies (ms). */
-export async function streams(url: string, count: number, ms: number, token?: string): Promise<{ statuses: number[]; latencies: number[] }> {
+export async function streams(
+  url: string,
+  count: number,
+  ms: number,
+  token?: string,
+): Promise<{ statuses: number[]; latencies: number[] }> {
   const init: RequestInit = token ? { headers: { Authorization: `Bearer ${token}` } } : {};
   const statuses: number[] = [];
   const latencies: number[] = [];

@@ -18,12 +18,24 @@ export interface HttpsResponse {
 
 export function httpsRequest(method: string, url: string, options: HttpsOptions): Promise<HttpsResponse> {
   return new Promise((resolve, reject) => {
-    const req = request(url, { method, ca: options.ca, ...(options.cert ? { cert: options.cert, key: options.key } : {}), headers: options.headers ?? {}, agent: false }, (res) => {
-      const chunks: Buffer[] = [];
-      res.on('data', (c: Buffer) => chunks.push(c));
-      res.on('end', () => resolve({ status: res.statusCode ?? 0, headers: res.headers, text: Buffer.concat(chunks).toString('utf8') }));
-      res.on('error', reject);
-    });
+    const req = request(
+      url,
+      {
+        method,
+        ca: options.ca,
+        ...(options.cert ? { cert: options.cert, key: options.key } : {}),
+        headers: options.headers ?? {},
+        agent: false,
+      },
+      (res) => {
+        const chunks: Buffer[] = [];
+        res.on('data', (c: Buffer) => chunks.push(c));
+        res.on('end', () =>
+          resolve({ status: res.statusCode ?? 0, headers: res.headers, text: Buffer.concat(chunks).toString('utf8') }),
+        );
+        res.on('error', reject);
+      },
+    );
     req.on('error', reject);
     req.end(options.body);
   });

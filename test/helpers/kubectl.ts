@@ -63,26 +63,37 @@ export class Kubectl {
 
   run(args: string[], timeoutMs = 25_000): Promise<KubectlResult> {
     return new Promise((resolve, reject) => {
-      execFile(this.binary as string, this.#args(args), { env: { ...process.env, KUBECONFIG: this.#kubeconfig }, timeout: timeoutMs, maxBuffer: 16 * 1024 * 1024 }, (error, stdout, stderr) => {
-        if (error && typeof error.code !== 'number') {
-          reject(new Error(`kubectl ${args.join(' ')} did not run to completion: ${error.message}\nstderr: ${stderr}`));
-          return;
-        }
-        resolve({ code: error ? (error.code as number) : 0, stdout: String(stdout), stderr: String(stderr) });
-      });
+      execFile(
+        this.binary as string,
+        this.#args(args),
+        { env: { ...process.env, KUBECONFIG: this.#kubeconfig }, timeout: timeoutMs, maxBuffer: 16 * 1024 * 1024 },
+        (error, stdout, stderr) => {
+          if (error && typeof error.code !== 'number') {
+            reject(
+              new Error(`kubectl ${args.join(' ')} did not run to completion: ${error.message}\nstderr: ${stderr}`),
+            );
+            return;
+          }
+          resolve({ code: error ? (error.code as number) : 0, stdout: String(stdout), stderr: String(stderr) });
+        },
+      );
     });
   }
 
   /** Runs kubectl and fails with its output unless it exits 0. */
   async ok(...args: string[]): Promise<string> {
     const res = await this.run(args);
-    if (res.code !== 0) throw new Error(`kubectl ${args.join(' ')} exited ${res.code}\nstdout: ${res.stdout}\nstderr: ${res.stderr}`);
+    if (res.code !== 0)
+      throw new Error(`kubectl ${args.join(' ')} exited ${res.code}\nstdout: ${res.stdout}\nstderr: ${res.stderr}`);
     return res.stdout;
   }
 
   /** A long-running kubectl (e.g. `get --watch`) whose stdout lines are collected as they arrive. */
   stream(...args: string[]): { child: ChildProcess; lines: string[]; stderr: () => string; stop: () => Promise<void> } {
-    const child = spawn(this.binary as string, this.#args(args), { env: { ...process.env, KUBECONFIG: this.#kubeconfig }, stdio: ['ignore', 'pipe', 'pipe'] });
+    const child = spawn(this.binary as string, this.#args(args), {
+      env: { ...process.env, KUBECONFIG: this.#kubeconfig },
+      stdio: ['ignore', 'pipe', 'pipe'],
+    });
     const lines: string[] = [];
     let partial = '';
     let stderr = '';

@@ -3,7 +3,11 @@
 export type Cause = { reason: string; message: string; field: string };
 
 /** A FieldValueForbidden cause on `field`. */
-export const forbiddenCause = (field: string, detail: string): Cause => ({ reason: 'FieldValueForbidden', message: `Forbidden: ${detail}`, field });
+export const forbiddenCause = (field: string, detail: string): Cause => ({
+  reason: 'FieldValueForbidden',
+  message: `Forbidden: ${detail}`,
+  field,
+});
 
 /** 422 Invalid on ListOptions, causes in order. */
 export function invalidListOptions(...causes: Cause[]): Record<string, unknown> {

@@ -16,8 +16,25 @@ export class TestPki {
 
   constructor(caName = 'orch-test-ca') {
     this.ca = { cert: join(this.dir, `${caName}.crt`), key: join(this.dir, `${caName}.key`) };
-    openssl(['req', '-x509', '-newkey', 'rsa:2048', '-nodes', '-keyout', this.ca.key, '-out', this.ca.cert, '-days', '1', '-subj', `/CN=${caName}`]);
-    this.serving = this.issue('serving', '/CN=127.0.0.1', ['subjectAltName=IP:127.0.0.1,DNS:localhost', 'extendedKeyUsage=serverAuth']);
+    openssl([
+      'req',
+      '-x509',
+      '-newkey',
+      'rsa:2048',
+      '-nodes',
+      '-keyout',
+      this.ca.key,
+      '-out',
+      this.ca.cert,
+      '-days',
+      '1',
+      '-subj',
+      `/CN=${caName}`,
+    ]);
+    this.serving = this.issue('serving', '/CN=127.0.0.1', [
+      'subjectAltName=IP:127.0.0.1,DNS:localhost',
+      'extendedKeyUsage=serverAuth',
+    ]);
   }
 
   /** A client certificate for `user` in `groups`, signed by this CA (extendedKeyUsage clientAuth unless told otherwise). */
@@ -34,7 +51,24 @@ export class TestPki {
     const ext = join(this.dir, `${name}.ext`);
     writeFileSync(ext, extensions.join('\n') + '\n');
     openssl(['req', '-new', '-newkey', 'rsa:2048', '-nodes', '-keyout', files.key, '-out', csr, '-subj', subject]);
-    openssl(['x509', '-req', '-in', csr, '-CA', this.ca.cert, '-CAkey', this.ca.key, '-set_serial', String(this.#serial++), '-out', files.cert, '-days', '1', '-extfile', ext]);
+    openssl([
+      'x509',
+      '-req',
+      '-in',
+      csr,
+      '-CA',
+      this.ca.cert,
+      '-CAkey',
+      this.ca.key,
+      '-set_serial',
+      String(this.#serial++),
+      '-out',
+      files.cert,
+      '-days',
+      '1',
+      '-extfile',
+      ext,
+    ]);
     return files;
   }
 

@@ -8,7 +8,11 @@ export function withoutNullsAndEmptyObjects(value: unknown): unknown {
   const out: Record<string, unknown> = {};
   for (const [k, v] of Object.entries(value)) {
     const normalized = withoutNullsAndEmptyObjects(v);
-    if (normalized === null || (typeof normalized === 'object' && !Array.isArray(normalized) && Object.keys(normalized as object).length === 0)) continue;
+    if (
+      normalized === null ||
+      (typeof normalized === 'object' && !Array.isArray(normalized) && Object.keys(normalized as object).length === 0)
+    )
+      continue;
     out[k] = normalized;
   }
   return out;

@@ -35,7 +35,11 @@ const PREFIX = [0x6b, 0x38, 0x73, 0x00];
 const META = 'k8s.io.apimachinery.pkg.apis.meta.v1';
 
 /** Wire value of one field occurrence. */
-type WireValue = { wireType: 0; varint: bigint } | { wireType: 1; fixed: Uint8Array } | { wireType: 2; bytes: Uint8Array } | { wireType: 5; fixed: Uint8Array };
+type WireValue =
+  | { wireType: 0; varint: bigint }
+  | { wireType: 1; fixed: Uint8Array }
+  | { wireType: 2; bytes: Uint8Array }
+  | { wireType: 5; fixed: Uint8Array };
 
 function readVarint(buf: Uint8Array, at: { pos: number }): bigint {
   let result = 0n;
@@ -197,7 +201,10 @@ function mapJson(field: TypeField, values: WireValue[]): Record<string, unknown>
     const parts = readWireFields(bytesOf(entry));
     const key = parts.find((p) => p.number === 1);
     const value = parts.find((p) => p.number === 2);
-    out[key === undefined ? '' : (scalarJson('string', key.value) as string)] = valueJson(field.map.value, value?.value);
+    out[key === undefined ? '' : (scalarJson('string', key.value) as string)] = valueJson(
+      field.map.value,
+      value?.value,
+    );
   }
   return out;
 }
@@ -216,7 +223,8 @@ function fieldJson(name: string, field: TypeField, values: WireValue[]): unknown
   const type = field.type ?? 'string';
   const last = values.at(-1);
   const isScalar = types[type] === undefined;
-  const alwaysOnWire = !field.goPointer && (isScalar ? type !== 'bytes' : types[type]?.jsonRepresentation?.jsonType !== 'array');
+  const alwaysOnWire =
+    !field.goPointer && (isScalar ? type !== 'bytes' : types[type]?.jsonRepresentation?.jsonType !== 'array');
   if (last === undefined) {
     if (alwaysOnWire) throw new Error(`${name}.${field.name}: a non-pointer field gogo always writes is missing`);
     return undefined;
@@ -243,10 +251,28 @@ function messageJson(name: string, buf: Uint8Array): unknown {
 /** The proto message of a served apiVersion/kind (orch group names), as a client's scheme would resolve it. */
 function messageNameFor(apiVersion: string, kind: string): string {
   const [group, version] = apiVersion.includes('/') ? apiVersion.split('/') : ['', apiVersion];
-  const packages: Record<string, string> = { '': 'core', apps: 'apps', autoscaling: 'autoscaling', 'flowcontrol.apiserver.orch.io': 'flowcontrol', 'rbac.authorization.orch.io': 'rbac', 'rbac.authorization.k8s.io': 'rbac', 'authorization.orch.io': 'authorization', 'authorization.k8s.io': 'authorization', 'authentication.orch.io': 'authentication', 'authentication.k8s.io': 'authentication', 'events.orch.io': 'events', 'events.k8s.io': 'events', 'admissionregistration.orch.io': 'admissionregistration', 'admissionregistration.k8s.io': 'admissionregistration' };
+  const packages: Record<string, string> = {
+    '': 'core',
+    apps: 'apps',
+    autoscaling: 'autoscaling',
+    'flowcontrol.apiserver.orch.io': 'flowcontrol',
+    'rbac.authorization.orch.io': 'rbac',
+    'rbac.authorization.k8s.io': 'rbac',
+    'authorization.orch.io': 'authorization',
+    'authorization.k8s.io': 'authorization',
+    'authentication.orch.io': 'authentication',
+    'authentication.k8s.io': 'authentication',
+    'events.orch.io': 'events',
+    'events.k8s.io': 'events',
+    'admissionregistration.orch.io': 'admissionregistration',
+    'admissionregistration.k8s.io': 'admissionregistration',
+  };
   const metaKinds = ['Status', 'APIResourceList', 'APIGroupList', 'APIGroup', 'APIVersions', 'WatchEvent'];
   const metaGroup = group === 'meta.k8s.io' || group === 'meta.orch.io';
-  const name = (group === '' && metaKinds.includes(kind)) || metaGroup ? `${META}.${kind}` : `k8s.io.api.${packages[group ?? ''] ?? '?'}.${version}.${kind}`;
+  const name =
+    (group === '' && metaKinds.includes(kind)) || metaGroup
+      ? `${META}.${kind}`
+      : `k8s.io.api.${packages[group ?? ''] ?? '?'}.${version}.${kind}`;
   if (types[name] === undefined) throw new Error(`no message for ${apiVersion} ${kind}`);
   return name;
 }
@@ -272,11 +298,18 @@ export function decodeProtobufEnvelope(body: Uint8Array): DecodedEnvelope {
   };
   const typeMetaBytes = fields.get(1)?.at(-1);
   const typeMetaName = 'k8s.io.apimachinery.pkg.runtime.TypeMeta';
-  const typeMeta = fieldsByNumber(typeMetaName, typeMetaBytes === undefined ? new Uint8Array() : bytesOf(typeMetaBytes), types[typeMetaName] as TypeMessage);
+  const typeMeta = fieldsByNumber(
+    typeMetaName,
+    typeMetaBytes === undefined ? new Uint8Array() : bytesOf(typeMetaBytes),
+    types[typeMetaName] as TypeMessage,
+  );
   const apiVersion = text(typeMeta.get(1));
   const kind = text(typeMeta.get(2));
   const raw = fields.get(2)?.at(-1);
-  const object = messageJson(messageNameFor(apiVersion, kind), raw === undefined ? new Uint8Array() : bytesOf(raw)) as Record<string, unknown>;
+  const object = messageJson(
+    messageNameFor(apiVersion, kind),
+    raw === undefined ? new Uint8Array() : bytesOf(raw),
+  ) as Record<string, unknown>;
   return { apiVersion, kind, contentEncoding: text(fields.get(3)), contentType: text(fields.get(4)), object };
 }
 

@@ -62,7 +62,14 @@ export function describeResourceVerbs(name: string, api: () => ApiClient, resour
       await api().post(r.collection, r.make('dup'));
       const again = await api().post(r.collection, r.make('dup'));
       expect(again.status).toBe(409);
-      expect(again.body).toMatchObject({ kind: 'Status', apiVersion: 'v1', status: 'Failure', reason: 'AlreadyExists', code: 409, message: `${r.qualified} "dup" already exists` });
+      expect(again.body).toMatchObject({
+        kind: 'Status',
+        apiVersion: 'v1',
+        status: 'Failure',
+        reason: 'AlreadyExists',
+        code: 409,
+        message: `${r.qualified} "dup" already exists`,
+      });
     });
 
     it('generates a name from generateName', async () => {
@@ -131,10 +138,19 @@ export function describeResourceVerbs(name: string, api: () => ApiClient, resour
       const del = await api().delete(r.item('gone'));
       expect(del.status).toBe(200);
       if (!r.deleteReturnsObject) {
-        expect(del.body).toMatchObject({ kind: 'Status', status: 'Success', details: { name: 'gone', uid: created.metadata.uid } });
+        expect(del.body).toMatchObject({
+          kind: 'Status',
+          status: 'Success',
+          details: { name: 'gone', uid: created.metadata.uid },
+        });
         const read = await api().get(r.item('gone'));
         expect(read.status).toBe(404);
-        expect(read.body).toMatchObject({ kind: 'Status', reason: 'NotFound', code: 404, message: `${r.qualified} "gone" not found` });
+        expect(read.body).toMatchObject({
+          kind: 'Status',
+          reason: 'NotFound',
+          code: 404,
+          message: `${r.qualified} "gone" not found`,
+        });
       }
     });
   });

@@ -29,7 +29,11 @@ export async function startTestServer(flags: string[] = []): Promise<TestServer>
 }
 
 /** An in-process server on etcd members that already run (e.g. a test etcd cluster); its log goes to `log` when given. */
-export async function startServerOnEtcd(etcdUrls: string[], flags: string[] = [], log?: import('pino').Logger): Promise<{ server: ApiServer; api: ApiClient; url: string }> {
+export async function startServerOnEtcd(
+  etcdUrls: string[],
+  flags: string[] = [],
+  log?: import('pino').Logger,
+): Promise<{ server: ApiServer; api: ApiClient; url: string }> {
   const parsed = parseCommandLine(['--port=0', `--etcd-servers=${etcdUrls.join(',')}`, ...flags]);
   if (parsed.help) throw new Error('unexpected --help');
   const options: ServerOptions = parsed.options;
@@ -42,13 +46,18 @@ export interface ApiResponse {
   headers: Headers;
   text: string;
   /** Parsed JSON body (undefined when the body is not JSON). */
-  body: any;  
+  body: any;
 }
 
 export class ApiClient {
   constructor(readonly baseUrl: string) {}
 
-  async request(method: string, path: string, body?: unknown, headers: Record<string, string> = {}): Promise<ApiResponse> {
+  async request(
+    method: string,
+    path: string,
+    body?: unknown,
+    headers: Record<string, string> = {},
+  ): Promise<ApiResponse> {
     const init: RequestInit = { method, headers: { ...headers } };
     if (body !== undefined) {
       init.body = typeof body === 'string' || body instanceof Uint8Array ? (body as string) : JSON.stringify(body);
@@ -105,7 +114,9 @@ export async function eventually(probe: () => Promise<boolean>, timeoutMs = 10_0
 }
 
 /** A test server with `namespace` created, and an etcd3 client on its etcd for checking what is stored. */
-export async function startServerWithEtcdClient(namespace: string): Promise<{ ts: TestServer; etcd: import('etcd3').Etcd3 }> {
+export async function startServerWithEtcdClient(
+  namespace: string,
+): Promise<{ ts: TestServer; etcd: import('etcd3').Etcd3 }> {
   const ts = await startTestServer();
   const { Etcd3 } = await import('etcd3');
   const etcd = new Etcd3({ hosts: ts.etcd.clientUrl });
@@ -113,7 +124,10 @@ export async function startServerWithEtcdClient(namespace: string): Promise<{ ts
   return { ts, etcd };
 }
 
-export async function stopServerWithEtcdClient(ts: TestServer | undefined, etcd: import('etcd3').Etcd3 | undefined): Promise<void> {
+export async function stopServerWithEtcdClient(
+  ts: TestServer | undefined,
+  etcd: import('etcd3').Etcd3 | undefined,
+): Promise<void> {
   etcd?.close();
   await ts?.stop();
 }

@@ -48,7 +48,15 @@ export function openWatch(baseUrl: string, path: string): Promise<WatchStream> {
         close: () => req.destroy(),
         next: (count, timeoutMs = 5000) =>
           new Promise((ok, fail) => {
-            const deadline = setTimeout(() => fail(new Error(`timed out waiting for ${count} watch events; have ${events.length - taken}: ${JSON.stringify(events.slice(taken))}`)), timeoutMs);
+            const deadline = setTimeout(
+              () =>
+                fail(
+                  new Error(
+                    `timed out waiting for ${count} watch events; have ${events.length - taken}: ${JSON.stringify(events.slice(taken))}`,
+                  ),
+                ),
+              timeoutMs,
+            );
             const check = (): void => {
               if (events.length - taken >= count) {
                 clearTimeout(deadline);

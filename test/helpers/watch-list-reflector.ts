@@ -8,7 +8,7 @@ import { decodeWatchFrames } from './protobuf-decoder';
 
 export interface ReflectorEvent {
   type: string;
-  object: any;  
+  object: any;
 }
 
 export const PROTOBUF_WATCH = 'application/vnd.orch.protobuf;stream=watch';
@@ -96,7 +96,7 @@ export function openEventStream(baseUrl: string, path: string, accept = 'applica
 export interface WatchListSync {
   stream: EventStream;
   /** name (namespace/name) → object, built from the initial events. */
-  store: Map<string, any>;  
+  store: Map<string, any>;
   /** The end bookmark's resourceVersion: the reflector's last synced resourceVersion. */
   resourceVersion: string;
   /** Every event up to and including the end bookmark. */
@@ -108,11 +108,20 @@ export function keyOf(obj: { metadata?: { namespace?: string; name?: string } })
 }
 
 /** The reflector's watchList(): syncs a store from a watch-list request; throws when the stream is not one. */
-export async function watchListSync(baseUrl: string, collection: string, lastSyncResourceVersion = '', accept = 'application/json'): Promise<WatchListSync> {
+export async function watchListSync(
+  baseUrl: string,
+  collection: string,
+  lastSyncResourceVersion = '',
+  accept = 'application/json',
+): Promise<WatchListSync> {
   const rv = lastSyncResourceVersion === '' ? '' : `&resourceVersion=${lastSyncResourceVersion}`;
-  const stream = await openEventStream(baseUrl, `${collection}?watch=1&sendInitialEvents=true&resourceVersionMatch=NotOlderThan&allowWatchBookmarks=true&timeoutSeconds=60${rv}`, accept);
+  const stream = await openEventStream(
+    baseUrl,
+    `${collection}?watch=1&sendInitialEvents=true&resourceVersionMatch=NotOlderThan&allowWatchBookmarks=true&timeoutSeconds=60${rv}`,
+    accept,
+  );
   if (stream.status !== 200) throw new Error(`watch-list answered ${stream.status}`);
-  const store = new Map<string, any>();  
+  const store = new Map<string, any>();
   const events: ReflectorEvent[] = [];
   for (;;) {
     const event = await stream.next();

@@ -25,15 +25,65 @@ export interface WebhookServer {
 /** CA and a server certificate valid for 127.0.0.1 and webhook.default.svc (the service name tests use). */
 function makeCertificates(dir: string): { ca: string; key: string; cert: string } {
   const run = (...args: string[]): void => void execFileSync('openssl', args, { cwd: dir, stdio: 'ignore' });
-  run('req', '-x509', '-newkey', 'rsa:2048', '-nodes', '-keyout', 'ca.key', '-out', 'ca.crt', '-days', '1', '-subj', '/CN=test-webhook-ca');
-  run('req', '-newkey', 'rsa:2048', '-nodes', '-keyout', 'server.key', '-out', 'server.csr', '-subj', '/CN=webhook.default.svc');
+  run(
+    'req',
+    '-x509',
+    '-newkey',
+    'rsa:2048',
+    '-nodes',
+    '-keyout',
+    'ca.key',
+    '-out',
+    'ca.crt',
+    '-days',
+    '1',
+    '-subj',
+    '/CN=test-webhook-ca',
+  );
+  run(
+    'req',
+    '-newkey',
+    'rsa:2048',
+    '-nodes',
+    '-keyout',
+    'server.key',
+    '-out',
+    'server.csr',
+    '-subj',
+    '/CN=webhook.default.svc',
+  );
   writeFileSync(join(dir, 'san.ext'), 'subjectAltName=IP:127.0.0.1,DNS:webhook.default.svc\n');
-  run('x509', '-req', '-in', 'server.csr', '-CA', 'ca.crt', '-CAkey', 'ca.key', '-CAcreateserial', '-out', 'server.crt', '-days', '1', '-extfile', 'san.ext');
-  return { ca: readFileSync(join(dir, 'ca.crt'), 'utf8'), key: readFileSync(join(dir, 'server.key'), 'utf8'), cert: readFileSync(join(dir, 'server.crt'), 'utf8') };
+  run(
+    'x509',
+    '-req',
+    '-in',
+    'server.csr',
+    '-CA',
+    'ca.crt',
+    '-CAkey',
+    'ca.key',
+    '-CAcreateserial',
+    '-out',
+    'server.crt',
+    '-days',
+    '1',
+    '-extfile',
+    'san.ext',
+  );
+  return {
+    ca: readFileSync(join(dir, 'ca.crt'), 'utf8'),
+    key: readFileSync(join(dir, 'server.key'), 'utf8'),
+    cert: readFileSync(join(dir, 'server.crt'), 'utf8'),
+  };
 }
 
 /** Answers in the AdmissionReview version asked (as webhook libraries do), unless `apiVersion` says otherwise. */
-function respond(res: import('node:http').ServerResponse, uid: string, response: Record<string, unknown>, apiVersion = 'admission.k8s.io/v1'): void {
+function respond(
+  res: import('node:http').ServerResponse,
+  uid: string,
+  response: Record<string, unknown>,
+  apiVersion = 'admission.k8s.io/v1',
+): void {
   res.writeHead(200, { 'Content-Type': 'application/json' });
   res.end(JSON.stringify({ apiVersion, kind: 'AdmissionReview', response: { uid, ...response } }));
 }
@@ -69,9 +119,18 @@ export async function startWebhookServer(): Promise<WebhookServer> {
           });
         case '/untyped-patch':
           // A patch without patchType: accepted from a v1beta1 review only.
-          return respond(res, uid, { allowed: true, patch: patchOf([{ op: 'add', path: '/metadata/labels/untyped', value: 'yes' }]) }, asked);
+          return respond(
+            res,
+            uid,
+            { allowed: true, patch: patchOf([{ op: 'add', path: '/metadata/labels/untyped', value: 'yes' }]) },
+            asked,
+          );
         case '/scale-to-3':
-          return respond(res, uid, { allowed: true, patchType: 'JSONPatch', patch: patchOf([{ op: 'replace', path: '/spec/replicas', value: 3 }]) });
+          return respond(res, uid, {
+            allowed: true,
+            patchType: 'JSONPatch',
+            patch: patchOf([{ op: 'replace', path: '/spec/replicas', value: 3 }]),
+          });
         case '/answer-v1beta1':
           return respond(res, uid, { allowed: true }, 'admission.k8s.io/v1beta1');
         case '/allow':
@@ -108,7 +167,12 @@ export async function startWebhookServer(): Promise<WebhookServer> {
 }
 
 /** A webhook of a configuration calling `path` on the test server, for CREATE of apps/v1 deployments by default. */
-export function webhookSpec(server: WebhookServer, name: string, path: string, extra: Record<string, unknown> = {}): Record<string, unknown> {
+export function webhookSpec(
+  server: WebhookServer,
+  name: string,
+  path: string,
+  extra: Record<string, unknown> = {},
+): Record<string, unknown> {
   return {
     name,
     clientConfig: { url: `${server.url}${path}`, caBundle: server.caBundle },

@@ -41,26 +41,49 @@ const api = (i: number): ApiClient => new ApiClient((servers[i] as ApiServer).ur
 const VWC = '/apis/admissionregistration.orch.io/v1/validatingwebhookconfigurations';
 const MWC = '/apis/admissionregistration.orch.io/v1/mutatingwebhookconfigurations';
 
-const webhook = (name: string, path: string, extra: Record<string, unknown> = {}): Record<string, unknown> => webhookSpec(hook, name, path, extra);
+const webhook = (name: string, path: string, extra: Record<string, unknown> = {}): Record<string, unknown> =>
+  webhookSpec(hook, name, path, extra);
 
 describe('webhooks on two replicas', () => {
   it('a configuration created through one replica acts on the other within a second, and its deletion too', async () => {
-    const created = await api(0).post(VWC, { metadata: { name: 'cross' }, webhooks: [webhook('cross.example.com', '/deny')] });
+    const created = await api(0).post(VWC, {
+      metadata: { name: 'cross' },
+      webhooks: [webhook('cross.example.com', '/deny')],
+    });
     expect(created.status).toBe(201);
     const t0 = Date.now();
-    await eventually(async () => (await api(1).post(`/apis/apps/v1/namespaces/${ns}/deployments`, aDeployment(`p${Date.now()}`))).status === 403, 1000, 'the other replica to deny');
+    await eventually(
+      async () =>
+        (await api(1).post(`/apis/apps/v1/namespaces/${ns}/deployments`, aDeployment(`p${Date.now()}`))).status === 403,
+      1000,
+      'the other replica to deny',
+    );
     expect(Date.now() - t0).toBeLessThan(1000);
     await api(0).delete(`${VWC}/cross`);
-    await eventually(async () => (await api(1).post(`/apis/apps/v1/namespaces/${ns}/deployments`, aDeployment(`q${Date.now()}`))).status === 201, 1000, 'the other replica to allow');
+    await eventually(
+      async () =>
+        (await api(1).post(`/apis/apps/v1/namespaces/${ns}/deployments`, aDeployment(`q${Date.now()}`))).status === 201,
+      1000,
+      'the other replica to allow',
+    );
   });
 
   it('reinvokes an IfNeeded mutating webhook once after a later webhook changed the object', async () => {
     const before = hook.received.filter((r) => r.path === '/allow').length;
     await api(0).post(MWC, {
       metadata: { name: 'reinvoke' },
-      webhooks: [webhook('a-first.example.com', '/allow', { reinvocationPolicy: 'IfNeeded' }), webhook('b-mutate.example.com', '/mutate')],
+      webhooks: [
+        webhook('a-first.example.com', '/allow', { reinvocationPolicy: 'IfNeeded' }),
+        webhook('b-mutate.example.com', '/mutate'),
+      ],
     });
-    await eventually(async () => (await api(0).post(`/apis/apps/v1/namespaces/${ns}/deployments`, aDeployment(`r${Date.now()}`))).body?.metadata?.labels?.mutated === 'yes', 2000, 'the mutating configuration');
+    await eventually(
+      async () =>
+        (await api(0).post(`/apis/apps/v1/namespaces/${ns}/deployments`, aDeployment(`r${Date.now()}`))).body?.metadata
+          ?.labels?.mutated === 'yes',
+      2000,
+      'the mutating configuration',
+    );
     const mark = hook.received.length;
     const res = await api(0).post(`/apis/apps/v1/namespaces/${ns}/deployments`, aDeployment('reinvoked'));
     expect(res.status).toBe(201);
@@ -74,8 +97,18 @@ describe('webhooks on two replicas', () => {
 
   it('records the audit annotations of webhook responses under the webhook name', async () => {
     await api(1).post(MWC, { metadata: { name: 'audited' }, webhooks: [webhook('audit.example.com', '/mutate')] });
-    await eventually(async () => (await api(1).post(`/apis/apps/v1/namespaces/${ns}/deployments`, aDeployment(`a${Date.now()}`))).body?.metadata?.labels?.mutated === 'yes', 2000, 'the audited configuration');
-    await eventually(async () => readFileSync(auditPath, 'utf8').includes('"audit.example.com/mutated":"yes"'), 2000, 'the audit annotation');
+    await eventually(
+      async () =>
+        (await api(1).post(`/apis/apps/v1/namespaces/${ns}/deployments`, aDeployment(`a${Date.now()}`))).body?.metadata
+          ?.labels?.mutated === 'yes',
+      2000,
+      'the audited configuration',
+    );
+    await eventually(
+      async () => readFileSync(auditPath, 'utf8').includes('"audit.example.com/mutated":"yes"'),
+      2000,
+      'the audit annotation',
+    );
     await api(1).delete(`${MWC}/audited`);
   });
 
@@ -83,14 +116,39 @@ describe('webhooks on two replicas', () => {
     // v1 validation refuses sideEffects Some; such configurations come from older versions, so one is stored directly.
     const client = new Etcd3({ hosts: etcd.clientUrl });
     try {
-      const stored = { apiVersion: 'admissionregistration.orch.io/v1', kind: 'ValidatingWebhookConfiguration', metadata: { name: 'legacy', uid: 'legacy-uid', creationTimestamp: '2024-01-01T00:00:00Z', generation: 1 }, webhooks: [webhook('legacy.example.com', '/allow', { sideEffects: 'Some', failurePolicy: 'Fail', matchPolicy: 'Equivalent', timeoutSeconds: 10, namespaceSelector: {}, objectSelector: {} })] };
-      await client.put('/registry/admissionregistration.orch.io/validatingwebhookconfigurations/legacy').value(JSON.stringify(stored));
+      const stored = {
+        apiVersion: 'admissionregistration.orch.io/v1',
+        kind: 'ValidatingWebhookConfiguration',
+        metadata: { name: 'legacy', uid: 'legacy-uid', creationTimestamp: '2024-01-01T00:00:00Z', generation: 1 },
+        webhooks: [
+          webhook('legacy.example.com', '/allow', {
+            sideEffects: 'Some',
+            failurePolicy: 'Fail',
+            matchPolicy: 'Equivalent',
+            timeoutSeconds: 10,
+            namespaceSelector: {},
+            objectSelector: {},
+          }),
+        ],
+      };
+      await client
+        .put('/registry/admissionregistration.orch.io/validatingwebhookconfigurations/legacy')
+        .value(JSON.stringify(stored));
     } finally {
       client.close();
     }
-    await eventually(async () => (await api(0).post(`/apis/apps/v1/namespaces/${ns}/deployments?dryRun=All`, aDeployment('dry'))).status === 400, 2000, 'the legacy configuration');
+    await eventually(
+      async () =>
+        (await api(0).post(`/apis/apps/v1/namespaces/${ns}/deployments?dryRun=All`, aDeployment('dry'))).status === 400,
+      2000,
+      'the legacy configuration',
+    );
     const res = await api(0).post(`/apis/apps/v1/namespaces/${ns}/deployments?dryRun=All`, aDeployment('dry'));
-    expect(res.body).toMatchObject({ code: 400, reason: 'BadRequest', message: 'admission webhook "legacy.example.com" does not support dry run' });
+    expect(res.body).toMatchObject({
+      code: 400,
+      reason: 'BadRequest',
+      message: 'admission webhook "legacy.example.com" does not support dry run',
+    });
     expect((await api(0).post(`/apis/apps/v1/namespaces/${ns}/deployments`, aDeployment('wet'))).status).toBe(201);
     await api(0).delete(`${VWC}/legacy`);
   });

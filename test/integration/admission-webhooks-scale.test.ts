@@ -9,7 +9,9 @@ const NS = 'scale-webhooks';
 const DEPLOYMENTS = `/apis/apps/v1/namespaces/${NS}/deployments`;
 const VWC = '/apis/admissionregistration.k8s.io/v1/validatingwebhookconfigurations';
 const MWC = '/apis/admissionregistration.k8s.io/v1/mutatingwebhookconfigurations';
-const SCALE_RULES = [{ operations: ['UPDATE'], apiGroups: ['apps'], apiVersions: ['v1'], resources: ['deployments/scale'] }];
+const SCALE_RULES = [
+  { operations: ['UPDATE'], apiGroups: ['apps'], apiVersions: ['v1'], resources: ['deployments/scale'] },
+];
 
 let ts: TestServer;
 let hook: WebhookServer;
@@ -27,8 +29,19 @@ afterAll(async () => {
 const scaleTo = (replicas: number): ReturnType<TestServer['api']['patch']> =>
   ts.api.patch(`${DEPLOYMENTS}/web/scale`, { spec: { replicas } });
 
-async function configure(path: string, kind: string, name: string, webhooks: Record<string, unknown>[], taken: () => Promise<boolean>): Promise<void> {
-  const res = await ts.api.post(path, { apiVersion: 'admissionregistration.k8s.io/v1', kind, metadata: { name }, webhooks });
+async function configure(
+  path: string,
+  kind: string,
+  name: string,
+  webhooks: Record<string, unknown>[],
+  taken: () => Promise<boolean>,
+): Promise<void> {
+  const res = await ts.api.post(path, {
+    apiVersion: 'admissionregistration.k8s.io/v1',
+    kind,
+    metadata: { name },
+    webhooks,
+  });
   if (res.status !== 201) throw new Error(`${res.status} ${res.text}`);
   await eventually(taken, 5000, `${name} to take effect`);
 }
@@ -37,10 +50,16 @@ const reviewsAt = (path: string): any[] => hook.received.filter((r) => r.path ==
 
 it('a validating webhook on deployments/scale gets the Scale, old and new', async () => {
   const before = reviewsAt('/allow').length;
-  await configure(VWC, 'ValidatingWebhookConfiguration', 'scale-watch', [webhookSpec(hook, 'scale.example.com', '/allow', { rules: SCALE_RULES })], async () => {
-    await scaleTo(2);
-    return reviewsAt('/allow').length > before;
-  });
+  await configure(
+    VWC,
+    'ValidatingWebhookConfiguration',
+    'scale-watch',
+    [webhookSpec(hook, 'scale.example.com', '/allow', { rules: SCALE_RULES })],
+    async () => {
+      await scaleTo(2);
+      return reviewsAt('/allow').length > before;
+    },
+  );
   const res = await scaleTo(5);
   expect(res.status).toBe(200);
   const review = reviewsAt('/allow').at(-1);
@@ -54,7 +73,12 @@ it('a validating webhook on deployments/scale gets the Scale, old and new', asyn
     name: 'web',
     namespace: NS,
     operation: 'UPDATE',
-    object: { apiVersion: 'autoscaling/v1', kind: 'Scale', metadata: { name: 'web', namespace: NS }, spec: { replicas: 5 } },
+    object: {
+      apiVersion: 'autoscaling/v1',
+      kind: 'Scale',
+      metadata: { name: 'web', namespace: NS },
+      spec: { replicas: 5 },
+    },
     oldObject: { apiVersion: 'autoscaling/v1', kind: 'Scale', spec: { replicas: 2 } },
   });
   expect(review.request.object.status.selector).toBe('app=web');
@@ -62,7 +86,13 @@ it('a validating webhook on deployments/scale gets the Scale, old and new', asyn
 });
 
 it('a mutating webhook patching the Scale sets the Deployment replicas', async () => {
-  await configure(MWC, 'MutatingWebhookConfiguration', 'scale-pin', [webhookSpec(hook, 'pin.example.com', '/scale-to-3', { rules: SCALE_RULES })], async () => (await scaleTo(9)).body.spec?.replicas === 3);
+  await configure(
+    MWC,
+    'MutatingWebhookConfiguration',
+    'scale-pin',
+    [webhookSpec(hook, 'pin.example.com', '/scale-to-3', { rules: SCALE_RULES })],
+    async () => (await scaleTo(9)).body.spec?.replicas === 3,
+  );
   const res = await scaleTo(7);
   expect(res.status).toBe(200);
   expect(res.body).toMatchObject({ kind: 'Scale', spec: { replicas: 3 } });
@@ -72,7 +102,10 @@ it('a mutating webhook patching the Scale sets the Deployment replicas', async (
 });
 
 it("an objectSelector on the Deployment's labels does not match its Scale", async () => {
-  const selecting = webhookSpec(hook, 'selecting.example.com', '/deny', { rules: [{ ...SCALE_RULES[0], resources: ['deployments', 'deployments/scale'] }], objectSelector: { matchLabels: { app: 'web' } } });
+  const selecting = webhookSpec(hook, 'selecting.example.com', '/deny', {
+    rules: [{ ...SCALE_RULES[0], resources: ['deployments', 'deployments/scale'] }],
+    objectSelector: { matchLabels: { app: 'web' } },
+  });
   await configure(VWC, 'ValidatingWebhookConfiguration', 'selecting', [selecting], async () => {
     const web = (await ts.api.get(`${DEPLOYMENTS}/web`)).body;
     return (await ts.api.put(`${DEPLOYMENTS}/web`, web)).status === 403;

@@ -19,11 +19,23 @@ afterAll(async () => {
 const VWC = '/apis/admissionregistration.k8s.io/v1/validatingwebhookconfigurations';
 const MWC = '/apis/admissionregistration.orch.io/v1/mutatingwebhookconfigurations';
 
-const webhook = (name: string, path: string, extra: Record<string, unknown> = {}): Record<string, unknown> => webhookSpec(hook, name, path, extra);
+const webhook = (name: string, path: string, extra: Record<string, unknown> = {}): Record<string, unknown> =>
+  webhookSpec(hook, name, path, extra);
 
 /** Creates a configuration and waits until the server acts on it (the watch-driven cache). */
-async function configure(path: string, kind: string, name: string, webhooks: Record<string, unknown>[], probe: () => Promise<boolean>): Promise<void> {
-  const res = await ts.api.post(path, { apiVersion: 'admissionregistration.k8s.io/v1', kind, metadata: { name }, webhooks });
+async function configure(
+  path: string,
+  kind: string,
+  name: string,
+  webhooks: Record<string, unknown>[],
+  probe: () => Promise<boolean>,
+): Promise<void> {
+  const res = await ts.api.post(path, {
+    apiVersion: 'admissionregistration.k8s.io/v1',
+    kind,
+    metadata: { name },
+    webhooks,
+  });
   if (res.status !== 201) throw new Error(`${res.status} ${res.text}`);
   await eventually(probe, 5000, `${name} to take effect`);
 }
@@ -34,19 +46,44 @@ async function remove(path: string, name: string): Promise<void> {
 
 describe('webhook configurations', () => {
   it('are defaulted and validated as admissionregistration/v1', async () => {
-    const created = await ts.api.post(VWC, { apiVersion: 'admissionregistration.k8s.io/v1', kind: 'ValidatingWebhookConfiguration', metadata: { name: 'defaults' }, webhooks: [webhook('a.example.com', '/allow', { rules: [{ operations: ['DELETE'], apiGroups: ['nothing.example.com'], apiVersions: ['v1'], resources: ['things'] }] })] });
+    const created = await ts.api.post(VWC, {
+      apiVersion: 'admissionregistration.k8s.io/v1',
+      kind: 'ValidatingWebhookConfiguration',
+      metadata: { name: 'defaults' },
+      webhooks: [
+        webhook('a.example.com', '/allow', {
+          rules: [
+            { operations: ['DELETE'], apiGroups: ['nothing.example.com'], apiVersions: ['v1'], resources: ['things'] },
+          ],
+        }),
+      ],
+    });
     expect(created.status).toBe(201);
     // Served at the Kubernetes path, the object names the Kubernetes group, as kube-apiserver answers there.
     expect(created.body.apiVersion).toBe('admissionregistration.k8s.io/v1');
-    expect(created.body.webhooks[0]).toMatchObject({ failurePolicy: 'Fail', matchPolicy: 'Equivalent', timeoutSeconds: 10, namespaceSelector: {}, objectSelector: {}, rules: [{ scope: '*' }] });
+    expect(created.body.webhooks[0]).toMatchObject({
+      failurePolicy: 'Fail',
+      matchPolicy: 'Equivalent',
+      timeoutSeconds: 10,
+      namespaceSelector: {},
+      objectSelector: {},
+      rules: [{ scope: '*' }],
+    });
     expect(created.body.metadata.generation).toBe(1);
     await remove(VWC, 'defaults');
 
     const bad = await ts.api.post(MWC, {
-      apiVersion: 'admissionregistration.orch.io/v1', kind: 'MutatingWebhookConfiguration', metadata: { name: 'bad' },
+      apiVersion: 'admissionregistration.orch.io/v1',
+      kind: 'MutatingWebhookConfiguration',
+      metadata: { name: 'bad' },
       webhooks: [
         { ...webhook('dup.example.com', '/allow'), sideEffects: undefined, admissionReviewVersions: undefined },
-        { ...webhook('dup.example.com', '/allow'), sideEffects: 'Some', timeoutSeconds: 31, clientConfig: { url: 'http://example.com/x' } },
+        {
+          ...webhook('dup.example.com', '/allow'),
+          sideEffects: 'Some',
+          timeoutSeconds: 31,
+          clientConfig: { url: 'http://example.com/x' },
+        },
         { ...webhook('short', '/allow'), failurePolicy: 'Sometimes', reinvocationPolicy: 'Always' },
       ],
     });
@@ -74,134 +111,320 @@ describe('calling webhooks', () => {
   });
 
   it('a validating webhook denies with the Kubernetes text, and its configuration takes effect and goes within a second', async () => {
-    await configure(VWC, 'ValidatingWebhookConfiguration', 'deny', [webhook('deny.example.com', '/deny')], async () => (await ts.api.post(`/apis/apps/v1/namespaces/${ns}/deployments`, aDeployment(uniqueName('probe')))).status === 403);
+    await configure(
+      VWC,
+      'ValidatingWebhookConfiguration',
+      'deny',
+      [webhook('deny.example.com', '/deny')],
+      async () =>
+        (await ts.api.post(`/apis/apps/v1/namespaces/${ns}/deployments`, aDeployment(uniqueName('probe')))).status ===
+        403,
+    );
     const res = await ts.api.post(`/apis/apps/v1/namespaces/${ns}/deployments`, aDeployment('denied'));
     expect(res.status).toBe(403);
-    expect(res.body).toMatchObject({ kind: 'Status', status: 'Failure', code: 403, message: 'admission webhook "deny.example.com" denied the request: no deployments here' });
+    expect(res.body).toMatchObject({
+      kind: 'Status',
+      status: 'Failure',
+      code: 403,
+      message: 'admission webhook "deny.example.com" denied the request: no deployments here',
+    });
     expect((await ts.api.get(`/apis/apps/v1/namespaces/${ns}/deployments/denied`)).status).toBe(404);
     const review = hook.received.filter((r) => r.path === '/deny').at(-1)?.review;
     expect(review).toMatchObject({
-      apiVersion: 'admission.k8s.io/v1', kind: 'AdmissionReview',
+      apiVersion: 'admission.k8s.io/v1',
+      kind: 'AdmissionReview',
       request: {
-        kind: { group: 'apps', version: 'v1', kind: 'Deployment' }, resource: { group: 'apps', version: 'v1', resource: 'deployments' },
-        namespace: ns, operation: 'CREATE', userInfo: { username: 'system:anonymous', groups: ['system:unauthenticated'] },
-        object: { metadata: { name: 'denied' } }, oldObject: null, dryRun: false, options: { kind: 'CreateOptions', apiVersion: 'meta.k8s.io/v1' },
+        kind: { group: 'apps', version: 'v1', kind: 'Deployment' },
+        resource: { group: 'apps', version: 'v1', resource: 'deployments' },
+        namespace: ns,
+        operation: 'CREATE',
+        userInfo: { username: 'system:anonymous', groups: ['system:unauthenticated'] },
+        object: { metadata: { name: 'denied' } },
+        oldObject: null,
+        dryRun: false,
+        options: { kind: 'CreateOptions', apiVersion: 'meta.k8s.io/v1' },
       },
     });
     await remove(VWC, 'deny');
-    await eventually(async () => (await ts.api.post(`/apis/apps/v1/namespaces/${ns}/deployments`, aDeployment(uniqueName('after')))).status === 201, 1000, 'the removal to take effect');
+    await eventually(
+      async () =>
+        (await ts.api.post(`/apis/apps/v1/namespaces/${ns}/deployments`, aDeployment(uniqueName('after')))).status ===
+        201,
+      1000,
+      'the removal to take effect',
+    );
   });
 
   it('a denial without message reports the reason and keeps a code of at least 400', async () => {
-    await configure(VWC, 'ValidatingWebhookConfiguration', 'deny-reason', [webhook('reason.example.com', '/deny-reason')], async () => (await ts.api.post(`/apis/apps/v1/namespaces/${ns}/deployments`, aDeployment(uniqueName('probe')))).status === 409);
+    await configure(
+      VWC,
+      'ValidatingWebhookConfiguration',
+      'deny-reason',
+      [webhook('reason.example.com', '/deny-reason')],
+      async () =>
+        (await ts.api.post(`/apis/apps/v1/namespaces/${ns}/deployments`, aDeployment(uniqueName('probe')))).status ===
+        409,
+    );
     const res = await ts.api.post(`/apis/apps/v1/namespaces/${ns}/deployments`, aDeployment('reasoned'));
-    expect(res.body).toMatchObject({ code: 409, reason: 'NotWelcome', message: 'admission webhook "reason.example.com" denied the request: NotWelcome' });
+    expect(res.body).toMatchObject({
+      code: 409,
+      reason: 'NotWelcome',
+      message: 'admission webhook "reason.example.com" denied the request: NotWelcome',
+    });
     await remove(VWC, 'deny-reason');
   });
 
   it('a mutating webhook patches the object before validation; its warnings reach the client', async () => {
-    await configure(MWC, 'MutatingWebhookConfiguration', 'mutate', [webhook('mutate.example.com', '/mutate')], async () => (await ts.api.post(`/apis/apps/v1/namespaces/${ns}/deployments`, aDeployment(uniqueName('probe')))).body?.metadata?.labels?.mutated === 'yes');
+    await configure(
+      MWC,
+      'MutatingWebhookConfiguration',
+      'mutate',
+      [webhook('mutate.example.com', '/mutate')],
+      async () =>
+        (await ts.api.post(`/apis/apps/v1/namespaces/${ns}/deployments`, aDeployment(uniqueName('probe')))).body
+          ?.metadata?.labels?.mutated === 'yes',
+    );
     const res = await ts.api.post(`/apis/apps/v1/namespaces/${ns}/deployments`, aDeployment('mutated'));
     expect(res.status).toBe(201);
     expect(res.body.metadata.labels).toEqual({ app: 'mutated', mutated: 'yes' });
     expect(res.headers.get('warning')).toContain('299 - "mutated by the test webhook"');
-    expect((await ts.api.get(`/apis/apps/v1/namespaces/${ns}/deployments/mutated`)).body.metadata.labels.mutated).toBe('yes');
+    expect((await ts.api.get(`/apis/apps/v1/namespaces/${ns}/deployments/mutated`)).body.metadata.labels.mutated).toBe(
+      'yes',
+    );
     await remove(MWC, 'mutate');
   });
 
   it('a webhook that never answers costs its timeout (Fail: 500 with the calling text; Ignore: the write goes on) and blocks nothing else', async () => {
-    await configure(VWC, 'ValidatingWebhookConfiguration', 'slow', [webhook('slow.example.com', '/slow', { timeoutSeconds: 1 })], async () => (await ts.api.post(`/apis/apps/v1/namespaces/${ns}/deployments`, aDeployment(uniqueName('probe')))).status === 500);
+    await configure(
+      VWC,
+      'ValidatingWebhookConfiguration',
+      'slow',
+      [webhook('slow.example.com', '/slow', { timeoutSeconds: 1 })],
+      async () =>
+        (await ts.api.post(`/apis/apps/v1/namespaces/${ns}/deployments`, aDeployment(uniqueName('probe')))).status ===
+        500,
+    );
     const started = Date.now();
-    const [slow, other] = await Promise.all([ts.api.post(`/apis/apps/v1/namespaces/${ns}/deployments`, aDeployment('slow')), (async () => {
-      const t = Date.now();
-      const r = await ts.api.get(`/apis/apps/v1/namespaces/${ns}/deployments`);
-      return { status: r.status, ms: Date.now() - t };
-    })()]);
+    const [slow, other] = await Promise.all([
+      ts.api.post(`/apis/apps/v1/namespaces/${ns}/deployments`, aDeployment('slow')),
+      (async () => {
+        const t = Date.now();
+        const r = await ts.api.get(`/apis/apps/v1/namespaces/${ns}/deployments`);
+        return { status: r.status, ms: Date.now() - t };
+      })(),
+    ]);
     expect(Date.now() - started).toBeLessThan(3000);
     expect(other.status).toBe(200);
     expect(other.ms).toBeLessThan(900);
     expect(slow.status).toBe(500);
     expect(slow.body.reason).toBe('InternalError');
-    expect(slow.body.message).toMatch(/^Internal error occurred: failed calling webhook "slow\.example\.com": failed to call webhook: Post "https:\/\/127\.0\.0\.1:\d+\/slow\?timeout=1s": context deadline exceeded$/);
-    await ts.api.patch(`${VWC}/slow`, [{ op: 'replace', path: '/webhooks/0/failurePolicy', value: 'Ignore' }], 'application/json-patch+json');
-    await eventually(async () => (await ts.api.post(`/apis/apps/v1/namespaces/${ns}/deployments`, aDeployment(uniqueName('ignored')))).status === 201, 5000, 'Ignore to take effect');
+    expect(slow.body.message).toMatch(
+      /^Internal error occurred: failed calling webhook "slow\.example\.com": failed to call webhook: Post "https:\/\/127\.0\.0\.1:\d+\/slow\?timeout=1s": context deadline exceeded$/,
+    );
+    await ts.api.patch(
+      `${VWC}/slow`,
+      [{ op: 'replace', path: '/webhooks/0/failurePolicy', value: 'Ignore' }],
+      'application/json-patch+json',
+    );
+    await eventually(
+      async () =>
+        (await ts.api.post(`/apis/apps/v1/namespaces/${ns}/deployments`, aDeployment(uniqueName('ignored')))).status ===
+        201,
+      5000,
+      'Ignore to take effect',
+    );
     await remove(VWC, 'slow');
   });
 
   it('a webhook that crashes the connection or answers another uid fails the request under Fail', async () => {
-    await configure(VWC, 'ValidatingWebhookConfiguration', 'crash', [webhook('crash.example.com', '/crash')], async () => (await ts.api.post(`/apis/apps/v1/namespaces/${ns}/deployments`, aDeployment(uniqueName('probe')))).status === 500);
+    await configure(
+      VWC,
+      'ValidatingWebhookConfiguration',
+      'crash',
+      [webhook('crash.example.com', '/crash')],
+      async () =>
+        (await ts.api.post(`/apis/apps/v1/namespaces/${ns}/deployments`, aDeployment(uniqueName('probe')))).status ===
+        500,
+    );
     const res = await ts.api.post(`/apis/apps/v1/namespaces/${ns}/deployments`, aDeployment('crashed'));
-    expect(res.body.message).toMatch(/^Internal error occurred: failed calling webhook "crash\.example\.com": failed to call webhook: Post "https:\/\/127\.0\.0\.1:\d+\/crash\?timeout=10s": /);
+    expect(res.body.message).toMatch(
+      /^Internal error occurred: failed calling webhook "crash\.example\.com": failed to call webhook: Post "https:\/\/127\.0\.0\.1:\d+\/crash\?timeout=10s": /,
+    );
     await remove(VWC, 'crash');
-    await configure(VWC, 'ValidatingWebhookConfiguration', 'uid', [webhook('uid.example.com', '/wrong-uid')], async () => (await ts.api.post(`/apis/apps/v1/namespaces/${ns}/deployments`, aDeployment(uniqueName('probe')))).status === 500);
+    await configure(
+      VWC,
+      'ValidatingWebhookConfiguration',
+      'uid',
+      [webhook('uid.example.com', '/wrong-uid')],
+      async () =>
+        (await ts.api.post(`/apis/apps/v1/namespaces/${ns}/deployments`, aDeployment(uniqueName('probe')))).status ===
+        500,
+    );
     const uid = await ts.api.post(`/apis/apps/v1/namespaces/${ns}/deployments`, aDeployment('uid'));
-    expect(uid.body.message).toMatch(/^Internal error occurred: failed calling webhook "uid\.example\.com": received invalid webhook response: expected response\.uid="[0-9a-f-]+", got "not-the-uid"$/);
+    expect(uid.body.message).toMatch(
+      /^Internal error occurred: failed calling webhook "uid\.example\.com": received invalid webhook response: expected response\.uid="[0-9a-f-]+", got "not-the-uid"$/,
+    );
     await remove(VWC, 'uid');
   });
 
   it('matches rules by operation and subresource, namespaceSelector and objectSelector', async () => {
     const labelled = uniqueName('labelled');
     await ts.api.post('/api/v1/namespaces', { metadata: { name: labelled, labels: { webhooks: 'on' } } });
-    await configure(VWC, 'ValidatingWebhookConfiguration', 'selective', [
-      webhook('update.example.com', '/deny', { rules: [{ operations: ['UPDATE'], apiGroups: ['apps'], apiVersions: ['*'], resources: ['deployments/status'] }] }),
-      webhook('ns.example.com', '/deny', { namespaceSelector: { matchLabels: { webhooks: 'on' } } }),
-      webhook('obj.example.com', '/deny', { objectSelector: { matchExpressions: [{ key: 'guarded', operator: 'Exists' }] } }),
-    ], async () => (await ts.api.post(`/apis/apps/v1/namespaces/${labelled}/deployments`, aDeployment(uniqueName('probe')))).status === 403);
+    await configure(
+      VWC,
+      'ValidatingWebhookConfiguration',
+      'selective',
+      [
+        webhook('update.example.com', '/deny', {
+          rules: [
+            { operations: ['UPDATE'], apiGroups: ['apps'], apiVersions: ['*'], resources: ['deployments/status'] },
+          ],
+        }),
+        webhook('ns.example.com', '/deny', { namespaceSelector: { matchLabels: { webhooks: 'on' } } }),
+        webhook('obj.example.com', '/deny', {
+          objectSelector: { matchExpressions: [{ key: 'guarded', operator: 'Exists' }] },
+        }),
+      ],
+      async () =>
+        (await ts.api.post(`/apis/apps/v1/namespaces/${labelled}/deployments`, aDeployment(uniqueName('probe'))))
+          .status === 403,
+    );
     // Create in an unlabelled namespace, unguarded: no webhook matches.
     expect((await ts.api.post(`/apis/apps/v1/namespaces/${ns}/deployments`, aDeployment('free'))).status).toBe(201);
-    const guarded = await ts.api.post(`/apis/apps/v1/namespaces/${ns}/deployments`, aDeployment('guarded', { metadata: { name: 'guarded', labels: { app: 'guarded', guarded: 'x' } } }));
+    const guarded = await ts.api.post(
+      `/apis/apps/v1/namespaces/${ns}/deployments`,
+      aDeployment('guarded', { metadata: { name: 'guarded', labels: { app: 'guarded', guarded: 'x' } } }),
+    );
     expect(guarded.body.message).toContain('"obj.example.com" denied');
     // An update of the main resource is not the status subresource.
-    expect((await ts.api.patch(`/apis/apps/v1/namespaces/${ns}/deployments/free`, { metadata: { annotations: { a: 'b' } } })).status).toBe(200);
-    const status = await ts.api.patch(`/apis/apps/v1/namespaces/${ns}/deployments/free/status`, { status: { observedGeneration: 1 } });
+    expect(
+      (await ts.api.patch(`/apis/apps/v1/namespaces/${ns}/deployments/free`, { metadata: { annotations: { a: 'b' } } }))
+        .status,
+    ).toBe(200);
+    const status = await ts.api.patch(`/apis/apps/v1/namespaces/${ns}/deployments/free/status`, {
+      status: { observedGeneration: 1 },
+    });
     expect(status.status).toBe(403);
     expect(status.body.message).toContain('"update.example.com" denied');
-    expect(hook.received.at(-1)?.review.request).toMatchObject({ subResource: 'status', requestSubResource: 'status', operation: 'UPDATE', oldObject: { metadata: { name: 'free' } } });
+    expect(hook.received.at(-1)?.review.request).toMatchObject({
+      subResource: 'status',
+      requestSubResource: 'status',
+      operation: 'UPDATE',
+      oldObject: { metadata: { name: 'free' } },
+    });
     await remove(VWC, 'selective');
   });
 
   it('matchPolicy Equivalent calls a webhook for autoscaling/v1 with the v1 object on an autoscaling/v2 request; Exact does not', async () => {
-    const rules = [{ operations: ['CREATE'], apiGroups: ['autoscaling'], apiVersions: ['v1'], resources: ['horizontalpodautoscalers'] }];
-    await configure(VWC, 'ValidatingWebhookConfiguration', 'equivalent', [webhook('equivalent.example.com', '/allow', { rules }), webhook('exact.example.com', '/deny', { rules, matchPolicy: 'Exact' })], async () => true);
+    const rules = [
+      {
+        operations: ['CREATE'],
+        apiGroups: ['autoscaling'],
+        apiVersions: ['v1'],
+        resources: ['horizontalpodautoscalers'],
+      },
+    ];
+    await configure(
+      VWC,
+      'ValidatingWebhookConfiguration',
+      'equivalent',
+      [
+        webhook('equivalent.example.com', '/allow', { rules }),
+        webhook('exact.example.com', '/deny', { rules, matchPolicy: 'Exact' }),
+      ],
+      async () => true,
+    );
     await new Promise((r) => setTimeout(r, 300));
     const hpa = anHpa('eq');
-    const v2 = { apiVersion: 'autoscaling/v2', kind: 'HorizontalPodAutoscaler', metadata: hpa.metadata, spec: { scaleTargetRef: hpa.spec.scaleTargetRef, minReplicas: 1, maxReplicas: 3 } };
+    const v2 = {
+      apiVersion: 'autoscaling/v2',
+      kind: 'HorizontalPodAutoscaler',
+      metadata: hpa.metadata,
+      spec: { scaleTargetRef: hpa.spec.scaleTargetRef, minReplicas: 1, maxReplicas: 3 },
+    };
     const res = await ts.api.post(`/apis/autoscaling/v2/namespaces/${ns}/horizontalpodautoscalers`, v2);
     expect(res.status).toBe(201);
     const review = hook.received.filter((r) => r.path === '/allow').at(-1)?.review;
     expect(review.request).toMatchObject({
-      kind: { group: 'autoscaling', version: 'v1', kind: 'HorizontalPodAutoscaler' }, resource: { version: 'v1' },
-      requestKind: { group: 'autoscaling', version: 'v2', kind: 'HorizontalPodAutoscaler' }, requestResource: { version: 'v2' },
+      kind: { group: 'autoscaling', version: 'v1', kind: 'HorizontalPodAutoscaler' },
+      resource: { version: 'v1' },
+      requestKind: { group: 'autoscaling', version: 'v2', kind: 'HorizontalPodAutoscaler' },
+      requestResource: { version: 'v2' },
       object: { apiVersion: 'autoscaling/v1', kind: 'HorizontalPodAutoscaler' },
     });
     await remove(VWC, 'equivalent');
   });
 
   it('calls a service reference at the --webhook-service-url-template URL, checking the certificate for <name>.<namespace>.svc', async () => {
-    await configure(VWC, 'ValidatingWebhookConfiguration', 'service', [webhook('service.example.com', '/deny', { clientConfig: { service: { name: 'webhook', namespace: 'default', path: '/deny', port: hook.port }, caBundle: hook.caBundle } })], async () => (await ts.api.post(`/apis/apps/v1/namespaces/${ns}/deployments`, aDeployment(uniqueName('probe')))).status === 403);
+    await configure(
+      VWC,
+      'ValidatingWebhookConfiguration',
+      'service',
+      [
+        webhook('service.example.com', '/deny', {
+          clientConfig: {
+            service: { name: 'webhook', namespace: 'default', path: '/deny', port: hook.port },
+            caBundle: hook.caBundle,
+          },
+        }),
+      ],
+      async () =>
+        (await ts.api.post(`/apis/apps/v1/namespaces/${ns}/deployments`, aDeployment(uniqueName('probe')))).status ===
+        403,
+    );
     const res = await ts.api.post(`/apis/apps/v1/namespaces/${ns}/deployments`, aDeployment('via-service'));
     expect(res.body.message).toBe('admission webhook "service.example.com" denied the request: no deployments here');
     await remove(VWC, 'service');
   });
 
   it('dry-run requests reach webhooks with dryRun true; deletes carry the old object', async () => {
-    await configure(VWC, 'ValidatingWebhookConfiguration', 'dry', [webhook('dry.example.com', '/allow', { sideEffects: 'NoneOnDryRun', rules: [{ operations: ['CREATE', 'DELETE'], apiGroups: ['apps'], apiVersions: ['v1'], resources: ['deployments'] }] })], async () => true);
+    await configure(
+      VWC,
+      'ValidatingWebhookConfiguration',
+      'dry',
+      [
+        webhook('dry.example.com', '/allow', {
+          sideEffects: 'NoneOnDryRun',
+          rules: [
+            { operations: ['CREATE', 'DELETE'], apiGroups: ['apps'], apiVersions: ['v1'], resources: ['deployments'] },
+          ],
+        }),
+      ],
+      async () => true,
+    );
     await new Promise((r) => setTimeout(r, 300));
     const res = await ts.api.post(`/apis/apps/v1/namespaces/${ns}/deployments?dryRun=All`, aDeployment('dry'));
     expect(res.status).toBe(201);
     expect(res.headers.get('warning')).toContain('seen by the test webhook');
-    expect(hook.received.at(-1)?.review.request).toMatchObject({ dryRun: true, operation: 'CREATE', options: { dryRun: ['All'] } });
+    expect(hook.received.at(-1)?.review.request).toMatchObject({
+      dryRun: true,
+      operation: 'CREATE',
+      options: { dryRun: ['All'] },
+    });
     await ts.api.post(`/apis/apps/v1/namespaces/${ns}/deployments`, aDeployment('to-delete'));
     expect((await ts.api.delete(`/apis/apps/v1/namespaces/${ns}/deployments/to-delete`)).status).toBe(200);
-    expect(hook.received.at(-1)?.review.request).toMatchObject({ operation: 'DELETE', object: null, oldObject: { metadata: { name: 'to-delete' } }, options: { kind: 'DeleteOptions' } });
+    expect(hook.received.at(-1)?.review.request).toMatchObject({
+      operation: 'DELETE',
+      object: null,
+      oldObject: { metadata: { name: 'to-delete' } },
+      options: { kind: 'DeleteOptions' },
+    });
     await remove(VWC, 'dry');
   });
 
   it('exposes the webhook metrics with 1.26 labels', async () => {
     const text = (await ts.api.get('/metrics')).text;
-    expect(text).toMatch(/apiserver_admission_webhook_admission_duration_seconds_count\{name="deny.example.com",type="validating",operation="CREATE",rejected="true"\} \d+/);
-    expect(text).toMatch(/apiserver_admission_webhook_request_total\{name="mutate.example.com",type="admit",operation="CREATE",code="200",rejected="false"\} \d+/);
-    expect(text).toMatch(/apiserver_admission_webhook_rejection_count\{name="slow.example.com",type="validating",operation="CREATE",error_type="calling_webhook_error",rejection_code="0"\} \d+/);
-    expect(text).toMatch(/apiserver_admission_webhook_rejection_count\{name="deny.example.com",type="validating",operation="CREATE",error_type="no_error",rejection_code="403"\} \d+/);
+    expect(text).toMatch(
+      /apiserver_admission_webhook_admission_duration_seconds_count\{name="deny.example.com",type="validating",operation="CREATE",rejected="true"\} \d+/,
+    );
+    expect(text).toMatch(
+      /apiserver_admission_webhook_request_total\{name="mutate.example.com",type="admit",operation="CREATE",code="200",rejected="false"\} \d+/,
+    );
+    expect(text).toMatch(
+      /apiserver_admission_webhook_rejection_count\{name="slow.example.com",type="validating",operation="CREATE",error_type="calling_webhook_error",rejection_code="0"\} \d+/,
+    );
+    expect(text).toMatch(
+      /apiserver_admission_webhook_rejection_count\{name="deny.example.com",type="validating",operation="CREATE",error_type="no_error",rejection_code="403"\} \d+/,
+    );
   });
 });

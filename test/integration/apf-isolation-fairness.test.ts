@@ -6,7 +6,14 @@ import { mkdtempSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { startTestServer, type TestServer } from '../helpers/test-server';
-import { awaitClassification, countStatuses, createFlowSchema, createPriorityLevel, metricSum, streams } from '../helpers/flowcontrol';
+import {
+  awaitClassification,
+  countStatuses,
+  createFlowSchema,
+  createPriorityLevel,
+  metricSum,
+  streams,
+} from '../helpers/flowcontrol';
 import { dealHand, hashFlow } from '../../lib/server/flowcontrol/fairqueuing/shuffle-sharding';
 
 const DEPLOYMENTS = '/apis/apps/v1/namespaces/default/deployments';
@@ -34,16 +41,28 @@ beforeAll(async () => {
   const tokenFile = join(tokenDir, 'tokens.csv');
   writeFileSync(tokenFile, USERS.map((user) => `${tokenOf(user)},${user},${user}-uid\n`).join(''));
   // 10 seats for the whole server.
-  ts = await startTestServer(['--max-requests-inflight=6', '--max-mutating-requests-inflight=4', `--token-auth-file=${tokenFile}`]);
+  ts = await startTestServer([
+    '--max-requests-inflight=6',
+    '--max-mutating-requests-inflight=4',
+    `--token-auth-file=${tokenFile}`,
+  ]);
   const queuing = { queues: 4, handSize: 2, queueLengthLimit: 5 };
   await createPriorityLevel(ts.api, 'iso-heavy', { shares: 100, queuing });
   await createPriorityLevel(ts.api, 'iso-light', { shares: 100, queuing });
-  await createPriorityLevel(ts.api, 'fair', { shares: 100, queuing: { queues: FAIR_QUEUES, handSize: FAIR_HAND, queueLengthLimit: 10 } });
+  await createPriorityLevel(ts.api, 'fair', {
+    shares: 100,
+    queuing: { queues: FAIR_QUEUES, handSize: FAIR_HAND, queueLengthLimit: 10 },
+  });
   const listDeployments = [{ verbs: ['list'], apiGroups: ['apps'], resources: ['deployments'], namespaces: ['*'] }];
   const heavyUid = await createFlowSchema(ts.api, 'iso-heavy', 'iso-heavy', listDeployments, { users: ['iso-heavy'] });
   const lightUid = await createFlowSchema(ts.api, 'iso-light', 'iso-light', listDeployments, { users: ['iso-light'] });
-  const listHpas = [{ verbs: ['list'], apiGroups: ['autoscaling'], resources: ['horizontalpodautoscalers'], namespaces: ['*'] }];
-  const fairUid = await createFlowSchema(ts.api, 'fair', 'fair', listHpas, { users: ['fair-heavy', FAIR_LIGHT], distinguisher: 'ByUser' });
+  const listHpas = [
+    { verbs: ['list'], apiGroups: ['autoscaling'], resources: ['horizontalpodautoscalers'], namespaces: ['*'] },
+  ];
+  const fairUid = await createFlowSchema(ts.api, 'fair', 'fair', listHpas, {
+    users: ['fair-heavy', FAIR_LIGHT],
+    distinguisher: 'ByUser',
+  });
   await awaitClassification(ts.api, DEPLOYMENTS, heavyUid, tokenOf('iso-heavy'));
   await awaitClassification(ts.api, DEPLOYMENTS, lightUid, tokenOf('iso-light'));
   await awaitClassification(ts.api, HPAS, fairUid, tokenOf('fair-heavy'));
@@ -66,8 +85,15 @@ it('isolates levels: 50 heavy streams of one user at one level, 3 light streams 
   expect(Object.keys(heavyCounts).sort()).toEqual(['200', '429']);
   expect(Object.keys(lightCounts)).toEqual(['200']);
   expect(lightCounts[200]).toBeGreaterThan(10);
-  expect(await metricSum(ts.api, 'apiserver_flowcontrol_rejected_requests_total', { priority_level: 'iso-light' })).toBe(0);
-  expect(await metricSum(ts.api, 'apiserver_flowcontrol_rejected_requests_total', { priority_level: 'iso-heavy', reason: 'queue-full' })).toBe(heavyCounts[429]);
+  expect(
+    await metricSum(ts.api, 'apiserver_flowcontrol_rejected_requests_total', { priority_level: 'iso-light' }),
+  ).toBe(0);
+  expect(
+    await metricSum(ts.api, 'apiserver_flowcontrol_rejected_requests_total', {
+      priority_level: 'iso-heavy',
+      reason: 'queue-full',
+    }),
+  ).toBe(heavyCounts[429]);
 }, 20_000);
 
 it('is fair within a level: a user 10× lighter than its neighbour gets ≥ 90% of what it asks for', async () => {
@@ -83,5 +109,10 @@ it('is fair within a level: a user 10× lighter than its neighbour gets ≥ 90% 
   // The level's two seats were shared: the light user got a real share of the dispatches, not leftovers.
   expect(lightCounts[200]).toBeGreaterThan(10);
   // Both users were dispatched at this level (they are two flows of one FlowSchema).
-  expect(await metricSum(ts.api, 'apiserver_flowcontrol_dispatched_requests_total', { priority_level: 'fair', flow_schema: 'fair' })).toBeGreaterThan((lightCounts[200] ?? 0) + 10);
+  expect(
+    await metricSum(ts.api, 'apiserver_flowcontrol_dispatched_requests_total', {
+      priority_level: 'fair',
+      flow_schema: 'fair',
+    }),
+  ).toBeGreaterThan((lightCounts[200] ?? 0) + 10);
 }, 20_000);

@@ -6,7 +6,14 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { ApiClient, createNamespace, eventually } from '../helpers/test-server';
 import { startBinaryServer, type BinaryServer } from '../helpers/binary-server';
-import { awaitClassification, burst, countStatuses, createFlowSchema, createPriorityLevel, metricSum } from '../helpers/flowcontrol';
+import {
+  awaitClassification,
+  burst,
+  countStatuses,
+  createFlowSchema,
+  createPriorityLevel,
+  metricSum,
+} from '../helpers/flowcontrol';
 
 // The server runs as its own process (dist/, built by `npx tsc`), so the clients here do not share its event loop.
 let ts: BinaryServer & { api: ApiClient };
@@ -15,7 +22,11 @@ const ADMIN_TOKEN = 'apf-overload-admin-token';
 const tokenDir = mkdtempSync(join(tmpdir(), 'apf-overload-'));
 beforeAll(async () => {
   writeFileSync(join(tokenDir, 'tokens.csv'), `${ADMIN_TOKEN},admin,admin-uid,"system:masters"\n`);
-  const server = await startBinaryServer(['--max-requests-inflight=6', '--max-mutating-requests-inflight=4', `--token-auth-file=${join(tokenDir, 'tokens.csv')}`]);
+  const server = await startBinaryServer([
+    '--max-requests-inflight=6',
+    '--max-mutating-requests-inflight=4',
+    `--token-auth-file=${join(tokenDir, 'tokens.csv')}`,
+  ]);
   ts = Object.assign(server, { api: new ApiClient(server.url) });
 }, 60_000);
 afterAll(async () => {
@@ -42,34 +53,69 @@ it('survives 2,000 concurrent requests from one flow: only 200s and 429s, probes
   const admin = await fetch(url, { headers: { authorization: `Bearer ${ADMIN_TOKEN}` } });
   const counts = countStatuses((await storm).map((r) => r.status));
   // Every request was answered, by a 200 or (when its queues overflowed) a 429; none failed or got a 5xx.
-  expect({ counts, other: Object.keys(counts).filter((s) => s !== '200' && s !== '429') }).toEqual({ counts, other: [] });
+  expect({ counts, other: Object.keys(counts).filter((s) => s !== '200' && s !== '429') }).toEqual({
+    counts,
+    other: [],
+  });
   expect(counts[200]).toBeGreaterThan(0);
   // The one flow's requests waited in global-default's queues (its level has 1 of the 10 seats).
-  expect(await metricSum(ts.api, 'apiserver_flowcontrol_request_wait_duration_seconds_count', { priority_level: 'global-default', execute: 'true' })).toBeGreaterThan(0);
-  expect(await metricSum(ts.api, 'apiserver_flowcontrol_dispatched_requests_total', { priority_level: 'global-default' })).toBeGreaterThanOrEqual(counts[200] ?? 0);
+  expect(
+    await metricSum(ts.api, 'apiserver_flowcontrol_request_wait_duration_seconds_count', {
+      priority_level: 'global-default',
+      execute: 'true',
+    }),
+  ).toBeGreaterThan(0);
+  expect(
+    await metricSum(ts.api, 'apiserver_flowcontrol_dispatched_requests_total', { priority_level: 'global-default' }),
+  ).toBeGreaterThanOrEqual(counts[200] ?? 0);
   expect(probes).toEqual([200, 200, 200]);
   expect(admin.status).toBe(200);
   expect(admin.headers.get('x-kubernetes-pf-flowschema-uid')).toBe(exempt.body.metadata.uid);
   // How early the probes were answered relative to the storm is a timing figure: see docs/benchmarks.md.
   // Still serving, and the queues drained.
   expect((await fetch(url)).status).toBe(200);
-  await eventually(async () => (await metricSum(ts.api, 'apiserver_flowcontrol_current_inqueue_requests', { priority_level: 'global-default' })) === 0, 5000, 'the queues to drain');
-  expect(await metricSum(ts.api, 'apiserver_flowcontrol_rejected_requests_total', { priority_level: 'global-default', reason: 'queue-full' })).toBe(counts[429] ?? 0);
+  await eventually(
+    async () =>
+      (await metricSum(ts.api, 'apiserver_flowcontrol_current_inqueue_requests', {
+        priority_level: 'global-default',
+      })) === 0,
+    5000,
+    'the queues to drain',
+  );
+  expect(
+    await metricSum(ts.api, 'apiserver_flowcontrol_rejected_requests_total', {
+      priority_level: 'global-default',
+      reason: 'queue-full',
+    }),
+  ).toBe(counts[429] ?? 0);
 }, 120_000);
 
 it('a watch storm (500 watches opening at once) does not block writes of another level', async () => {
   await createNamespace(ts.api, 'watched');
   await createNamespace(ts.api, 'writes');
-  await createPriorityLevel(ts.api, 'watchers', { shares: 100, queuing: { queues: 64, handSize: 8, queueLengthLimit: 100 } });
-  await createPriorityLevel(ts.api, 'writers', { shares: 100, queuing: { queues: 64, handSize: 6, queueLengthLimit: 50 } });
-  const watchUid = await createFlowSchema(ts.api, 'deployment-watches', 'watchers', [{ verbs: ['watch'], apiGroups: ['apps'], resources: ['deployments'], namespaces: ['watched'] }]);
-  const writeUid = await createFlowSchema(ts.api, 'deployment-writes', 'writers', [{ verbs: ['create'], apiGroups: ['apps'], resources: ['deployments'], namespaces: ['writes'] }]);
+  await createPriorityLevel(ts.api, 'watchers', {
+    shares: 100,
+    queuing: { queues: 64, handSize: 8, queueLengthLimit: 100 },
+  });
+  await createPriorityLevel(ts.api, 'writers', {
+    shares: 100,
+    queuing: { queues: 64, handSize: 6, queueLengthLimit: 50 },
+  });
+  const watchUid = await createFlowSchema(ts.api, 'deployment-watches', 'watchers', [
+    { verbs: ['watch'], apiGroups: ['apps'], resources: ['deployments'], namespaces: ['watched'] },
+  ]);
+  const writeUid = await createFlowSchema(ts.api, 'deployment-writes', 'writers', [
+    { verbs: ['create'], apiGroups: ['apps'], resources: ['deployments'], namespaces: ['writes'] },
+  ]);
   await awaitClassification(ts.api, '/apis/apps/v1/namespaces/watched/deployments?watch=1&timeoutSeconds=1', watchUid);
   const deployment = (name: string) => ({
     apiVersion: 'apps/v1',
     kind: 'Deployment',
     metadata: { name },
-    spec: { selector: { matchLabels: { app: name } }, template: { metadata: { labels: { app: name } }, spec: { containers: [{ name: 'c', image: 'nginx' }] } } },
+    spec: {
+      selector: { matchLabels: { app: name } },
+      template: { metadata: { labels: { app: name } }, spec: { containers: [{ name: 'c', image: 'nginx' }] } },
+    },
   });
   const probe = await ts.api.post('/apis/apps/v1/namespaces/writes/deployments', deployment('probe'));
   expect(probe.headers.get('x-orch-pf-flowschema-uid')).toBe(writeUid);
@@ -82,16 +128,33 @@ it('a watch storm (500 watches opening at once) does not block writes of another
         () => 0,
       ),
     );
-    const writes = await Promise.all(Array.from({ length: 40 }, (_, i) => ts.api.post('/apis/apps/v1/namespaces/writes/deployments', deployment(`w-${i}`)).then((r) => r.status)));
+    const writes = await Promise.all(
+      Array.from({ length: 40 }, (_, i) =>
+        ts.api.post('/apis/apps/v1/namespaces/writes/deployments', deployment(`w-${i}`)).then((r) => r.status),
+      ),
+    );
     expect(countStatuses(writes)).toEqual({ 201: 40 });
     const watchStatuses = countStatuses(await Promise.all(watches));
     expect(watchStatuses).toEqual({ 200: 500 });
     // With the 500 watches open, writes still go through.
-    const later = await Promise.all(Array.from({ length: 20 }, (_, i) => ts.api.post('/apis/apps/v1/namespaces/writes/deployments', deployment(`later-${i}`)).then((r) => r.status)));
+    const later = await Promise.all(
+      Array.from({ length: 20 }, (_, i) =>
+        ts.api.post('/apis/apps/v1/namespaces/writes/deployments', deployment(`later-${i}`)).then((r) => r.status),
+      ),
+    );
     expect(countStatuses(later)).toEqual({ 201: 20 });
     // Writes with 500 watchers of the resource hold extra seats after finishing (ceil(500/10) capped at 10).
-    expect(await metricSum(ts.api, 'apiserver_flowcontrol_work_estimated_seats_bucket', { priority_level: 'writers', le: '4' })).toBeLessThan(await metricSum(ts.api, 'apiserver_flowcontrol_work_estimated_seats_count', { priority_level: 'writers' }));
-    expect(await metricSum(ts.api, 'apiserver_flowcontrol_rejected_requests_total', { priority_level: 'writers' })).toBe(0);
+    expect(
+      await metricSum(ts.api, 'apiserver_flowcontrol_work_estimated_seats_bucket', {
+        priority_level: 'writers',
+        le: '4',
+      }),
+    ).toBeLessThan(
+      await metricSum(ts.api, 'apiserver_flowcontrol_work_estimated_seats_count', { priority_level: 'writers' }),
+    );
+    expect(
+      await metricSum(ts.api, 'apiserver_flowcontrol_rejected_requests_total', { priority_level: 'writers' }),
+    ).toBe(0);
   } finally {
     controller.abort();
   }

@@ -17,14 +17,34 @@ beforeAll(async () => {
 afterAll(() => ts.stop());
 
 /** manager → [operation, apiVersion, fieldsV1.f:spec] */
-function owners(body: { metadata: { managedFields: ManagedFieldsEntry[] } }): Record<string, [string, string, unknown]> {
-  return Object.fromEntries(body.metadata.managedFields.map((e) => [e.manager, [e.operation, e.apiVersion, e.fieldsV1['f:spec']]]));
+function owners(body: {
+  metadata: { managedFields: ManagedFieldsEntry[] };
+}): Record<string, [string, string, unknown]> {
+  return Object.fromEntries(
+    body.metadata.managedFields.map((e) => [e.manager, [e.operation, e.apiVersion, e.fieldsV1['f:spec']]]),
+  );
 }
 
-const v1Apply = (name: string, spec: Record<string, unknown>) => ({ apiVersion: 'autoscaling/v1', kind: 'HorizontalPodAutoscaler', metadata: { name }, spec: { scaleTargetRef: TARGET, ...spec } });
-const v2Apply = (name: string, spec: Record<string, unknown>) => ({ apiVersion: 'autoscaling/v2', kind: 'HorizontalPodAutoscaler', metadata: { name }, spec: { scaleTargetRef: TARGET, ...spec } });
-const cpu = (averageUtilization: number) => ({ type: 'Resource', resource: { name: 'cpu', target: { type: 'Utilization', averageUtilization } } });
-const memory = { type: 'Resource', resource: { name: 'memory', target: { type: 'AverageValue', averageValue: '500Mi' } } };
+const v1Apply = (name: string, spec: Record<string, unknown>) => ({
+  apiVersion: 'autoscaling/v1',
+  kind: 'HorizontalPodAutoscaler',
+  metadata: { name },
+  spec: { scaleTargetRef: TARGET, ...spec },
+});
+const v2Apply = (name: string, spec: Record<string, unknown>) => ({
+  apiVersion: 'autoscaling/v2',
+  kind: 'HorizontalPodAutoscaler',
+  metadata: { name },
+  spec: { scaleTargetRef: TARGET, ...spec },
+});
+const cpu = (averageUtilization: number) => ({
+  type: 'Resource',
+  resource: { name: 'cpu', target: { type: 'Utilization', averageUtilization } },
+});
+const memory = {
+  type: 'Resource',
+  resource: { name: 'memory', target: { type: 'AverageValue', averageValue: '500Mi' } },
+};
 /** scaleTargetRef is atomic in autoscaling/v1 (`f:scaleTargetRef: {}`), granular in v2. */
 const SCALE_TARGET_FIELDS = { 'f:apiVersion': {}, 'f:kind': {}, 'f:name': {} };
 
@@ -44,7 +64,11 @@ describe('interleaved autoscaling/v1 and autoscaling/v2 appliers', () => {
     expect(v2.spec.metrics).toEqual([cpu(50)]);
     expect(owners(v2)).toEqual({
       'v1-app': ['Apply', 'autoscaling/v1', { 'f:maxReplicas': {}, 'f:scaleTargetRef': {} }],
-      'v2-app': ['Apply', 'autoscaling/v2', { 'f:maxReplicas': {}, 'f:metrics': {}, 'f:scaleTargetRef': SCALE_TARGET_FIELDS }],
+      'v2-app': [
+        'Apply',
+        'autoscaling/v2',
+        { 'f:maxReplicas': {}, 'f:metrics': {}, 'f:scaleTargetRef': SCALE_TARGET_FIELDS },
+      ],
     });
   });
 
@@ -54,7 +78,11 @@ describe('interleaved autoscaling/v1 and autoscaling/v2 appliers', () => {
     const body = await apply(`${V2}/keep2`, 'v2-app', v2Apply('keep2', { maxReplicas: 6 }));
     expect(body.spec.metrics).toEqual([cpu(40)]);
     expect(owners(body)).toEqual({
-      'v1-app': ['Apply', 'autoscaling/v1', { 'f:maxReplicas': {}, 'f:scaleTargetRef': {}, 'f:targetCPUUtilizationPercentage': {} }],
+      'v1-app': [
+        'Apply',
+        'autoscaling/v1',
+        { 'f:maxReplicas': {}, 'f:scaleTargetRef': {}, 'f:targetCPUUtilizationPercentage': {} },
+      ],
       'v2-app': ['Apply', 'autoscaling/v2', { 'f:maxReplicas': {}, 'f:scaleTargetRef': SCALE_TARGET_FIELDS }],
     });
   });
@@ -64,7 +92,9 @@ describe('interleaved autoscaling/v1 and autoscaling/v2 appliers', () => {
     const body = await apply(`${V2}/move`, 'mover', v2Apply('move', { maxReplicas: 4 }));
     // The applied 60% target is gone; what is left is the v2 default metric (80% cpu).
     expect(body.spec.metrics).toEqual([cpu(80)]);
-    expect(owners(body)).toEqual({ mover: ['Apply', 'autoscaling/v2', { 'f:maxReplicas': {}, 'f:scaleTargetRef': SCALE_TARGET_FIELDS }] });
+    expect(owners(body)).toEqual({
+      mover: ['Apply', 'autoscaling/v2', { 'f:maxReplicas': {}, 'f:scaleTargetRef': SCALE_TARGET_FIELDS }],
+    });
     expect((await ts.api.get(`${V1}/move`)).body.spec.targetCPUUtilizationPercentage).toBe(80);
   });
 
@@ -83,7 +113,9 @@ describe('interleaved autoscaling/v1 and autoscaling/v2 appliers', () => {
   it('a v1beta2 applier dropping assuredConcurrencyShares keeps the nominalConcurrencyShares a v1beta3 applier owns', async () => {
     const base = (version: string) => `/apis/flowcontrol.apiserver.orch.io/${version}/prioritylevelconfigurations`;
     const plc = (version: string, limited: Record<string, unknown>) => ({
-      apiVersion: `flowcontrol.apiserver.orch.io/${version}`, kind: 'PriorityLevelConfiguration', metadata: { name: `${ns}-shares` },
+      apiVersion: `flowcontrol.apiserver.orch.io/${version}`,
+      kind: 'PriorityLevelConfiguration',
+      metadata: { name: `${ns}-shares` },
       spec: { type: 'Limited', limited: { limitResponse: { type: 'Reject' }, ...limited } },
     });
     const name = `${ns}-shares`;

@@ -15,10 +15,21 @@ const tokenFile = join(dir, 'tokens.csv');
 writeFileSync(tokenFile, ['alice-token,alice,uid-a,"dev,ops"', 'bob-token,bob,uid-b', ',nobody,uid-x', ''].join('\n'));
 const auditPath = join(dir, 'audit.log');
 
-const UNAUTHORIZED = { kind: 'Status', apiVersion: 'v1', metadata: {}, status: 'Failure', message: 'Unauthorized', reason: 'Unauthorized', code: 401 };
+const UNAUTHORIZED = {
+  kind: 'Status',
+  apiVersion: 'v1',
+  metadata: {},
+  status: 'Failure',
+  message: 'Unauthorized',
+  reason: 'Unauthorized',
+  code: 401,
+};
 
 function auditEvents(): Array<Record<string, any>> {
-  return readFileSync(auditPath, 'utf8').split('\n').filter(Boolean).map((l) => JSON.parse(l));
+  return readFileSync(auditPath, 'utf8')
+    .split('\n')
+    .filter(Boolean)
+    .map((l) => JSON.parse(l));
 }
 
 describe('static tokens and anonymous requests', () => {
@@ -73,11 +84,19 @@ describe('static tokens and anonymous requests', () => {
     const bad = await ts.api.get('/api/v1/namespaces/default', bearer('nope'));
     const ids = [alice, bob, anon, bad].map((r) => r.headers.get('audit-id'));
     let byId = new Map<string, Record<string, any>>();
-    await eventually(async () => {
-      byId = new Map(auditEvents().map((e) => [e['auditID'], e]));
-      return ids.every((id) => byId.has(id ?? ''));
-    }, 5000, 'audit events');
-    expect(byId.get(ids[0]!)!['user']).toEqual({ username: 'alice', uid: 'uid-a', groups: ['dev', 'ops', 'system:authenticated'] });
+    await eventually(
+      async () => {
+        byId = new Map(auditEvents().map((e) => [e['auditID'], e]));
+        return ids.every((id) => byId.has(id ?? ''));
+      },
+      5000,
+      'audit events',
+    );
+    expect(byId.get(ids[0]!)!['user']).toEqual({
+      username: 'alice',
+      uid: 'uid-a',
+      groups: ['dev', 'ops', 'system:authenticated'],
+    });
     expect(byId.get(ids[1]!)!['user']).toEqual({ username: 'bob', uid: 'uid-b', groups: ['system:authenticated'] });
     expect(byId.get(ids[2]!)!['user']).toEqual({ username: 'system:anonymous', groups: ['system:unauthenticated'] });
     expect(byId.get(ids[3]!)!['user']).toEqual({});
@@ -92,14 +111,32 @@ describe('static tokens and anonymous requests', () => {
       spec: {
         priorityLevelConfiguration: { name: 'workload-low' },
         matchingPrecedence: 10,
-        rules: [{ subjects: [{ kind: 'User', user: { name: 'alice' } }], resourceRules: [{ verbs: ['*'], apiGroups: ['*'], resources: ['*'], namespaces: ['*'], clusterScope: true }] }],
+        rules: [
+          {
+            subjects: [{ kind: 'User', user: { name: 'alice' } }],
+            resourceRules: [
+              { verbs: ['*'], apiGroups: ['*'], resources: ['*'], namespaces: ['*'], clusterScope: true },
+            ],
+          },
+        ],
       },
     };
     const created = await ts.api.post('/apis/flowcontrol.apiserver.orch.io/v1beta3/flowschemas', fs);
     expect(created.status).toBe(201);
-    await eventually(async () => (await ts.api.get('/api/v1/namespaces', bearer('alice-token'))).headers.get('x-kubernetes-pf-flowschema-uid') === created.body.metadata.uid, 5000, 'alice classified');
-    expect((await ts.api.get('/api/v1/namespaces', bearer('bob-token'))).headers.get('x-kubernetes-pf-flowschema-uid')).not.toBe(created.body.metadata.uid);
-    expect((await ts.api.get('/api/v1/namespaces')).headers.get('x-kubernetes-pf-flowschema-uid')).not.toBe(created.body.metadata.uid);
+    await eventually(
+      async () =>
+        (await ts.api.get('/api/v1/namespaces', bearer('alice-token'))).headers.get(
+          'x-kubernetes-pf-flowschema-uid',
+        ) === created.body.metadata.uid,
+      5000,
+      'alice classified',
+    );
+    expect(
+      (await ts.api.get('/api/v1/namespaces', bearer('bob-token'))).headers.get('x-kubernetes-pf-flowschema-uid'),
+    ).not.toBe(created.body.metadata.uid);
+    expect((await ts.api.get('/api/v1/namespaces')).headers.get('x-kubernetes-pf-flowschema-uid')).not.toBe(
+      created.body.metadata.uid,
+    );
   });
 });
 
@@ -133,13 +170,15 @@ describe('--token-auth-file start-up errors', () => {
     }
   };
 
-  it('refuses a row with fewer than 3 columns, with Kubernetes\' text', async () => {
+  it("refuses a row with fewer than 3 columns, with Kubernetes' text", async () => {
     const file = join(dir, 'short.csv');
     writeFileSync(file, 'tok1,user1,uid1\ntok2,user2\n');
-    expect(await startWith(file)).toBe(`token file '${file}' must have at least 3 columns (token, user name, user uid), found 2`);
+    expect(await startWith(file)).toBe(
+      `token file '${file}' must have at least 3 columns (token, user name, user uid), found 2`,
+    );
   });
 
-  it('refuses a missing file with Go\'s path error', async () => {
+  it("refuses a missing file with Go's path error", async () => {
     const file = join(dir, 'absent.csv');
     expect(await startWith(file)).toBe(`open ${file}: no such file or directory`);
   });
@@ -154,7 +193,15 @@ describe('client certificates (--client-ca-file)', () => {
   beforeAll(async () => {
     const etcd = await startTestEtcd();
     stopEtcd = () => etcd.stop();
-    const parsed = parseCommandLine(['--port=0', `--etcd-servers=${etcd.clientUrl}`, `--tls-cert-file=${pki.serving.cert}`, `--tls-private-key-file=${pki.serving.key}`, `--client-ca-file=${pki.ca.cert}`, `--token-auth-file=${tokenFile}`, `--audit-log-path=${auditPath}`]);
+    const parsed = parseCommandLine([
+      '--port=0',
+      `--etcd-servers=${etcd.clientUrl}`,
+      `--tls-cert-file=${pki.serving.cert}`,
+      `--tls-private-key-file=${pki.serving.key}`,
+      `--client-ca-file=${pki.ca.cert}`,
+      `--token-auth-file=${tokenFile}`,
+      `--audit-log-path=${auditPath}`,
+    ]);
     if (parsed.help) throw new Error('help');
     server = await ApiServer.start(parsed.options, pino({ level: 'silent' }));
   });
@@ -171,7 +218,11 @@ describe('client certificates (--client-ca-file)', () => {
     expect(res.status).toBe(200);
     const id = String(res.headers['audit-id']);
     let event: Record<string, any> | undefined;
-    await eventually(async () => (event = auditEvents().find((e) => e['auditID'] === id)) !== undefined, 5000, 'audit event');
+    await eventually(
+      async () => (event = auditEvents().find((e) => e['auditID'] === id)) !== undefined,
+      5000,
+      'audit event',
+    );
     expect(event!['user']).toEqual({ username: 'carol', groups: ['team-1', 'team-2', 'system:authenticated'] });
   });
 
@@ -183,11 +234,22 @@ describe('client certificates (--client-ca-file)', () => {
     const serverOnly = pki.read(pki.client('server-only', 'dave', [], 'serverAuth'));
     expect((await httpsRequest('GET', `${server.url}/api/v1/namespaces`, { ca, ...serverOnly })).status).toBe(401);
     // kube-apiserver's union: a failed certificate does not stop a valid token from authenticating.
-    expect((await httpsRequest('GET', `${server.url}/api/v1/namespaces`, { ca, ...stranger, headers: { Authorization: 'Bearer bob-token' } })).status).toBe(200);
+    expect(
+      (
+        await httpsRequest('GET', `${server.url}/api/v1/namespaces`, {
+          ca,
+          ...stranger,
+          headers: { Authorization: 'Bearer bob-token' },
+        })
+      ).status,
+    ).toBe(200);
   });
 
   it('serves a client without a certificate as anonymous, and tokens over TLS', async () => {
     expect((await httpsRequest('GET', `${server.url}/api/v1/namespaces`, { ca })).status).toBe(200);
-    expect((await httpsRequest('GET', `${server.url}/api/v1/namespaces`, { ca, headers: { Authorization: 'Bearer wrong' } })).status).toBe(401);
+    expect(
+      (await httpsRequest('GET', `${server.url}/api/v1/namespaces`, { ca, headers: { Authorization: 'Bearer wrong' } }))
+        .status,
+    ).toBe(401);
   });
 });

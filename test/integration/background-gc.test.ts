@@ -20,7 +20,13 @@ afterAll(async () => {
   await ts.stop();
 });
 
-const ref = (name: string, uid: string, extra: Record<string, unknown> = {}): Record<string, unknown> => ({ apiVersion: 'apps/v1', kind: 'Deployment', name, uid, ...extra });
+const ref = (name: string, uid: string, extra: Record<string, unknown> = {}): Record<string, unknown> => ({
+  apiVersion: 'apps/v1',
+  kind: 'Deployment',
+  name,
+  uid,
+  ...extra,
+});
 const stored = async (key: string): Promise<boolean> => (await etcd.get(key).string()) !== null;
 const hpaKey = (name: string): string => `/registry/autoscaling/horizontalpodautoscalers/${NS}/${name}`;
 const deploymentKey = (name: string): string => `/registry/apps/deployments/${NS}/${name}`;
@@ -39,7 +45,10 @@ async function hpaOwnedBy(name: string, refs: Array<Record<string, unknown>>): P
 }
 
 describe('background collection', () => {
-  it.each([['default policy', ''], ['propagationPolicy=Background', '?propagationPolicy=Background']])('%s: deleting the owner deletes dependents of other kinds, from etcd', async (_, query) => {
+  it.each([
+    ['default policy', ''],
+    ['propagationPolicy=Background', '?propagationPolicy=Background'],
+  ])('%s: deleting the owner deletes dependents of other kinds, from etcd', async (_, query) => {
     const name = query ? 'bg-explicit' : 'bg-default';
     const uid = await owner(name);
     await hpaOwnedBy(`${name}-hpa`, [ref(name, uid, { blockOwnerDeletion: true, controller: true })]);
@@ -52,7 +61,11 @@ describe('background collection', () => {
 
     const del = await ts.api.delete(`${DEPLOYMENTS}/${name}${query}`);
     expect(del.status).toBe(200);
-    await eventually(async () => !(await stored(hpaKey(`${name}-hpa`))) && !(await stored(deploymentKey(`${name}-child`))), 10_000, 'dependents collected');
+    await eventually(
+      async () => !(await stored(hpaKey(`${name}-hpa`))) && !(await stored(deploymentKey(`${name}-child`))),
+      10_000,
+      'dependents collected',
+    );
     expect((await ts.api.get(`${HPAS}/${name}-hpa`)).status).toBe(404);
   });
 
@@ -72,7 +85,11 @@ describe('background collection', () => {
     const live = await owner('live-owner');
     const goneUid = randomUUID();
     await hpaOwnedBy('two-owners', [ref('live-owner', live), ref('gone-owner', goneUid)]);
-    await eventually(async () => (await ts.api.get(`${HPAS}/two-owners`)).body.metadata.ownerReferences.length === 1, 10_000, 'dangling reference removed');
+    await eventually(
+      async () => (await ts.api.get(`${HPAS}/two-owners`)).body.metadata.ownerReferences.length === 1,
+      10_000,
+      'dangling reference removed',
+    );
     const left = await ts.api.get(`${HPAS}/two-owners`);
     expect(left.body.metadata.ownerReferences).toEqual([expect.objectContaining({ name: 'live-owner', uid: live })]);
   });

@@ -32,7 +32,9 @@ describe.each(COLLECTION_SHAPES)('chunked list on the %s path', (shape: Collecti
   let c: Collection;
   const list = (query: string): Promise<ApiResponse> => ts.api.get(`${c.path}?${query}`);
   const itemLabel = (suite: string) => (items: ApiItem[]) =>
-    items.filter((i) => i.metadata.labels?.['suite'] === suite).map((i) => `${i.metadata.labels?.['item']}:${i.metadata.labels?.['step']}`);
+    items
+      .filter((i) => i.metadata.labels?.['suite'] === suite)
+      .map((i) => `${i.metadata.labels?.['item']}:${i.metadata.labels?.['step']}`);
 
   beforeAll(async () => {
     c = await makeCollection(ts.api, shape);
@@ -49,10 +51,21 @@ describe.each(COLLECTION_SHAPES)('chunked list on the %s path', (shape: Collecti
     const pages: ApiResponse[] = [first];
     // Changes a consistent snapshot must not show, wherever they fall relative to the next pages.
     const changes: (() => Promise<unknown>)[] = [
-      () => Promise.all([c.create('c35', { suite, item: 'c35', step: 'b' }), c.relabel('c5', { step: 'b' }), c.remove('c6'), c.relabel('c1', { step: 'b' })]),
-      () => Promise.all([c.create('c55', { suite, item: 'c55', step: 'b' }), c.remove('c7'), c.relabel('c4', { step: 'b' })]),
+      () =>
+        Promise.all([
+          c.create('c35', { suite, item: 'c35', step: 'b' }),
+          c.relabel('c5', { step: 'b' }),
+          c.remove('c6'),
+          c.relabel('c1', { step: 'b' }),
+        ]),
+      () =>
+        Promise.all([
+          c.create('c55', { suite, item: 'c55', step: 'b' }),
+          c.remove('c7'),
+          c.relabel('c4', { step: 'b' }),
+        ]),
     ];
-    for (let page = first; page.body.metadata.continue; ) {
+    for (let page = first; page.body.metadata.continue;) {
       await changes.shift()?.();
       page = await list(`limit=${LIMIT}&continue=${page.body.metadata.continue}`);
       expect(page.status).toBe(200);
@@ -94,12 +107,20 @@ describe.each(COLLECTION_SHAPES)('chunked list on the %s path', (shape: Collecti
   it('fills every page but the last under a label selector, and never sets remainingItemCount', async () => {
     const suite = uniqueName('sel');
     const mine = itemLabel(suite);
-    for (const [i, item] of ['s1', 's2', 's3', 's4', 's5', 's6', 's7', 's8'].entries()) await c.create(item, { suite, item, step: i % 3 === 1 ? 'skip' : 'a' });
+    for (const [i, item] of ['s1', 's2', 's3', 's4', 's5', 's6', 's7', 's8'].entries())
+      await c.create(item, { suite, item, step: i % 3 === 1 ? 'skip' : 'a' });
     const selector = encodeURIComponent(`suite=${suite},step=a`);
-    const paged = await readAllPages(ts.api, c.path, `limit=${LIMIT}&labelSelector=${selector}`, `limit=${LIMIT}&labelSelector=${selector}`);
+    const paged = await readAllPages(
+      ts.api,
+      c.path,
+      `limit=${LIMIT}&labelSelector=${selector}`,
+      `limit=${LIMIT}&labelSelector=${selector}`,
+    );
     expect(paged.pages.map((p) => p.body.items.length)).toEqual([2, 2, 1]);
     expect(paged.pages.every((p) => p.body.metadata.remainingItemCount === undefined)).toBe(true);
-    expect(paged.pages.every((p) => p.body.metadata.resourceVersion === paged.pages[0]?.body.metadata.resourceVersion)).toBe(true);
+    expect(
+      paged.pages.every((p) => p.body.metadata.resourceVersion === paged.pages[0]?.body.metadata.resourceVersion),
+    ).toBe(true);
     expect(mine(paged.items)).toEqual(['s1:a', 's3:a', 's4:a', 's6:a', 's7:a']);
   });
 
@@ -114,7 +135,11 @@ describe.each(COLLECTION_SHAPES)('chunked list on the %s path', (shape: Collecti
     const token: string = res.body.metadata.continue;
     expect(token).toMatch(/^[A-Za-z0-9_-]+$/);
     const last = res.body.items[LIMIT - 1] as ApiItem;
-    expect(decodeContinueToken(token)).toEqual({ v: TOKEN_VERSION, rv: Number(res.body.metadata.resourceVersion), start: `${c.keyOf(last)}\u0000` });
+    expect(decodeContinueToken(token)).toEqual({
+      v: TOKEN_VERSION,
+      rv: Number(res.body.metadata.resourceVersion),
+      start: `${c.keyOf(last)}\u0000`,
+    });
   });
 
   describe('tampered and garbage tokens', () => {
@@ -128,17 +153,53 @@ describe.each(COLLECTION_SHAPES)('chunked list on the %s path', (shape: Collecti
     it.each([
       ['not base64', () => 'abc*def', `${INVALID}: illegal base64 data at input byte 3`],
       ['a truncated quantum', () => 'abcde', `${INVALID}: illegal base64 data at input byte 4`],
-      ['padding', () => `${Buffer.from('{"v":"meta.k8s.io/v1"}').toString('base64url')}==`, `${INVALID}: illegal base64 data at input byte 30`],
-      ['not JSON', () => Buffer.from('hello').toString('base64url'), `${INVALID}: invalid character 'h' looking for beginning of value`],
-      ['a string revision', () => encodeContinueToken({ ...good, rv: String(good.rv) }), `${INVALID}: json: cannot unmarshal string into Go struct field continueToken.rv of type int64`],
-      ['another version', () => encodeContinueToken({ ...good, v: 'meta.k8s.io/v2' }), `${INVALID}: server does not recognize this encoded version meta.k8s.io/v2`],
-      ['revision 0', () => encodeContinueToken({ ...good, rv: 0 }), `${INVALID}: incorrect encoded start resourceVersion (version ${TOKEN_VERSION})`],
-      ['an empty start key', () => encodeContinueToken({ ...good, start: '' }), `${INVALID}: encoded start key empty (version ${TOKEN_VERSION})`],
-      ['a start key climbing out of the collection', () => encodeContinueToken({ ...good, start: '../../secrets/x' }), `${INVALID}: ../../secrets/x`],
+      [
+        'padding',
+        () => `${Buffer.from('{"v":"meta.k8s.io/v1"}').toString('base64url')}==`,
+        `${INVALID}: illegal base64 data at input byte 30`,
+      ],
+      [
+        'not JSON',
+        () => Buffer.from('hello').toString('base64url'),
+        `${INVALID}: invalid character 'h' looking for beginning of value`,
+      ],
+      [
+        'a string revision',
+        () => encodeContinueToken({ ...good, rv: String(good.rv) }),
+        `${INVALID}: json: cannot unmarshal string into Go struct field continueToken.rv of type int64`,
+      ],
+      [
+        'another version',
+        () => encodeContinueToken({ ...good, v: 'meta.k8s.io/v2' }),
+        `${INVALID}: server does not recognize this encoded version meta.k8s.io/v2`,
+      ],
+      [
+        'revision 0',
+        () => encodeContinueToken({ ...good, rv: 0 }),
+        `${INVALID}: incorrect encoded start resourceVersion (version ${TOKEN_VERSION})`,
+      ],
+      [
+        'an empty start key',
+        () => encodeContinueToken({ ...good, start: '' }),
+        `${INVALID}: encoded start key empty (version ${TOKEN_VERSION})`,
+      ],
+      [
+        'a start key climbing out of the collection',
+        () => encodeContinueToken({ ...good, start: '../../secrets/x' }),
+        `${INVALID}: ../../secrets/x`,
+      ],
     ])('answers a token with %s with 400 and Kubernetes’ text', async (_what, token, message) => {
       const res = await list(`limit=1&continue=${encodeURIComponent(token())}`);
       expect(res.status).toBe(400);
-      expect(res.body).toEqual({ kind: 'Status', apiVersion: 'v1', metadata: {}, status: 'Failure', message, reason: 'BadRequest', code: 400 });
+      expect(res.body).toEqual({
+        kind: 'Status',
+        apiVersion: 'v1',
+        metadata: {},
+        status: 'Failure',
+        message,
+        reason: 'BadRequest',
+        code: 400,
+      });
     });
 
     it('reports a bad token before a resourceVersion sent with it, in etcd3 GetList’s order', async () => {
@@ -156,18 +217,29 @@ describe('with --feature-gates=APIListChunking=false', () => {
   });
   afterAll(() => off.stop());
 
-  it.each(COLLECTION_SHAPES)('ignores limit and continue on the %s path: the whole collection, no token', async (shape) => {
-    const c = await makeCollection(off.api, shape);
-    for (const item of ['o1', 'o2', 'o3']) await c.create(item, {});
-    const all = await off.api.get(c.path);
-    const key = c.keyOf(all.body.items[0] as ApiItem);
-    const token = encodeContinueToken({ v: TOKEN_VERSION, rv: Number(all.body.metadata.resourceVersion), start: `${key}\u0000` });
-    for (const query of [`limit=1&continue=${token}`, 'limit=1&continue=garbage*', `limit=1&continue=${token}&resourceVersion=${all.body.metadata.resourceVersion}`]) {
-      const res = await off.api.get(`${c.path}?${query}`);
-      expect(res.status).toBe(200);
-      expect(res.body.metadata.continue).toBeUndefined();
-      expect(res.body.items.map(c.keyOf)).toEqual(expect.arrayContaining(all.body.items.map(c.keyOf)));
-      expect(res.body.items.length).toBeGreaterThanOrEqual(3);
-    }
-  });
+  it.each(COLLECTION_SHAPES)(
+    'ignores limit and continue on the %s path: the whole collection, no token',
+    async (shape) => {
+      const c = await makeCollection(off.api, shape);
+      for (const item of ['o1', 'o2', 'o3']) await c.create(item, {});
+      const all = await off.api.get(c.path);
+      const key = c.keyOf(all.body.items[0] as ApiItem);
+      const token = encodeContinueToken({
+        v: TOKEN_VERSION,
+        rv: Number(all.body.metadata.resourceVersion),
+        start: `${key}\u0000`,
+      });
+      for (const query of [
+        `limit=1&continue=${token}`,
+        'limit=1&continue=garbage*',
+        `limit=1&continue=${token}&resourceVersion=${all.body.metadata.resourceVersion}`,
+      ]) {
+        const res = await off.api.get(`${c.path}?${query}`);
+        expect(res.status).toBe(200);
+        expect(res.body.metadata.continue).toBeUndefined();
+        expect(res.body.items.map(c.keyOf)).toEqual(expect.arrayContaining(all.body.items.map(c.keyOf)));
+        expect(res.body.items.length).toBeGreaterThanOrEqual(3);
+      }
+    },
+  );
 });

@@ -107,7 +107,12 @@ describe('after etcd compaction (operator-run, server compactor off)', () => {
   it('still answers a list with a past resourceVersion and no limit (NotOlderThan) with the current state', async () => {
     const res = await ts.api.get(`${DEPLOYMENTS}?resourceVersion=${oldRv}`);
     expect(res.status).toBe(200);
-    expect(res.body.items.map((i: { metadata: { name: string } }) => i.metadata.name)).toEqual(['d1', 'd2', 'd3', 'd4']);
+    expect(res.body.items.map((i: { metadata: { name: string } }) => i.metadata.name)).toEqual([
+      'd1',
+      'd2',
+      'd3',
+      'd4',
+    ]);
   });
 });
 
@@ -125,9 +130,13 @@ describe('the server’s own compactor (--etcd-compaction-interval)', () => {
     const rv: string = created.body.metadata.resourceVersion;
     expect((await ts.api.get(`${DEPLOYMENTS}?resourceVersion=${rv}&resourceVersionMatch=Exact`)).status).toBe(200);
     // The first round records the revision, the next compacts to it; writes keep the revision moving.
-    await eventually(async () => {
-      await ts.api.patch(`${DEPLOYMENTS}/c1`, { metadata: { labels: { at: String(Date.now()) } } });
-      return (await ts.api.get(`${DEPLOYMENTS}?resourceVersion=${rv}&resourceVersionMatch=Exact`)).status === 410;
-    }, 10_000, 'the server to compact etcd');
+    await eventually(
+      async () => {
+        await ts.api.patch(`${DEPLOYMENTS}/c1`, { metadata: { labels: { at: String(Date.now()) } } });
+        return (await ts.api.get(`${DEPLOYMENTS}?resourceVersion=${rv}&resourceVersionMatch=Exact`)).status === 410;
+      },
+      10_000,
+      'the server to compact etcd',
+    );
   });
 });

@@ -3,7 +3,13 @@
 // and every list equals etcd's own range at the list's resourceVersion. The cache serves them (etcd sees no
 // list calls); with the gate off, etcd does.
 import type { Etcd3 } from 'etcd3';
-import { startServerWithEtcdClient, stopServerWithEtcdClient, startTestServer, createNamespace, type TestServer } from '../helpers/test-server';
+import {
+  startServerWithEtcdClient,
+  stopServerWithEtcdClient,
+  startTestServer,
+  createNamespace,
+  type TestServer,
+} from '../helpers/test-server';
 import { aDeployment } from '../helpers/fixtures';
 import { seededRandom } from '../helpers/seeded-random';
 
@@ -20,7 +26,14 @@ afterAll(() => stopServerWithEtcdClient(ts, etcd));
 
 async function etcdListCalls(server: TestServer): Promise<number> {
   const text = (await server.api.get('/metrics')).text;
-  const line = text.split('\n').find((l) => l.startsWith('etcd_request_duration_seconds_count{') && l.includes('operation="list"') && l.includes('type="deployments.apps"'));
+  const line = text
+    .split('\n')
+    .find(
+      (l) =>
+        l.startsWith('etcd_request_duration_seconds_count{') &&
+        l.includes('operation="list"') &&
+        l.includes('type="deployments.apps"'),
+    );
   return line === undefined ? 0 : Number(line.slice(line.lastIndexOf(' ') + 1));
 }
 
@@ -60,7 +73,12 @@ describe('consistent reads from the cache', () => {
 
           const [list, get] = await Promise.all([ts.api.get(DEPLOYMENTS), ts.api.get(`${DEPLOYMENTS}/${name}`)]);
           expect(list.status).toBe(200);
-          const listed = new Map<string, string>(list.body.items.map((o: { metadata: { name: string; resourceVersion: string } }) => [o.metadata.name, o.metadata.resourceVersion]));
+          const listed = new Map<string, string>(
+            list.body.items.map((o: { metadata: { name: string; resourceVersion: string } }) => [
+              o.metadata.name,
+              o.metadata.resourceVersion,
+            ]),
+          );
           for (const [n, rv] of acked) {
             // Another round of this writer cannot have run yet: its own names are exactly as acknowledged.
             expect(listed.get(n)).toBe(rv);

@@ -35,9 +35,13 @@ describe('deletion', () => {
     expect(again.status).toBe(200);
     expect(again.body.metadata.resourceVersion).toBe(read.body.metadata.resourceVersion);
 
-    const added = await ts.api.patch(`${DEPLOYMENTS}/held`, { metadata: { finalizers: ['example.com/keep', 'example.com/more'] } });
+    const added = await ts.api.patch(`${DEPLOYMENTS}/held`, {
+      metadata: { finalizers: ['example.com/keep', 'example.com/more'] },
+    });
     expect(added.status).toBe(422);
-    expect(added.body.message).toContain('metadata.finalizers: Forbidden: no new finalizers can be added if the object is being deleted, found new finalizers []string{"example.com/more"}');
+    expect(added.body.message).toContain(
+      'metadata.finalizers: Forbidden: no new finalizers can be added if the object is being deleted, found new finalizers []string{"example.com/more"}',
+    );
 
     const released = await ts.api.patch(`${DEPLOYMENTS}/held`, { metadata: { finalizers: [] } });
     expect(released.status).toBe(200);
@@ -46,15 +50,25 @@ describe('deletion', () => {
 
   it('answers 202 when orphanDependents=false keeps the object', async () => {
     await ts.api.post(DEPLOYMENTS, withFinalizer('accepted'));
-    const del = await ts.api.delete(`${DEPLOYMENTS}/accepted`, { kind: 'DeleteOptions', apiVersion: 'v1', orphanDependents: false });
+    const del = await ts.api.delete(`${DEPLOYMENTS}/accepted`, {
+      kind: 'DeleteOptions',
+      apiVersion: 'v1',
+      orphanDependents: false,
+    });
     expect(del.status).toBe(202);
   });
 
   it('honours a uid precondition with 409 on mismatch', async () => {
     await ts.api.post(DEPLOYMENTS, aDeployment('pre'));
-    const res = await ts.api.delete(`${DEPLOYMENTS}/pre`, { kind: 'DeleteOptions', apiVersion: 'v1', preconditions: { uid: 'not-it' } });
+    const res = await ts.api.delete(`${DEPLOYMENTS}/pre`, {
+      kind: 'DeleteOptions',
+      apiVersion: 'v1',
+      preconditions: { uid: 'not-it' },
+    });
     expect(res.status).toBe(409);
-    expect(res.body.message).toMatch(/^Operation cannot be fulfilled on Deployment\.apps "pre": the UID in the precondition \(not-it\) does not match the UID in record \([0-9a-f-]+\)\. The object might have been deleted and then recreated$/);
+    expect(res.body.message).toMatch(
+      /^Operation cannot be fulfilled on Deployment\.apps "pre": the UID in the precondition \(not-it\) does not match the UID in record \([0-9a-f-]+\)\. The object might have been deleted and then recreated$/,
+    );
     expect(res.body.details).toMatchObject({ name: 'pre', group: 'apps', kind: 'Deployment' });
     expect((await ts.api.get(`${DEPLOYMENTS}/pre`)).status).toBe(200);
   });
@@ -63,7 +77,9 @@ describe('deletion', () => {
     const created = (await ts.api.post(DEPLOYMENTS, aDeployment('prerv'))).body;
     const stale = await ts.api.delete(`${DEPLOYMENTS}/prerv?resourceVersion=1`);
     expect(stale.status).toBe(409);
-    expect(stale.body.message).toContain(`the ResourceVersion in the precondition (1) does not match the ResourceVersion in record (${created.metadata.resourceVersion})`);
+    expect(stale.body.message).toContain(
+      `the ResourceVersion in the precondition (1) does not match the ResourceVersion in record (${created.metadata.resourceVersion})`,
+    );
     const ok = await ts.api.delete(`${DEPLOYMENTS}/prerv?resourceVersion=${created.metadata.resourceVersion}`);
     expect(ok.status).toBe(200);
   });
@@ -72,7 +88,9 @@ describe('deletion', () => {
     await ts.api.post(DEPLOYMENTS, aDeployment('pp'));
     const res = await ts.api.delete(`${DEPLOYMENTS}/pp?propagationPolicy=Sideways`);
     expect(res.status).toBe(422);
-    expect(res.body.message).toBe('DeleteOptions.meta.orch.io "" is invalid: propagationPolicy: Unsupported value: "Sideways": supported values: "Foreground", "Background", "Orphan", "nil"');
+    expect(res.body.message).toBe(
+      'DeleteOptions.meta.orch.io "" is invalid: propagationPolicy: Unsupported value: "Sideways": supported values: "Foreground", "Background", "Orphan", "nil"',
+    );
   });
 
   it('changes nothing on a dry-run delete, even with finalizers', async () => {
@@ -94,12 +112,21 @@ describe('deletion', () => {
       apiVersion: 'v1',
       metadata: {},
       status: 'Success',
-      details: { name: 'fs-del', group: 'flowcontrol.apiserver.orch.io', kind: 'flowschemas', uid: created.metadata.uid },
+      details: {
+        name: 'fs-del',
+        group: 'flowcontrol.apiserver.orch.io',
+        kind: 'flowschemas',
+        uid: created.metadata.uid,
+      },
     });
   });
 
   it('deletes a collection by label and answers with the list as read', async () => {
-    for (const [name, tier] of [['c1', 'a'], ['c2', 'a'], ['c3', 'b']] as const) {
+    for (const [name, tier] of [
+      ['c1', 'a'],
+      ['c2', 'a'],
+      ['c3', 'b'],
+    ] as const) {
       const obj = aDeployment(name);
       obj['metadata'].labels.tier = tier;
       await ts.api.post(DEPLOYMENTS, obj);
@@ -118,7 +145,9 @@ describe('deletion', () => {
     async function ownerWithDependent(name: string): Promise<{ owner: any; dependent: string }> {
       const owner = (await ts.api.post(DEPLOYMENTS, aDeployment(name))).body;
       const hpa = anHpa(`${name}-hpa`);
-      hpa['metadata'].ownerReferences = [{ apiVersion: 'apps/v1', kind: 'Deployment', name, uid: owner.metadata.uid, blockOwnerDeletion: true }];
+      hpa['metadata'].ownerReferences = [
+        { apiVersion: 'apps/v1', kind: 'Deployment', name, uid: owner.metadata.uid, blockOwnerDeletion: true },
+      ];
       expect((await ts.api.post(HPAS, hpa)).status).toBe(201);
       return { owner, dependent: `${HPAS}/${name}-hpa` };
     }
@@ -128,7 +157,11 @@ describe('deletion', () => {
       const del = await ts.api.delete(`${DEPLOYMENTS}/orphaner?propagationPolicy=Orphan`);
       expect(del.status).toBe(200);
       expect(del.body.metadata.finalizers).toEqual(['orphan']);
-      await eventually(async () => (await ts.api.get(`${DEPLOYMENTS}/orphaner`)).status === 404, 10_000, 'owner removal');
+      await eventually(
+        async () => (await ts.api.get(`${DEPLOYMENTS}/orphaner`)).status === 404,
+        10_000,
+        'owner removal',
+      );
       const left = await ts.api.get(dependent);
       expect(left.status).toBe(200);
       expect(left.body.metadata.ownerReferences ?? []).toEqual([]);
@@ -136,9 +169,17 @@ describe('deletion', () => {
 
     it('Foreground: deletes the dependents first, then the object', async () => {
       const { dependent } = await ownerWithDependent('foreground');
-      const del = await ts.api.delete(`${DEPLOYMENTS}/foreground`, { kind: 'DeleteOptions', apiVersion: 'v1', propagationPolicy: 'Foreground' });
+      const del = await ts.api.delete(`${DEPLOYMENTS}/foreground`, {
+        kind: 'DeleteOptions',
+        apiVersion: 'v1',
+        propagationPolicy: 'Foreground',
+      });
       expect(del.body.metadata.finalizers).toEqual(['foregroundDeletion']);
-      await eventually(async () => (await ts.api.get(`${DEPLOYMENTS}/foreground`)).status === 404, 10_000, 'owner removal');
+      await eventually(
+        async () => (await ts.api.get(`${DEPLOYMENTS}/foreground`)).status === 404,
+        10_000,
+        'owner removal',
+      );
       expect((await ts.api.get(dependent)).status).toBe(404);
     });
   });
@@ -156,10 +197,16 @@ describe('the garbage collector without a watch cache (--watch-cache=false: etcd
     const hpas = `/apis/autoscaling/v1/namespaces/${NS}/horizontalpodautoscalers`;
     const owner = (await plain.api.post(DEPLOYMENTS, aDeployment('plain-owner'))).body;
     const hpa = anHpa('plain-hpa');
-    hpa['metadata'].ownerReferences = [{ apiVersion: 'apps/v1', kind: 'Deployment', name: 'plain-owner', uid: owner.metadata.uid }];
+    hpa['metadata'].ownerReferences = [
+      { apiVersion: 'apps/v1', kind: 'Deployment', name: 'plain-owner', uid: owner.metadata.uid },
+    ];
     expect((await plain.api.post(hpas, hpa)).status).toBe(201);
     expect((await plain.api.delete(`${DEPLOYMENTS}/plain-owner?propagationPolicy=Orphan`)).status).toBe(200);
-    await eventually(async () => (await plain.api.get(`${DEPLOYMENTS}/plain-owner`)).status === 404, 10_000, 'owner removal');
+    await eventually(
+      async () => (await plain.api.get(`${DEPLOYMENTS}/plain-owner`)).status === 404,
+      10_000,
+      'owner removal',
+    );
     expect((await plain.api.get(`${hpas}/plain-hpa`)).body.metadata.ownerReferences ?? []).toEqual([]);
   });
 });

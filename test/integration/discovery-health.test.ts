@@ -11,32 +11,85 @@ afterAll(() => ts.stop());
 describe('discovery', () => {
   it('serves /api with the core version and the server address', async () => {
     const res = await ts.api.get('/api');
-    expect(res.body).toEqual({ kind: 'APIVersions', versions: ['v1'], serverAddressByClientCIDRs: [{ clientCIDR: '0.0.0.0/0', serverAddress: `127.0.0.1:${ts.server.port}` }] });
+    expect(res.body).toEqual({
+      kind: 'APIVersions',
+      versions: ['v1'],
+      serverAddressByClientCIDRs: [{ clientCIDR: '0.0.0.0/0', serverAddress: `127.0.0.1:${ts.server.port}` }],
+    });
   });
 
   it('lists the named groups in /apis', async () => {
     const res = await ts.api.get('/apis');
     expect(res.body.kind).toBe('APIGroupList');
-    expect(res.body.groups.map((g: any) => g.name)).toEqual(['apps', 'events.orch.io', 'autoscaling', 'rbac.authorization.orch.io', 'admissionregistration.orch.io', 'flowcontrol.apiserver.orch.io']);
-    expect(res.body.groups[0]).toEqual({ name: 'apps', versions: [{ groupVersion: 'apps/v1', version: 'v1' }], preferredVersion: { groupVersion: 'apps/v1', version: 'v1' } });
+    expect(res.body.groups.map((g: any) => g.name)).toEqual([
+      'apps',
+      'events.orch.io',
+      'autoscaling',
+      'rbac.authorization.orch.io',
+      'admissionregistration.orch.io',
+      'flowcontrol.apiserver.orch.io',
+    ]);
+    expect(res.body.groups[0]).toEqual({
+      name: 'apps',
+      versions: [{ groupVersion: 'apps/v1', version: 'v1' }],
+      preferredVersion: { groupVersion: 'apps/v1', version: 'v1' },
+    });
   });
 
   it('describes a group', async () => {
     const res = await ts.api.get('/apis/autoscaling');
-    expect(res.body).toMatchObject({ kind: 'APIGroup', apiVersion: 'v1', name: 'autoscaling', preferredVersion: { groupVersion: 'autoscaling/v2' } });
+    expect(res.body).toMatchObject({
+      kind: 'APIGroup',
+      apiVersion: 'v1',
+      name: 'autoscaling',
+      preferredVersion: { groupVersion: 'autoscaling/v2' },
+    });
   });
 
   it('lists resources with verbs, short names and subresources', async () => {
     const res = await ts.api.get('/apis/apps/v1');
     expect(res.body).toMatchObject({ kind: 'APIResourceList', apiVersion: 'v1', groupVersion: 'apps/v1' });
     expect(res.body.resources).toEqual([
-      { name: 'deployments', singularName: '', namespaced: true, kind: 'Deployment', verbs: ['create', 'delete', 'deletecollection', 'get', 'list', 'patch', 'update', 'watch'], shortNames: ['deploy'], categories: ['all'], storageVersionHash: '8aSe+NMegvE=' },
-      { name: 'deployments/scale', singularName: '', namespaced: true, group: 'autoscaling', version: 'v1', kind: 'Scale', verbs: ['get', 'patch', 'update'] },
-      { name: 'deployments/status', singularName: '', namespaced: true, kind: 'Deployment', verbs: ['get', 'patch', 'update'] },
+      {
+        name: 'deployments',
+        singularName: '',
+        namespaced: true,
+        kind: 'Deployment',
+        verbs: ['create', 'delete', 'deletecollection', 'get', 'list', 'patch', 'update', 'watch'],
+        shortNames: ['deploy'],
+        categories: ['all'],
+        storageVersionHash: '8aSe+NMegvE=',
+      },
+      {
+        name: 'deployments/scale',
+        singularName: '',
+        namespaced: true,
+        group: 'autoscaling',
+        version: 'v1',
+        kind: 'Scale',
+        verbs: ['get', 'patch', 'update'],
+      },
+      {
+        name: 'deployments/status',
+        singularName: '',
+        namespaced: true,
+        kind: 'Deployment',
+        verbs: ['get', 'patch', 'update'],
+      },
     ]);
     const core = await ts.api.get('/api/v1');
-    expect(core.body.resources.map((r: any) => r.name)).toEqual(['events', 'namespaces', 'namespaces/finalize', 'namespaces/status', 'serviceaccounts']);
-    expect(core.body.resources[1]).toMatchObject({ shortNames: ['ns'], namespaced: false, storageVersionHash: 'Q3oi5N2YM8M=' });
+    expect(core.body.resources.map((r: any) => r.name)).toEqual([
+      'events',
+      'namespaces',
+      'namespaces/finalize',
+      'namespaces/status',
+      'serviceaccounts',
+    ]);
+    expect(core.body.resources[1]).toMatchObject({
+      shortNames: ['ns'],
+      namespaced: false,
+      storageVersionHash: 'Q3oi5N2YM8M=',
+    });
     const hpa = await ts.api.get('/apis/autoscaling/v1');
     expect(hpa.body.resources[0]).toMatchObject({ name: 'horizontalpodautoscalers', shortNames: ['hpa'] });
   });
@@ -58,7 +111,9 @@ describe('health', () => {
 
   it('lists every check with ?verbose', async () => {
     const res = await ts.api.get('/readyz?verbose');
-    expect(res.text).toBe('[+]ping ok\n[+]log ok\n[+]etcd ok\n[+]poststarthook/bootstrap-controller ok\n[+]poststarthook/priority-and-fairness-config-producer ok\n[+]poststarthook/rbac/bootstrap-roles ok\n[+]shutdown ok\nreadyz check passed\n');
+    expect(res.text).toBe(
+      '[+]ping ok\n[+]log ok\n[+]etcd ok\n[+]poststarthook/bootstrap-controller ok\n[+]poststarthook/priority-and-fairness-config-producer ok\n[+]poststarthook/rbac/bootstrap-roles ok\n[+]shutdown ok\nreadyz check passed\n',
+    );
     const live = await ts.api.get('/livez?verbose');
     expect(live.text).not.toContain('shutdown');
   });
@@ -66,7 +121,9 @@ describe('health', () => {
   it('excludes checks and warns about unknown exclusions', async () => {
     const res = await ts.api.get('/livez?verbose&exclude=etcd&exclude=nope');
     expect(res.text).toContain('[+]etcd excluded: ok\n');
-    expect(res.text).toContain('warn: some health checks cannot be excluded: no matches for "nope"\nlivez check passed\n');
+    expect(res.text).toContain(
+      'warn: some health checks cannot be excluded: no matches for "nope"\nlivez check passed\n',
+    );
   });
 
   it('serves single checks and 404 for unknown ones', async () => {

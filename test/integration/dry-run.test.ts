@@ -13,7 +13,10 @@ beforeAll(async () => {
   ts = await startTestServer();
   etcd = new Etcd3({ hosts: ts.etcd.clientUrl });
   await createNamespace(ts.api, NS);
-  for (const name of ['a', 'b', 'c']) expect((await ts.api.post(DEPLOYMENTS, aDeployment(name, { metadata: { name, labels: { group: 'abc' } } }))).status).toBe(201);
+  for (const name of ['a', 'b', 'c'])
+    expect(
+      (await ts.api.post(DEPLOYMENTS, aDeployment(name, { metadata: { name, labels: { group: 'abc' } } }))).status,
+    ).toBe(201);
   const held = aDeployment('held');
   held['metadata'].finalizers = ['example.com/keep'];
   expect((await ts.api.post(DEPLOYMENTS, held)).status).toBe(201);
@@ -71,13 +74,20 @@ describe('dryRun=All', () => {
 
   it('update answers 200 with the new object; etcd keeps the old one', async () => {
     const current = (await ts.api.get(`${DEPLOYMENTS}/a`)).body;
-    const res = await dryRun(() => ts.api.put(`${DEPLOYMENTS}/a?dryRun=All`, { ...current, spec: { ...current.spec, replicas: 7 } }));
+    const res = await dryRun(() =>
+      ts.api.put(`${DEPLOYMENTS}/a?dryRun=All`, { ...current, spec: { ...current.spec, replicas: 7 } }),
+    );
     expect(res.status).toBe(200);
     expect(res.body.spec.replicas).toBe(7);
     expect(res.body.metadata.generation).toBe(2);
     expect(res.body.metadata.resourceVersion).toBe(current.metadata.resourceVersion);
     expect((await stored('a'))?.['spec'].replicas).toBe(1);
-    const stale = await dryRun(() => ts.api.put(`${DEPLOYMENTS}/a?dryRun=All`, { ...current, metadata: { ...current.metadata, resourceVersion: '1' } }));
+    const stale = await dryRun(() =>
+      ts.api.put(`${DEPLOYMENTS}/a?dryRun=All`, {
+        ...current,
+        metadata: { ...current.metadata, resourceVersion: '1' },
+      }),
+    );
     expect(stale.status).toBe(409);
   });
 
@@ -85,9 +95,15 @@ describe('dryRun=All', () => {
     ['application/json-patch+json', [{ op: 'replace', path: '/spec/replicas', value: 4 }], ''],
     ['application/merge-patch+json', { spec: { replicas: 4 } }, ''],
     ['application/strategic-merge-patch+json', { spec: { replicas: 4 } }, ''],
-    ['application/apply-patch+yaml', 'apiVersion: apps/v1\nkind: Deployment\nmetadata:\n  name: b\nspec:\n  replicas: 4\n', '&fieldManager=dry-applier&force=true'],
+    [
+      'application/apply-patch+yaml',
+      'apiVersion: apps/v1\nkind: Deployment\nmetadata:\n  name: b\nspec:\n  replicas: 4\n',
+      '&fieldManager=dry-applier&force=true',
+    ],
   ])('patch %s answers 200 with the patched object; etcd unchanged', async (contentType, body, extra) => {
-    const res = await dryRun(() => ts.api.request('PATCH', `${DEPLOYMENTS}/b?dryRun=All${extra}`, body, { 'Content-Type': contentType }));
+    const res = await dryRun(() =>
+      ts.api.request('PATCH', `${DEPLOYMENTS}/b?dryRun=All${extra}`, body, { 'Content-Type': contentType }),
+    );
     expect(res.status).toBe(200);
     expect(res.body.spec.replicas).toBe(4);
     expect((await stored('b'))?.['spec'].replicas).toBe(1);
@@ -95,14 +111,24 @@ describe('dryRun=All', () => {
 
   it('apply still reports conflicts with the other managers', async () => {
     const yaml = 'apiVersion: apps/v1\nkind: Deployment\nmetadata:\n  name: b\nspec:\n  replicas: 4\n';
-    const res = await dryRun(() => ts.api.request('PATCH', `${DEPLOYMENTS}/b?dryRun=All&fieldManager=dry-applier`, yaml, { 'Content-Type': 'application/apply-patch+yaml' }));
+    const res = await dryRun(() =>
+      ts.api.request('PATCH', `${DEPLOYMENTS}/b?dryRun=All&fieldManager=dry-applier`, yaml, {
+        'Content-Type': 'application/apply-patch+yaml',
+      }),
+    );
     expect(res.status).toBe(409);
-    expect(res.body.message).toMatch(/^Apply failed with 1 conflict: conflict with ".+" using apps\/v1: \.spec\.replicas$/);
+    expect(res.body.message).toMatch(
+      /^Apply failed with 1 conflict: conflict with ".+" using apps\/v1: \.spec\.replicas$/,
+    );
   });
 
   it('apply of a missing object answers 201 and creates nothing', async () => {
     const yaml = `apiVersion: apps/v1\nkind: Deployment\nmetadata:\n  name: applied\nspec:\n  selector:\n    matchLabels: {app: ap}\n  template:\n    metadata:\n      labels: {app: ap}\n    spec:\n      containers:\n      - name: c\n        image: nginx\n`;
-    const res = await dryRun(() => ts.api.request('PATCH', `${DEPLOYMENTS}/applied?dryRun=All&fieldManager=m`, yaml, { 'Content-Type': 'application/apply-patch+yaml' }));
+    const res = await dryRun(() =>
+      ts.api.request('PATCH', `${DEPLOYMENTS}/applied?dryRun=All&fieldManager=m`, yaml, {
+        'Content-Type': 'application/apply-patch+yaml',
+      }),
+    );
     expect(res.status).toBe(201);
     expect(res.body.metadata.uid).toBeDefined();
     expect(await stored('applied')).toBeNull();
@@ -112,8 +138,16 @@ describe('dryRun=All', () => {
     const uid = (await stored('c'))?.['metadata'].uid;
     const res = await dryRun(() => ts.api.delete(`${DEPLOYMENTS}/c?dryRun=All`));
     expect(res.status).toBe(200);
-    expect(res.body).toEqual({ kind: 'Status', apiVersion: 'v1', metadata: {}, status: 'Success', details: { name: 'c', group: 'apps', kind: 'deployments', uid } });
-    const viaBody = await dryRun(() => ts.api.delete(`${DEPLOYMENTS}/c`, { kind: 'DeleteOptions', apiVersion: 'v1', dryRun: ['All'] }));
+    expect(res.body).toEqual({
+      kind: 'Status',
+      apiVersion: 'v1',
+      metadata: {},
+      status: 'Success',
+      details: { name: 'c', group: 'apps', kind: 'deployments', uid },
+    });
+    const viaBody = await dryRun(() =>
+      ts.api.delete(`${DEPLOYMENTS}/c`, { kind: 'DeleteOptions', apiVersion: 'v1', dryRun: ['All'] }),
+    );
     expect(viaBody.status).toBe(200);
     expect(await stored('c')).not.toBeNull();
   });
@@ -137,7 +171,9 @@ describe('dryRun=All', () => {
 
   it('the /status and /scale subresources persist nothing either', async () => {
     const current = (await ts.api.get(`${DEPLOYMENTS}/a`)).body;
-    const status = await dryRun(() => ts.api.put(`${DEPLOYMENTS}/a/status?dryRun=All`, { ...current, status: { replicas: 3 } }));
+    const status = await dryRun(() =>
+      ts.api.put(`${DEPLOYMENTS}/a/status?dryRun=All`, { ...current, status: { replicas: 3 } }),
+    );
     expect(status.status).toBe(200);
     expect(status.body.status.replicas).toBe(3);
     const scale = await dryRun(() => ts.api.patch(`${DEPLOYMENTS}/a/scale?dryRun=All`, { spec: { replicas: 9 } }));
@@ -155,7 +191,8 @@ describe('dryRun values', () => {
     ['DELETE', DEPLOYMENTS, 'DeleteOptions'],
   ])('%s %s refuses dryRun=foo with 422 on %s', async (method, path, kind) => {
     const body = method === 'DELETE' ? undefined : method === 'PATCH' ? { metadata: {} } : aDeployment('a');
-    const headers: Record<string, string> = method === 'PATCH' ? { 'Content-Type': 'application/merge-patch+json' } : {};
+    const headers: Record<string, string> =
+      method === 'PATCH' ? { 'Content-Type': 'application/merge-patch+json' } : {};
     const res = await dryRun(() => ts.api.request(method, `${path}?dryRun=All&dryRun=foo`, body, headers));
     expect(res.status).toBe(422);
     expect(res.body).toMatchObject({
@@ -164,7 +201,17 @@ describe('dryRun values', () => {
       reason: 'Invalid',
       code: 422,
       message: `${kind}.meta.orch.io "" is invalid: dryRun: Unsupported value: []string{"All", "foo"}: supported values: "All"`,
-      details: { group: 'meta.orch.io', kind, causes: [{ reason: 'FieldValueNotSupported', message: 'Unsupported value: []string{"All", "foo"}: supported values: "All"', field: 'dryRun' }] },
+      details: {
+        group: 'meta.orch.io',
+        kind,
+        causes: [
+          {
+            reason: 'FieldValueNotSupported',
+            message: 'Unsupported value: []string{"All", "foo"}: supported values: "All"',
+            field: 'dryRun',
+          },
+        ],
+      },
     });
   });
 

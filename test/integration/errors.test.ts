@@ -21,20 +21,25 @@ describe('bad input gets a Kubernetes Status', () => {
       status: 'Failure',
       reason: 'BadRequest',
       code: 400,
-      message: 'the object provided is unrecognized (must be of type Deployment): couldn\'t get version/kind; json parse error: unexpected end of JSON input ({)',
+      message:
+        "the object provided is unrecognized (must be of type Deployment): couldn't get version/kind; json parse error: unexpected end of JSON input ({)",
     });
   });
 
   it('answers 400 when the body is of another kind (the decoded kind does not convert to the URL kind)', async () => {
     const res = await ts.api.post(DEPLOYMENTS, { ...aDeployment('x'), apiVersion: 'v1', kind: 'Namespace' });
     expect(res.status).toBe(400);
-    expect(res.body.message).toBe('Namespace in version "v1" cannot be handled as a Deployment: converting (v1.Namespace) to (apps.Deployment): unknown conversion');
+    expect(res.body.message).toBe(
+      'Namespace in version "v1" cannot be handled as a Deployment: converting (v1.Namespace) to (apps.Deployment): unknown conversion',
+    );
   });
 
   it('answers 400 for an unknown kind', async () => {
     const res = await ts.api.post(DEPLOYMENTS, { ...aDeployment('x'), kind: 'Gadget' });
     expect(res.status).toBe(400);
-    expect(res.body.message).toBe('Gadget in version "v1" cannot be handled as a Deployment: no kind "Gadget" is registered for version "apps/v1" in scheme "pkg/api/legacyscheme/scheme.go:30"');
+    expect(res.body.message).toBe(
+      'Gadget in version "v1" cannot be handled as a Deployment: no kind "Gadget" is registered for version "apps/v1" in scheme "pkg/api/legacyscheme/scheme.go:30"',
+    );
   });
 
   it('answers 400 when the body namespace disagrees with the URL', async () => {
@@ -42,7 +47,9 @@ describe('bad input gets a Kubernetes Status', () => {
     obj['metadata'].namespace = 'elsewhere';
     const res = await ts.api.post(DEPLOYMENTS, obj);
     expect(res.status).toBe(400);
-    expect(res.body.message).toBe('the namespace of the provided object does not match the namespace sent on the request');
+    expect(res.body.message).toBe(
+      'the namespace of the provided object does not match the namespace sent on the request',
+    );
   });
 
   it('answers 400 when a PUT names another object than the URL', async () => {
@@ -66,13 +73,19 @@ describe('bad input gets a Kubernetes Status', () => {
     const res = await ts.api.post(DEPLOYMENTS, obj);
     expect(res.status).toBe(422);
     expect(res.body.reason).toBe('Invalid');
-    expect(res.body.message).toMatch(/^Deployment\.apps "Bad_Name" is invalid: \[metadata\.name: Invalid value: "Bad_Name": a lowercase RFC 1123 subdomain/);
+    expect(res.body.message).toMatch(
+      /^Deployment\.apps "Bad_Name" is invalid: \[metadata\.name: Invalid value: "Bad_Name": a lowercase RFC 1123 subdomain/,
+    );
     expect(res.body.message).toContain('spec.replicas: Invalid value: -1: must be greater than or equal to 0');
     expect(res.body.details).toMatchObject({ name: 'Bad_Name', group: 'apps', kind: 'Deployment' });
     expect(res.body.details.causes).toEqual(
       expect.arrayContaining([
         expect.objectContaining({ reason: 'FieldValueInvalid', field: 'metadata.name' }),
-        expect.objectContaining({ reason: 'FieldValueInvalid', field: 'spec.replicas', message: 'Invalid value: -1: must be greater than or equal to 0' }),
+        expect.objectContaining({
+          reason: 'FieldValueInvalid',
+          field: 'spec.replicas',
+          message: 'Invalid value: -1: must be greater than or equal to 0',
+        }),
       ]),
     );
   });
@@ -82,7 +95,9 @@ describe('bad input gets a Kubernetes Status', () => {
     delete obj['metadata'].name;
     const res = await ts.api.post(DEPLOYMENTS, obj);
     expect(res.status).toBe(422);
-    expect(res.body.message).toBe('Deployment.apps "" is invalid: metadata.name: Required value: name or generateName is required');
+    expect(res.body.message).toBe(
+      'Deployment.apps "" is invalid: metadata.name: Required value: name or generateName is required',
+    );
   });
 
   it('answers 413 for a body over 3 MiB', async () => {
@@ -90,7 +105,10 @@ describe('bad input gets a Kubernetes Status', () => {
     obj['metadata'].annotations = { big: 'x'.repeat(3 * 1024 * 1024) };
     const res = await ts.api.post(DEPLOYMENTS, obj);
     expect(res.status).toBe(413);
-    expect(res.body).toMatchObject({ reason: 'RequestEntityTooLarge', message: 'Request entity too large: limit is 3145728' });
+    expect(res.body).toMatchObject({
+      reason: 'RequestEntityTooLarge',
+      message: 'Request entity too large: limit is 3145728',
+    });
   });
 
   it('answers 415 for an unsupported body type', async () => {
@@ -108,20 +126,36 @@ describe('bad input gets a Kubernetes Status', () => {
   it('answers 406 when nothing in Accept can be produced', async () => {
     const res = await ts.api.get(DEPLOYMENTS, { Accept: 'text/html' });
     expect(res.status).toBe(406);
-    expect(res.body).toMatchObject({ reason: 'NotAcceptable', message: 'only the following media types are accepted: application/json, application/yaml, application/vnd.orch.protobuf' });
+    expect(res.body).toMatchObject({
+      reason: 'NotAcceptable',
+      message:
+        'only the following media types are accepted: application/json, application/yaml, application/vnd.orch.protobuf',
+    });
   });
 
   it('answers 405 with Allow for a method the path does not take', async () => {
     const res = await ts.api.post('/apis/apps/v1/deployments', aDeployment('x'));
     expect(res.status).toBe(405);
     expect(res.headers.get('allow')).toBe('GET');
-    expect(res.body).toMatchObject({ reason: 'MethodNotAllowed', message: 'the server does not allow this method on the requested resource' });
+    expect(res.body).toMatchObject({
+      reason: 'MethodNotAllowed',
+      message: 'the server does not allow this method on the requested resource',
+    });
   });
 
   it('answers 404 Status for an unknown resource of a served group', async () => {
     const res = await ts.api.get('/apis/apps/v1/gadgets');
     expect(res.status).toBe(404);
-    expect(res.body).toEqual({ kind: 'Status', apiVersion: 'v1', metadata: {}, status: 'Failure', message: 'the server could not find the requested resource', reason: 'NotFound', details: {}, code: 404 });
+    expect(res.body).toEqual({
+      kind: 'Status',
+      apiVersion: 'v1',
+      metadata: {},
+      status: 'Failure',
+      message: 'the server could not find the requested resource',
+      reason: 'NotFound',
+      details: {},
+      code: 404,
+    });
   });
 
   it('answers a plain 404 for an unknown group or path', async () => {
@@ -141,7 +175,9 @@ describe('bad input gets a Kubernetes Status', () => {
   it('answers 422 on CreateOptions for a bad dryRun value', async () => {
     const res = await ts.api.post(`${DEPLOYMENTS}?dryRun=Sometimes`, aDeployment('x'));
     expect(res.status).toBe(422);
-    expect(res.body.message).toBe('CreateOptions.meta.orch.io "" is invalid: dryRun: Unsupported value: []string{"Sometimes"}: supported values: "All"');
+    expect(res.body.message).toBe(
+      'CreateOptions.meta.orch.io "" is invalid: dryRun: Unsupported value: []string{"Sometimes"}: supported values: "All"',
+    );
   });
 
   it('answers 400 for a non-integer limit', async () => {
@@ -153,12 +189,16 @@ describe('bad input gets a Kubernetes Status', () => {
   it('answers 400 for a non-numeric resourceVersion', async () => {
     const res = await ts.api.get(`${DEPLOYMENTS}?resourceVersion=abc`);
     expect(res.status).toBe(400);
-    expect(res.body.message).toBe('invalid resource version: resourceVersion: Invalid value: "abc": strconv.ParseUint: parsing "abc": invalid syntax');
+    expect(res.body.message).toBe(
+      'invalid resource version: resourceVersion: Invalid value: "abc": strconv.ParseUint: parsing "abc": invalid syntax',
+    );
   });
 
   it('answers 422 on ListOptions for resourceVersionMatch without resourceVersion', async () => {
     const res = await ts.api.get(`${DEPLOYMENTS}?resourceVersionMatch=Exact`);
     expect(res.status).toBe(422);
-    expect(res.body.message).toBe('ListOptions.meta.orch.io "" is invalid: resourceVersionMatch: Forbidden: resourceVersionMatch is forbidden unless resourceVersion is provided');
+    expect(res.body.message).toBe(
+      'ListOptions.meta.orch.io "" is invalid: resourceVersionMatch: Forbidden: resourceVersionMatch is forbidden unless resourceVersion is provided',
+    );
   });
 });

@@ -26,7 +26,9 @@ let server: ApiServer | undefined;
 let api: ApiClient;
 
 function etcdctl(...args: string[]): Promise<{ ok: boolean; out: string }> {
-  return promisify(execFile)('etcdctl', [`--endpoints=${etcdUrl}`, '--command-timeout=3s', ...args], { env: { ...process.env, ETCDCTL_API: '3' } }).then(
+  return promisify(execFile)('etcdctl', [`--endpoints=${etcdUrl}`, '--command-timeout=3s', ...args], {
+    env: { ...process.env, ETCDCTL_API: '3' },
+  }).then(
     (r) => ({ ok: true, out: r.stdout }),
     (err: { stdout?: string; stderr?: string }) => ({ ok: false, out: `${err.stdout ?? ''}${err.stderr ?? ''}` }),
   );
@@ -41,16 +43,43 @@ beforeAll(async () => {
   const [clientPort, peerPort] = [await freePort(), await freePort()];
   etcdUrl = `https://127.0.0.1:${clientPort}`;
   const peerUrl = `http://127.0.0.1:${peerPort}`;
-  etcd = spawn(binary, [
-    '--name', 'tls', '--data-dir', dataDir,
-    '--listen-client-urls', etcdUrl, '--advertise-client-urls', etcdUrl,
-    '--listen-peer-urls', peerUrl, '--initial-advertise-peer-urls', peerUrl, '--initial-cluster', `tls=${peerUrl}`,
-    '--client-cert-auth', '--trusted-ca-file', pki.ca.cert, '--cert-file', pki.serving.cert, '--key-file', pki.serving.key,
-    '--logger', 'zap', '--log-level', 'warn',
-  ], { stdio: 'ignore' });
+  etcd = spawn(
+    binary,
+    [
+      '--name',
+      'tls',
+      '--data-dir',
+      dataDir,
+      '--listen-client-urls',
+      etcdUrl,
+      '--advertise-client-urls',
+      etcdUrl,
+      '--listen-peer-urls',
+      peerUrl,
+      '--initial-advertise-peer-urls',
+      peerUrl,
+      '--initial-cluster',
+      `tls=${peerUrl}`,
+      '--client-cert-auth',
+      '--trusted-ca-file',
+      pki.ca.cert,
+      '--cert-file',
+      pki.serving.cert,
+      '--key-file',
+      pki.serving.key,
+      '--logger',
+      'zap',
+      '--log-level',
+      'warn',
+    ],
+    { stdio: 'ignore' },
+  );
   const tls = [`--cacert=${pki.ca.cert}`, `--cert=${client.cert}`, `--key=${client.key}`];
   await eventually(async () => (await etcdctl(...tls, 'endpoint', 'health')).ok, 20_000, 'the TLS etcd to serve');
-  const started = await startServerOnEtcd([etcdUrl], [`--etcd-cafile=${pki.ca.cert}`, `--etcd-certfile=${client.cert}`, `--etcd-keyfile=${client.key}`]);
+  const started = await startServerOnEtcd(
+    [etcdUrl],
+    [`--etcd-cafile=${pki.ca.cert}`, `--etcd-certfile=${client.cert}`, `--etcd-keyfile=${client.key}`],
+  );
   server = started.server;
   api = started.api;
 });
@@ -79,14 +108,29 @@ describe('etcd with client certificate authentication', () => {
     expect(`${created.status} ${created.text}`).toMatch(/^201 /);
     expect((await api.get(`${collectionPath('tls-ns')}/over-tls`)).body?.spec?.maxReplicas).toBe(3);
     expect((await api.get('/readyz?verbose')).text).toContain('[+]etcd ok');
-    const stored = await etcdctl(`--cacert=${pki.ca.cert}`, `--cert=${client.cert}`, `--key=${client.key}`, 'get', '--print-value-only', etcdKey('tls-ns', 'over-tls'));
+    const stored = await etcdctl(
+      `--cacert=${pki.ca.cert}`,
+      `--cert=${client.cert}`,
+      `--key=${client.key}`,
+      'get',
+      '--print-value-only',
+      etcdKey('tls-ns', 'over-tls'),
+    );
     expect(stored.ok).toBe(true);
     expect(JSON.parse(stored.out)).toMatchObject({ metadata: { name: 'over-tls' }, spec: { maxReplicas: 3 } });
   });
 
   it('stops start-up with the path when a TLS file is missing', async () => {
-    const parsed = parseCommandLine(['--port=0', `--etcd-servers=${etcdUrl}`, `--etcd-cafile=${pki.ca.cert}`, `--etcd-certfile=${client.cert}`, '--etcd-keyfile=/nonexistent/etcd.key']);
+    const parsed = parseCommandLine([
+      '--port=0',
+      `--etcd-servers=${etcdUrl}`,
+      `--etcd-cafile=${pki.ca.cert}`,
+      `--etcd-certfile=${client.cert}`,
+      '--etcd-keyfile=/nonexistent/etcd.key',
+    ]);
     if (parsed.help) throw new Error('unexpected --help');
-    await expect(ApiServer.start(parsed.options, pino({ level: 'silent' }))).rejects.toThrow('unable to load --etcd-keyfile "/nonexistent/etcd.key": open /nonexistent/etcd.key: no such file or directory');
+    await expect(ApiServer.start(parsed.options, pino({ level: 'silent' }))).rejects.toThrow(
+      'unable to load --etcd-keyfile "/nonexistent/etcd.key": open /nonexistent/etcd.key: no such file or directory',
+    );
   });
 });

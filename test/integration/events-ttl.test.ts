@@ -17,7 +17,13 @@ afterAll(async () => {
   await ts.stop();
 });
 
-const coreEvent = (name: string) => ({ metadata: { name }, involvedObject: { kind: 'Namespace', name: ns, namespace: ns }, reason: 'Test', message: name, type: 'Normal' });
+const coreEvent = (name: string) => ({
+  metadata: { name },
+  involvedObject: { kind: 'Namespace', name: ns, namespace: ns },
+  reason: 'Test',
+  message: name,
+  type: 'Normal',
+});
 
 describe('--event-ttl', () => {
   it('stores events with a lease of the TTL that etcd expires; watches see DELETED and both APIs lose them', async () => {
@@ -33,14 +39,21 @@ describe('--event-ttl', () => {
     // A namespace (no TTL) is stored without a lease.
     expect((await etcd.getAll().prefix(`/registry/namespaces/${ns}`).exec()).kvs[0]?.lease).toBe('0');
 
-    const watch = await openWatch(ts.url, `/apis/events.k8s.io/v1/namespaces/${ns}/events?watch=true&resourceVersion=${created.body.metadata.resourceVersion}`);
+    const watch = await openWatch(
+      ts.url,
+      `/apis/events.k8s.io/v1/namespaces/${ns}/events?watch=true&resourceVersion=${created.body.metadata.resourceVersion}`,
+    );
     try {
       const [deleted] = await watch.next(1, 20_000).catch(async (err: Error) => {
         const left = (await etcd.getAll().prefix(key).exec()).kvs.length;
         const ttlNow = await etcd.leaseClient.leaseTimeToLive({ ID: lease as string, keys: true });
         const api = (await ts.api.get(`/api/v1/namespaces/${ns}/events/short-lived`)).status;
-        const cached = (await ts.api.get(`/api/v1/namespaces/${ns}/events?resourceVersion=0`)).body.items.map((i: { metadata: { name: string } }) => i.metadata.name);
-        throw new Error(`${err.message}; etcd keys left ${left}, lease ${JSON.stringify(ttlNow)}, api ${api}, cached ${JSON.stringify(cached)}`);
+        const cached = (await ts.api.get(`/api/v1/namespaces/${ns}/events?resourceVersion=0`)).body.items.map(
+          (i: { metadata: { name: string } }) => i.metadata.name,
+        );
+        throw new Error(
+          `${err.message}; etcd keys left ${left}, lease ${JSON.stringify(ttlNow)}, api ${api}, cached ${JSON.stringify(cached)}`,
+        );
       });
       expect(deleted?.type).toBe('DELETED');
       expect(deleted?.object.metadata.name).toBe('short-lived');
@@ -49,7 +62,11 @@ describe('--event-ttl', () => {
     }
     expect((await ts.api.get(`/api/v1/namespaces/${ns}/events/short-lived`)).status).toBe(404);
     expect((await ts.api.get(`/apis/events.orch.io/v1/namespaces/${ns}/events/short-lived`)).status).toBe(404);
-    await eventually(async () => (await ts.api.get(`/api/v1/namespaces/${ns}/events?resourceVersion=0`)).body.items.length === 0, 5000, 'watch cache to drop the event');
+    await eventually(
+      async () => (await ts.api.get(`/api/v1/namespaces/${ns}/events?resourceVersion=0`)).body.items.length === 0,
+      5000,
+      'watch cache to drop the event',
+    );
   });
 
   it('writes within the reuse window of a longer TTL share one lease (5% of the TTL, as Kubernetes reuses leases)', async () => {
@@ -58,7 +75,15 @@ describe('--event-ttl', () => {
     try {
       const space = uniqueName('ttl-shared');
       await createNamespace(longer.api, space);
-      for (const n of ['a', 'b', 'c']) expect((await longer.api.post(`/api/v1/namespaces/${space}/events`, { ...coreEvent(n), involvedObject: { kind: 'Namespace', name: space, namespace: space } })).status).toBe(201);
+      for (const n of ['a', 'b', 'c'])
+        expect(
+          (
+            await longer.api.post(`/api/v1/namespaces/${space}/events`, {
+              ...coreEvent(n),
+              involvedObject: { kind: 'Namespace', name: space, namespace: space },
+            })
+          ).status,
+        ).toBe(201);
       const kvs = (await client.getAll().prefix(`/registry/events/${space}/`).exec()).kvs;
       expect(kvs).toHaveLength(3);
       expect(new Set(kvs.map((kv) => kv.lease)).size).toBe(1);

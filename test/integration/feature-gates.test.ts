@@ -15,14 +15,22 @@ function scaleToZeroHpa(name: string): Record<string, unknown> {
       scaleTargetRef: { apiVersion: 'apps/v1', kind: 'Deployment', name: 'web' },
       minReplicas: 0,
       maxReplicas: 3,
-      metrics: [{ type: 'External', external: { metric: { name: 'queue_length' }, target: { type: 'Value', value: '10' } } }],
+      metrics: [
+        { type: 'External', external: { metric: { name: 'queue_length' }, target: { type: 'Value', value: '10' } } },
+      ],
     },
   };
 }
 
 describe.each([
   ['defaults', [] as string[], { chunking: true, strictFields: true, scaleToZero: false, apf: true }],
-  ['every gate flipped', ['--feature-gates=APIListChunking=false,ServerSideFieldValidation=false,HPAScaleToZero=true,APIPriorityAndFairness=false'], { chunking: false, strictFields: false, scaleToZero: true, apf: false }],
+  [
+    'every gate flipped',
+    [
+      '--feature-gates=APIListChunking=false,ServerSideFieldValidation=false,HPAScaleToZero=true,APIPriorityAndFairness=false',
+    ],
+    { chunking: false, strictFields: false, scaleToZero: true, apf: false },
+  ],
 ])('gates: %s', (_label, flags, expected) => {
   let ts: TestServer;
   beforeAll(async () => {
@@ -46,7 +54,10 @@ describe.each([
   });
 
   it(`HPAScaleToZero: minReplicas 0 ${expected.scaleToZero ? 'is allowed' : 'is invalid'}`, async () => {
-    const res = await ts.api.post(`/apis/autoscaling/v2/namespaces/${NS}/horizontalpodautoscalers`, scaleToZeroHpa('zero'));
+    const res = await ts.api.post(
+      `/apis/autoscaling/v2/namespaces/${NS}/horizontalpodautoscalers`,
+      scaleToZeroHpa('zero'),
+    );
     expect(res.status).toBe(expected.scaleToZero ? 201 : 422);
   });
 
@@ -62,6 +73,8 @@ describe('refused gate settings', () => {
     ['ServerSideApply=false', 'cannot set feature gate ServerSideApply to false, feature is locked to true'],
     ['NoSuchGate=true', 'unrecognized feature gate: NoSuchGate'],
   ])('--feature-gates=%s fails start-up', (gate, message) => {
-    expect(() => parseCommandLine([`--feature-gates=${gate}`])).toThrow(`invalid argument "${gate}" for "--feature-gates" flag: ${message}`);
+    expect(() => parseCommandLine([`--feature-gates=${gate}`])).toThrow(
+      `invalid argument "${gate}" for "--feature-gates" flag: ${message}`,
+    );
   });
 });

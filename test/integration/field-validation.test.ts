@@ -5,7 +5,14 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import type { Etcd3 } from 'etcd3';
 import { yamlToJson } from '../../lib/apimachinery/json/yaml-to-json';
-import { createNamespace, startTestServer, type ApiResponse, type TestServer, startServerWithEtcdClient, stopServerWithEtcdClient } from '../helpers/test-server';
+import {
+  createNamespace,
+  startTestServer,
+  type ApiResponse,
+  type TestServer,
+  startServerWithEtcdClient,
+  stopServerWithEtcdClient,
+} from '../helpers/test-server';
 import { goShape } from '../../lib/apimachinery/serializers/go-shape';
 
 let ts: TestServer;
@@ -15,7 +22,8 @@ const DEPLOYMENTS = `/apis/apps/v1/namespaces/${NS}/deployments`;
 const JSON_TYPE = { 'Content-Type': 'application/json' };
 const YAML_TYPE = { 'Content-Type': 'application/yaml' };
 const CANNOT_BE_HANDLED = 'Deployment in version "v1" cannot be handled as a Deployment: ';
-const REPLICAS_TYPE_ERROR = 'json: cannot unmarshal string into Go struct field DeploymentSpec.spec.replicas of type int32';
+const REPLICAS_TYPE_ERROR =
+  'json: cannot unmarshal string into Go struct field DeploymentSpec.spec.replicas of type int32';
 
 beforeAll(async () => ({ ts, etcd } = await startServerWithEtcdClient(NS)));
 afterAll(() => stopServerWithEtcdClient(ts, etcd));
@@ -90,11 +98,16 @@ const VERBS_AND_FORMATS: [Verb, Format][] = [
 ];
 
 describe.each(VERBS_AND_FORMATS)('%s with a %s body', (verb, format) => {
-  const unknownBody = (name: string): string => (format === 'json' ? deploymentJson(name, '"foo":{"bar":1},') : deploymentYaml(name, ['foo:', '  bar: 1']));
-  const repeatedBody = (name: string): string => (format === 'json' ? deploymentJson(name, '"replicas":2,') : deploymentYaml(name, ['replicas: 2']));
+  const unknownBody = (name: string): string =>
+    format === 'json' ? deploymentJson(name, '"foo":{"bar":1},') : deploymentYaml(name, ['foo:', '  bar: 1']);
+  const repeatedBody = (name: string): string =>
+    format === 'json' ? deploymentJson(name, '"replicas":2,') : deploymentYaml(name, ['replicas: 2']);
   // yaml.v2 names the line of the repeated key's value: `replicas: 2` is line 7 of deploymentYaml.
   const repeated = format === 'json' ? 'duplicate field "spec.replicas"' : 'line 7: key "replicas" already set in map';
-  const repeatedStrict = format === 'json' ? 'duplicate field "spec.replicas"' : 'yaml: unmarshal errors:\n  line 7: key "replicas" already set in map';
+  const repeatedStrict =
+    format === 'json'
+      ? 'duplicate field "spec.replicas"'
+      : 'yaml: unmarshal errors:\n  line 7: key "replicas" already set in map';
 
   it('Ignore: drops an unknown field silently', async () => {
     const name = uniqueName('ignore-unknown');
@@ -116,7 +129,10 @@ describe.each(VERBS_AND_FORMATS)('%s with a %s body', (verb, format) => {
   it('Warn is the default', async () => {
     const name = uniqueName('default-unknown');
     const headers = format === 'json' ? JSON_TYPE : YAML_TYPE;
-    const res = verb === 'POST' ? await ts.api.request('POST', DEPLOYMENTS, unknownBody(name), headers) : await write(verb, name, unknownBody(name), format, '');
+    const res =
+      verb === 'POST'
+        ? await ts.api.request('POST', DEPLOYMENTS, unknownBody(name), headers)
+        : await write(verb, name, unknownBody(name), format, '');
     expect(res.status).toBe(SUCCESS[verb]);
     expect(warnings(res)).toEqual(['unknown field "spec.foo"']);
   });
@@ -125,7 +141,13 @@ describe.each(VERBS_AND_FORMATS)('%s with a %s body', (verb, format) => {
     const name = uniqueName('strict-unknown');
     const res = await write(verb, name, unknownBody(name), format, 'Strict');
     expect(res.status).toBe(400);
-    expect(res.body).toMatchObject({ kind: 'Status', status: 'Failure', reason: 'BadRequest', code: 400, message: `${CANNOT_BE_HANDLED}strict decoding error: unknown field "spec.foo"` });
+    expect(res.body).toMatchObject({
+      kind: 'Status',
+      status: 'Failure',
+      reason: 'BadRequest',
+      code: 400,
+      message: `${CANNOT_BE_HANDLED}strict decoding error: unknown field "spec.foo"`,
+    });
   });
 
   it('Ignore: keeps the last of repeated fields silently', async () => {
@@ -153,7 +175,10 @@ describe.each(VERBS_AND_FORMATS)('%s with a %s body', (verb, format) => {
 
   it.each(['Ignore', 'Warn', 'Strict'])('%s: a type error is 400, also beside an unknown field', async (level) => {
     const name = uniqueName('type-error');
-    const body = format === 'json' ? deploymentJson(name, '"foo":1,"replicas":"x",') : deploymentYaml(name, ['foo: 1', 'replicas: "x"']);
+    const body =
+      format === 'json'
+        ? deploymentJson(name, '"foo":1,"replicas":"x",')
+        : deploymentYaml(name, ['foo: 1', 'replicas: "x"']);
     const res = await write(verb, name, body, format, level);
     expect(res.status).toBe(400);
     expect(res.body).toMatchObject({ reason: 'BadRequest', message: `${CANNOT_BE_HANDLED}${REPLICAS_TYPE_ERROR}` });
@@ -162,7 +187,10 @@ describe.each(VERBS_AND_FORMATS)('%s with a %s body', (verb, format) => {
 
 describe('POST with several problems', () => {
   it('Strict lists every unknown and repeated field in one message, in document order', async () => {
-    const body = deploymentJson('many', '"foo":1,"replicas":3,', '"bar":true,').replace('"image":"nginx:1.25"', '"image":"nginx:1.25","imagePullPolicyX":"Always"');
+    const body = deploymentJson('many', '"foo":1,"replicas":3,', '"bar":true,').replace(
+      '"image":"nginx:1.25"',
+      '"image":"nginx:1.25","imagePullPolicyX":"Always"',
+    );
     const res = await ts.api.request('POST', `${DEPLOYMENTS}?fieldValidation=Strict`, body, JSON_TYPE);
     expect(res.status).toBe(400);
     expect(res.body.message).toBe(
@@ -174,12 +202,19 @@ describe('POST with several problems', () => {
     const body = deploymentJson('many-warn', '"foo":1,"replicas":3,', '"bar":true,');
     const res = await ts.api.request('POST', `${DEPLOYMENTS}?fieldValidation=Warn`, body, JSON_TYPE);
     expect(res.status).toBe(201);
-    expect(warnings(res)).toEqual(['unknown field "bar"', 'unknown field "spec.foo"', 'duplicate field "spec.replicas"']);
+    expect(warnings(res)).toEqual([
+      'unknown field "bar"',
+      'unknown field "spec.foo"',
+      'duplicate field "spec.replicas"',
+    ]);
     expect(await stored('many-warn')).not.toHaveProperty('bar');
   });
 
   it('reports a repeated label key by its path', async () => {
-    const body = deploymentJson('labels').replace('"metadata":{"name":"labels"}', '"metadata":{"name":"labels","labels":{"a":"1","a":"2"}}');
+    const body = deploymentJson('labels').replace(
+      '"metadata":{"name":"labels"}',
+      '"metadata":{"name":"labels","labels":{"a":"1","a":"2"}}',
+    );
     const res = await ts.api.request('POST', DEPLOYMENTS, body, JSON_TYPE);
     expect(res.status).toBe(201);
     expect(warnings(res)).toEqual(['duplicate field "metadata.labels.a"']);
@@ -187,29 +222,48 @@ describe('POST with several problems', () => {
   });
 
   it('refuses an unsupported fieldValidation value with 422', async () => {
-    const res = await ts.api.request('POST', `${DEPLOYMENTS}?fieldValidation=strict`, deploymentJson('bad-level'), JSON_TYPE);
+    const res = await ts.api.request(
+      'POST',
+      `${DEPLOYMENTS}?fieldValidation=strict`,
+      deploymentJson('bad-level'),
+      JSON_TYPE,
+    );
     expect(res.status).toBe(422);
-    expect(res.body.message).toBe('CreateOptions.meta.orch.io "" is invalid: fieldValidation: Unsupported value: "strict": supported values: "", "Ignore", "Strict", "Warn"');
+    expect(res.body.message).toBe(
+      'CreateOptions.meta.orch.io "" is invalid: fieldValidation: Unsupported value: "strict": supported values: "", "Ignore", "Strict", "Warn"',
+    );
   });
 
   it('answers a wrong type in a nested struct with Go’s struct and field path', async () => {
-    const body = deploymentJson('nested').replace('"image":"nginx:1.25"', '"image":"nginx:1.25","ports":[{"containerPort":"80"}]');
+    const body = deploymentJson('nested').replace(
+      '"image":"nginx:1.25"',
+      '"image":"nginx:1.25","ports":[{"containerPort":"80"}]',
+    );
     const res = await ts.api.request('POST', DEPLOYMENTS, body, JSON_TYPE);
     expect(res.status).toBe(400);
-    expect(res.body.message).toBe(`${CANNOT_BE_HANDLED}json: cannot unmarshal string into Go struct field ContainerPort.spec.template.spec.containers.ports.containerPort of type int32`);
+    expect(res.body.message).toBe(
+      `${CANNOT_BE_HANDLED}json: cannot unmarshal string into Go struct field ContainerPort.spec.template.spec.containers.ports.containerPort of type int32`,
+    );
   });
 
   it('answers a malformed quantity with ParseQuantity’s text', async () => {
-    const body = deploymentJson('quantity').replace('"image":"nginx:1.25"', '"image":"nginx:1.25","resources":{"limits":{"cpu":"lots"}}');
+    const body = deploymentJson('quantity').replace(
+      '"image":"nginx:1.25"',
+      '"image":"nginx:1.25","resources":{"limits":{"cpu":"lots"}}',
+    );
     const res = await ts.api.request('POST', DEPLOYMENTS, body, JSON_TYPE);
     expect(res.status).toBe(400);
-    expect(res.body.message).toBe(`${CANNOT_BE_HANDLED}quantities must match the regular expression '^([+-]?[0-9.]+)([eEinumkKMGTP]*[-+]?[0-9]*)$'`);
+    expect(res.body.message).toBe(
+      `${CANNOT_BE_HANDLED}quantities must match the regular expression '^([+-]?[0-9.]+)([eEinumkKMGTP]*[-+]?[0-9]*)$'`,
+    );
   });
 
   it('answers a non-string kind as the type-meta decoder does', async () => {
     const res = await ts.api.request('POST', DEPLOYMENTS, '{"kind":5}', JSON_TYPE);
     expect(res.status).toBe(400);
-    expect(res.body.message).toBe('the object provided is unrecognized (must be of type Deployment): couldn\'t get version/kind; json parse error: json: cannot unmarshal number into Go struct field .kind of type string ({"kind":5})');
+    expect(res.body.message).toBe(
+      'the object provided is unrecognized (must be of type Deployment): couldn\'t get version/kind; json parse error: json: cannot unmarshal number into Go struct field .kind of type string ({"kind":5})',
+    );
   });
 });
 
@@ -219,7 +273,9 @@ describe('PATCH', () => {
   async function patch(level: string, body: string, contentType = MERGE): Promise<{ name: string; res: ApiResponse }> {
     const name = uniqueName('patch');
     expect((await ts.api.request('POST', DEPLOYMENTS, deploymentJson(name), JSON_TYPE)).status).toBe(201);
-    const res = await ts.api.request('PATCH', `${DEPLOYMENTS}/${name}?fieldValidation=${level}`, body, { 'Content-Type': contentType });
+    const res = await ts.api.request('PATCH', `${DEPLOYMENTS}/${name}?fieldValidation=${level}`, body, {
+      'Content-Type': contentType,
+    });
     return { name, res };
   }
 
@@ -243,7 +299,9 @@ describe('PATCH', () => {
     const { res } = await patch('Strict', '{"spec":{"foo":1}}');
     expect(res.status).toBe(422);
     expect(res.body.reason).toBe('Invalid');
-    expect(res.body.message).toMatch(/^ "" is invalid: patch: Invalid value: "\{\\"apiVersion\\":\\"apps\/v1\\",.*\\"foo\\":1.*\}": strict decoding error: unknown field "spec.foo"$/);
+    expect(res.body.message).toMatch(
+      /^ "" is invalid: patch: Invalid value: "\{\\"apiVersion\\":\\"apps\/v1\\",.*\\"foo\\":1.*\}": strict decoding error: unknown field "spec.foo"$/,
+    );
     expect(res.body.details.causes).toEqual([expect.objectContaining({ reason: 'FieldValueInvalid', field: 'patch' })]);
   });
 
@@ -256,26 +314,40 @@ describe('PATCH', () => {
   it.each(['Ignore', 'Warn', 'Strict'])('%s: a type error in the patched object is 422', async (level) => {
     const { res } = await patch(level, '{"spec":{"foo":1,"replicas":"x"}}');
     expect(res.status).toBe(422);
-    expect(res.body.message).toMatch(new RegExp(`^ "" is invalid: patch: Invalid value: ".*": ${REPLICAS_TYPE_ERROR}$`));
+    expect(res.body.message).toMatch(
+      new RegExp(`^ "" is invalid: patch: Invalid value: ".*": ${REPLICAS_TYPE_ERROR}$`),
+    );
   });
 
   it('Warn: a JSON patch adding an unknown field, with an unknown operation field', async () => {
-    const { name, res } = await patch('Warn', '[{"op":"add","path":"/spec/foo","value":1,"extra":true}]', 'application/json-patch+json');
+    const { name, res } = await patch(
+      'Warn',
+      '[{"op":"add","path":"/spec/foo","value":1,"extra":true}]',
+      'application/json-patch+json',
+    );
     expect(res.status).toBe(200);
     expect(warnings(res)).toEqual(['json patch unknown field "[0].extra"', 'unknown field "spec.foo"']);
     expect((await stored(name)).spec).not.toHaveProperty('foo');
   });
 
   it('Strict: a strategic merge patch shows the patch as Go prints a map', async () => {
-    const { res } = await patch('Strict', '{"spec":{"foo":1,"minReadySeconds":5}}', 'application/strategic-merge-patch+json');
+    const { res } = await patch(
+      'Strict',
+      '{"spec":{"foo":1,"minReadySeconds":5}}',
+      'application/strategic-merge-patch+json',
+    );
     expect(res.status).toBe(422);
-    expect(res.body.message).toBe(' "" is invalid: patch: Invalid value: "map[spec:map[foo:1 minReadySeconds:5]]": strict decoding error: unknown field "spec.foo"');
+    expect(res.body.message).toBe(
+      ' "" is invalid: patch: Invalid value: "map[spec:map[foo:1 minReadySeconds:5]]": strict decoding error: unknown field "spec.foo"',
+    );
   });
 
   it('a strategic merge patch with a wrong type gets the unstructured converter’s text', async () => {
     const { res } = await patch('Warn', '{"spec":{"replicas":"x"}}', 'application/strategic-merge-patch+json');
     expect(res.status).toBe(422);
-    expect(res.body.message).toBe(' "" is invalid: patch: Invalid value: "map[spec:map[replicas:x]]": unrecognized type: int32');
+    expect(res.body.message).toBe(
+      ' "" is invalid: patch: Invalid value: "map[spec:map[replicas:x]]": unrecognized type: int32',
+    );
   });
 });
 
@@ -296,16 +368,28 @@ describe('with the ServerSideFieldValidation gate off', () => {
   });
 
   it('still refuses type errors and unsupported values', async () => {
-    const typed = await off.api.request('POST', DEPLOYMENTS, deploymentJson('gate-off-type', '"replicas":"x",'), JSON_TYPE);
+    const typed = await off.api.request(
+      'POST',
+      DEPLOYMENTS,
+      deploymentJson('gate-off-type', '"replicas":"x",'),
+      JSON_TYPE,
+    );
     expect(typed.status).toBe(400);
-    const level = await off.api.request('POST', `${DEPLOYMENTS}?fieldValidation=Loud`, deploymentJson('gate-off-level'), JSON_TYPE);
+    const level = await off.api.request(
+      'POST',
+      `${DEPLOYMENTS}?fieldValidation=Loud`,
+      deploymentJson('gate-off-level'),
+      JSON_TYPE,
+    );
     expect(level.status).toBe(422);
   });
 });
 
 describe('a corpus of real-world Deployments', () => {
   const dir = join(__dirname, '..', 'fixtures', 'deployments');
-  const files = readdirSync(dir).filter((f) => f.endsWith('.yaml')).sort();
+  const files = readdirSync(dir)
+    .filter((f) => f.endsWith('.yaml'))
+    .sort();
   const corpusNs = 'corpus';
 
   beforeAll(() => createNamespace(ts.api, corpusNs));
@@ -314,22 +398,30 @@ describe('a corpus of real-world Deployments', () => {
     expect(files.length).toBeGreaterThanOrEqual(20);
   });
 
-  it.each(files)('%s is accepted under Strict, reads back as sent (as Go writes it) plus defaults, and its read-back is accepted under Strict', async (file) => {
-    const text = readFileSync(join(dir, file), 'utf8');
-    const sent = JSON.parse(yamlToJson(text, { strict: false }).json);
-    const path = `/apis/apps/v1/namespaces/${corpusNs}/deployments`;
-    const created = await ts.api.request('POST', `${path}?fieldValidation=Strict`, text, YAML_TYPE);
-    expect({ status: created.status, message: created.body?.message }).toEqual({ status: 201, message: undefined });
-    expect(created.headers.get('warning')).toBeNull();
-    const read = await ts.api.get(`${path}/${sent.metadata.name}`);
-    // What was sent as Kubernetes writes it back: omitempty zero values (`readOnly: false`) are gone.
-    const expected = goShape(sent);
-    delete expected.metadata.creationTimestamp;
-    expect(read.body).toMatchObject(expected);
-    const updated = await ts.api.request('PUT', `${path}/${sent.metadata.name}?fieldValidation=Strict`, JSON.stringify(read.body), JSON_TYPE);
-    expect(updated.status).toBe(200);
-    expect(updated.headers.get('warning')).toBeNull();
-  });
+  it.each(files)(
+    '%s is accepted under Strict, reads back as sent (as Go writes it) plus defaults, and its read-back is accepted under Strict',
+    async (file) => {
+      const text = readFileSync(join(dir, file), 'utf8');
+      const sent = JSON.parse(yamlToJson(text, { strict: false }).json);
+      const path = `/apis/apps/v1/namespaces/${corpusNs}/deployments`;
+      const created = await ts.api.request('POST', `${path}?fieldValidation=Strict`, text, YAML_TYPE);
+      expect({ status: created.status, message: created.body?.message }).toEqual({ status: 201, message: undefined });
+      expect(created.headers.get('warning')).toBeNull();
+      const read = await ts.api.get(`${path}/${sent.metadata.name}`);
+      // What was sent as Kubernetes writes it back: omitempty zero values (`readOnly: false`) are gone.
+      const expected = goShape(sent);
+      delete expected.metadata.creationTimestamp;
+      expect(read.body).toMatchObject(expected);
+      const updated = await ts.api.request(
+        'PUT',
+        `${path}/${sent.metadata.name}?fieldValidation=Strict`,
+        JSON.stringify(read.body),
+        JSON_TYPE,
+      );
+      expect(updated.status).toBe(200);
+      expect(updated.headers.get('warning')).toBeNull();
+    },
+  );
 });
 
 describe('kubectl --validate against this server', () => {
@@ -347,10 +439,15 @@ describe('kubectl --validate against this server', () => {
   function kubectl(...args: string[]): Promise<{ code: number; stdout: string; stderr: string }> {
     const argv = ['--server', ts.url, '--cache-dir', join(work, 'cache'), '-n', kcNs, ...args];
     return new Promise((resolve, reject) => {
-      execFile('kubectl', argv, { env: { ...process.env, KUBECONFIG: join(work, 'kubeconfig') }, timeout: 25_000 }, (error, stdout, stderr) => {
-        if (error && typeof error.code !== 'number') reject(error);
-        else resolve({ code: error ? Number(error.code) : 0, stdout: String(stdout), stderr: String(stderr) });
-      });
+      execFile(
+        'kubectl',
+        argv,
+        { env: { ...process.env, KUBECONFIG: join(work, 'kubeconfig') }, timeout: 25_000 },
+        (error, stdout, stderr) => {
+          if (error && typeof error.code !== 'number') reject(error);
+          else resolve({ code: error ? Number(error.code) : 0, stdout: String(stdout), stderr: String(stderr) });
+        },
+      );
     });
   }
 
@@ -364,7 +461,9 @@ describe('kubectl --validate against this server', () => {
     const file = manifest('kc-strict');
     const res = await kubectl('create', '-f', file);
     expect(res.code).toBe(1);
-    expect(res.stderr.trim()).toBe(`Error from server (BadRequest): error when creating "${file}": ${CANNOT_BE_HANDLED}strict decoding error: unknown field "spec.foo"`);
+    expect(res.stderr.trim()).toBe(
+      `Error from server (BadRequest): error when creating "${file}": ${CANNOT_BE_HANDLED}strict decoding error: unknown field "spec.foo"`,
+    );
   }, 30_000);
 
   it('creates with a warning under --validate=warn, and silently under --validate=false', async () => {

@@ -6,8 +6,15 @@ import { StatusError } from '../../lib/apimachinery/errors';
 import { buildRegistry } from '../../lib/registry/install';
 import { FLOWCONTROL_GROUP } from '../../lib/apis/flowcontrol/register';
 import { EtcdStorage } from '../../lib/storage/etcd/store';
-import { MANDATORY_FLOW_SCHEMA_SPECS, MANDATORY_PRIORITY_LEVEL_SPECS } from '../../lib/apis/flowcontrol/validation-mandatory';
-import { AUTO_UPDATE_ANNOTATION, BOOTSTRAP_FLOW_SCHEMA_NAMES, BOOTSTRAP_PRIORITY_LEVEL_NAMES } from '../../lib/registry/flowcontrol/bootstrap/configuration';
+import {
+  MANDATORY_FLOW_SCHEMA_SPECS,
+  MANDATORY_PRIORITY_LEVEL_SPECS,
+} from '../../lib/apis/flowcontrol/validation-mandatory';
+import {
+  AUTO_UPDATE_ANNOTATION,
+  BOOTSTRAP_FLOW_SCHEMA_NAMES,
+  BOOTSTRAP_PRIORITY_LEVEL_NAMES,
+} from '../../lib/registry/flowcontrol/bootstrap/configuration';
 import { FlowcontrolBootstrap } from '../../lib/registry/flowcontrol/bootstrap/ensurer';
 import { useTestEtcd } from '../helpers/etcd';
 import { eventually } from '../helpers/test-server';
@@ -35,7 +42,12 @@ function replica(prefix: string, timing?: { resyncMs: number }): Replica {
   const fs = registry.lookup(FLOWCONTROL_GROUP, 'v1beta3', 'flowschemas')?.store;
   const plc = registry.lookup(FLOWCONTROL_GROUP, 'v1beta3', 'prioritylevelconfigurations')?.store;
   if (!fs || !plc) throw new Error('flowcontrol resources are not served');
-  return { storage, fs, plc, bootstrap: new FlowcontrolBootstrap({ flowSchemas: fs, priorityLevels: plc, log, ...(timing ? { timing } : {}) }) };
+  return {
+    storage,
+    fs,
+    plc,
+    bootstrap: new FlowcontrolBootstrap({ flowSchemas: fs, priorityLevels: plc, log, ...(timing ? { timing } : {}) }),
+  };
 }
 
 async function names(store: GenericStore): Promise<string[]> {
@@ -66,14 +78,21 @@ describe('APF bootstrap configuration', () => {
     expect(spec(await r.plc.get('', 'catch-all'))).toEqual(MANDATORY_PRIORITY_LEVEL_SPECS['catch-all']);
     expect(spec(await r.plc.get('', 'workload-low'))).toEqual({
       type: 'Limited',
-      limited: { nominalConcurrencyShares: 100, limitResponse: { type: 'Queue', queuing: { queues: 128, handSize: 6, queueLengthLimit: 50 } }, lendablePercent: 90 },
+      limited: {
+        nominalConcurrencyShares: 100,
+        limitResponse: { type: 'Queue', queuing: { queues: 128, handSize: 6, queueLengthLimit: 50 } },
+        lendablePercent: 90,
+      },
     });
     expect(spec(await r.fs.get('', 'probes'))).toEqual({
       priorityLevelConfiguration: { name: 'exempt' },
       matchingPrecedence: 2,
       rules: [
         {
-          subjects: [{ kind: 'Group', group: { name: 'system:unauthenticated' } }, { kind: 'Group', group: { name: 'system:authenticated' } }],
+          subjects: [
+            { kind: 'Group', group: { name: 'system:unauthenticated' } },
+            { kind: 'Group', group: { name: 'system:authenticated' } },
+          ],
           nonResourceRules: [{ verbs: ['get'], nonResourceURLs: ['/healthz', '/readyz', '/livez'] }],
         },
       ],
@@ -81,7 +100,18 @@ describe('APF bootstrap configuration', () => {
     expect(spec(await r.fs.get('', 'system-leader-election'))).toMatchObject({
       matchingPrecedence: 100,
       distinguisherMethod: { type: 'ByUser' },
-      rules: [{ resourceRules: [{ verbs: ['get', 'create', 'update'], apiGroups: ['coordination.orch.io'], resources: ['leases'], namespaces: ['*'] }] }],
+      rules: [
+        {
+          resourceRules: [
+            {
+              verbs: ['get', 'create', 'update'],
+              apiGroups: ['coordination.orch.io'],
+              resources: ['leases'],
+              namespaces: ['*'],
+            },
+          ],
+        },
+      ],
     });
   });
 
@@ -106,7 +136,14 @@ describe('APF bootstrap configuration', () => {
       expect(await names(first.plc)).toEqual([...BOOTSTRAP_PRIORITY_LEVEL_NAMES].sort());
       for (const o of (await first.fs.list('', EVERYTHING)).items) expect(o.metadata.generation).toBe(1);
     }
-    const raced = create.mock.results.filter((res) => res.type === 'return').map((res) => (res.value as Promise<unknown>).then(() => false, (err: unknown) => err instanceof StatusError && err.code === 409));
+    const raced = create.mock.results
+      .filter((res) => res.type === 'return')
+      .map((res) =>
+        (res.value as Promise<unknown>).then(
+          () => false,
+          (err: unknown) => err instanceof StatusError && err.code === 409,
+        ),
+      );
     expect((await Promise.all(raced)).some(Boolean)).toBe(true);
     create.mockRestore();
   });
@@ -115,9 +152,22 @@ describe('APF bootstrap configuration', () => {
     const prefix = freshPrefix();
     const r = replica(prefix);
     await r.bootstrap.ensure();
-    await r.fs.patch('', 'catch-all', (o) => ({ ...o, metadata: { ...o.metadata, annotations: { [AUTO_UPDATE_ANNOTATION]: 'false' } } }), { dryRun: false });
+    await r.fs.patch(
+      '',
+      'catch-all',
+      (o) => ({ ...o, metadata: { ...o.metadata, annotations: { [AUTO_UPDATE_ANNOTATION]: 'false' } } }),
+      { dryRun: false },
+    );
     // Validation freezes mandatory specs, so a changed spec can only come from below the API (an older server, etcdctl).
-    await r.storage.guaranteedUpdate(r.plc.keyFor('', 'catch-all'), (o) => ({ object: { ...o, spec: { type: 'Limited', limited: { nominalConcurrencyShares: 77, limitResponse: { type: 'Reject' }, lendablePercent: 0 } } } }));
+    await r.storage.guaranteedUpdate(r.plc.keyFor('', 'catch-all'), (o) => ({
+      object: {
+        ...o,
+        spec: {
+          type: 'Limited',
+          limited: { nominalConcurrencyShares: 77, limitResponse: { type: 'Reject' }, lendablePercent: 0 },
+        },
+      },
+    }));
     await r.bootstrap.ensure();
     expect(annotation(await r.fs.get('', 'catch-all'))).toBe('true');
     expect(spec(await r.plc.get('', 'catch-all'))).toEqual(MANDATORY_PRIORITY_LEVEL_SPECS['catch-all']);
@@ -126,11 +176,16 @@ describe('APF bootstrap configuration', () => {
   it('leaves a suggested object alone while its annotation says "false"', async () => {
     const r = replica(freshPrefix());
     await r.bootstrap.ensure();
-    const edited = await r.plc.patch('', 'global-default', (o) => {
-      const s = structuredClone(spec(o)) as { limited: { nominalConcurrencyShares: number } };
-      s.limited.nominalConcurrencyShares = 99;
-      return { ...o, metadata: { ...o.metadata, annotations: { [AUTO_UPDATE_ANNOTATION]: 'false' } }, spec: s };
-    }, { dryRun: false });
+    const edited = await r.plc.patch(
+      '',
+      'global-default',
+      (o) => {
+        const s = structuredClone(spec(o)) as { limited: { nominalConcurrencyShares: number } };
+        s.limited.nominalConcurrencyShares = 99;
+        return { ...o, metadata: { ...o.metadata, annotations: { [AUTO_UPDATE_ANNOTATION]: 'false' } }, spec: s };
+      },
+      { dryRun: false },
+    );
     await r.bootstrap.ensure();
     const after = await r.plc.get('', 'global-default');
     expect(after.metadata.resourceVersion).toBe(edited.object.metadata.resourceVersion);
@@ -140,7 +195,12 @@ describe('APF bootstrap configuration', () => {
   it('keeps operator edits of an unannotated suggested object and records the decision as "false"', async () => {
     const r = replica(freshPrefix());
     await r.bootstrap.ensure();
-    await r.fs.patch('', 'service-accounts', (o) => ({ ...o, metadata: { ...o.metadata, annotations: {} }, spec: { ...spec(o), matchingPrecedence: 8000 } }), { dryRun: false });
+    await r.fs.patch(
+      '',
+      'service-accounts',
+      (o) => ({ ...o, metadata: { ...o.metadata, annotations: {} }, spec: { ...spec(o), matchingPrecedence: 8000 } }),
+      { dryRun: false },
+    );
     await r.bootstrap.ensure();
     const after = await r.fs.get('', 'service-accounts');
     expect(annotation(after)).toBe('false');
@@ -149,7 +209,19 @@ describe('APF bootstrap configuration', () => {
 
   it('takes over a never-edited object a user created without the annotation', async () => {
     const r = replica(freshPrefix());
-    await r.plc.create('', { apiVersion: 'flowcontrol.apiserver.orch.io/v1beta3', kind: 'PriorityLevelConfiguration', metadata: { name: 'system' }, spec: { type: 'Limited', limited: { nominalConcurrencyShares: 1, limitResponse: { type: 'Reject' }, lendablePercent: 0 } } }, { dryRun: false });
+    await r.plc.create(
+      '',
+      {
+        apiVersion: 'flowcontrol.apiserver.orch.io/v1beta3',
+        kind: 'PriorityLevelConfiguration',
+        metadata: { name: 'system' },
+        spec: {
+          type: 'Limited',
+          limited: { nominalConcurrencyShares: 1, limitResponse: { type: 'Reject' }, lendablePercent: 0 },
+        },
+      },
+      { dryRun: false },
+    );
     await r.bootstrap.ensure();
     const after = await r.plc.get('', 'system');
     expect(annotation(after)).toBe('true');
@@ -170,7 +242,16 @@ describe('APF bootstrap configuration', () => {
   it('deletes obsolete annotated objects only while the annotation says true', async () => {
     const r = replica(freshPrefix());
     const make = (name: string, value: string): Promise<unknown> =>
-      r.fs.create('', { apiVersion: 'flowcontrol.apiserver.orch.io/v1beta3', kind: 'FlowSchema', metadata: { name, annotations: { [AUTO_UPDATE_ANNOTATION]: value } }, spec: { priorityLevelConfiguration: { name: 'global-default' }, matchingPrecedence: 5000 } }, { dryRun: false });
+      r.fs.create(
+        '',
+        {
+          apiVersion: 'flowcontrol.apiserver.orch.io/v1beta3',
+          kind: 'FlowSchema',
+          metadata: { name, annotations: { [AUTO_UPDATE_ANNOTATION]: value } },
+          spec: { priorityLevelConfiguration: { name: 'global-default' }, matchingPrecedence: 5000 },
+        },
+        { dryRun: false },
+      );
     await make('retired-true', 'true');
     await make('retired-false', 'false');
     await make('retired-bad', 'maybe');

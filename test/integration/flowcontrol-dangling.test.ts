@@ -35,7 +35,12 @@ beforeAll(async () => {
   fsStatus = fsServed.statusStore;
   // Present before the controller starts: found by its initial list, not by the watch.
   await createFlowSchema('preexisting', 'nowhere');
-  controller = new DanglingConditionController({ flowSchemas: fs, flowSchemaStatus: fsStatus, priorityLevels: plc, log });
+  controller = new DanglingConditionController({
+    flowSchemas: fs,
+    flowSchemaStatus: fsStatus,
+    priorityLevels: plc,
+    log,
+  });
   controller.start();
 });
 afterAll(async () => {
@@ -45,11 +50,32 @@ afterAll(async () => {
 });
 
 function createFlowSchema(name: string, priorityLevel: string): Promise<unknown> {
-  return fs.create('', { apiVersion: API_VERSION, kind: 'FlowSchema', metadata: { name }, spec: { priorityLevelConfiguration: { name: priorityLevel }, matchingPrecedence: 500 } }, { dryRun: false });
+  return fs.create(
+    '',
+    {
+      apiVersion: API_VERSION,
+      kind: 'FlowSchema',
+      metadata: { name },
+      spec: { priorityLevelConfiguration: { name: priorityLevel }, matchingPrecedence: 500 },
+    },
+    { dryRun: false },
+  );
 }
 
 function createPriorityLevel(name: string): Promise<unknown> {
-  return plc.create('', { apiVersion: API_VERSION, kind: 'PriorityLevelConfiguration', metadata: { name }, spec: { type: 'Limited', limited: { nominalConcurrencyShares: 5, limitResponse: { type: 'Reject' }, lendablePercent: 0 } } }, { dryRun: false });
+  return plc.create(
+    '',
+    {
+      apiVersion: API_VERSION,
+      kind: 'PriorityLevelConfiguration',
+      metadata: { name },
+      spec: {
+        type: 'Limited',
+        limited: { nominalConcurrencyShares: 5, limitResponse: { type: 'Reject' }, lendablePercent: 0 },
+      },
+    },
+    { dryRun: false },
+  );
 }
 
 interface Condition {
@@ -67,7 +93,11 @@ function dangling(obj: ApiObject): Condition | undefined {
 
 async function waitForDangling(name: string, status: 'True' | 'False'): Promise<Condition> {
   const started = Date.now();
-  await eventually(async () => dangling(await fs.get('', name))?.status === status, REACTION_MS, `${name} Dangling=${status}`);
+  await eventually(
+    async () => dangling(await fs.get('', name))?.status === status,
+    REACTION_MS,
+    `${name} Dangling=${status}`,
+  );
   const condition = dangling(await fs.get('', name));
   if (!condition) throw new Error('condition vanished');
   log.debug({ ms: Date.now() - started }, 'reaction time');
@@ -95,7 +125,10 @@ describe('FlowSchema Dangling condition', () => {
   it('is True while the priority level is missing, False once it exists, True again after it is deleted', async () => {
     await createFlowSchema('orphan', 'late-level');
     const missing = await waitForDangling('orphan', 'True');
-    expect(missing).toEqual({ ...notFound('late-level'), lastTransitionTime: expect.stringMatching(/^\d{4}-\d\d-\d\dT\d\d:\d\d:\d\dZ$/) });
+    expect(missing).toEqual({
+      ...notFound('late-level'),
+      lastTransitionTime: expect.stringMatching(/^\d{4}-\d\d-\d\dT\d\d:\d\d:\d\dZ$/),
+    });
     // Exactly the Go field order of FlowSchemaCondition.
     expect(Object.keys(missing)).toEqual(['type', 'status', 'lastTransitionTime', 'reason', 'message']);
 
@@ -110,7 +143,12 @@ describe('FlowSchema Dangling condition', () => {
     await createPriorityLevel('level-a');
     await createFlowSchema('switcher', 'level-a');
     await waitForDangling('switcher', 'False');
-    await fs.patch('', 'switcher', (o) => ({ ...o, spec: { ...(o['spec'] as object), priorityLevelConfiguration: { name: 'level-b' } } }), { dryRun: false });
+    await fs.patch(
+      '',
+      'switcher',
+      (o) => ({ ...o, spec: { ...(o['spec'] as object), priorityLevelConfiguration: { name: 'level-b' } } }),
+      { dryRun: false },
+    );
     expect(await waitForDangling('switcher', 'True')).toMatchObject(notFound('level-b'));
   });
 
@@ -119,7 +157,12 @@ describe('FlowSchema Dangling condition', () => {
     await createFlowSchema('steady', 'steady-level');
     const first = await waitForDangling('steady', 'False');
     // A main-resource write (label only) reaches the controller through the watch; the status must stay untouched.
-    const labelled = await fs.patch('', 'steady', (o) => ({ ...o, metadata: { ...o.metadata, labels: { touched: 'yes' } } }), { dryRun: false });
+    const labelled = await fs.patch(
+      '',
+      'steady',
+      (o) => ({ ...o, metadata: { ...o.metadata, labels: { touched: 'yes' } } }),
+      { dryRun: false },
+    );
     // Unrelated priority level churn re-checks nothing that references another level, and changes nothing.
     await createPriorityLevel('unrelated-level');
     await new Promise((r) => setTimeout(r, 1500));
@@ -131,10 +174,18 @@ describe('FlowSchema Dangling condition', () => {
   it('keeps other condition types when it writes its own', async () => {
     await createFlowSchema('mixed', 'mixed-level');
     await waitForDangling('mixed', 'True');
-    await fsStatus.patch('', 'mixed', (o) => {
-      const conditions = [...((o['status'] as { conditions: Condition[] }).conditions), { type: 'Other', status: 'True', reason: 'Because', message: 'kept' }];
-      return { ...o, status: { conditions } };
-    }, { dryRun: false });
+    await fsStatus.patch(
+      '',
+      'mixed',
+      (o) => {
+        const conditions = [
+          ...(o['status'] as { conditions: Condition[] }).conditions,
+          { type: 'Other', status: 'True', reason: 'Because', message: 'kept' },
+        ];
+        return { ...o, status: { conditions } };
+      },
+      { dryRun: false },
+    );
     await createPriorityLevel('mixed-level');
     await waitForDangling('mixed', 'False');
     const conditions = ((await fs.get('', 'mixed'))['status'] as { conditions: Condition[] }).conditions;

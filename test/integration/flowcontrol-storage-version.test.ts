@@ -22,7 +22,9 @@ async function stored(resource: string, name: string): Promise<Record<string, an
 
 describe('flowcontrol storage version', () => {
   it('writes a PriorityLevelConfiguration created through v1beta3 as v1beta2 (assuredConcurrencyShares) and serves it in both versions', async () => {
-    expect((await ts.api.post(`${FLOWCONTROL}/prioritylevelconfigurations`, aPriorityLevel('stored-pl'))).status).toBe(201);
+    expect((await ts.api.post(`${FLOWCONTROL}/prioritylevelconfigurations`, aPriorityLevel('stored-pl'))).status).toBe(
+      201,
+    );
     const inEtcd = await stored('prioritylevelconfigurations', 'stored-pl');
     expect(inEtcd.apiVersion).toBe(`${GROUP}/v1beta2`);
     expect(inEtcd.spec.limited).toMatchObject({ assuredConcurrencyShares: 10 });
@@ -34,19 +36,33 @@ describe('flowcontrol storage version', () => {
     expect(v1beta2.body.spec.limited.assuredConcurrencyShares).toBe(10);
     expect(v1beta2.body.metadata.resourceVersion).toBe(v1beta3.body.metadata.resourceVersion);
     const listed = await ts.api.get(`${FLOWCONTROL}/prioritylevelconfigurations`);
-    expect(listed.body.items.find((i: any) => i.metadata.name === 'stored-pl').spec.limited.nominalConcurrencyShares).toBe(10);
+    expect(
+      listed.body.items.find((i: any) => i.metadata.name === 'stored-pl').spec.limited.nominalConcurrencyShares,
+    ).toBe(10);
     const listedRv0 = await ts.api.get(`${FLOWCONTROL}/prioritylevelconfigurations?resourceVersion=0`);
-    expect(listedRv0.body.items.find((i: any) => i.metadata.name === 'stored-pl').spec.limited.nominalConcurrencyShares).toBe(10);
+    expect(
+      listedRv0.body.items.find((i: any) => i.metadata.name === 'stored-pl').spec.limited.nominalConcurrencyShares,
+    ).toBe(10);
   });
 
   it('keeps updates, patches and watches in the hub form while etcd holds v1beta2', async () => {
-    const created = (await ts.api.post(`${FLOWCONTROL}/prioritylevelconfigurations`, aPriorityLevel('watched-pl'))).body;
-    const watch = await openWatch(ts.url, `${FLOWCONTROL}/prioritylevelconfigurations?watch=1&resourceVersion=${created.metadata.resourceVersion}&fieldSelector=metadata.name%3Dwatched-pl`);
+    const created = (await ts.api.post(`${FLOWCONTROL}/prioritylevelconfigurations`, aPriorityLevel('watched-pl')))
+      .body;
+    const watch = await openWatch(
+      ts.url,
+      `${FLOWCONTROL}/prioritylevelconfigurations?watch=1&resourceVersion=${created.metadata.resourceVersion}&fieldSelector=metadata.name%3Dwatched-pl`,
+    );
     try {
-      const patched = await ts.api.patch(`${FLOWCONTROL}/prioritylevelconfigurations/watched-pl`, { spec: { limited: { nominalConcurrencyShares: 25 } } }, 'application/merge-patch+json');
+      const patched = await ts.api.patch(
+        `${FLOWCONTROL}/prioritylevelconfigurations/watched-pl`,
+        { spec: { limited: { nominalConcurrencyShares: 25 } } },
+        'application/merge-patch+json',
+      );
       expect(patched.status).toBe(200);
       expect(patched.body.spec.limited.nominalConcurrencyShares).toBe(25);
-      expect((await stored('prioritylevelconfigurations', 'watched-pl')).spec.limited.assuredConcurrencyShares).toBe(25);
+      expect((await stored('prioritylevelconfigurations', 'watched-pl')).spec.limited.assuredConcurrencyShares).toBe(
+        25,
+      );
       const [event] = await watch.next(1);
       if (event === undefined) throw new Error('no watch event');
       expect(event.type).toBe('MODIFIED');
@@ -78,7 +94,9 @@ describe('flowcontrol storage version', () => {
     const expected = storageVersionHash(GROUP, 'v1beta2', 'PriorityLevelConfiguration');
     for (const path of [FLOWCONTROL, V1BETA2]) {
       const doc = await ts.api.get(path);
-      expect(doc.body.resources.find((r: any) => r.name === 'prioritylevelconfigurations').storageVersionHash).toBe(expected);
+      expect(doc.body.resources.find((r: any) => r.name === 'prioritylevelconfigurations').storageVersionHash).toBe(
+        expected,
+      );
     }
   });
 });

@@ -10,11 +10,30 @@ const shared = useTestEtcd();
 
 function storeWith(strategy: Partial<Strategy>, prefix: string): GenericStore {
   const full: Strategy = { ...defaultStrategy, namespaced: false, ...strategy };
-  const definition: ResourceDefinition = { group: 'example.orch.io', version: 'v1', resource: 'widgets', kind: 'Widget', listKind: 'WidgetList', shortNames: [], categories: [], strategy: full };
-  return new GenericStore({ definition, strategy: full, storage: new EtcdStorage(shared.client()), keyPrefix: `/${prefix}/widgets/` });
+  const definition: ResourceDefinition = {
+    group: 'example.orch.io',
+    version: 'v1',
+    resource: 'widgets',
+    kind: 'Widget',
+    listKind: 'WidgetList',
+    shortNames: [],
+    categories: [],
+    strategy: full,
+  };
+  return new GenericStore({
+    definition,
+    strategy: full,
+    storage: new EtcdStorage(shared.client()),
+    keyPrefix: `/${prefix}/widgets/`,
+  });
 }
 
-const widget = (name: string, extra: Record<string, unknown> = {}) => ({ apiVersion: 'example.orch.io/v1', kind: 'Widget', metadata: { name }, ...extra });
+const widget = (name: string, extra: Record<string, unknown> = {}) => ({
+  apiVersion: 'example.orch.io/v1',
+  kind: 'Widget',
+  metadata: { name },
+  ...extra,
+});
 
 describe('generic store', () => {
   it('creates on PUT when the strategy allows create-on-update', async () => {
@@ -29,7 +48,11 @@ describe('generic store', () => {
     await store.create('', widget('w2'), { dryRun: false });
     const err = (await store.update('', 'w2', widget('w2'), { dryRun: false }).catch((e: unknown) => e)) as StatusError;
     expect(err).toBeInstanceOf(StatusError);
-    expect(err.status).toMatchObject({ code: 422, message: 'Widget.example.orch.io "w2" is invalid: metadata.resourceVersion: Invalid value: 0x0: must be specified for an update' });
+    expect(err.status).toMatchObject({
+      code: 422,
+      message:
+        'Widget.example.orch.io "w2" is invalid: metadata.resourceVersion: Invalid value: 0x0: must be specified for an update',
+    });
   });
 
   it('does not write when an update changes nothing', async () => {

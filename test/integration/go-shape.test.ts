@@ -31,7 +31,7 @@ function withZeroValues(name: string): Record<string, any> {
 }
 
 describe('Go-shaped objects', () => {
-  it('answers a create with the template\'s creationTimestamp: null and resources: {}, without the omitempty zeros', async () => {
+  it("answers a create with the template's creationTimestamp: null and resources: {}, without the omitempty zeros", async () => {
     const res = await ts.api.post(DEPLOYMENTS, withZeroValues('created'));
     expect(res.status).toBe(201);
     const { spec, metadata } = res.body;
@@ -45,7 +45,7 @@ describe('Go-shaped objects', () => {
   });
 
   it('stores that form in etcd', async () => {
-    const stored = JSON.parse(await etcd.get(`/registry/apps/deployments/${NS}/created`).string() ?? '{}');
+    const stored = JSON.parse((await etcd.get(`/registry/apps/deployments/${NS}/created`).string()) ?? '{}');
     expect(stored.spec.template.metadata.creationTimestamp).toBeNull();
     expect(stored.spec.template.spec.containers[0].resources).toEqual({});
     expect(stored.spec).not.toHaveProperty('paused');
@@ -65,7 +65,11 @@ describe('Go-shaped objects', () => {
     const put = await ts.api.put(`${DEPLOYMENTS}/created`, read);
     expect(put.status).toBe(200);
     expect(put.body.metadata.resourceVersion).toBe(read.metadata.resourceVersion); // nothing changed, nothing written
-    const patched = await ts.api.patch(`${DEPLOYMENTS}/created`, { spec: { paused: false, template: { spec: { containers: [{ name: 'main', resources: null }] } } } }, 'application/strategic-merge-patch+json');
+    const patched = await ts.api.patch(
+      `${DEPLOYMENTS}/created`,
+      { spec: { paused: false, template: { spec: { containers: [{ name: 'main', resources: null }] } } } },
+      'application/strategic-merge-patch+json',
+    );
     expect(patched.status).toBe(200);
     expect(patched.body.spec).not.toHaveProperty('paused');
     expect(patched.body.spec.template.spec.containers[0].resources).toEqual({});

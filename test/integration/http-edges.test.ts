@@ -14,14 +14,28 @@ beforeAll(async () => {
 afterAll(() => ts.stop());
 
 /** One request with the path exactly as given (fetch would resolve `..` and `%2e%2e`). */
-function raw(method: string, path: string, body?: string, contentType = 'application/json'): Promise<{ status: number; contentType: string; text: string }> {
+function raw(
+  method: string,
+  path: string,
+  body?: string,
+  contentType = 'application/json',
+): Promise<{ status: number; contentType: string; text: string }> {
   const { hostname, port } = new URL(ts.url);
   return new Promise((resolve, reject) => {
-    const req = request({ hostname, port, method, path, headers: body === undefined ? {} : { 'Content-Type': contentType } }, (res) => {
-      const chunks: Buffer[] = [];
-      res.on('data', (c: Buffer) => chunks.push(c));
-      res.on('end', () => resolve({ status: res.statusCode ?? 0, contentType: String(res.headers['content-type']), text: Buffer.concat(chunks).toString('utf8') }));
-    });
+    const req = request(
+      { hostname, port, method, path, headers: body === undefined ? {} : { 'Content-Type': contentType } },
+      (res) => {
+        const chunks: Buffer[] = [];
+        res.on('data', (c: Buffer) => chunks.push(c));
+        res.on('end', () =>
+          resolve({
+            status: res.statusCode ?? 0,
+            contentType: String(res.headers['content-type']),
+            text: Buffer.concat(chunks).toString('utf8'),
+          }),
+        );
+      },
+    );
     req.on('error', reject);
     req.end(body);
   });
@@ -72,21 +86,30 @@ describe('deeply nested bodies are 400, never a crash', () => {
   it('refuses JSON nested too deeply with Go scanner text on create', async () => {
     const res = await raw('POST', DEPLOYMENTS, inAnnotation(50_000));
     expect(res.status).toBe(400);
-    expect(messageOf(res.text)).toBe(`the object provided is unrecognized (must be of type Deployment): couldn't get version/kind; json parse error: invalid character '[' exceeded max depth ({"metadata":{"name":"deep","an ...)`);
+    expect(messageOf(res.text)).toBe(
+      `the object provided is unrecognized (must be of type Deployment): couldn't get version/kind; json parse error: invalid character '[' exceeded max depth ({"metadata":{"name":"deep","an ...)`,
+    );
   });
 
   it('still decodes (and type-checks) moderately deep JSON', async () => {
     const res = await raw('POST', DEPLOYMENTS, inAnnotation(900));
     expect(res.status).toBe(400);
-    expect(messageOf(res.text)).toBe('Deployment in version "v1" cannot be handled as a Deployment: json: cannot unmarshal array into Go struct field ObjectMeta.metadata.annotations of type string');
+    expect(messageOf(res.text)).toBe(
+      'Deployment in version "v1" cannot be handled as a Deployment: json: cannot unmarshal array into Go struct field ObjectMeta.metadata.annotations of type string',
+    );
   });
 
   it.each([
-    ['application/merge-patch+json', 'error decoding patch: invalid character \'[\' exceeded max depth'],
-    ['application/strategic-merge-patch+json', 'invalid character \'[\' exceeded max depth'],
+    ['application/merge-patch+json', "error decoding patch: invalid character '[' exceeded max depth"],
+    ['application/strategic-merge-patch+json', "invalid character '[' exceeded max depth"],
   ])('refuses a deep %s body', async (contentType, message) => {
     await ts.api.post(DEPLOYMENTS, aDeployment('patched'));
-    const res = await raw('PATCH', `${DEPLOYMENTS}/patched`, `{"metadata":{"annotations":{"a":${nested(20_000)}}}}`, contentType);
+    const res = await raw(
+      'PATCH',
+      `${DEPLOYMENTS}/patched`,
+      `{"metadata":{"annotations":{"a":${nested(20_000)}}}}`,
+      contentType,
+    );
     expect(res.status).toBe(400);
     expect(messageOf(res.text)).toBe(message);
   });

@@ -10,7 +10,13 @@ beforeAll(async () => {
   ts = await startTestServer();
   await createNamespace(ts.api, NS);
   await createNamespace(ts.api, OTHER);
-  for (const [name, env, tier] of [['a1', 'prod', 'web'], ['a2', 'prod', 'db'], ['a3', 'dev', 'web'], ['a4', 'dev', ''], ['a5', 'qa', 'web']]) {
+  for (const [name, env, tier] of [
+    ['a1', 'prod', 'web'],
+    ['a2', 'prod', 'db'],
+    ['a3', 'dev', 'web'],
+    ['a4', 'dev', ''],
+    ['a5', 'qa', 'web'],
+  ]) {
     const obj = aDeployment(name ?? '');
     obj['metadata'].labels = { ...obj['metadata'].labels, env, ...(tier ? { tier } : {}) };
     await ts.api.post(DEPLOYMENTS, obj);
@@ -54,13 +60,18 @@ describe('label and field selectors', () => {
   it('answers 400 for a malformed label selector', async () => {
     const res = await ts.api.get(`${DEPLOYMENTS}?labelSelector=${encodeURIComponent('env in prod')}`);
     expect(res.status).toBe(400);
-    expect(res.body).toMatchObject({ reason: 'BadRequest', message: "unable to parse requirement: found 'prod' expected: '('" });
+    expect(res.body).toMatchObject({
+      reason: 'BadRequest',
+      message: "unable to parse requirement: found 'prod' expected: '('",
+    });
   });
 
   it('answers 400 for an unsupported field selector', async () => {
     const res = await ts.api.get(`${DEPLOYMENTS}?fieldSelector=spec.replicas%3D1`);
     expect(res.status).toBe(400);
-    expect(res.body.message).toBe('"spec.replicas" is not a known field selector: only "metadata.name", "metadata.namespace"');
+    expect(res.body.message).toBe(
+      '"spec.replicas" is not a known field selector: only "metadata.name", "metadata.namespace"',
+    );
   });
 });
 
@@ -114,24 +125,39 @@ describe('collections', () => {
     expect(res.body).toMatchObject({
       reason: 'Timeout',
       code: 504,
-      details: { causes: [{ reason: 'ResourceVersionTooLarge', message: 'Too large resource version' }], retryAfterSeconds: 1 },
+      details: {
+        causes: [{ reason: 'ResourceVersionTooLarge', message: 'Too large resource version' }],
+        retryAfterSeconds: 1,
+      },
     });
-    expect(res.body.message).toMatch(new RegExp(`^Timeout: Too large resource version: ${current + 100000}, current: \\d+$`));
+    expect(res.body.message).toMatch(
+      new RegExp(`^Timeout: Too large resource version: ${current + 100000}, current: \\d+$`),
+    );
   });
 
   it('serves an Exact list at an older revision with that revision', async () => {
     const before = (await ts.api.get(DEPLOYMENTS)).body;
     await ts.api.post(DEPLOYMENTS, aDeployment('later'));
-    const exact = await ts.api.get(`${DEPLOYMENTS}?resourceVersion=${before.metadata.resourceVersion}&resourceVersionMatch=Exact`);
+    const exact = await ts.api.get(
+      `${DEPLOYMENTS}?resourceVersion=${before.metadata.resourceVersion}&resourceVersionMatch=Exact`,
+    );
     expect(exact.body.metadata.resourceVersion).toBe(before.metadata.resourceVersion);
     expect(names(exact.body)).toEqual(names(before));
     await ts.api.delete(`${DEPLOYMENTS}/later`);
   });
 
   it('answers a Table for kubectl with the kind columns', async () => {
-    const res = await ts.api.get(DEPLOYMENTS, { Accept: 'application/json;as=Table;v=v1;g=meta.k8s.io,application/json' });
+    const res = await ts.api.get(DEPLOYMENTS, {
+      Accept: 'application/json;as=Table;v=v1;g=meta.k8s.io,application/json',
+    });
     expect(res.body).toMatchObject({ kind: 'Table', apiVersion: 'meta.k8s.io/v1' });
-    expect(res.body.columnDefinitions.map((c: any) => c.name).slice(0, 5)).toEqual(['Name', 'Ready', 'Up-to-date', 'Available', 'Age']);
+    expect(res.body.columnDefinitions.map((c: any) => c.name).slice(0, 5)).toEqual([
+      'Name',
+      'Ready',
+      'Up-to-date',
+      'Available',
+      'Age',
+    ]);
     expect(res.body.rows[0].object).toMatchObject({ kind: 'PartialObjectMetadata', metadata: { name: 'a1' } });
   });
 

@@ -17,7 +17,16 @@ async function requestSamples(): Promise<string[]> {
 
 describe('apiserver_request_total label values', () => {
   it('records nothing for paths no route serves, so clients cannot create label values', async () => {
-    const paths = ['/random-a1', '/x/y/z', '/healthz/bogus-check', '/apis/apps/v1/foos-q9', '/apis/apps/v1/namespaces/default/deployments/d/bogus-sub', '/apis/nogroup/v1/things', '/version', '/openapi/v3'];
+    const paths = [
+      '/random-a1',
+      '/x/y/z',
+      '/healthz/bogus-check',
+      '/apis/apps/v1/foos-q9',
+      '/apis/apps/v1/namespaces/default/deployments/d/bogus-sub',
+      '/apis/nogroup/v1/things',
+      '/version',
+      '/openapi/v3',
+    ];
     for (const path of paths) await ts.api.get(path);
     expect((await ts.api.request('PUT', '/apis/apps/v1/namespaces/default/deployments')).status).toBe(405);
     const samples = await requestSamples();
@@ -30,13 +39,28 @@ describe('apiserver_request_total label values', () => {
   it('records the health endpoints with the path as subresource and an empty component', async () => {
     expect((await ts.api.get('/livez')).status).toBe(200);
     const samples = await requestSamples();
-    expect(samples.some((l) => l.startsWith('apiserver_request_total{verb="GET",dry_run="",group="",version="",resource="",subresource="/livez",scope="",component="",code="200"}'))).toBe(true);
+    expect(
+      samples.some((l) =>
+        l.startsWith(
+          'apiserver_request_total{verb="GET",dry_run="",group="",version="",resource="",subresource="/livez",scope="",component="",code="200"}',
+        ),
+      ),
+    ).toBe(true);
   });
 
   it('still records requests a route serves, also when they fail (404 of a missing object)', async () => {
     expect((await ts.api.get('/apis/apps/v1/namespaces/default/deployments/absent-m')).status).toBe(404);
     const samples = await requestSamples();
-    expect(samples.some((l) => l.includes('verb="GET"') && l.includes('resource="deployments"') && l.includes('scope="resource"') && l.includes('component="apiserver"') && l.includes('code="404"'))).toBe(true);
+    expect(
+      samples.some(
+        (l) =>
+          l.includes('verb="GET"') &&
+          l.includes('resource="deployments"') &&
+          l.includes('scope="resource"') &&
+          l.includes('component="apiserver"') &&
+          l.includes('code="404"'),
+      ),
+    ).toBe(true);
   });
 
   it('labels dryRun values other than All as invalid (cleanDryRun)', async () => {
@@ -54,10 +78,18 @@ describe('audit responseStatus', () => {
     const ok = await ts.api.get('/api/v1/namespaces/default');
     const ids = [missing.headers.get('audit-id'), ok.headers.get('audit-id')];
     let events: Array<Record<string, unknown>> = [];
-    await eventually(async () => {
-      events = readFileSync(auditPath, 'utf8').split('\n').filter(Boolean).map((l) => JSON.parse(l) as Record<string, unknown>).filter((e) => ids.includes(e['auditID'] as string));
-      return events.length === 2;
-    }, 5000, 'audit lines');
+    await eventually(
+      async () => {
+        events = readFileSync(auditPath, 'utf8')
+          .split('\n')
+          .filter(Boolean)
+          .map((l) => JSON.parse(l) as Record<string, unknown>)
+          .filter((e) => ids.includes(e['auditID'] as string));
+        return events.length === 2;
+      },
+      5000,
+      'audit lines',
+    );
     const byId = new Map(events.map((e) => [e['auditID'], e]));
     expect(byId.get(ids[0])?.['responseStatus']).toEqual({
       metadata: {},

@@ -31,12 +31,36 @@ async function eventually(check: () => Promise<boolean>, timeoutMs: number, what
 
 describe('help texts and types', () => {
   it.each([
-    ['apiserver_request_total', 'counter', '[STABLE] Counter of apiserver requests broken out for each verb, dry run value, group, version, resource, scope, component, and HTTP response code.'],
-    ['apiserver_request_duration_seconds', 'histogram', '[STABLE] Response latency distribution in seconds for each verb, dry run value, group, version, resource, subresource, scope and component.'],
-    ['apiserver_longrunning_requests', 'gauge', '[STABLE] Gauge of all active long-running apiserver requests broken out by verb, group, version, resource, scope and component. Not all requests are tracked this way.'],
-    ['apiserver_requested_deprecated_apis', 'gauge', '[STABLE] Gauge of deprecated APIs that have been requested, broken out by API group, version, resource, subresource, and removed_release.'],
-    ['apiserver_storage_objects', 'gauge', '[STABLE] Number of stored objects at the time of last check split by kind.'],
-    ['etcd_request_duration_seconds', 'histogram', '[ALPHA] Etcd request latency in seconds for each operation and object type.'],
+    [
+      'apiserver_request_total',
+      'counter',
+      '[STABLE] Counter of apiserver requests broken out for each verb, dry run value, group, version, resource, scope, component, and HTTP response code.',
+    ],
+    [
+      'apiserver_request_duration_seconds',
+      'histogram',
+      '[STABLE] Response latency distribution in seconds for each verb, dry run value, group, version, resource, subresource, scope and component.',
+    ],
+    [
+      'apiserver_longrunning_requests',
+      'gauge',
+      '[STABLE] Gauge of all active long-running apiserver requests broken out by verb, group, version, resource, scope and component. Not all requests are tracked this way.',
+    ],
+    [
+      'apiserver_requested_deprecated_apis',
+      'gauge',
+      '[STABLE] Gauge of deprecated APIs that have been requested, broken out by API group, version, resource, subresource, and removed_release.',
+    ],
+    [
+      'apiserver_storage_objects',
+      'gauge',
+      '[STABLE] Number of stored objects at the time of last check split by kind.',
+    ],
+    [
+      'etcd_request_duration_seconds',
+      'histogram',
+      '[ALPHA] Etcd request latency in seconds for each operation and object type.',
+    ],
     ['apiserver_watch_events_total', 'counter', '[ALPHA] Number of events sent in watch clients'],
   ])('%s is a %s with Kubernetes help', async (name, type, help) => {
     const text = await scrape();
@@ -47,8 +71,41 @@ describe('help texts and types', () => {
   it('uses kube-apiserver request duration buckets from 5ms to 60s', async () => {
     await ts.api.get('/apis/apps/v1/deployments');
     const text = await scrape();
-    const bounds = text.split('\n').filter((l) => l.startsWith('apiserver_request_duration_seconds_bucket{') && l.includes('verb="LIST"') && l.includes('resource="deployments"')).map((l) => /le="([^"]+)"/.exec(l)?.[1]);
-    expect(bounds).toEqual(['0.005', '0.025', '0.05', '0.1', '0.2', '0.4', '0.6', '0.8', '1', '1.25', '1.5', '2', '3', '4', '5', '6', '8', '10', '15', '20', '30', '45', '60', '+Inf']);
+    const bounds = text
+      .split('\n')
+      .filter(
+        (l) =>
+          l.startsWith('apiserver_request_duration_seconds_bucket{') &&
+          l.includes('verb="LIST"') &&
+          l.includes('resource="deployments"'),
+      )
+      .map((l) => /le="([^"]+)"/.exec(l)?.[1]);
+    expect(bounds).toEqual([
+      '0.005',
+      '0.025',
+      '0.05',
+      '0.1',
+      '0.2',
+      '0.4',
+      '0.6',
+      '0.8',
+      '1',
+      '1.25',
+      '1.5',
+      '2',
+      '3',
+      '4',
+      '5',
+      '6',
+      '8',
+      '10',
+      '15',
+      '20',
+      '30',
+      '45',
+      '60',
+      '+Inf',
+    ]);
   });
 });
 
@@ -57,13 +114,39 @@ describe('request and storage samples', () => {
     const ns = uniqueName('metrics');
     await createNamespace(ts.api, ns);
     expect((await ts.api.post(`/apis/apps/v1/namespaces/${ns}/deployments`, aDeployment('m1'))).status).toBe(201);
-    expect((await ts.api.post(`/apis/apps/v1/namespaces/${ns}/deployments?dryRun=All`, aDeployment('m2'))).status).toBe(201);
+    expect((await ts.api.post(`/apis/apps/v1/namespaces/${ns}/deployments?dryRun=All`, aDeployment('m2'))).status).toBe(
+      201,
+    );
     const text = await scrape();
-    expect(sample(text, 'apiserver_request_total', 'verb="POST"', 'dry_run=""', 'group="apps"', 'version="v1"', 'resource="deployments"', 'subresource=""', 'scope="resource"', 'component="apiserver"', 'code="201"')).toBeGreaterThanOrEqual(1);
-    expect(sample(text, 'apiserver_request_total', 'verb="POST"', 'dry_run="All"', 'resource="deployments"', 'code="201"')).toBeGreaterThanOrEqual(1);
-    expect(sample(text, 'etcd_request_duration_seconds_count', 'operation="create"', 'type="deployments.apps"')).toBeGreaterThanOrEqual(1);
-    expect(sample(text, 'etcd_request_duration_seconds_count', 'operation="create"', 'type="namespaces"')).toBeGreaterThanOrEqual(1);
-    await eventually(async () => sample(await scrape(), 'apiserver_storage_objects', 'resource="deployments.apps"') >= 1, 5000, 'the deployment to be counted');
+    expect(
+      sample(
+        text,
+        'apiserver_request_total',
+        'verb="POST"',
+        'dry_run=""',
+        'group="apps"',
+        'version="v1"',
+        'resource="deployments"',
+        'subresource=""',
+        'scope="resource"',
+        'component="apiserver"',
+        'code="201"',
+      ),
+    ).toBeGreaterThanOrEqual(1);
+    expect(
+      sample(text, 'apiserver_request_total', 'verb="POST"', 'dry_run="All"', 'resource="deployments"', 'code="201"'),
+    ).toBeGreaterThanOrEqual(1);
+    expect(
+      sample(text, 'etcd_request_duration_seconds_count', 'operation="create"', 'type="deployments.apps"'),
+    ).toBeGreaterThanOrEqual(1);
+    expect(
+      sample(text, 'etcd_request_duration_seconds_count', 'operation="create"', 'type="namespaces"'),
+    ).toBeGreaterThanOrEqual(1);
+    await eventually(
+      async () => sample(await scrape(), 'apiserver_storage_objects', 'resource="deployments.apps"') >= 1,
+      5000,
+      'the deployment to be counted',
+    );
   });
 
   it('keeps apiserver_longrunning_requests up while a watch is open and down after it closes', async () => {
@@ -73,7 +156,11 @@ describe('request and storage samples', () => {
     const during = sample(await scrape(), 'apiserver_longrunning_requests', ...labels);
     expect(during).toBe((Number.isNaN(before) ? 0 : before) + 1);
     watch.close();
-    await eventually(async () => sample(await scrape(), 'apiserver_longrunning_requests', ...labels) === during - 1, 5000, 'the gauge to go down');
+    await eventually(
+      async () => sample(await scrape(), 'apiserver_longrunning_requests', ...labels) === during - 1,
+      5000,
+      'the gauge to go down',
+    );
   });
 });
 
@@ -87,8 +174,12 @@ describe('hidden metrics', () => {
     try {
       const watch = await openWatch(shown.url, '/apis/apps/v1/deployments?watch=1');
       const text = await scrape(shown);
-      expect(text).toContain('# HELP apiserver_registered_watchers [ALPHA] (Deprecated from 1.23) Number of currently registered watchers for a given resources\n');
-      expect(sample(text, 'apiserver_registered_watchers', 'group="apps"', 'version="v1"', 'kind="Deployment"')).toBe(1);
+      expect(text).toContain(
+        '# HELP apiserver_registered_watchers [ALPHA] (Deprecated from 1.23) Number of currently registered watchers for a given resources\n',
+      );
+      expect(sample(text, 'apiserver_registered_watchers', 'group="apps"', 'version="v1"', 'kind="Deployment"')).toBe(
+        1,
+      );
       watch.close();
     } finally {
       await shown.stop();

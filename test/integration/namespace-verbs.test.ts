@@ -11,7 +11,15 @@ afterAll(() => ts.stop());
 describe('namespaces collection verbs', () => {
   it('discovery lists namespaces without deletecollection and deployments with it', async () => {
     const core = (await ts.api.get('/api/v1')).body;
-    expect(core.resources.find((r: { name: string }) => r.name === 'namespaces').verbs).toEqual(['create', 'delete', 'get', 'list', 'patch', 'update', 'watch']);
+    expect(core.resources.find((r: { name: string }) => r.name === 'namespaces').verbs).toEqual([
+      'create',
+      'delete',
+      'get',
+      'list',
+      'patch',
+      'update',
+      'watch',
+    ]);
     const apps = (await ts.api.get('/apis/apps/v1')).body;
     expect(apps.resources.find((r: { name: string }) => r.name === 'deployments').verbs).toContain('deletecollection');
   });
@@ -20,9 +28,13 @@ describe('namespaces collection verbs', () => {
     const res = await ts.api.delete('/api/v1/namespaces');
     expect(res.status).toBe(405);
     expect(res.headers.get('allow')).toBe('GET, POST');
-    const names = (await ts.api.get('/api/v1/namespaces')).body.items.map((n: { metadata: { name: string } }) => n.metadata.name);
+    const names = (await ts.api.get('/api/v1/namespaces')).body.items.map(
+      (n: { metadata: { name: string } }) => n.metadata.name,
+    );
     expect(names).toEqual(expect.arrayContaining(['default', 'kube-system', 'kube-public', 'kube-node-lease']));
-    const deployments = await ts.api.delete('/apis/apps/v1/namespaces/default/deployments?labelSelector=none%3Dmatches');
+    const deployments = await ts.api.delete(
+      '/apis/apps/v1/namespaces/default/deployments?labelSelector=none%3Dmatches',
+    );
     expect(deployments.status).toBe(200);
   });
 
@@ -33,6 +45,8 @@ describe('namespaces collection verbs', () => {
     expect(collection).not.toHaveProperty('delete');
     const v2 = (await ts.api.get('/openapi/v2')).body;
     expect(v2.paths['/api/v1/namespaces']).not.toHaveProperty('delete');
-    expect(v2.paths['/apis/apps/v1/namespaces/{namespace}/deployments'].delete.operationId).toBe('deleteAppsV1CollectionNamespacedDeployment');
+    expect(v2.paths['/apis/apps/v1/namespaces/{namespace}/deployments'].delete.operationId).toBe(
+      'deleteAppsV1CollectionNamespacedDeployment',
+    );
   });
 });

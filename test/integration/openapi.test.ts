@@ -22,7 +22,7 @@ function named(message: Uint8Array, n: number, name: string): Uint8Array {
   return only(entry, 2);
 }
 
-type Json = Record<string, any>;  
+type Json = Record<string, any>;
 
 let ts: TestServer;
 beforeAll(async () => {
@@ -40,7 +40,11 @@ async function rootPaths(): Promise<Record<string, { serverRelativeURL: string }
 async function discovered(): Promise<Array<{ key: string; resources: Json[] }>> {
   const out = [{ key: 'api/v1', resources: (await ts.api.get('/api/v1')).body.resources }];
   for (const group of (await ts.api.get('/apis')).body.groups) {
-    for (const v of group.versions) out.push({ key: `apis/${v.groupVersion}`, resources: (await ts.api.get(`/apis/${v.groupVersion}`)).body.resources });
+    for (const v of group.versions)
+      out.push({
+        key: `apis/${v.groupVersion}`,
+        resources: (await ts.api.get(`/apis/${v.groupVersion}`)).body.resources,
+      });
   }
   return out;
 }
@@ -50,7 +54,8 @@ describe('/openapi/v3', () => {
     const paths = await rootPaths();
     const served = await discovered();
     expect(Object.keys(paths).sort()).toEqual(served.map((s) => s.key).sort());
-    for (const [key, { serverRelativeURL }] of Object.entries(paths)) expect(serverRelativeURL).toMatch(new RegExp(`^/openapi/v3/${key.replace(/\./g, '\\.')}\\?hash=[0-9A-F]{128}$`));
+    for (const [key, { serverRelativeURL }] of Object.entries(paths))
+      expect(serverRelativeURL).toMatch(new RegExp(`^/openapi/v3/${key.replace(/\./g, '\\.')}\\?hash=[0-9A-F]{128}$`));
   });
 
   it('answers each group-version URL with a valid OpenAPI 3.0 document documenting every discovered resource and kind', async () => {
@@ -64,10 +69,20 @@ describe('/openapi/v3', () => {
       const schemas = Object.values(doc['components']['schemas'] as Json);
       for (const r of resources) {
         const [resource, sub] = String(r['name']).split('/');
-        const path = Object.keys(doc['paths']).find((p) => p.endsWith(sub ? `/${resource}/{name}/${sub}` : `/${resource}/{name}`));
+        const path = Object.keys(doc['paths']).find((p) =>
+          p.endsWith(sub ? `/${resource}/{name}/${sub}` : `/${resource}/{name}`),
+        );
         expect([r['name'], path]).toEqual([r['name'], expect.any(String)]);
-        const gvk = { group: r['group'] ?? (key === 'api/v1' ? '' : key.split('/')[1]), kind: r['kind'], version: r['version'] ?? key.split('/').pop() };
-        const hasSchema = schemas.some((s: Json) => (s['x-kubernetes-group-version-kind'] ?? []).some((g: Json) => g['group'] === gvk.group && g['kind'] === gvk.kind && g['version'] === gvk.version));
+        const gvk = {
+          group: r['group'] ?? (key === 'api/v1' ? '' : key.split('/')[1]),
+          kind: r['kind'],
+          version: r['version'] ?? key.split('/').pop(),
+        };
+        const hasSchema = schemas.some((s: Json) =>
+          (s['x-kubernetes-group-version-kind'] ?? []).some(
+            (g: Json) => g['group'] === gvk.group && g['kind'] === gvk.kind && g['version'] === gvk.version,
+          ),
+        );
         expect([r['name'], hasSchema]).toEqual([r['name'], true]);
       }
     }
@@ -102,31 +117,41 @@ describe('/openapi/v3', () => {
   });
 
   it('answers 406 to a protobuf-only Accept and 404 to a group-version it does not serve', async () => {
-    const pb = await ts.api.get('/openapi/v3/apis/apps/v1', { Accept: 'application/com.github.proto-openapi.spec.v3@v1.0+protobuf' });
+    const pb = await ts.api.get('/openapi/v3/apis/apps/v1', {
+      Accept: 'application/com.github.proto-openapi.spec.v3@v1.0+protobuf',
+    });
     expect(pb.status).toBe(406);
-    const fallback = await ts.api.get('/openapi/v3/apis/apps/v1', { Accept: 'application/com.github.proto-openapi.spec.v3@v1.0+protobuf, application/json;q=0.5' });
+    const fallback = await ts.api.get('/openapi/v3/apis/apps/v1', {
+      Accept: 'application/com.github.proto-openapi.spec.v3@v1.0+protobuf, application/json;q=0.5',
+    });
     expect(fallback.status).toBe(200);
     expect((await ts.api.get('/openapi/v3/apis/apps/v1beta1')).status).toBe(404);
-    expect((await ts.api.get('/openapi/v3/apis/apps/v1')).body.paths).toHaveProperty(['/apis/apps/v1/namespaces/{namespace}/deployments/{name}/scale']);
+    expect((await ts.api.get('/openapi/v3/apis/apps/v1')).body.paths).toHaveProperty([
+      '/apis/apps/v1/namespaces/{namespace}/deployments/{name}/scale',
+    ]);
   });
 });
 
 describe('/openapi/v2', () => {
-  it('serves one Swagger 2.0 document with every group-version\'s paths', async () => {
+  it("serves one Swagger 2.0 document with every group-version's paths", async () => {
     const res = await ts.api.get('/openapi/v2', { Accept: 'application/json' });
     expect(res.status).toBe(200);
     expect(res.headers.get('etag')).toMatch(/^"[0-9A-F]{128}"$/);
     expect(structuralProblems(res.body, false)).toEqual([]);
     for (const { key, resources } of await discovered()) {
       for (const r of resources.filter((x) => !String(x['name']).includes('/'))) {
-        expect(Object.keys(res.body.paths).some((p) => p.startsWith(`/${key}/`) && p.endsWith(`/${r['name']}`))).toBe(true);
+        expect(Object.keys(res.body.paths).some((p) => p.startsWith(`/${key}/`) && p.endsWith(`/${r['name']}`))).toBe(
+          true,
+        );
       }
     }
   });
 
-  it('serves gnostic protobuf to kubectl ≤ 1.28\'s Accept, with the JSON form\'s ETag, carrying definitions, extensions and parameters', async () => {
+  it("serves gnostic protobuf to kubectl ≤ 1.28's Accept, with the JSON form's ETag, carrying definitions, extensions and parameters", async () => {
     const json = await ts.api.get('/openapi/v2', { Accept: 'application/json' });
-    const res = await fetch(`${ts.url}/openapi/v2`, { headers: { Accept: 'application/com.github.proto-openapi.spec.v2@v1.0+protobuf' } });
+    const res = await fetch(`${ts.url}/openapi/v2`, {
+      headers: { Accept: 'application/com.github.proto-openapi.spec.v2@v1.0+protobuf' },
+    });
     expect(res.status).toBe(200);
     expect(res.headers.get('content-type')).toBe('application/com.github.proto-openapi.spec.v2.v1.0+protobuf');
     expect(res.headers.get('etag')).toBe(json.headers.get('etag'));
@@ -145,14 +170,23 @@ describe('/openapi/v2', () => {
     const patch = only(named(only(doc, 8), 2, '/apis/apps/v1/namespaces/{namespace}/deployments/{name}'), 8);
     const parameters = all(patch, 8).map((item) => only(item, 1));
     expect(text(only(parameters[0] as Uint8Array, 1), 2)).toBe('body'); // Parameter.body_parameter.name
-    const queryNames = parameters.flatMap((p) => all(p, 2)).flatMap((nonBody) => all(nonBody, 3)).map((q) => text(q, 4));
+    const queryNames = parameters
+      .flatMap((p) => all(p, 2))
+      .flatMap((nonBody) => all(nonBody, 3))
+      .map((q) => text(q, 4));
     expect(queryNames).toEqual(expect.arrayContaining(['dryRun', 'fieldManager', 'fieldValidation', 'force']));
   });
 
   it.each([
     ['application/json, */*', 'application/json'],
-    ['application/com.github.proto-openapi.spec.v2.v1.0+protobuf', 'application/com.github.proto-openapi.spec.v2.v1.0+protobuf'],
-    ['application/json;q=0.5, application/com.github.proto-openapi.spec.v2@v1.0+protobuf', 'application/com.github.proto-openapi.spec.v2.v1.0+protobuf'],
+    [
+      'application/com.github.proto-openapi.spec.v2.v1.0+protobuf',
+      'application/com.github.proto-openapi.spec.v2.v1.0+protobuf',
+    ],
+    [
+      'application/json;q=0.5, application/com.github.proto-openapi.spec.v2@v1.0+protobuf',
+      'application/com.github.proto-openapi.spec.v2.v1.0+protobuf',
+    ],
   ])('negotiates Accept %s to %s', async (accept, contentType) => {
     const res = await fetch(`${ts.url}/openapi/v2`, { headers: { Accept: accept } });
     expect(res.status).toBe(200);

@@ -15,7 +15,11 @@ const LIST_JSON = `application/json;as=PartialObjectMetadataList;${META}`;
 
 async function bytesOf(path: string, accept: string): Promise<{ status: number; contentType: string; bytes: Buffer }> {
   const res = await fetch(ts.url + path, { headers: { Accept: accept } });
-  return { status: res.status, contentType: res.headers.get('content-type') ?? '', bytes: Buffer.from(await res.arrayBuffer()) };
+  return {
+    status: res.status,
+    contentType: res.headers.get('content-type') ?? '',
+    bytes: Buffer.from(await res.arrayBuffer()),
+  };
 }
 
 beforeAll(async () => {
@@ -30,7 +34,12 @@ describe('lists', () => {
     const { status, contentType, bytes } = await bytesOf(DEPLOYMENTS, LIST_ACCEPT);
     expect(status).toBe(200);
     expect(contentType).toBe('application/vnd.kubernetes.protobuf');
-    const list = decodeProtobufJson(bytes) as { kind: string; apiVersion: string; metadata: { resourceVersion: string }; items: Array<Record<string, any>> };
+    const list = decodeProtobufJson(bytes) as {
+      kind: string;
+      apiVersion: string;
+      metadata: { resourceVersion: string };
+      items: Array<Record<string, any>>;
+    };
     expect(list.kind).toBe('PartialObjectMetadataList');
     expect(list.apiVersion).toBe('meta.k8s.io/v1');
     expect(Number(list.metadata.resourceVersion)).toBeGreaterThan(0);
@@ -42,11 +51,23 @@ describe('lists', () => {
   it('in JSON each item carries its kind, pages keep continue and remainingItemCount, and an empty list has items null', async () => {
     const page = await ts.api.get(`${DEPLOYMENTS}?limit=2`, { Accept: LIST_JSON });
     expect(page.status).toBe(200);
-    expect(page.body).toMatchObject({ kind: 'PartialObjectMetadataList', apiVersion: 'meta.k8s.io/v1', metadata: { remainingItemCount: 1 } });
+    expect(page.body).toMatchObject({
+      kind: 'PartialObjectMetadataList',
+      apiVersion: 'meta.k8s.io/v1',
+      metadata: { remainingItemCount: 1 },
+    });
     expect(page.body.metadata.continue).toEqual(expect.any(String));
     expect(page.body.items).toEqual([
-      { kind: 'PartialObjectMetadata', apiVersion: 'meta.k8s.io/v1', metadata: expect.objectContaining({ name: 'a', namespace: NS }) },
-      { kind: 'PartialObjectMetadata', apiVersion: 'meta.k8s.io/v1', metadata: expect.objectContaining({ name: 'b', namespace: NS }) },
+      {
+        kind: 'PartialObjectMetadata',
+        apiVersion: 'meta.k8s.io/v1',
+        metadata: expect.objectContaining({ name: 'a', namespace: NS }),
+      },
+      {
+        kind: 'PartialObjectMetadata',
+        apiVersion: 'meta.k8s.io/v1',
+        metadata: expect.objectContaining({ name: 'b', namespace: NS }),
+      },
     ]);
     const empty = await ts.api.get(`${DEPLOYMENTS}?labelSelector=none%3Dhere`, { Accept: LIST_JSON });
     expect(empty.body.items).toBeNull();
@@ -55,12 +76,20 @@ describe('lists', () => {
   it('is 406 when a list is asked for as a single PartialObjectMetadata, and a single object as a list', async () => {
     const list = await ts.api.get(DEPLOYMENTS, { Accept: OBJECT_JSON });
     expect(list.status).toBe(406);
-    expect(list.body).toMatchObject({ reason: 'NotAcceptable', code: 406, message: 'you requested PartialObjectMetadata, but the requested object is a list (*apps.DeploymentList)' });
+    expect(list.body).toMatchObject({
+      reason: 'NotAcceptable',
+      code: 406,
+      message: 'you requested PartialObjectMetadata, but the requested object is a list (*apps.DeploymentList)',
+    });
     const one = await ts.api.get(`${DEPLOYMENTS}/a`, { Accept: LIST_JSON });
     expect(one.status).toBe(406);
-    expect(one.body.message).toBe('you requested PartialObjectMetadataList, but the requested object is not a list (*apps.Deployment)');
+    expect(one.body.message).toBe(
+      'you requested PartialObjectMetadataList, but the requested object is not a list (*apps.Deployment)',
+    );
     const namespaces = await ts.api.get('/api/v1/namespaces', { Accept: OBJECT_JSON });
-    expect(namespaces.body.message).toBe('you requested PartialObjectMetadata, but the requested object is a list (*core.NamespaceList)');
+    expect(namespaces.body.message).toBe(
+      'you requested PartialObjectMetadata, but the requested object is a list (*core.NamespaceList)',
+    );
   });
 });
 
@@ -69,9 +98,20 @@ describe('get', () => {
     const json = await ts.api.get(`${DEPLOYMENTS}/b`, { Accept: OBJECT_JSON });
     expect(json.status).toBe(200);
     expect(Object.keys(json.body)).toEqual(['kind', 'apiVersion', 'metadata']);
-    expect(json.body).toMatchObject({ kind: 'PartialObjectMetadata', apiVersion: 'meta.k8s.io/v1', metadata: { name: 'b', labels: { app: 'b' } } });
-    const proto = await bytesOf(`${DEPLOYMENTS}/b`, `application/vnd.kubernetes.protobuf;as=PartialObjectMetadata;${META},application/json`);
-    expect(decodeProtobufJson(proto.bytes)).toMatchObject({ kind: 'PartialObjectMetadata', apiVersion: 'meta.k8s.io/v1', metadata: { name: 'b', uid: json.body.metadata.uid } });
+    expect(json.body).toMatchObject({
+      kind: 'PartialObjectMetadata',
+      apiVersion: 'meta.k8s.io/v1',
+      metadata: { name: 'b', labels: { app: 'b' } },
+    });
+    const proto = await bytesOf(
+      `${DEPLOYMENTS}/b`,
+      `application/vnd.kubernetes.protobuf;as=PartialObjectMetadata;${META},application/json`,
+    );
+    expect(decodeProtobufJson(proto.bytes)).toMatchObject({
+      kind: 'PartialObjectMetadata',
+      apiVersion: 'meta.k8s.io/v1',
+      metadata: { name: 'b', uid: json.body.metadata.uid },
+    });
   });
 
   it('still answers 404 for a missing object before any conversion', async () => {
@@ -83,13 +123,27 @@ describe('get', () => {
 describe('watch', () => {
   it('streams PartialObjectMetadata events, bookmarks included', async () => {
     const list = await ts.api.get(DEPLOYMENTS, { Accept: LIST_JSON });
-    const res = fetch(`${ts.url}${DEPLOYMENTS}?watch=1&allowWatchBookmarks=true&timeoutSeconds=3&resourceVersion=${list.body.metadata.resourceVersion}`, { headers: { Accept: OBJECT_JSON } });
+    const res = fetch(
+      `${ts.url}${DEPLOYMENTS}?watch=1&allowWatchBookmarks=true&timeoutSeconds=3&resourceVersion=${list.body.metadata.resourceVersion}`,
+      { headers: { Accept: OBJECT_JSON } },
+    );
     await new Promise((r) => setTimeout(r, 300));
     await ts.api.patch(`${DEPLOYMENTS}/c`, { metadata: { labels: { touched: 'yes' } } });
-    const lines = (await (await res).text()).trim().split('\n').map((l) => JSON.parse(l) as { type: string; object: Record<string, any> });
+    const lines = (await (await res).text())
+      .trim()
+      .split('\n')
+      .map((l) => JSON.parse(l) as { type: string; object: Record<string, any> });
     const modified = lines.find((e) => e.type === 'MODIFIED');
-    expect(modified?.object).toEqual({ kind: 'PartialObjectMetadata', apiVersion: 'meta.k8s.io/v1', metadata: expect.objectContaining({ name: 'c', labels: { app: 'c', touched: 'yes' } }) });
+    expect(modified?.object).toEqual({
+      kind: 'PartialObjectMetadata',
+      apiVersion: 'meta.k8s.io/v1',
+      metadata: expect.objectContaining({ name: 'c', labels: { app: 'c', touched: 'yes' } }),
+    });
     const bookmark = lines.find((e) => e.type === 'BOOKMARK');
-    expect(bookmark?.object).toEqual({ kind: 'PartialObjectMetadata', apiVersion: 'meta.k8s.io/v1', metadata: { resourceVersion: expect.any(String), creationTimestamp: null } });
+    expect(bookmark?.object).toEqual({
+      kind: 'PartialObjectMetadata',
+      apiVersion: 'meta.k8s.io/v1',
+      metadata: { resourceVersion: expect.any(String), creationTimestamp: null },
+    });
   });
 });

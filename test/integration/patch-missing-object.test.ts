@@ -23,14 +23,21 @@ describe('patch bodies that do not decode', () => {
   ])('%s %j on a missing Deployment is 404 NotFound', async (contentType, body) => {
     for (const path of [`${DEPLOYMENTS}/ghost`, `${DEPLOYMENTS}/ghost/status`, `${DEPLOYMENTS}/ghost/scale`]) {
       const res = await ts.api.patch(path, body, contentType);
-      expect({ path, status: res.status, reason: res.body.reason, message: res.body.message }).toEqual({ path, status: 404, reason: 'NotFound', message: 'deployments.apps "ghost" not found' });
+      expect({ path, status: res.status, reason: res.body.reason, message: res.body.message }).toEqual({
+        path,
+        status: 404,
+        reason: 'NotFound',
+        message: 'deployments.apps "ghost" not found',
+      });
     }
   });
 
   it('the same JSON patch with an object body on an existing Deployment is 400 with the Go decoder text', async () => {
     const res = await ts.api.patch(`${DEPLOYMENTS}/present`, { spec: { replicas: 2 } }, 'application/json-patch+json');
     expect(res.status).toBe(400);
-    expect(res.body.message).toBe('error decoding patch: json: cannot unmarshal object into Go value of type []handlers.jsonPatchOp');
+    expect(res.body.message).toBe(
+      'error decoding patch: json: cannot unmarshal object into Go value of type []handlers.jsonPatchOp',
+    );
   });
 
   it('a malformed merge patch on an existing Deployment is still 400 and changes nothing', async () => {

@@ -27,8 +27,19 @@ describe('a patch renaming the object', () => {
   it.each([
     ['scale', 'application/merge-patch+json', { metadata: { name: 'other' }, spec: { replicas: 9 } }],
     ['scale', 'application/strategic-merge-patch+json', { metadata: { name: 'other' }, spec: { replicas: 9 } }],
-    ['scale', 'application/json-patch+json', [{ op: 'replace', path: '/metadata/name', value: 'other' }, { op: 'replace', path: '/spec/replicas', value: 9 }]],
-    ['scale', 'application/apply-patch+yaml', { apiVersion: 'autoscaling/v1', kind: 'Scale', metadata: { name: 'other' }, spec: { replicas: 9 } }],
+    [
+      'scale',
+      'application/json-patch+json',
+      [
+        { op: 'replace', path: '/metadata/name', value: 'other' },
+        { op: 'replace', path: '/spec/replicas', value: 9 },
+      ],
+    ],
+    [
+      'scale',
+      'application/apply-patch+yaml',
+      { apiVersion: 'autoscaling/v1', kind: 'Scale', metadata: { name: 'other' }, spec: { replicas: 9 } },
+    ],
     ['', 'application/merge-patch+json', { metadata: { name: 'other' }, spec: { replicas: 9 } }],
     ['status', 'application/merge-patch+json', { metadata: { name: 'other' }, status: { replicas: 9 } }],
   ])('/%s with %s answers 400 and changes nothing', async (sub, contentType, body) => {

@@ -28,7 +28,14 @@ afterAll(() => stopServerWithEtcdClient(ts, etcd));
 async function created(name: string): Promise<Record<string, any>> {
   const dep = aDeployment(name);
   dep['spec'].template.spec.containers = [
-    { name: 'main', image: 'nginx:1.25', env: [{ name: 'A', value: '1' }, { name: 'B', value: '2' }] },
+    {
+      name: 'main',
+      image: 'nginx:1.25',
+      env: [
+        { name: 'A', value: '1' },
+        { name: 'B', value: '2' },
+      ],
+    },
     { name: 'sidecar', image: 'envoy:1' },
   ];
   const res = await ts.api.post(DEPLOYMENTS, dep);
@@ -43,15 +50,35 @@ async function stored(name: string): Promise<Record<string, any>> {
 }
 
 const patchOf = (containers: unknown[]): Record<string, unknown> => ({ spec: { template: { spec: { containers } } } });
-const badRequest = (message: string): Record<string, unknown> => ({ kind: 'Status', apiVersion: 'v1', metadata: {}, status: 'Failure', message, reason: 'BadRequest', code: 400 });
+const badRequest = (message: string): Record<string, unknown> => ({
+  kind: 'Status',
+  apiVersion: 'v1',
+  metadata: {},
+  status: 'Failure',
+  message,
+  reason: 'BadRequest',
+  code: 400,
+});
 
 describe('strategic merge patch', () => {
   it('merges containers by name, keeping the others, and stores the result', async () => {
     await created('smp-merge');
-    const res = await ts.api.patch(`${DEPLOYMENTS}/smp-merge`, patchOf([{ name: 'main', image: 'nginx:2', env: [{ name: 'C', value: '3' }] }]), STRATEGIC);
+    const res = await ts.api.patch(
+      `${DEPLOYMENTS}/smp-merge`,
+      patchOf([{ name: 'main', image: 'nginx:2', env: [{ name: 'C', value: '3' }] }]),
+      STRATEGIC,
+    );
     expect(res.status).toBe(200);
     const expected = [
-      { name: 'main', image: 'nginx:2', env: [{ name: 'C', value: '3' }, { name: 'A', value: '1' }, { name: 'B', value: '2' }] },
+      {
+        name: 'main',
+        image: 'nginx:2',
+        env: [
+          { name: 'C', value: '3' },
+          { name: 'A', value: '1' },
+          { name: 'B', value: '2' },
+        ],
+      },
       { name: 'sidecar', image: 'envoy:1' },
     ];
     expect(res.body.spec.template.spec.containers).toMatchObject(expected);
@@ -61,7 +88,11 @@ describe('strategic merge patch', () => {
 
   it('removes a container with $patch: delete', async () => {
     await created('smp-delete');
-    const res = await ts.api.patch(`${DEPLOYMENTS}/smp-delete`, patchOf([{ name: 'sidecar', $patch: 'delete' }]), STRATEGIC);
+    const res = await ts.api.patch(
+      `${DEPLOYMENTS}/smp-delete`,
+      patchOf([{ name: 'sidecar', $patch: 'delete' }]),
+      STRATEGIC,
+    );
     expect(res.status).toBe(200);
     expect(res.body.spec.template.spec.containers.map((c: { name: string }) => c.name)).toEqual(['main']);
   });
@@ -70,31 +101,60 @@ describe('strategic merge patch', () => {
     await created('smp-retain');
     const merge = await ts.api.patch(`${DEPLOYMENTS}/smp-retain`, { spec: { strategy: { type: 'Recreate' } } }, MERGE);
     expect(merge.status).toBe(422);
-    expect(merge.body.message).toContain("spec.strategy.rollingUpdate: Forbidden: may not be specified when strategy `type` is 'Recreate'");
-    const res = await ts.api.patch(`${DEPLOYMENTS}/smp-retain`, { spec: { strategy: { $retainKeys: ['type'], type: 'Recreate' } } }, STRATEGIC);
+    expect(merge.body.message).toContain(
+      "spec.strategy.rollingUpdate: Forbidden: may not be specified when strategy `type` is 'Recreate'",
+    );
+    const res = await ts.api.patch(
+      `${DEPLOYMENTS}/smp-retain`,
+      { spec: { strategy: { $retainKeys: ['type'], type: 'Recreate' } } },
+      STRATEGIC,
+    );
     expect(res.status).toBe(200);
     expect(res.body.spec.strategy).toEqual({ type: 'Recreate' });
   });
 
   it('merges status conditions by type through the status subresource', async () => {
     await created('smp-status');
-    const first = await ts.api.patch(`${DEPLOYMENTS}/smp-status/status`, { status: { conditions: [{ type: 'Available', status: 'True' }] } }, STRATEGIC);
+    const first = await ts.api.patch(
+      `${DEPLOYMENTS}/smp-status/status`,
+      { status: { conditions: [{ type: 'Available', status: 'True' }] } },
+      STRATEGIC,
+    );
     expect(first.status).toBe(200);
-    const res = await ts.api.patch(`${DEPLOYMENTS}/smp-status/status`, { status: { conditions: [{ type: 'Progressing', status: 'True' }] } }, STRATEGIC);
+    const res = await ts.api.patch(
+      `${DEPLOYMENTS}/smp-status/status`,
+      { status: { conditions: [{ type: 'Progressing', status: 'True' }] } },
+      STRATEGIC,
+    );
     expect(res.status).toBe(200);
-    expect(res.body.status.conditions.map((c: { type: string }) => c.type).sort()).toEqual(['Available', 'Progressing']);
+    expect(res.body.status.conditions.map((c: { type: string }) => c.type).sort()).toEqual([
+      'Available',
+      'Progressing',
+    ]);
   });
 
   it('answers a list element without its merge key with 400 BadRequest and the Kubernetes text (Kubernetes: a bare 500)', async () => {
     await created('smp-nokey');
     const res = await ts.api.patch(`${DEPLOYMENTS}/smp-nokey`, patchOf([{ image: 'nginx:2' }]), STRATEGIC);
     expect(res.status).toBe(400);
-    expect(res.body).toEqual({ kind: 'Status', apiVersion: 'v1', metadata: {}, status: 'Failure', message: 'map: map[image:nginx:2] does not contain declared merge key: name', reason: 'BadRequest', code: 400 });
+    expect(res.body).toEqual({
+      kind: 'Status',
+      apiVersion: 'v1',
+      metadata: {},
+      status: 'Failure',
+      message: 'map: map[image:nginx:2] does not contain declared merge key: name',
+      reason: 'BadRequest',
+      code: 400,
+    });
   });
 
   it('answers a malformed $retainKeys with 400', async () => {
     await created('smp-badretain');
-    const res = await ts.api.patch(`${DEPLOYMENTS}/smp-badretain`, { spec: { strategy: { $retainKeys: 'type', type: 'Recreate' } } }, STRATEGIC);
+    const res = await ts.api.patch(
+      `${DEPLOYMENTS}/smp-badretain`,
+      { spec: { strategy: { $retainKeys: 'type', type: 'Recreate' } } },
+      STRATEGIC,
+    );
     expect(res.status).toBe(400);
     expect(res.body).toEqual(badRequest('invalid patch format of retainKeys'));
   });
@@ -104,13 +164,26 @@ describe('strategic merge patch', () => {
     const emptied = await ts.api.patch(`${DEPLOYMENTS}/smp-lists`, { metadata: { finalizers: [] } }, MERGE);
     expect(emptied.body.metadata).not.toHaveProperty('finalizers');
     // No list to merge into: the patched object fails to decode into the Go type (FromUnstructured).
-    const absent = await ts.api.patch(`${DEPLOYMENTS}/smp-lists`, { metadata: { finalizers: [['example.com/a']] } }, STRATEGIC);
+    const absent = await ts.api.patch(
+      `${DEPLOYMENTS}/smp-lists`,
+      { metadata: { finalizers: [['example.com/a']] } },
+      STRATEGIC,
+    );
     expect(absent.status).toBe(422);
-    expect(absent.body.message).toBe(' "" is invalid: patch: Invalid value: "map[metadata:map[finalizers:[[example.com/a]]]]": unrecognized type: string');
+    expect(absent.body.message).toBe(
+      ' "" is invalid: patch: Invalid value: "map[metadata:map[finalizers:[[example.com/a]]]]": unrecognized type: string',
+    );
     // A list of strings to merge into: the element types differ (mergepatch's text, 400).
     await ts.api.patch(`${DEPLOYMENTS}/smp-lists`, { metadata: { finalizers: ['example.com/x'] } }, MERGE);
-    const mixed = await ts.api.patch(`${DEPLOYMENTS}/smp-lists`, { metadata: { finalizers: [['example.com/a']] } }, STRATEGIC);
-    expect({ status: mixed.status, message: mixed.body.message }).toEqual({ status: 400, message: 'list element types are not identical: [[example.com/x] [[example.com/a]]]' });
+    const mixed = await ts.api.patch(
+      `${DEPLOYMENTS}/smp-lists`,
+      { metadata: { finalizers: [['example.com/a']] } },
+      STRATEGIC,
+    );
+    expect({ status: mixed.status, message: mixed.body.message }).toEqual({
+      status: 400,
+      message: 'list element types are not identical: [[example.com/x] [[example.com/a]]]',
+    });
     await ts.api.patch(`${DEPLOYMENTS}/smp-lists`, { metadata: { finalizers: null } }, MERGE);
   });
 
@@ -151,10 +224,19 @@ describe('JSON patch', () => {
 
   it('answers a failed test with 422 and the fixed message, changing nothing', async () => {
     const before = await created('jp-test');
-    const res = await ts.api.patch(`${DEPLOYMENTS}/jp-test`, [{ op: 'replace', path: '/spec/replicas', value: 5 }, { op: 'test', path: '/spec/replicas', value: 4 }], JSON_PATCH);
+    const res = await ts.api.patch(
+      `${DEPLOYMENTS}/jp-test`,
+      [
+        { op: 'replace', path: '/spec/replicas', value: 5 },
+        { op: 'test', path: '/spec/replicas', value: 4 },
+      ],
+      JSON_PATCH,
+    );
     expect(res.status).toBe(422);
     expect(res.body).toEqual(REJECTED);
-    expect((await ts.api.get(`${DEPLOYMENTS}/jp-test`)).body.metadata.resourceVersion).toBe(before.metadata.resourceVersion);
+    expect((await ts.api.get(`${DEPLOYMENTS}/jp-test`)).body.metadata.resourceVersion).toBe(
+      before.metadata.resourceVersion,
+    );
   });
 
   it.each([
@@ -171,7 +253,11 @@ describe('JSON patch', () => {
 
   it('adds a missing member on replace, as the library Kubernetes uses does', async () => {
     await created('jp-replace');
-    const res = await ts.api.patch(`${DEPLOYMENTS}/jp-replace`, [{ op: 'replace', path: '/metadata/annotations', value: { note: 'x' } }], JSON_PATCH);
+    const res = await ts.api.patch(
+      `${DEPLOYMENTS}/jp-replace`,
+      [{ op: 'replace', path: '/metadata/annotations', value: { note: 'x' } }],
+      JSON_PATCH,
+    );
     expect(res.status).toBe(200);
     expect(res.body.metadata.annotations).toEqual({ note: 'x' });
   });
@@ -179,11 +265,17 @@ describe('JSON patch', () => {
   it('answers undecodable patches with 400, worded by fieldValidation', async () => {
     await created('jp-decode');
     const strict = await ts.api.patch(`${DEPLOYMENTS}/jp-decode`, { op: 'add' }, JSON_PATCH);
-    expect(strict.body).toEqual(badRequest('error decoding patch: json: cannot unmarshal object into Go value of type []handlers.jsonPatchOp'));
+    expect(strict.body).toEqual(
+      badRequest('error decoding patch: json: cannot unmarshal object into Go value of type []handlers.jsonPatchOp'),
+    );
     const ignore = await ts.api.patch(`${DEPLOYMENTS}/jp-decode?fieldValidation=Ignore`, { op: 'add' }, JSON_PATCH);
     expect(ignore.body).toEqual(badRequest('json: cannot unmarshal object into Go value of type jsonpatch.Patch'));
     const typed = await ts.api.patch(`${DEPLOYMENTS}/jp-decode`, [{ op: 1, path: '/x' }], JSON_PATCH);
-    expect(typed.body).toEqual(badRequest('error decoding patch: json: cannot unmarshal number into Go struct field jsonPatchOp.op of type string'));
+    expect(typed.body).toEqual(
+      badRequest(
+        'error decoding patch: json: cannot unmarshal number into Go struct field jsonPatchOp.op of type string',
+      ),
+    );
     const syntax = await ts.api.patch(`${DEPLOYMENTS}/jp-decode`, '[{"op":', JSON_PATCH);
     expect(syntax.body).toEqual(badRequest('error decoding patch: unexpected end of JSON input'));
   });
@@ -193,7 +285,10 @@ describe('JSON patch', () => {
     const ops = Array.from({ length: 10001 }, () => ({ op: 'test', path: '/spec/replicas', value: 1 }));
     const res = await ts.api.patch(`${DEPLOYMENTS}/jp-many`, ops, JSON_PATCH);
     expect(res.status).toBe(413);
-    expect(res.body).toMatchObject({ reason: 'RequestEntityTooLarge', message: 'Request entity too large: The allowed maximum operations in a JSON patch is 10000, got 10001' });
+    expect(res.body).toMatchObject({
+      reason: 'RequestEntityTooLarge',
+      message: 'Request entity too large: The allowed maximum operations in a JSON patch is 10000, got 10001',
+    });
   });
 
   it('answers a patched document that is not an object with 422 patch: Invalid value', async () => {
@@ -218,7 +313,11 @@ describe('JSON patch', () => {
 describe('merge patch', () => {
   it('deletes with null and replaces lists whole', async () => {
     await created('mp-basic');
-    const res = await ts.api.patch(`${DEPLOYMENTS}/mp-basic`, { metadata: { labels: { app: null, tier: 'web' } }, ...patchOf([{ name: 'only', image: 'busybox' }]) }, MERGE);
+    const res = await ts.api.patch(
+      `${DEPLOYMENTS}/mp-basic`,
+      { metadata: { labels: { app: null, tier: 'web' } }, ...patchOf([{ name: 'only', image: 'busybox' }]) },
+      MERGE,
+    );
     expect(res.status).toBe(200);
     expect(res.body.metadata.labels).toEqual({ tier: 'web' });
     expect(res.body.spec.template.spec.containers).toMatchObject([{ name: 'only', image: 'busybox' }]);
@@ -227,11 +326,21 @@ describe('merge patch', () => {
 
   it('answers null and non-object bodies as Kubernetes does', async () => {
     await created('mp-body');
-    expect((await ts.api.patch(`${DEPLOYMENTS}/mp-body`, 'null', MERGE)).body).toEqual(badRequest('Invalid JSON Patch'));
-    expect((await ts.api.patch(`${DEPLOYMENTS}/mp-body`, '"x"', MERGE)).body).toEqual(badRequest('error decoding patch: json: cannot unmarshal string into Go value of type map[string]interface {}'));
-    expect((await ts.api.patch(`${DEPLOYMENTS}/mp-body?fieldValidation=Ignore`, '"x"', MERGE)).body).toEqual(badRequest('Invalid JSON Patch'));
-    expect((await ts.api.patch(`${DEPLOYMENTS}/mp-body`, '{', MERGE)).body).toEqual(badRequest('error decoding patch: unexpected end of JSON input'));
-    expect((await ts.api.patch(`${DEPLOYMENTS}/mp-body?fieldValidation=Ignore`, '{', MERGE)).body).toEqual(badRequest('Invalid JSON Patch'));
+    expect((await ts.api.patch(`${DEPLOYMENTS}/mp-body`, 'null', MERGE)).body).toEqual(
+      badRequest('Invalid JSON Patch'),
+    );
+    expect((await ts.api.patch(`${DEPLOYMENTS}/mp-body`, '"x"', MERGE)).body).toEqual(
+      badRequest('error decoding patch: json: cannot unmarshal string into Go value of type map[string]interface {}'),
+    );
+    expect((await ts.api.patch(`${DEPLOYMENTS}/mp-body?fieldValidation=Ignore`, '"x"', MERGE)).body).toEqual(
+      badRequest('Invalid JSON Patch'),
+    );
+    expect((await ts.api.patch(`${DEPLOYMENTS}/mp-body`, '{', MERGE)).body).toEqual(
+      badRequest('error decoding patch: unexpected end of JSON input'),
+    );
+    expect((await ts.api.patch(`${DEPLOYMENTS}/mp-body?fieldValidation=Ignore`, '{', MERGE)).body).toEqual(
+      badRequest('Invalid JSON Patch'),
+    );
   });
 
   it('treats metadata: null as an empty ObjectMeta, so the name no longer matches', async () => {
@@ -256,7 +365,14 @@ describe('metadata.resourceVersion in a patch is a precondition', () => {
   it.each([
     ['merge', MERGE, (rv: string) => ({ metadata: { resourceVersion: rv, labels: { seen: 'yes' } } })],
     ['strategic', STRATEGIC, (rv: string) => ({ metadata: { resourceVersion: rv, labels: { seen: 'yes' } } })],
-    ['json', JSON_PATCH, (rv: string) => [{ op: 'replace', path: '/metadata/resourceVersion', value: rv }, { op: 'add', path: '/metadata/labels/seen', value: 'yes' }]],
+    [
+      'json',
+      JSON_PATCH,
+      (rv: string) => [
+        { op: 'replace', path: '/metadata/resourceVersion', value: rv },
+        { op: 'add', path: '/metadata/labels/seen', value: 'yes' },
+      ],
+    ],
   ])('%s patch: 409 when stale, 200 when current', async (type, contentType, body) => {
     const name = `rv-${type}`;
     const first = await created(name);
@@ -266,7 +382,11 @@ describe('metadata.resourceVersion in a patch is a precondition', () => {
     expect(stale.status).toBe(409);
     expect(stale.body).toEqual(conflict(name));
     expect((await stored(name)).metadata.labels.seen).toBeUndefined();
-    const current = await ts.api.patch(`${DEPLOYMENTS}/${name}`, body(bumped.body.metadata.resourceVersion), contentType);
+    const current = await ts.api.patch(
+      `${DEPLOYMENTS}/${name}`,
+      body(bumped.body.metadata.resourceVersion),
+      contentType,
+    );
     expect(current.status).toBe(200);
     expect(current.body.metadata.labels.seen).toBe('yes');
   });

@@ -14,9 +14,30 @@ async function uidOf(resource: string, name: string): Promise<string> {
 describe('API Priority and Fairness', () => {
   it('creates the Kubernetes bootstrap configuration at start-up', async () => {
     const schemas = (await ts.api.get(`${FLOWCONTROL}/flowschemas`)).body.items.map((i: any) => i.metadata.name);
-    expect(schemas).toEqual(expect.arrayContaining(['exempt', 'catch-all', 'probes', 'system-leader-election', 'workload-leader-election', 'global-default', 'service-accounts']));
-    const levels = (await ts.api.get(`${FLOWCONTROL}/prioritylevelconfigurations`)).body.items.map((i: any) => i.metadata.name);
-    expect(levels).toEqual(expect.arrayContaining(['exempt', 'catch-all', 'global-default', 'workload-low', 'workload-high', 'leader-election']));
+    expect(schemas).toEqual(
+      expect.arrayContaining([
+        'exempt',
+        'catch-all',
+        'probes',
+        'system-leader-election',
+        'workload-leader-election',
+        'global-default',
+        'service-accounts',
+      ]),
+    );
+    const levels = (await ts.api.get(`${FLOWCONTROL}/prioritylevelconfigurations`)).body.items.map(
+      (i: any) => i.metadata.name,
+    );
+    expect(levels).toEqual(
+      expect.arrayContaining([
+        'exempt',
+        'catch-all',
+        'global-default',
+        'workload-low',
+        'workload-high',
+        'leader-election',
+      ]),
+    );
     const exempt = (await ts.api.get(`${FLOWCONTROL}/flowschemas/exempt`)).body;
     expect(exempt.metadata.annotations).toEqual({ 'apf.orch.io/autoupdate-spec': 'true' });
   });
@@ -40,12 +61,27 @@ describe('API Priority and Fairness', () => {
       spec: {
         priorityLevelConfiguration: { name: 'workload-low' },
         matchingPrecedence: 100,
-        rules: [{ subjects: [{ kind: 'Group', group: { name: 'system:unauthenticated' } }], resourceRules: [{ verbs: ['list'], apiGroups: ['autoscaling'], resources: ['horizontalpodautoscalers'], clusterScope: true, namespaces: [''] }] }],
+        rules: [
+          {
+            subjects: [{ kind: 'Group', group: { name: 'system:unauthenticated' } }],
+            resourceRules: [
+              {
+                verbs: ['list'],
+                apiGroups: ['autoscaling'],
+                resources: ['horizontalpodautoscalers'],
+                clusterScope: true,
+                namespaces: [''],
+              },
+            ],
+          },
+        ],
       },
     });
     expect(created.status).toBe(201);
     await eventually(
-      async () => (await ts.api.get('/apis/autoscaling/v1/horizontalpodautoscalers')).headers.get('x-orch-pf-flowschema-uid') === created.body.metadata.uid,
+      async () =>
+        (await ts.api.get('/apis/autoscaling/v1/horizontalpodautoscalers')).headers.get('x-orch-pf-flowschema-uid') ===
+        created.body.metadata.uid,
       1500,
       'classification to follow the new FlowSchema',
     );
@@ -61,16 +97,33 @@ describe('API Priority and Fairness', () => {
       spec: {
         priorityLevelConfiguration: { name: 'nowhere' },
         matchingPrecedence: 50,
-        rules: [{ subjects: [{ kind: 'Group', group: { name: 'system:unauthenticated' } }], nonResourceRules: [{ verbs: ['*'], nonResourceURLs: ['/version'] }] }],
+        rules: [
+          {
+            subjects: [{ kind: 'Group', group: { name: 'system:unauthenticated' } }],
+            nonResourceRules: [{ verbs: ['*'], nonResourceURLs: ['/version'] }],
+          },
+        ],
       },
     });
     expect(created.status).toBe(201);
-    await eventually(async () => {
-      const fs = (await ts.api.get(`${FLOWCONTROL}/flowschemas/orphaned`)).body;
-      return fs.status?.conditions?.some((c: any) => c.type === 'Dangling' && c.status === 'True') === true;
-    }, 5000, 'the Dangling condition');
+    await eventually(
+      async () => {
+        const fs = (await ts.api.get(`${FLOWCONTROL}/flowschemas/orphaned`)).body;
+        return fs.status?.conditions?.some((c: any) => c.type === 'Dangling' && c.status === 'True') === true;
+      },
+      5000,
+      'the Dangling condition',
+    );
     const fs = (await ts.api.get(`${FLOWCONTROL}/flowschemas/orphaned`)).body;
-    expect(fs.status.conditions).toContainEqual(expect.objectContaining({ type: 'Dangling', status: 'True', reason: 'NotFound', message: 'This FlowSchema references the PriorityLevelConfiguration object named "nowhere" but there is no such object' }));
+    expect(fs.status.conditions).toContainEqual(
+      expect.objectContaining({
+        type: 'Dangling',
+        status: 'True',
+        reason: 'NotFound',
+        message:
+          'This FlowSchema references the PriorityLevelConfiguration object named "nowhere" but there is no such object',
+      }),
+    );
     const version = await ts.api.get('/version');
     expect(version.headers.get('x-orch-pf-flowschema-uid')).not.toBe(created.body.metadata.uid);
   });

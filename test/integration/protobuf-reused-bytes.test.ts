@@ -37,7 +37,11 @@ function deploymentsEncoded(): number {
 
 async function getBytes(path: string, accept: string): Promise<{ status: number; contentType: string; bytes: Buffer }> {
   const res = await fetch(ts.url + path, { headers: { Accept: accept } });
-  return { status: res.status, contentType: res.headers.get('content-type') ?? '', bytes: Buffer.from(await res.arrayBuffer()) };
+  return {
+    status: res.status,
+    contentType: res.headers.get('content-type') ?? '',
+    bytes: Buffer.from(await res.arrayBuffer()),
+  };
 }
 
 async function protobufBody<T>(path: string): Promise<T> {
@@ -67,10 +71,14 @@ async function expectSameObject(path: string): Promise<Item> {
 
 /** The watch cache holds `name` at `resourceVersion` (or no `name` at all when undefined). */
 async function cacheHolds(name: string, resourceVersion: string | undefined): Promise<void> {
-  await eventually(async () => {
-    const listed = await jsonBody<ListJson>(`${DEPLOYMENTS}?resourceVersion=0`);
-    return listed.items.find((i) => i.metadata.name === name)?.metadata.resourceVersion === resourceVersion;
-  }, 10_000, `the watch cache to hold ${name} at ${resourceVersion ?? 'nothing'}`);
+  await eventually(
+    async () => {
+      const listed = await jsonBody<ListJson>(`${DEPLOYMENTS}?resourceVersion=0`);
+      return listed.items.find((i) => i.metadata.name === name)?.metadata.resourceVersion === resourceVersion;
+    },
+    10_000,
+    `the watch cache to hold ${name} at ${resourceVersion ?? 'nothing'}`,
+  );
 }
 
 /**
@@ -94,7 +102,12 @@ const names = (list: ListJson): string[] => list.items.map((i) => i.metadata.nam
 beforeAll(async () => {
   ts = await startTestServer();
   await createNamespace(ts.api, NS);
-  for (const [name, tier] of [['a', 'web'], ['b', 'web'], ['c', 'db'], ['d', 'db']] as const) {
+  for (const [name, tier] of [
+    ['a', 'web'],
+    ['b', 'web'],
+    ['c', 'db'],
+    ['d', 'db'],
+  ] as const) {
     const dep = aDeployment(name);
     dep['metadata'].labels = { app: name, tier };
     const res = await ts.api.post(DEPLOYMENTS, dep);
@@ -131,7 +144,10 @@ describe('protobuf reads reuse the bytes kept with each stored object version', 
       expect([got.metadata.resourceVersion, got.spec.replicas]).toEqual([rv, 3]);
       for (const query of ['', '?labelSelector=tier%3Dweb']) {
         const listed = await protobufBody<ListJson>(`${DEPLOYMENTS}${query}`);
-        expect(listed.items.find((i) => i.metadata.name === 'b')).toMatchObject({ metadata: { resourceVersion: rv }, spec: { replicas: 3 } });
+        expect(listed.items.find((i) => i.metadata.name === 'b')).toMatchObject({
+          metadata: { resourceVersion: rv },
+          spec: { replicas: 3 },
+        });
       }
     } finally {
       stopLagging();
@@ -144,7 +160,10 @@ describe('protobuf reads reuse the bytes kept with each stored object version', 
     await expectSameObject(`${DEPLOYMENTS}/b`);
     await expectSameObject(`${DEPLOYMENTS}/b?resourceVersion=0`);
     const fromCache = await expectSameList(`${DEPLOYMENTS}?resourceVersion=0`);
-    expect(fromCache.items.find((i) => i.metadata.name === 'b')).toMatchObject({ metadata: { resourceVersion: rv }, spec: { replicas: 3 } });
+    expect(fromCache.items.find((i) => i.metadata.name === 'b')).toMatchObject({
+      metadata: { resourceVersion: rv },
+      spec: { replicas: 3 },
+    });
     deploymentsEncoded();
     await protobufBody(DEPLOYMENTS);
     await protobufBody(`${DEPLOYMENTS}?resourceVersion=0`);
@@ -156,7 +175,11 @@ describe('protobuf reads reuse the bytes kept with each stored object version', 
     expect(names(await expectSameList(DEPLOYMENTS))).toEqual(['a', 'b', 'c']);
     const missing = await getBytes(`${DEPLOYMENTS}/d`, PROTOBUF);
     expect(missing.status).toBe(404);
-    expect(decodeProtobufJson(missing.bytes)).toMatchObject({ kind: 'Status', reason: 'NotFound', message: 'deployments.apps "d" not found' });
+    expect(decodeProtobufJson(missing.bytes)).toMatchObject({
+      kind: 'Status',
+      reason: 'NotFound',
+      message: 'deployments.apps "d" not found',
+    });
     await cacheHolds('d', undefined);
     expect(names(await expectSameList(`${DEPLOYMENTS}?resourceVersion=0`))).toEqual(['a', 'b', 'c']);
   });
@@ -175,7 +198,11 @@ describe('protobuf reads reuse the bytes kept with each stored object version', 
   });
 
   it('applies label selectors on every path', async () => {
-    for (const query of ['?labelSelector=tier%3Dweb', '?labelSelector=tier%3Dweb&resourceVersion=0', '?labelSelector=tier%3Dweb&limit=1']) {
+    for (const query of [
+      '?labelSelector=tier%3Dweb',
+      '?labelSelector=tier%3Dweb&resourceVersion=0',
+      '?labelSelector=tier%3Dweb&limit=1',
+    ]) {
       const list = await expectSameList(`${DEPLOYMENTS}${query}`);
       expect(names(list)).toEqual(query.includes('limit=1') ? ['a'] : ['a', 'b']);
     }
@@ -185,21 +212,38 @@ describe('protobuf reads reuse the bytes kept with each stored object version', 
     await protobufBody(`${DEPLOYMENTS}?resourceVersion=0`);
     deploymentsEncoded();
     const path = `${DEPLOYMENTS}?watch=1&resourceVersion=0&timeoutSeconds=1`;
-    const [proto, json] = await Promise.all([getBytes(path, `${PROTOBUF};stream=watch`), getBytes(path, 'application/json')]);
+    const [proto, json] = await Promise.all([
+      getBytes(path, `${PROTOBUF};stream=watch`),
+      getBytes(path, 'application/json'),
+    ]);
     expect(deploymentsEncoded()).toBe(0);
-    const frames = decodeWatchFrames(proto.bytes).map((e) => ({ type: e.type, object: withoutNullsAndEmptyObjects(e.object) }));
-    const lines = json.bytes.toString('utf8').trim().split('\n').map((l) => JSON.parse(l) as { type: string; object: unknown });
+    const frames = decodeWatchFrames(proto.bytes).map((e) => ({
+      type: e.type,
+      object: withoutNullsAndEmptyObjects(e.object),
+    }));
+    const lines = json.bytes
+      .toString('utf8')
+      .trim()
+      .split('\n')
+      .map((l) => JSON.parse(l) as { type: string; object: unknown });
     expect(frames).toEqual(lines.map((e) => ({ type: e.type, object: withoutNullsAndEmptyObjects(e.object) })));
     expect(frames.map((e) => e.type)).toEqual(['ADDED', 'ADDED', 'ADDED']);
   });
 
   it('leaves JSON and Table responses as they were', async () => {
     const list = await jsonBody<ListJson>(DEPLOYMENTS);
-    expect(list.items.map((i) => [i.metadata.name, i.spec.replicas])).toEqual([['a', 1], ['b', 3], ['c', 1]]);
+    expect(list.items.map((i) => [i.metadata.name, i.spec.replicas])).toEqual([
+      ['a', 1],
+      ['b', 3],
+      ['c', 1],
+    ]);
     const table = await ts.api.get(DEPLOYMENTS, { Accept: 'application/json;as=Table;v=v1;g=meta.k8s.io' });
     expect(table.body).toMatchObject({ kind: 'Table', apiVersion: 'meta.k8s.io/v1' });
     expect(table.body.rows.map((r: { cells: unknown[] }) => r.cells[0])).toEqual(['a', 'b', 'c']);
     const one = await ts.api.get(`${DEPLOYMENTS}/b`, { Accept: 'application/json;as=Table;v=v1;g=meta.k8s.io' });
-    expect(one.body.rows[0].object.metadata).toMatchObject({ name: 'b', resourceVersion: list.items[1]?.metadata.resourceVersion });
+    expect(one.body.rows[0].object.metadata).toMatchObject({
+      name: 'b',
+      resourceVersion: list.items[1]?.metadata.resourceVersion,
+    });
   });
 });

@@ -20,12 +20,23 @@ interface Fetched {
   bytes: Buffer;
 }
 
-async function fetchRaw(path: string, init: { method?: string; accept?: string; body?: Buffer | string; contentType?: string } = {}): Promise<Fetched> {
+async function fetchRaw(
+  path: string,
+  init: { method?: string; accept?: string; body?: Buffer | string; contentType?: string } = {},
+): Promise<Fetched> {
   const headers: Record<string, string> = {};
   if (init.accept) headers['Accept'] = init.accept;
   if (init.contentType) headers['Content-Type'] = init.contentType;
-  const res = await fetch(ts.url + path, { method: init.method ?? 'GET', headers, ...(init.body !== undefined ? { body: init.body } : {}) });
-  return { status: res.status, contentType: res.headers.get('content-type') ?? '', bytes: Buffer.from(await res.arrayBuffer()) };
+  const res = await fetch(ts.url + path, {
+    method: init.method ?? 'GET',
+    headers,
+    ...(init.body !== undefined ? { body: init.body } : {}),
+  });
+  return {
+    status: res.status,
+    contentType: res.headers.get('content-type') ?? '',
+    bytes: Buffer.from(await res.arrayBuffer()),
+  };
 }
 
 /** The same request in JSON and in protobuf: same status, and the decoded protobuf equals the JSON body. */
@@ -60,7 +71,12 @@ beforeAll(async () => {
     if (res.status !== 201) throw new Error(`creating ${path}: ${res.status} ${res.text}`);
   }
   // The Dangling controller writes the new FlowSchema's status once; compare JSON and protobuf after that.
-  await eventually(async () => ((await ts.api.get(`${FLOWCONTROL}/flowschemas/proto-schema`)).body?.status?.conditions ?? []).length > 0, 10_000, 'the Dangling condition');
+  await eventually(
+    async () =>
+      ((await ts.api.get(`${FLOWCONTROL}/flowschemas/proto-schema`)).body?.status?.conditions ?? []).length > 0,
+    10_000,
+    'the Dangling condition',
+  );
 });
 afterAll(() => ts.stop());
 
@@ -85,7 +101,9 @@ describe('GET and LIST in protobuf decode to the JSON response', () => {
   });
 
   it('writes the envelope with the orch apiVersion and kind', async () => {
-    const schema = decodeProtobufJson((await fetchRaw(`${FLOWCONTROL}/flowschemas/proto-schema`, { accept: PROTOBUF })).bytes);
+    const schema = decodeProtobufJson(
+      (await fetchRaw(`${FLOWCONTROL}/flowschemas/proto-schema`, { accept: PROTOBUF })).bytes,
+    );
     expect([schema['apiVersion'], schema['kind']]).toEqual(['flowcontrol.apiserver.orch.io/v1beta3', 'FlowSchema']);
     const scale = decodeProtobufJson((await fetchRaw(`${DEPLOYMENTS}/web/scale`, { accept: PROTOBUF })).bytes);
     expect([scale['apiVersion'], scale['kind']]).toEqual(['autoscaling/v1', 'Scale']);
@@ -99,7 +117,9 @@ describe('GET and LIST in protobuf decode to the JSON response', () => {
   });
 
   it('serves a Table in JSON when the protobuf Table clause comes first (Tables are JSON/YAML only)', async () => {
-    const res = await fetchRaw(DEPLOYMENTS, { accept: `${ALIAS};as=Table;v=v1;g=meta.k8s.io, application/json;as=Table;v=v1;g=meta.k8s.io` });
+    const res = await fetchRaw(DEPLOYMENTS, {
+      accept: `${ALIAS};as=Table;v=v1;g=meta.k8s.io, application/json;as=Table;v=v1;g=meta.k8s.io`,
+    });
     expect(res.status).toBe(200);
     expect(res.contentType).toBe('application/json');
     expect(JSON.parse(res.bytes.toString())).toMatchObject({ kind: 'Table', apiVersion: 'meta.k8s.io/v1' });
@@ -115,13 +135,27 @@ describe('GET and LIST in protobuf decode to the JSON response', () => {
 describe('errors and deletions in protobuf', () => {
   it('writes a 404 Status in protobuf equal to the JSON one', async () => {
     const status = await expectSameInBoth(`${DEPLOYMENTS}/missing`, 404);
-    expect(status).toMatchObject({ kind: 'Status', reason: 'NotFound', message: 'deployments.apps "missing" not found' });
+    expect(status).toMatchObject({
+      kind: 'Status',
+      reason: 'NotFound',
+      message: 'deployments.apps "missing" not found',
+    });
   });
 
   it('writes a 422 Status with its causes in protobuf', async () => {
     const invalid = { ...aDeployment('bad'), spec: { ...aDeployment('bad')['spec'], replicas: -1 } };
-    const json = await fetchRaw(DEPLOYMENTS, { method: 'POST', accept: 'application/json', contentType: 'application/json', body: JSON.stringify(invalid) });
-    const proto = await fetchRaw(DEPLOYMENTS, { method: 'POST', accept: PROTOBUF, contentType: 'application/json', body: JSON.stringify(invalid) });
+    const json = await fetchRaw(DEPLOYMENTS, {
+      method: 'POST',
+      accept: 'application/json',
+      contentType: 'application/json',
+      body: JSON.stringify(invalid),
+    });
+    const proto = await fetchRaw(DEPLOYMENTS, {
+      method: 'POST',
+      accept: PROTOBUF,
+      contentType: 'application/json',
+      body: JSON.stringify(invalid),
+    });
     expect([json.status, proto.status, proto.contentType]).toEqual([422, 422, PROTOBUF]);
     expect(decodeProtobufJson(proto.bytes)).toEqual(JSON.parse(json.bytes.toString()));
   });
@@ -130,11 +164,20 @@ describe('errors and deletions in protobuf', () => {
     await ts.api.post(DEPLOYMENTS, aDeployment('doomed'));
     const deleted = await fetchRaw(`${DEPLOYMENTS}/doomed`, { method: 'DELETE', accept: PROTOBUF });
     expect([deleted.status, deleted.contentType]).toEqual([200, PROTOBUF]);
-    expect(decodeProtobufJson(deleted.bytes)).toMatchObject({ kind: 'Status', apiVersion: 'v1', status: 'Success', details: { name: 'doomed', group: 'apps', kind: 'deployments' } });
+    expect(decodeProtobufJson(deleted.bytes)).toMatchObject({
+      kind: 'Status',
+      apiVersion: 'v1',
+      status: 'Success',
+      details: { name: 'doomed', group: 'apps', kind: 'deployments' },
+    });
     await createNamespace(ts.api, 'proto-doomed');
     const ns = await fetchRaw('/api/v1/namespaces/proto-doomed', { method: 'DELETE', accept: PROTOBUF });
     expect(ns.status).toBe(200);
-    expect(decodeProtobufJson(ns.bytes)).toMatchObject({ kind: 'Namespace', metadata: { name: 'proto-doomed' }, status: { phase: 'Terminating' } });
+    expect(decodeProtobufJson(ns.bytes)).toMatchObject({
+      kind: 'Namespace',
+      metadata: { name: 'proto-doomed' },
+      status: { phase: 'Terminating' },
+    });
   });
 });
 
@@ -146,20 +189,37 @@ describe('protobuf request bodies', () => {
     const res = await fetchRaw(DEPLOYMENTS, { method: 'POST', accept: 'application/json', contentType: ALIAS, body });
     expect(res.status).toBe(201);
     const read = (await ts.api.get(`${DEPLOYMENTS}/from-proto`)).body;
-    expect(read).toMatchObject({ kind: 'Deployment', metadata: { name: 'from-proto', labels: { app: 'from-proto' } }, spec: { replicas: 3, template: { spec: { containers: [{ name: 'main', image: 'nginx:1.25' }] } } } });
+    expect(read).toMatchObject({
+      kind: 'Deployment',
+      metadata: { name: 'from-proto', labels: { app: 'from-proto' } },
+      spec: { replicas: 3, template: { spec: { containers: [{ name: 'main', image: 'nginx:1.25' }] } } },
+    });
   });
 
   it('updates from a protobuf body answered in protobuf', async () => {
     const current = (await ts.api.get(`${DEPLOYMENTS}/from-proto`)).body;
     current.spec.replicas = 5;
-    const res = await fetchRaw(`${DEPLOYMENTS}/from-proto`, { method: 'PUT', accept: PROTOBUF, contentType: PROTOBUF, body: encodeProtobufResponse(current) });
+    const res = await fetchRaw(`${DEPLOYMENTS}/from-proto`, {
+      method: 'PUT',
+      accept: PROTOBUF,
+      contentType: PROTOBUF,
+      body: encodeProtobufResponse(current),
+    });
     expect(res.status).toBe(200);
     expect(decodeProtobufJson(res.bytes)).toMatchObject({ kind: 'Deployment', spec: { replicas: 5 } });
   });
 
   it.each([
-    ['a JSON body sent as protobuf', Buffer.from('{"kind":"Deployment"}'), /^the object provided is unrecognized \(must be of type Deployment\): provided data does not appear to be a protobuf message, expected prefix \[107 56 115 0\]/],
-    ['garbage after the prefix', Buffer.from([0x6b, 0x38, 0x73, 0x00, 0x0a, 0xff, 0xff, 0x12]), /^the object provided is unrecognized \(must be of type Deployment\): /],
+    [
+      'a JSON body sent as protobuf',
+      Buffer.from('{"kind":"Deployment"}'),
+      /^the object provided is unrecognized \(must be of type Deployment\): provided data does not appear to be a protobuf message, expected prefix \[107 56 115 0\]/,
+    ],
+    [
+      'garbage after the prefix',
+      Buffer.from([0x6b, 0x38, 0x73, 0x00, 0x0a, 0xff, 0xff, 0x12]),
+      /^the object provided is unrecognized \(must be of type Deployment\): /,
+    ],
     ['an empty body', Buffer.alloc(0), /empty data/],
   ])('answers 400 to %s, and keeps serving', async (_what, body, message) => {
     const res = await fetchRaw(DEPLOYMENTS, { method: 'POST', accept: PROTOBUF, contentType: PROTOBUF, body });
@@ -191,12 +251,22 @@ describe('watch in protobuf', () => {
     await ts.api.patch(`${DEPLOYMENTS}/${name}`, { spec: { replicas: 4 } });
     await ts.api.delete(`${DEPLOYMENTS}/${name}`);
     const path = `${DEPLOYMENTS}?watch=1&resourceVersion=${from}&timeoutSeconds=1&allowWatchBookmarks=true`;
-    const [proto, json] = await Promise.all([fetchRaw(path, { accept: `${PROTOBUF};stream=watch` }), fetchRaw(path, { accept: 'application/json' })]);
+    const [proto, json] = await Promise.all([
+      fetchRaw(path, { accept: `${PROTOBUF};stream=watch` }),
+      fetchRaw(path, { accept: 'application/json' }),
+    ]);
     expect(proto.status).toBe(200);
     expect(proto.contentType).toBe(`${PROTOBUF};stream=watch`);
     const frames = decodeWatchFrames(proto.bytes).filter((e) => e.type !== 'BOOKMARK');
-    const lines = json.bytes.toString('utf8').trim().split('\n').map((l) => JSON.parse(l) as { type: string; object: Record<string, unknown> }).filter((e) => e.type !== 'BOOKMARK');
+    const lines = json.bytes
+      .toString('utf8')
+      .trim()
+      .split('\n')
+      .map((l) => JSON.parse(l) as { type: string; object: Record<string, unknown> })
+      .filter((e) => e.type !== 'BOOKMARK');
     expect(frames.map((e) => e.type)).toEqual(['MODIFIED', 'DELETED']);
-    expect(frames.map((e) => withoutNullsAndEmptyObjects(e.object))).toEqual(lines.map((e) => withoutNullsAndEmptyObjects(e.object)));
+    expect(frames.map((e) => withoutNullsAndEmptyObjects(e.object))).toEqual(
+      lines.map((e) => withoutNullsAndEmptyObjects(e.object)),
+    );
   });
 });

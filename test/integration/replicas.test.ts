@@ -42,9 +42,15 @@ describe('two replicas started together', () => {
     expect(created.status).toBe(201);
     const read = await api(1).get('/apis/apps/v1/namespaces/default/deployments/shared');
     expect(read.body.metadata.resourceVersion).toBe(created.body.metadata.resourceVersion);
-    const stale = await api(1).put('/apis/apps/v1/namespaces/default/deployments/shared', { ...created.body, spec: { ...created.body.spec, replicas: 2 } });
+    const stale = await api(1).put('/apis/apps/v1/namespaces/default/deployments/shared', {
+      ...created.body,
+      spec: { ...created.body.spec, replicas: 2 },
+    });
     expect(stale.status).toBe(200);
-    const conflict = await api(0).put('/apis/apps/v1/namespaces/default/deployments/shared', { ...created.body, spec: { ...created.body.spec, replicas: 3 } });
+    const conflict = await api(0).put('/apis/apps/v1/namespaces/default/deployments/shared', {
+      ...created.body,
+      spec: { ...created.body.spec, replicas: 3 },
+    });
     expect(conflict.status).toBe(409);
   });
 
@@ -55,7 +61,11 @@ describe('two replicas started together', () => {
       metadata: { name: 'lonely' },
       spec: { priorityLevelConfiguration: { name: 'absent' }, rules: [] },
     });
-    await eventually(async () => ((await api(0).get(`${FLOWCONTROL}/flowschemas/lonely`)).body.status?.conditions ?? []).length === 1, 5000, 'the Dangling condition');
+    await eventually(
+      async () => ((await api(0).get(`${FLOWCONTROL}/flowschemas/lonely`)).body.status?.conditions ?? []).length === 1,
+      5000,
+      'the Dangling condition',
+    );
     const conditions = (await api(1).get(`${FLOWCONTROL}/flowschemas/lonely`)).body.status.conditions;
     expect(conditions).toEqual([expect.objectContaining({ type: 'Dangling', status: 'True' })]);
   });
@@ -74,7 +84,16 @@ describe('watches across replicas', () => {
     const watch = await openWatch((servers[1] as ApiServer).url, `${DEPLOYMENTS}?watch=1&resourceVersion=${from}`);
     const created = await api(0).post(DEPLOYMENTS, aDeployment('across'));
     const [event] = await watch.next(1);
-    expect(event).toMatchObject({ type: 'ADDED', object: { metadata: { name: 'across', resourceVersion: created.body.metadata.resourceVersion, uid: created.body.metadata.uid } } });
+    expect(event).toMatchObject({
+      type: 'ADDED',
+      object: {
+        metadata: {
+          name: 'across',
+          resourceVersion: created.body.metadata.resourceVersion,
+          uid: created.body.metadata.uid,
+        },
+      },
+    });
     watch.close();
   });
 
@@ -87,9 +106,17 @@ describe('watches across replicas', () => {
     const missed = ['resume-2', 'resume-3', 'resume-4'];
     for (const name of missed) await api(0).post(DEPLOYMENTS, aDeployment(name));
     await api(1).patch(`${DEPLOYMENTS}/resume-1`, { spec: { replicas: 3 } });
-    const onB = await openWatch((servers[1] as ApiServer).url, `${DEPLOYMENTS}?watch=1&resourceVersion=${seen?.object.metadata.resourceVersion}`);
+    const onB = await openWatch(
+      (servers[1] as ApiServer).url,
+      `${DEPLOYMENTS}?watch=1&resourceVersion=${seen?.object.metadata.resourceVersion}`,
+    );
     const events = await onB.next(4);
-    expect(events.map((e) => `${e.type} ${e.object.metadata.name}`)).toEqual(['ADDED resume-2', 'ADDED resume-3', 'ADDED resume-4', 'MODIFIED resume-1']);
+    expect(events.map((e) => `${e.type} ${e.object.metadata.name}`)).toEqual([
+      'ADDED resume-2',
+      'ADDED resume-3',
+      'ADDED resume-4',
+      'MODIFIED resume-1',
+    ]);
     onB.close();
   });
 

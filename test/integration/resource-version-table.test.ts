@@ -29,7 +29,15 @@ afterAll(() => ts.stop());
 const forbidden = (detail: string): Cause => forbiddenCause('resourceVersionMatch', detail);
 
 function badRequest(message: string): Record<string, unknown> {
-  return { kind: 'Status', apiVersion: 'v1', metadata: {}, status: 'Failure', message, reason: 'BadRequest', code: 400 };
+  return {
+    kind: 'Status',
+    apiVersion: 'v1',
+    metadata: {},
+    status: 'Failure',
+    message,
+    reason: 'BadRequest',
+    code: 400,
+  };
 }
 
 function ok(res: ApiResponse): ApiResponse {
@@ -57,7 +65,11 @@ describe.each(COLLECTION_SHAPES)('list table on the %s path', (shape: Collection
   const expectEventuallyLatest = async (query: string): Promise<void> => {
     const want = await latest();
     expect(want).not.toEqual(stateA);
-    await eventually(async () => JSON.stringify(mineVersions(ok(await list(query)).body.items)) === JSON.stringify(want), 5000, `${query} to show the latest state`);
+    await eventually(
+      async () => JSON.stringify(mineVersions(ok(await list(query)).body.items)) === JSON.stringify(want),
+      5000,
+      `${query} to show the latest state`,
+    );
   };
 
   beforeAll(async () => {
@@ -76,7 +88,9 @@ describe.each(COLLECTION_SHAPES)('list table on the %s path', (shape: Collection
       const written = await c.relabel('x3', { touched: String(Date.now()) });
       const res = ok(await list(''));
       expect(Number(res.body.metadata.resourceVersion)).toBeGreaterThanOrEqual(Number(written));
-      expect(mine(res.body.items).find((i) => i.metadata.labels?.['item'] === 'x3')?.metadata.resourceVersion).toBe(written);
+      expect(mine(res.body.items).find((i) => i.metadata.labels?.['item'] === 'x3')?.metadata.resourceVersion).toBe(
+        written,
+      );
       await expectSnapshot(res.body.metadata.resourceVersion, res.body.items);
     });
 
@@ -172,7 +186,12 @@ describe.each(COLLECTION_SHAPES)('list table on the %s path', (shape: Collection
     });
 
     it('limit=n, rv=N is Exact: every page at N, together the state at N', async () => {
-      const paged = await readAllPages(ts.api, c.path, `resourceVersionMatch=Exact&resourceVersion=${rvA}&limit=${LIMIT}`, `limit=${LIMIT}`);
+      const paged = await readAllPages(
+        ts.api,
+        c.path,
+        `resourceVersionMatch=Exact&resourceVersion=${rvA}&limit=${LIMIT}`,
+        `limit=${LIMIT}`,
+      );
       expect(paged.pages[0]?.body.items).toHaveLength(LIMIT);
       expect(paged.pages.map((p) => p.body.metadata.resourceVersion)).toEqual(paged.pages.map(() => rvA));
       expect(mineVersions(paged.items)).toEqual(stateA);
@@ -208,7 +227,12 @@ describe.each(COLLECTION_SHAPES)('list table on the %s path', (shape: Collection
     });
 
     it('limit=n, rv=N is Not older than: pages at one revision ≥ N', async () => {
-      const paged = await readAllPages(ts.api, c.path, `resourceVersionMatch=NotOlderThan&resourceVersion=${rvA}&limit=${LIMIT}`, `limit=${LIMIT}`);
+      const paged = await readAllPages(
+        ts.api,
+        c.path,
+        `resourceVersionMatch=NotOlderThan&resourceVersion=${rvA}&limit=${LIMIT}`,
+        `limit=${LIMIT}`,
+      );
       const rv = paged.pages[0]?.body.metadata.resourceVersion;
       expect(paged.pages[0]?.body.items).toHaveLength(LIMIT);
       // Read from etcd at its head (as Kubernetes does with a limit), so newer than N after the writes since N.
@@ -223,7 +247,11 @@ describe.each(COLLECTION_SHAPES)('list table on the %s path', (shape: Collection
       const res = await list(`resourceVersionMatch=Newest&resourceVersion=${rvA}`);
       expect(res.status).toBe(422);
       expect(res.body).toEqual(
-        invalidListOptions({ reason: 'FieldValueNotSupported', message: 'Unsupported value: "Newest": supported values: "Exact", "NotOlderThan", ""', field: 'resourceVersionMatch' }),
+        invalidListOptions({
+          reason: 'FieldValueNotSupported',
+          message: 'Unsupported value: "Newest": supported values: "Exact", "NotOlderThan", ""',
+          field: 'resourceVersionMatch',
+        }),
       );
     });
 
@@ -242,19 +270,31 @@ describe.each(COLLECTION_SHAPES)('list table on the %s path', (shape: Collection
     it('lists every rule a watch breaks, as Kubernetes validates all of them', async () => {
       const res = await list('watch=1&resourceVersionMatch=Exact');
       expect(res.status).toBe(422);
-      expect(res.body).toEqual(invalidListOptions(forbidden(FOR_WATCH), { reason: 'FieldValueNotSupported', message: 'Unsupported value: "Exact": supported values: "NotOlderThan"', field: 'resourceVersionMatch' }));
+      expect(res.body).toEqual(
+        invalidListOptions(forbidden(FOR_WATCH), {
+          reason: 'FieldValueNotSupported',
+          message: 'Unsupported value: "Exact": supported values: "NotOlderThan"',
+          field: 'resourceVersionMatch',
+        }),
+      );
     });
 
     it('answers a non-numeric resourceVersion with 400', async () => {
       const res = await list('resourceVersion=abc');
       expect(res.status).toBe(400);
-      expect(res.body).toEqual(badRequest('invalid resource version: resourceVersion: Invalid value: "abc": strconv.ParseUint: parsing "abc": invalid syntax'));
+      expect(res.body).toEqual(
+        badRequest(
+          'invalid resource version: resourceVersion: Invalid value: "abc": strconv.ParseUint: parsing "abc": invalid syntax',
+        ),
+      );
     });
 
     it('validates resourceVersionMatch (422) before it parses the resourceVersion, like Kubernetes', async () => {
       const res = await list('resourceVersion=abc&resourceVersionMatch=Newest');
       expect(res.status).toBe(422);
-      expect(res.body.message).toBe('ListOptions.meta.orch.io "" is invalid: resourceVersionMatch: Unsupported value: "Newest": supported values: "Exact", "NotOlderThan", ""');
+      expect(res.body.message).toBe(
+        'ListOptions.meta.orch.io "" is invalid: resourceVersionMatch: Unsupported value: "Newest": supported values: "Exact", "NotOlderThan", ""',
+      );
     });
   });
 });
@@ -278,7 +318,11 @@ describe.each(['namespaced', 'cluster-scoped'] as const)('get table on a %s obje
   it('rv=0 is Any: returns the object, and eventually the state after a write', async () => {
     expect(ok(await get('resourceVersion=0')).body.metadata.name).toBe(c.objectPath('g1').split('/').pop());
     const written = await c.relabel('g1', { step: 'any' });
-    await eventually(async () => ok(await get('resourceVersion=0')).body.metadata.resourceVersion === written, 5000, 'the cache to show the write');
+    await eventually(
+      async () => ok(await get('resourceVersion=0')).body.metadata.resourceVersion === written,
+      5000,
+      'the cache to show the write',
+    );
     expect(ok(await get('resourceVersion=0')).body.metadata.labels).toMatchObject({ step: 'any' });
   });
 
@@ -300,7 +344,11 @@ describe.each(['namespaced', 'cluster-scoped'] as const)('get table on a %s obje
   it('a non-numeric rv answers 400 (Kubernetes 1.26 answers 500)', async () => {
     const res = await get('resourceVersion=abc');
     expect(res.status).toBe(400);
-    expect(res.body).toEqual(badRequest('invalid resource version: resourceVersion: Invalid value: "abc": strconv.ParseUint: parsing "abc": invalid syntax'));
+    expect(res.body).toEqual(
+      badRequest(
+        'invalid resource version: resourceVersion: Invalid value: "abc": strconv.ParseUint: parsing "abc": invalid syntax',
+      ),
+    );
   });
 });
 
@@ -338,7 +386,13 @@ describe('a resourceVersion far beyond etcd’s head', () => {
     const res = await (answers.get(what) as Promise<ApiResponse>);
     expect(res.status).toBe(504);
     expect(res.headers.get('retry-after')).toBe('1');
-    expect(res.body).toMatchObject({ kind: 'Status', status: 'Failure', reason: 'Timeout', code: 504, details: { causes: TOO_LARGE_CAUSES, retryAfterSeconds: 1 } });
+    expect(res.body).toMatchObject({
+      kind: 'Status',
+      status: 'Failure',
+      reason: 'Timeout',
+      code: 504,
+      details: { causes: TOO_LARGE_CAUSES, retryAfterSeconds: 1 },
+    });
     expect(res.body.message).toMatch(new RegExp(`^Timeout: Too large resource version: ${beyond}, current: \\d+$`));
   });
 });

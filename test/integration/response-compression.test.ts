@@ -20,9 +20,14 @@ function rawGet(url: string, path: string, headers: Record<string, string>, stop
     const req = request(url + path, { headers }, (res) => {
       const chunks: Buffer[] = [];
       res.on('data', (c: Buffer) => chunks.push(c));
-      const done = (): void => resolve({ status: res.statusCode ?? 0, headers: res.headers, body: Buffer.concat(chunks) });
+      const done = (): void =>
+        resolve({ status: res.statusCode ?? 0, headers: res.headers, body: Buffer.concat(chunks) });
       res.on('end', done);
-      if (stopAfterMs !== undefined) setTimeout(() => { req.destroy(); done(); }, stopAfterMs);
+      if (stopAfterMs !== undefined)
+        setTimeout(() => {
+          req.destroy();
+          done();
+        }, stopAfterMs);
     });
     req.on('error', (err) => (stopAfterMs === undefined ? reject(err) : undefined));
     req.end();
@@ -32,7 +37,9 @@ function rawGet(url: string, path: string, headers: Record<string, string>, stop
 async function withDeployments(ts: TestServer, count: number): Promise<void> {
   await createNamespace(ts.api, NS);
   for (let i = 0; i < count; i += 25) {
-    await Promise.all(Array.from({ length: Math.min(25, count - i) }, (_, k) => ts.api.post(DEPLOYMENTS, aDeployment(`d${i + k}`))));
+    await Promise.all(
+      Array.from({ length: Math.min(25, count - i) }, (_, k) => ts.api.post(DEPLOYMENTS, aDeployment(`d${i + k}`))),
+    );
   }
 }
 
@@ -74,9 +81,18 @@ describe('response compression (on by default)', () => {
   });
 
   it('sends small bodies, other encodings and q-valued gzip as they are (negotiateContentEncoding takes bare "gzip" only)', async () => {
-    for (const [path, encoding] of [[`${DEPLOYMENTS}/d1`, 'gzip'], [DEPLOYMENTS, 'deflate, br'], [DEPLOYMENTS, 'gzip;q=1.0']] as const) {
+    for (const [path, encoding] of [
+      [`${DEPLOYMENTS}/d1`, 'gzip'],
+      [DEPLOYMENTS, 'deflate, br'],
+      [DEPLOYMENTS, 'gzip;q=1.0'],
+    ] as const) {
       const res = await rawGet(ts.url, path, { 'Accept-Encoding': encoding });
-      expect({ path, encoding, contentEncoding: res.headers['content-encoding'], json: res.body[0] }).toEqual({ path, encoding, contentEncoding: undefined, json: 0x7b });
+      expect({ path, encoding, contentEncoding: res.headers['content-encoding'], json: res.body[0] }).toEqual({
+        path,
+        encoding,
+        contentEncoding: undefined,
+        json: 0x7b,
+      });
     }
   });
 

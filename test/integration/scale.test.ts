@@ -15,7 +15,10 @@ describe('deployments/scale', () => {
   it('reads a Deployment as an autoscaling/v1 Scale', async () => {
     const dep = aDeployment('web');
     dep['spec'].replicas = 2;
-    dep['spec'].selector = { matchLabels: { app: 'web' }, matchExpressions: [{ key: 'tier', operator: 'In', values: ['b', 'a'] }] };
+    dep['spec'].selector = {
+      matchLabels: { app: 'web' },
+      matchExpressions: [{ key: 'tier', operator: 'In', values: ['b', 'a'] }],
+    };
     dep['spec'].template.metadata.labels = { app: 'web', tier: 'a' };
     const created = (await ts.api.post(DEPLOYMENTS, dep)).body;
     const res = await ts.api.get(`${DEPLOYMENTS}/web/scale`);
@@ -23,7 +26,13 @@ describe('deployments/scale', () => {
     expect(res.body).toEqual({
       kind: 'Scale',
       apiVersion: 'autoscaling/v1',
-      metadata: { name: 'web', namespace: NS, uid: created.metadata.uid, resourceVersion: created.metadata.resourceVersion, creationTimestamp: created.metadata.creationTimestamp },
+      metadata: {
+        name: 'web',
+        namespace: NS,
+        uid: created.metadata.uid,
+        resourceVersion: created.metadata.resourceVersion,
+        creationTimestamp: created.metadata.creationTimestamp,
+      },
       spec: { replicas: 2 },
       status: { replicas: 0, selector: 'app=web,tier in (a,b)' },
     });
@@ -32,7 +41,11 @@ describe('deployments/scale', () => {
   it('changes only replicas on PUT, bumping generation', async () => {
     await ts.api.post(DEPLOYMENTS, aDeployment('put'));
     const scale = (await ts.api.get(`${DEPLOYMENTS}/put/scale`)).body;
-    const res = await ts.api.put(`${DEPLOYMENTS}/put/scale`, { ...scale, spec: { replicas: 4 }, status: { replicas: 99 } });
+    const res = await ts.api.put(`${DEPLOYMENTS}/put/scale`, {
+      ...scale,
+      spec: { replicas: 4 },
+      status: { replicas: 99 },
+    });
     expect(res.status).toBe(200);
     expect(res.body.spec.replicas).toBe(4);
     const dep = (await ts.api.get(`${DEPLOYMENTS}/put`)).body;
@@ -47,14 +60,18 @@ describe('deployments/scale', () => {
     await ts.api.put(`${DEPLOYMENTS}/stale/scale`, { ...scale, spec: { replicas: 2 } });
     const res = await ts.api.put(`${DEPLOYMENTS}/stale/scale`, { ...scale, spec: { replicas: 3 } });
     expect(res.status).toBe(409);
-    expect(res.body.message).toBe('Operation cannot be fulfilled on deployments.apps "stale": the object has been modified; please apply your changes to the latest version and try again');
+    expect(res.body.message).toBe(
+      'Operation cannot be fulfilled on deployments.apps "stale": the object has been modified; please apply your changes to the latest version and try again',
+    );
   });
 
   it('refuses negative replicas with 422 on Scale.autoscaling', async () => {
     await ts.api.post(DEPLOYMENTS, aDeployment('neg'));
     const res = await ts.api.patch(`${DEPLOYMENTS}/neg/scale`, { spec: { replicas: -1 } });
     expect(res.status).toBe(422);
-    expect(res.body.message).toBe('Scale.autoscaling "neg" is invalid: spec.replicas: Invalid value: -1: must be greater than or equal to 0');
+    expect(res.body.message).toBe(
+      'Scale.autoscaling "neg" is invalid: spec.replicas: Invalid value: -1: must be greater than or equal to 0',
+    );
   });
 
   it('patches replicas with a merge patch and answers 404 for a missing Deployment', async () => {
@@ -68,6 +85,14 @@ describe('deployments/scale', () => {
 
   it('is listed in discovery as an autoscaling/v1 Scale', async () => {
     const res = await ts.api.get('/apis/apps/v1');
-    expect(res.body.resources).toContainEqual({ name: 'deployments/scale', singularName: '', namespaced: true, group: 'autoscaling', version: 'v1', kind: 'Scale', verbs: ['get', 'patch', 'update'] });
+    expect(res.body.resources).toContainEqual({
+      name: 'deployments/scale',
+      singularName: '',
+      namespaced: true,
+      group: 'autoscaling',
+      version: 'v1',
+      kind: 'Scale',
+      verbs: ['get', 'patch', 'update'],
+    });
   });
 });

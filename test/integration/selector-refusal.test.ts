@@ -33,17 +33,25 @@ const q = (param: string, value: string): string => `${param}=${encodeURICompone
 const names = (body: any): string[] => body.items.map((i: any) => i.metadata.name).sort();
 
 describe('a field term with an empty field name', () => {
-  it.each(['=', '==', '!=', '=,=', '=,metadata.name=a1', '=x'])('fieldSelector %j: list and deletecollection answer 400, etcd unchanged', async (selector) => {
-    const before = await storedKeys();
-    expect(before).toHaveLength(NAMES.length);
-    const list = await ts.api.get(`${DEPLOYMENTS}?${q('fieldSelector', selector)}`);
-    expect(list.status).toBe(400);
-    expect(list.body).toMatchObject({ kind: 'Status', reason: 'BadRequest', code: 400, message: '"" is not a known field selector: only "metadata.name", "metadata.namespace"' });
-    const del = await ts.api.delete(`${DEPLOYMENTS}?${q('fieldSelector', selector)}`);
-    expect(del.status).toBe(400);
-    expect(del.body).toMatchObject({ reason: 'BadRequest', message: list.body.message });
-    expect(await storedKeys()).toEqual(before);
-  });
+  it.each(['=', '==', '!=', '=,=', '=,metadata.name=a1', '=x'])(
+    'fieldSelector %j: list and deletecollection answer 400, etcd unchanged',
+    async (selector) => {
+      const before = await storedKeys();
+      expect(before).toHaveLength(NAMES.length);
+      const list = await ts.api.get(`${DEPLOYMENTS}?${q('fieldSelector', selector)}`);
+      expect(list.status).toBe(400);
+      expect(list.body).toMatchObject({
+        kind: 'Status',
+        reason: 'BadRequest',
+        code: 400,
+        message: '"" is not a known field selector: only "metadata.name", "metadata.namespace"',
+      });
+      const del = await ts.api.delete(`${DEPLOYMENTS}?${q('fieldSelector', selector)}`);
+      expect(del.status).toBe(400);
+      expect(del.body).toMatchObject({ reason: 'BadRequest', message: list.body.message });
+      expect(await storedKeys()).toEqual(before);
+    },
+  );
 
   it('the raw `fieldSelector==` query form is refused too', async () => {
     const res = await ts.api.delete(`${DEPLOYMENTS}?fieldSelector==`);
@@ -61,7 +69,26 @@ describe('a field term with an empty field name', () => {
 // Random selector strings from the characters that matter to both parsers: whatever the list answers,
 // deletecollection answers the same, and when the list is refused nothing is deleted.
 describe('property: deletecollection refuses every selector the list refuses', () => {
-  const ALPHABET = ['=', '==', '!=', '!', ',', '\\', ' ', '(', ')', 'in', 'notin', 'env', 'metadata.name', 'metadata.namespace', 'a1', 'prod', 'x', ''];
+  const ALPHABET = [
+    '=',
+    '==',
+    '!=',
+    '!',
+    ',',
+    '\\',
+    ' ',
+    '(',
+    ')',
+    'in',
+    'notin',
+    'env',
+    'metadata.name',
+    'metadata.namespace',
+    'a1',
+    'prod',
+    'x',
+    '',
+  ];
   const SEED = 14;
   const random = seededRandom(SEED);
   const pick = (): string => ALPHABET[Math.floor(random() * ALPHABET.length)] ?? '';

@@ -26,15 +26,25 @@ describe('request logging', () => {
     const lines: Record<string, unknown>[] = [];
     const sink = new Writable({
       write(chunk: Buffer, _enc, done) {
-        for (const line of chunk.toString().split('\n').filter(Boolean)) lines.push(JSON.parse(line) as Record<string, unknown>);
+        for (const line of chunk.toString().split('\n').filter(Boolean))
+          lines.push(JSON.parse(line) as Record<string, unknown>);
         done();
       },
     });
     const server = await ApiServer.start(optionsFor(['--etcd-prefix=/logging']), pino({ level: 'debug' }, sink));
     try {
-      await fetch(`${server.url}/apis/apps/v1/namespaces/default/deployments/nope`, { headers: { 'User-Agent': 'log-test/1.0' } });
+      await fetch(`${server.url}/apis/apps/v1/namespaces/default/deployments/nope`, {
+        headers: { 'User-Agent': 'log-test/1.0' },
+      });
       const line = lines.find((l) => l['msg'] === 'request completed' && l['userAgent'] === 'log-test/1.0');
-      expect(line).toMatchObject({ verb: 'GET', path: '/apis/apps/v1/namespaces/default/deployments/nope', resource: 'deployments', namespace: 'default', name: 'nope', code: 404 });
+      expect(line).toMatchObject({
+        verb: 'GET',
+        path: '/apis/apps/v1/namespaces/default/deployments/nope',
+        resource: 'deployments',
+        namespace: 'default',
+        name: 'nope',
+        code: 404,
+      });
       expect(typeof line?.['latencyMs']).toBe('number');
     } finally {
       await server.shutdown();
@@ -48,8 +58,29 @@ describe('TLS', () => {
     try {
       const cert = join(dir, 'tls.crt');
       const key = join(dir, 'tls.key');
-      execFileSync('openssl', ['req', '-x509', '-newkey', 'rsa:2048', '-nodes', '-keyout', key, '-out', cert, '-days', '1', '-subj', '/CN=127.0.0.1'], { stdio: 'ignore' });
-      const server = await ApiServer.start(optionsFor([`--tls-cert-file=${cert}`, `--tls-private-key-file=${key}`, '--etcd-prefix=/tls']), pino({ level: 'silent' }));
+      execFileSync(
+        'openssl',
+        [
+          'req',
+          '-x509',
+          '-newkey',
+          'rsa:2048',
+          '-nodes',
+          '-keyout',
+          key,
+          '-out',
+          cert,
+          '-days',
+          '1',
+          '-subj',
+          '/CN=127.0.0.1',
+        ],
+        { stdio: 'ignore' },
+      );
+      const server = await ApiServer.start(
+        optionsFor([`--tls-cert-file=${cert}`, `--tls-private-key-file=${key}`, '--etcd-prefix=/tls']),
+        pino({ level: 'silent' }),
+      );
       try {
         expect(server.url).toMatch(/^https:/);
         const body = await new Promise<string>((resolve, reject) => {

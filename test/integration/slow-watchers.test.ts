@@ -19,7 +19,9 @@ afterAll(() => ts.stop());
 
 async function terminated(): Promise<number> {
   const text = (await ts.api.get('/metrics')).text;
-  const line = text.split('\n').find((l) => l.startsWith('apiserver_terminated_watchers_total{') && l.includes('resource="deployments.apps"'));
+  const line = text
+    .split('\n')
+    .find((l) => l.startsWith('apiserver_terminated_watchers_total{') && l.includes('resource="deployments.apps"'));
   return line === undefined ? 0 : Number(line.slice(line.lastIndexOf(' ') + 1));
 }
 
@@ -29,7 +31,11 @@ describe('a watcher that stops reading', () => {
     const rv = created.body.metadata.resourceVersion as string;
     const before = await terminated();
     const fast = await openWatch(ts.url, `${DEPLOYMENTS}?watch=1&resourceVersion=${rv}`);
-    const slow = spawn('python3', ['-c', STOPPED_READER, new URL(ts.url).port, `${DEPLOYMENTS}?watch=1&resourceVersion=${rv}`], { stdio: ['ignore', 'pipe', 'inherit'] });
+    const slow = spawn(
+      'python3',
+      ['-c', STOPPED_READER, new URL(ts.url).port, `${DEPLOYMENTS}?watch=1&resourceVersion=${rv}`],
+      { stdio: ['ignore', 'pipe', 'inherit'] },
+    );
     let output = '';
     slow.stdout.setEncoding('utf8').on('data', (d: string) => (output += d));
     const exited = new Promise<void>((resolve) => slow.once('exit', () => resolve()));
@@ -41,17 +47,29 @@ describe('a watcher that stops reading', () => {
       let writes = 0;
       const deadline = Date.now() + 30_000;
       while ((await terminated()) === before && Date.now() < deadline) {
-        for (let n = 0; n < 5; n++, writes++) expect((await ts.api.patch(`${DEPLOYMENTS}/target`, { metadata: { annotations: { blob: `${writes}-${blob}` } } })).status).toBe(200);
+        for (let n = 0; n < 5; n++, writes++)
+          expect(
+            (await ts.api.patch(`${DEPLOYMENTS}/target`, { metadata: { annotations: { blob: `${writes}-${blob}` } } }))
+              .status,
+          ).toBe(200);
         await new Promise((r) => setTimeout(r, 50));
       }
       expect(await terminated()).toBe(before + 1);
 
       // More writes after the close; then the stopped client reads what it was sent and finds the stream ended.
-      for (let n = 0; n < 3; n++, writes++) expect((await ts.api.patch(`${DEPLOYMENTS}/target`, { metadata: { annotations: { blob: `${writes}-${blob}` } } })).status).toBe(200);
-      const after = (await ts.api.patch(`${DEPLOYMENTS}/target`, { metadata: { annotations: { blob: 'after' } } })).body.metadata.resourceVersion as string;
+      for (let n = 0; n < 3; n++, writes++)
+        expect(
+          (await ts.api.patch(`${DEPLOYMENTS}/target`, { metadata: { annotations: { blob: `${writes}-${blob}` } } }))
+            .status,
+        ).toBe(200);
+      const after = (await ts.api.patch(`${DEPLOYMENTS}/target`, { metadata: { annotations: { blob: 'after' } } })).body
+        .metadata.resourceVersion as string;
       // The reader that keeps up got everything.
       const events = await fast.next(writes + 1, 30_000);
-      expect(events.map((e) => e.object.metadata.annotations.blob.split('-')[0])).toEqual([...Array.from({ length: writes }, (_, n) => String(n)), 'after']);
+      expect(events.map((e) => e.object.metadata.annotations.blob.split('-')[0])).toEqual([
+        ...Array.from({ length: writes }, (_, n) => String(n)),
+        'after',
+      ]);
       slow.kill('SIGUSR1');
       await exited;
       const match = /events=(\d+) last=(\d*) clean=(\w+)/.exec(output);
@@ -64,7 +82,10 @@ describe('a watcher that stops reading', () => {
       const resumed = await openWatch(ts.url, `${DEPLOYMENTS}?watch=1&resourceVersion=${last === '' ? rv : last}`);
       const missed = await resumed.next(writes - Number(count) + 1, 30_000);
       resumed.close();
-      expect(missed.map((e) => e.object.metadata.annotations.blob.split('-')[0])).toEqual([...Array.from({ length: writes - Number(count) }, (_, n) => String(n + Number(count))), 'after']);
+      expect(missed.map((e) => e.object.metadata.annotations.blob.split('-')[0])).toEqual([
+        ...Array.from({ length: writes - Number(count) }, (_, n) => String(n + Number(count))),
+        'after',
+      ]);
       expect(missed[missed.length - 1]?.object.metadata.resourceVersion).toBe(after);
       // Only the stopped watcher was closed.
       expect(await terminated()).toBe(before + 1);

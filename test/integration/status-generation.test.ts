@@ -14,11 +14,15 @@ afterAll(() => ts.stop());
 
 describe('Deployment generation', () => {
   it('starts at 1 with status dropped, ignores a sent generation, and bumps on spec and annotation changes only', async () => {
-    const created = await ts.api.post(DEPLOYMENTS, aDeployment('gen', { status: { replicas: 5, observedGeneration: 3 } }));
+    const created = await ts.api.post(
+      DEPLOYMENTS,
+      aDeployment('gen', { status: { replicas: 5, observedGeneration: 3 } }),
+    );
     expect(created.status).toBe(201);
     expect(created.body.metadata.generation).toBe(1);
     expect(created.body.status).toEqual({});
-    const patch = async (body: unknown): Promise<number> => (await ts.api.patch(`${DEPLOYMENTS}/gen`, body)).body.metadata.generation;
+    const patch = async (body: unknown): Promise<number> =>
+      (await ts.api.patch(`${DEPLOYMENTS}/gen`, body)).body.metadata.generation;
     expect(await patch({ metadata: { labels: { extra: 'x' } } })).toBe(1);
     expect(await patch({ metadata: { generation: 100 } })).toBe(1);
     expect(await patch({ status: { replicas: 7 } })).toBe(1);
@@ -28,7 +32,11 @@ describe('Deployment generation', () => {
 
   it('does not bump for an empty annotation map (Semantic.DeepEqual: nil equals empty)', async () => {
     await ts.api.post(DEPLOYMENTS, aDeployment('empty-annotations'));
-    const res = await ts.api.patch(`${DEPLOYMENTS}/empty-annotations`, [{ op: 'add', path: '/metadata/annotations', value: {} }], 'application/json-patch+json');
+    const res = await ts.api.patch(
+      `${DEPLOYMENTS}/empty-annotations`,
+      [{ op: 'add', path: '/metadata/annotations', value: {} }],
+      'application/json-patch+json',
+    );
     expect(res.status).toBe(200);
     expect(res.body.metadata.generation).toBe(1);
   });
@@ -50,7 +58,11 @@ describe('Deployment /status', () => {
     expect(res.body.spec.replicas).toBe(1);
     expect(res.body.status).toEqual({ replicas: 7 });
     // The main resource keeps the stored status on its own updates.
-    const main = await ts.api.patch(`${DEPLOYMENTS}/st`, { metadata: { finalizers: null }, spec: { replicas: 2 }, status: { replicas: 0 } });
+    const main = await ts.api.patch(`${DEPLOYMENTS}/st`, {
+      metadata: { finalizers: null },
+      spec: { replicas: 2 },
+      status: { replicas: 0 },
+    });
     expect(main.body.status).toEqual({ replicas: 7 });
     expect(main.body.metadata.generation).toBe(2);
   });
@@ -65,7 +77,11 @@ describe('HorizontalPodAutoscaler (1.26: no generation tracking)', () => {
     expect(created.body.status).toEqual({ currentReplicas: 0, desiredReplicas: 0 });
     const updated = await ts.api.patch(`${base}/h`, { spec: { maxReplicas: 5 } });
     expect(updated.body.metadata.generation).toBeUndefined();
-    const status = await ts.api.patch(`${base}/h/status`, { metadata: { labels: { l: '1' } }, spec: { maxReplicas: 9 }, status: { currentReplicas: 3, desiredReplicas: 1 } });
+    const status = await ts.api.patch(`${base}/h/status`, {
+      metadata: { labels: { l: '1' } },
+      spec: { maxReplicas: 9 },
+      status: { currentReplicas: 3, desiredReplicas: 1 },
+    });
     expect(status.status).toBe(200);
     expect(status.body.metadata.labels).toEqual({ l: '1' });
     expect(status.body.spec.maxReplicas).toBe(5);
@@ -75,7 +91,10 @@ describe('HorizontalPodAutoscaler (1.26: no generation tracking)', () => {
 
 describe('FlowSchema /status', () => {
   it('resets all of metadata and spec, and only spec changes bump the generation', async () => {
-    const created = await ts.api.post(`${FLOWCONTROL}/flowschemas`, { ...aFlowSchema('sg'), status: { conditions: [{ type: 'X', status: 'True' }] } });
+    const created = await ts.api.post(`${FLOWCONTROL}/flowschemas`, {
+      ...aFlowSchema('sg'),
+      status: { conditions: [{ type: 'X', status: 'True' }] },
+    });
     expect(created.status).toBe(201);
     expect(created.body.metadata.generation).toBe(1);
     expect(created.body.status).toEqual({});

@@ -53,7 +53,11 @@ describe('watch start modes', () => {
     await ts.api.delete(`${DEPLOYMENTS}/replay-b`);
     const watch = await openWatch(ts.url, `${DEPLOYMENTS}?watch=1&resourceVersion=${from}`);
     const events = await watch.next(3);
-    expect(events.map((e) => `${e.type} ${e.object.metadata.name}`)).toEqual(['ADDED replay-b', 'MODIFIED replay-a', 'DELETED replay-b']);
+    expect(events.map((e) => `${e.type} ${e.object.metadata.name}`)).toEqual([
+      'ADDED replay-b',
+      'MODIFIED replay-a',
+      'DELETED replay-b',
+    ]);
     const rvs = events.map((e) => Number(e.object.metadata.resourceVersion));
     expect([...rvs].sort((a, b) => a - b)).toEqual(rvs);
     expect(rvs[0]).toBeGreaterThan(Number(from));
@@ -76,11 +80,17 @@ describe('watch start modes', () => {
     await create('lim-a');
     await create('lim-b');
     const rv = await create('lim-c');
-    await eventually(async () => (await ts.api.get(`${DEPLOYMENTS}?resourceVersion=0`)).body.metadata.resourceVersion >= rv, 5000, 'cache catching up');
+    await eventually(
+      async () => (await ts.api.get(`${DEPLOYMENTS}?resourceVersion=0`)).body.metadata.resourceVersion >= rv,
+      5000,
+      'cache catching up',
+    );
     const res = await ts.api.get(`${DEPLOYMENTS}?resourceVersion=0&limit=1`);
     expect(res.status).toBe(200);
     expect(res.body.metadata.continue).toBeUndefined();
-    expect(res.body.items.map((i: any) => i.metadata.name)).toEqual(expect.arrayContaining(['lim-a', 'lim-b', 'lim-c']));
+    expect(res.body.items.map((i: any) => i.metadata.name)).toEqual(
+      expect.arrayContaining(['lim-a', 'lim-b', 'lim-c']),
+    );
     const names = res.body.items.map((i: any) => i.metadata.name);
     expect([...names].sort()).toEqual(names);
   });
@@ -93,7 +103,9 @@ describe('watch start modes', () => {
     expect(notOlder.body.metadata.resourceVersion).toBe(rv);
     expect([200, 404]).toContain(any.status);
     const deleted = await ts.api.delete(`${DEPLOYMENTS}/get-cached`);
-    const gone = await ts.api.get(`${DEPLOYMENTS}/get-cached?resourceVersion=${deleted.body.metadata?.resourceVersion ?? rv}`);
+    const gone = await ts.api.get(
+      `${DEPLOYMENTS}/get-cached?resourceVersion=${deleted.body.metadata?.resourceVersion ?? rv}`,
+    );
     expect(gone.status).toBe(404);
     expect(gone.body).toMatchObject({ kind: 'Status', reason: 'NotFound', code: 404 });
   });
@@ -102,7 +114,10 @@ describe('watch start modes', () => {
 describe('bookmarks', () => {
   it('sends BOOKMARK events (an empty object carrying a resourceVersion) when asked, and none otherwise', async () => {
     const rv = await create('bm-a');
-    const withBookmarks = await openWatch(ts.url, `${DEPLOYMENTS}?watch=1&resourceVersion=${rv}&allowWatchBookmarks=true`);
+    const withBookmarks = await openWatch(
+      ts.url,
+      `${DEPLOYMENTS}?watch=1&resourceVersion=${rv}&allowWatchBookmarks=true`,
+    );
     const without = await openWatch(ts.url, `${DEPLOYMENTS}?watch=1&resourceVersion=${rv}&timeoutSeconds=3`);
     const [bookmark] = await withBookmarks.next(1, 5000);
     expect(bookmark?.type).toBe('BOOKMARK');
@@ -111,7 +126,11 @@ describe('bookmarks', () => {
       kind: 'Deployment',
       apiVersion: 'apps/v1',
       metadata: { resourceVersion: expect.any(String), creationTimestamp: null },
-      spec: { selector: null, template: { metadata: { creationTimestamp: null }, spec: { containers: null } }, strategy: {} },
+      spec: {
+        selector: null,
+        template: { metadata: { creationTimestamp: null }, spec: { containers: null } },
+        strategy: {},
+      },
       status: {},
     });
     expect(Number(bookmark?.object.metadata.resourceVersion)).toBeGreaterThanOrEqual(Number(rv));
@@ -128,20 +147,32 @@ describe('slow clients', () => {
     const fast = await openWatch(ts.url, `${DEPLOYMENTS}?watch=1&resourceVersion=${rv}`);
     // A client that never reads, with a tiny receive buffer (Node cannot set SO_RCVBUF, Python can): the
     // server's unread bytes pass the cutoff after a few MiB instead of after the kernel's 32 MiB autotuning.
-    const slow = spawn('python3', ['-c', STOPPED_READER, new URL(ts.url).port, `${DEPLOYMENTS}?watch=1&resourceVersion=${rv}`], { stdio: ['ignore', 'pipe', 'inherit'] });
+    const slow = spawn(
+      'python3',
+      ['-c', STOPPED_READER, new URL(ts.url).port, `${DEPLOYMENTS}?watch=1&resourceVersion=${rv}`],
+      { stdio: ['ignore', 'pipe', 'inherit'] },
+    );
     let slowOutput = '';
     slow.stdout.setEncoding('utf8').on('data', (d: string) => (slowOutput += d));
     const slowExited = new Promise<void>((resolve) => slow.once('exit', () => resolve()));
     await eventually(async () => slowOutput.includes('connected'), 5000, 'the slow client to connect');
     const writes = 80;
     for (let i = 0; i < writes; i++) {
-      const res = await ts.api.patch(`${DEPLOYMENTS}/slow-target`, { metadata: { annotations: { blob: `${i}-${big}` } } });
+      const res = await ts.api.patch(`${DEPLOYMENTS}/slow-target`, {
+        metadata: { annotations: { blob: `${i}-${big}` } },
+      });
       expect(res.status).toBe(200);
     }
     const events = await fast.next(writes, 30_000);
     expect(events.every((e) => e.type === 'MODIFIED')).toBe(true);
-    expect(events.map((e) => e.object.metadata.annotations.blob.split('-')[0])).toEqual(Array.from({ length: writes }, (_, i) => String(i)));
-    await eventually(async () => (await metric('apiserver_terminated_watchers_total', 'resource="deployments.apps"')) >= 1, 10_000, 'the slow watcher to be cut off');
+    expect(events.map((e) => e.object.metadata.annotations.blob.split('-')[0])).toEqual(
+      Array.from({ length: writes }, (_, i) => String(i)),
+    );
+    await eventually(
+      async () => (await metric('apiserver_terminated_watchers_total', 'resource="deployments.apps"')) >= 1,
+      10_000,
+      'the slow watcher to be cut off',
+    );
     // The slow client, reading at last, finds its stream cut short of the events written.
     slow.kill('SIGUSR1');
     await slowExited;
@@ -157,9 +188,13 @@ describe('metrics', () => {
     const watch = await openWatch(ts.url, `${DEPLOYMENTS}?watch=1&resourceVersion=${rv}`);
     await ts.api.patch(`${DEPLOYMENTS}/metrics-a`, { spec: { replicas: 5 } });
     await watch.next(1);
-    expect(await metric('apiserver_longrunning_requests', 'verb="WATCH",group="apps",version="v1",resource="deployments"')).toBeGreaterThanOrEqual(1);
+    expect(
+      await metric('apiserver_longrunning_requests', 'verb="WATCH",group="apps",version="v1",resource="deployments"'),
+    ).toBeGreaterThanOrEqual(1);
     expect(await metric('apiserver_watch_events_total', 'kind="Deployment"')).toBeGreaterThanOrEqual(1);
-    expect(await metric('apiserver_watch_cache_window_events', 'resource="deployments.apps"')).toBeGreaterThanOrEqual(2);
+    expect(await metric('apiserver_watch_cache_window_events', 'resource="deployments.apps"')).toBeGreaterThanOrEqual(
+      2,
+    );
     expect(await metric('watch_cache_capacity', 'resource="deployments.apps"')).toBe(102400);
     watch.close();
   });
@@ -171,13 +206,18 @@ describe('shutdown', () => {
     try {
       await createNamespace(own.api, NS);
       const created = await own.api.post(DEPLOYMENTS, aDeployment('bye'));
-      const watch = await openWatch(own.url, `${DEPLOYMENTS}?watch=1&resourceVersion=${created.body.metadata.resourceVersion}&allowWatchBookmarks=true`);
+      const watch = await openWatch(
+        own.url,
+        `${DEPLOYMENTS}?watch=1&resourceVersion=${created.body.metadata.resourceVersion}&allowWatchBookmarks=true`,
+      );
       await own.api.patch(`${DEPLOYMENTS}/bye`, { spec: { replicas: 2 } });
       const [modified] = await watch.next(1);
       const stopping = own.server.shutdown();
       const [bookmark] = await watch.next(1);
       expect(bookmark?.type).toBe('BOOKMARK');
-      expect(Number(bookmark?.object.metadata.resourceVersion)).toBeGreaterThanOrEqual(Number(modified?.object.metadata.resourceVersion));
+      expect(Number(bookmark?.object.metadata.resourceVersion)).toBeGreaterThanOrEqual(
+        Number(modified?.object.metadata.resourceVersion),
+      );
       await watch.ended;
       await stopping;
     } finally {
@@ -193,7 +233,10 @@ describe('--watch-cache=false', () => {
       await createNamespace(direct.api, NS);
       const created = await direct.api.post(DEPLOYMENTS, aDeployment('direct-a'));
       const fromState = await openWatch(direct.url, `${DEPLOYMENTS}?watch=1`);
-      const fromRv = await openWatch(direct.url, `${DEPLOYMENTS}?watch=1&resourceVersion=${created.body.metadata.resourceVersion}`);
+      const fromRv = await openWatch(
+        direct.url,
+        `${DEPLOYMENTS}?watch=1&resourceVersion=${created.body.metadata.resourceVersion}`,
+      );
       expect((await fromState.next(1))[0]).toMatchObject({ type: 'ADDED', object: { metadata: { name: 'direct-a' } } });
       await direct.api.patch(`${DEPLOYMENTS}/direct-a`, { spec: { replicas: 7 } });
       expect((await fromState.next(1))[0]).toMatchObject({ type: 'MODIFIED', object: { spec: { replicas: 7 } } });

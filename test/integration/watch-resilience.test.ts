@@ -24,12 +24,20 @@ it('a watch open while etcd restarts receives every later change exactly once', 
   if (!ts.etcd.restart) throw new Error('this test needs a local etcd process');
   await ts.etcd.restart(1500);
   // Writes succeed again once the server's etcd client has reconnected.
-  await eventually(async () => (await ts.api.post(DEPLOYMENTS, aDeployment('after-1'))).status === 201, 20_000, 'writes after the restart');
+  await eventually(
+    async () => (await ts.api.post(DEPLOYMENTS, aDeployment('after-1'))).status === 201,
+    20_000,
+    'writes after the restart',
+  );
   await ts.api.post(DEPLOYMENTS, aDeployment('after-2'));
   await ts.api.delete(`${DEPLOYMENTS}/before`);
 
   const events = await watch.next(3, 20_000);
-  expect(events.map((e) => `${e.type} ${e.object.metadata.name}`)).toEqual(['ADDED after-1', 'ADDED after-2', 'DELETED before']);
+  expect(events.map((e) => `${e.type} ${e.object.metadata.name}`)).toEqual([
+    'ADDED after-1',
+    'ADDED after-2',
+    'DELETED before',
+  ]);
   await expect(watch.next(1, 1000)).rejects.toThrow(/timed out/);
   watch.close();
 }, 60_000);

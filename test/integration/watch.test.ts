@@ -18,7 +18,10 @@ describe('watch (basic)', () => {
     const watch = await openWatch(ts.url, `${DEPLOYMENTS}?watch=1`);
     expect(watch.status).toBe(200);
     const [initial] = await watch.next(1);
-    expect(initial).toMatchObject({ type: 'ADDED', object: { kind: 'Deployment', apiVersion: 'apps/v1', metadata: { name: 'w1' } } });
+    expect(initial).toMatchObject({
+      type: 'ADDED',
+      object: { kind: 'Deployment', apiVersion: 'apps/v1', metadata: { name: 'w1' } },
+    });
 
     await ts.api.post(DEPLOYMENTS, aDeployment('w2'));
     await ts.api.patch(`${DEPLOYMENTS}/w2`, { spec: { replicas: 3 } });
@@ -27,13 +30,18 @@ describe('watch (basic)', () => {
     const events = await watch.next(3);
     expect(events.map((e) => e.type)).toEqual(['ADDED', 'MODIFIED', 'DELETED']);
     expect(events[1]?.object.spec.replicas).toBe(3);
-    expect(Number(events[2]?.object.metadata.resourceVersion)).toBeGreaterThan(Number(events[1]?.object.metadata.resourceVersion));
+    expect(Number(events[2]?.object.metadata.resourceVersion)).toBeGreaterThan(
+      Number(events[1]?.object.metadata.resourceVersion),
+    );
     watch.close();
   });
 
   it('sends only changes after a given resourceVersion', async () => {
     const created = (await ts.api.post(DEPLOYMENTS, aDeployment('w3'))).body;
-    const watch = await openWatch(ts.url, `${DEPLOYMENTS}?watch=true&resourceVersion=${created.metadata.resourceVersion}`);
+    const watch = await openWatch(
+      ts.url,
+      `${DEPLOYMENTS}?watch=true&resourceVersion=${created.metadata.resourceVersion}`,
+    );
     await ts.api.patch(`${DEPLOYMENTS}/w3`, { metadata: { labels: { touched: 'yes' } } });
     const [event] = await watch.next(1);
     expect(event).toMatchObject({ type: 'MODIFIED', object: { metadata: { name: 'w3', labels: { touched: 'yes' } } } });
@@ -61,7 +69,9 @@ describe('watch (basic)', () => {
 
   it('ends a watch with a negative timeoutSeconds at once (a deadline already past)', async () => {
     const started = Date.now();
-    const res = await fetch(`${ts.url}${DEPLOYMENTS}?watch=1&resourceVersion=${(await ts.api.get(DEPLOYMENTS)).body.metadata.resourceVersion}&timeoutSeconds=-1`);
+    const res = await fetch(
+      `${ts.url}${DEPLOYMENTS}?watch=1&resourceVersion=${(await ts.api.get(DEPLOYMENTS)).body.metadata.resourceVersion}&timeoutSeconds=-1`,
+    );
     expect(res.status).toBe(200);
     expect(await res.text()).toBe('');
     expect(Date.now() - started).toBeLessThan(2000);

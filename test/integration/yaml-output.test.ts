@@ -8,27 +8,40 @@ beforeAll(async () => {
 });
 afterAll(() => ts.stop());
 
-async function send(path: string, init: RequestInit = {}): Promise<{ status: number; contentType: string | null; text: string }> {
+async function send(
+  path: string,
+  init: RequestInit = {},
+): Promise<{ status: number; contentType: string | null; text: string }> {
   const res = await fetch(`${ts.url}${path}`, init);
   return { status: res.status, contentType: res.headers.get('content-type'), text: await res.text() };
 }
 
-const yamlBody = (text: string): RequestInit => ({ method: 'POST', headers: { 'Content-Type': 'application/yaml', Accept: 'application/yaml' }, body: text });
+const yamlBody = (text: string): RequestInit => ({
+  method: 'POST',
+  headers: { 'Content-Type': 'application/yaml', Accept: 'application/yaml' },
+  body: text,
+});
 
 describe('Accept: application/yaml', () => {
   it('writes an object with sorted keys, unindented sequences and quoted timestamps', async () => {
     const res = await send('/api/v1/namespaces/default', { headers: { Accept: 'application/yaml' } });
     expect(res.status).toBe(200);
     expect(res.contentType).toBe('application/yaml');
-    expect(res.text).toMatch(/^apiVersion: v1\nkind: Namespace\nmetadata:\n {2}creationTimestamp: "\d{4}-\d\d-\d\dT\d\d:\d\d:\d\dZ"\n {2}labels:\n/);
+    expect(res.text).toMatch(
+      /^apiVersion: v1\nkind: Namespace\nmetadata:\n {2}creationTimestamp: "\d{4}-\d\d-\d\dT\d\d:\d\d:\d\dZ"\n {2}labels:\n/,
+    );
     expect(res.text).toContain('\n  managedFields:\n  - apiVersion: v1\n    fieldsType: FieldsV1\n');
-    expect(res.text).toMatch(/\n {2}name: default\n {2}resourceVersion: "\d+"\n {2}uid: [0-9a-f-]+\nspec:\n {2}finalizers:\n {2}- orch\nstatus:\n {2}phase: Active\n$/);
+    expect(res.text).toMatch(
+      /\n {2}name: default\n {2}resourceVersion: "\d+"\n {2}uid: [0-9a-f-]+\nspec:\n {2}finalizers:\n {2}- orch\nstatus:\n {2}phase: Active\n$/,
+    );
   });
 
   it('writes a list with its items under `items:`', async () => {
     const res = await send('/api/v1/namespaces?limit=1', { headers: { Accept: 'application/yaml' } });
     expect(res.text).toMatch(/^apiVersion: v1\nitems:\n- metadata:\n/);
-    expect(res.text).toMatch(/\nkind: NamespaceList\nmetadata:\n {2}continue: \S+\n {2}remainingItemCount: \d+\n {2}resourceVersion: "\d+"\n$/);
+    expect(res.text).toMatch(
+      /\nkind: NamespaceList\nmetadata:\n {2}continue: \S+\n {2}remainingItemCount: \d+\n {2}resourceVersion: "\d+"\n$/,
+    );
   });
 
   it('writes an error as a Status', async () => {
@@ -43,7 +56,9 @@ describe('Accept: application/yaml', () => {
 describe('?pretty=true', () => {
   it('indents JSON by two spaces and ends without a newline (json.MarshalIndent), the compact form with one', async () => {
     const pretty = await send('/api/v1/namespaces/nope?pretty=true');
-    expect(pretty.text).toBe('{\n  "kind": "Status",\n  "apiVersion": "v1",\n  "metadata": {},\n  "status": "Failure",\n  "message": "namespaces \\"nope\\" not found",\n  "reason": "NotFound",\n  "details": {\n    "name": "nope",\n    "kind": "namespaces"\n  },\n  "code": 404\n}');
+    expect(pretty.text).toBe(
+      '{\n  "kind": "Status",\n  "apiVersion": "v1",\n  "metadata": {},\n  "status": "Failure",\n  "message": "namespaces \\"nope\\" not found",\n  "reason": "NotFound",\n  "details": {\n    "name": "nope",\n    "kind": "namespaces"\n  },\n  "code": 404\n}',
+    );
     const compact = await send('/api/v1/namespaces/nope', { headers: { 'User-Agent': 'qa' } });
     expect(compact.text.endsWith('}\n')).toBe(true);
   });
@@ -54,7 +69,9 @@ describe('YAML request bodies', () => {
     const [first, second] = [uniqueName('first'), uniqueName('second')];
     const res = await send(
       '/api/v1/namespaces',
-      yamlBody(`---\napiVersion: v1\nkind: Namespace\nmetadata:\n  name: ${first}\n---\napiVersion: v1\nkind: Namespace\nmetadata:\n  name: ${second}\n---\nnot: [valid\n`),
+      yamlBody(
+        `---\napiVersion: v1\nkind: Namespace\nmetadata:\n  name: ${first}\n---\napiVersion: v1\nkind: Namespace\nmetadata:\n  name: ${second}\n---\nnot: [valid\n`,
+      ),
     );
     expect(res.status).toBe(201);
     expect(res.text).toContain(`\n  name: ${first}\n`);
@@ -62,8 +79,13 @@ describe('YAML request bodies', () => {
   });
 
   it('reject a tab indenting a line with yaml.v2 text', async () => {
-    const res = await send('/api/v1/namespaces', yamlBody('apiVersion: v1\nkind: Namespace\nmetadata:\n  name: tabbed\n  labels:\n\ta: b\n'));
+    const res = await send(
+      '/api/v1/namespaces',
+      yamlBody('apiVersion: v1\nkind: Namespace\nmetadata:\n  name: tabbed\n  labels:\n\ta: b\n'),
+    );
     expect(res.status).toBe(400);
-    expect(res.text).toContain("message: 'error converting YAML to JSON: yaml: line 6: found character that cannot\n  start any token'\n");
+    expect(res.text).toContain(
+      "message: 'error converting YAML to JSON: yaml: line 6: found character that cannot\n  start any token'\n",
+    );
   });
 });

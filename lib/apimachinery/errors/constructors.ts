@@ -42,7 +42,12 @@ export function resourceNotFound(): StatusError {
 }
 
 export function alreadyExists(gr: GroupResource, name: string, prefix = ''): StatusError {
-  return new StatusError(409, 'AlreadyExists', `${prefix}${qualifiedResource(gr)} "${name}" already exists`, resourceDetails(gr, name));
+  return new StatusError(
+    409,
+    'AlreadyExists',
+    `${prefix}${qualifiedResource(gr)} "${name}" already exists`,
+    resourceDetails(gr, name),
+  );
 }
 
 export function generateNameConflict(gr: GroupResource, name: string, retryAfterSeconds: number): StatusError {
@@ -56,11 +61,17 @@ export function generateNameConflict(gr: GroupResource, name: string, retryAfter
   );
 }
 
-export const OBJECT_MODIFIED_TEXT = 'the object has been modified; please apply your changes to the latest version and try again';
+export const OBJECT_MODIFIED_TEXT =
+  'the object has been modified; please apply your changes to the latest version and try again';
 
 /** 409 Conflict: `Operation cannot be fulfilled on <gr> "<name>": <reason>`. */
 export function conflict(gr: GroupResource, name: string, reason: string): StatusError {
-  return new StatusError(409, 'Conflict', `Operation cannot be fulfilled on ${qualifiedResource(gr)} "${name}": ${reason}`, resourceDetails(gr, name));
+  return new StatusError(
+    409,
+    'Conflict',
+    `Operation cannot be fulfilled on ${qualifiedResource(gr)} "${name}": ${reason}`,
+    resourceDetails(gr, name),
+  );
 }
 
 /** 409 Conflict named by kind, as delete preconditions are (`Deployment.apps`). */
@@ -68,7 +79,12 @@ export function conflictOnKind(gk: GroupKind, name: string, reason: string): Sta
   const details: StatusDetails = { name };
   if (gk.group !== '') details.group = gk.group;
   details.kind = gk.kind;
-  return new StatusError(409, 'Conflict', `Operation cannot be fulfilled on ${qualifiedKind(gk)} "${name}": ${reason}`, details);
+  return new StatusError(
+    409,
+    'Conflict',
+    `Operation cannot be fulfilled on ${qualifiedKind(gk)} "${name}": ${reason}`,
+    details,
+  );
 }
 
 /** Server-side apply's 409 Conflict: one FieldManagerConflict cause per conflicting field (NewApplyConflict). */
@@ -82,7 +98,12 @@ export function invalid(gk: GroupKind, name: string, errors: readonly FieldError
   const details: StatusDetails = { name, group: gk.group, kind: gk.kind, causes };
   if (name === '') delete details.name;
   if (gk.group === '') delete details.group;
-  return new StatusError(422, 'Invalid', `${qualifiedKind(gk)} "${name}" is invalid: ${aggregateFieldErrors(errors)}`, details);
+  return new StatusError(
+    422,
+    'Invalid',
+    `${qualifiedKind(gk)} "${name}" is invalid: ${aggregateFieldErrors(errors)}`,
+    details,
+  );
 }
 
 /** 422 Invalid naming no object: NewGenericServerResponse(422)'s shape (`message` as given, empty details). */
@@ -110,7 +131,12 @@ export function badRequest(message: string, cause?: unknown): StatusError {
 }
 
 export function methodNotAllowed(): StatusError {
-  return new StatusError(405, 'MethodNotAllowed', 'the server does not allow this method on the requested resource', {});
+  return new StatusError(
+    405,
+    'MethodNotAllowed',
+    'the server does not allow this method on the requested resource',
+    {},
+  );
 }
 
 export function notAcceptable(message: string): StatusError {
@@ -131,12 +157,20 @@ export function requestEntityTooLarge(message: string): StatusError {
 }
 
 export function resourceExpired(message: string, continueToken?: string): StatusError {
-  return new StatusError(410, 'Expired', message, undefined, continueToken === undefined ? undefined : { continueToken });
+  return new StatusError(
+    410,
+    'Expired',
+    message,
+    undefined,
+    continueToken === undefined ? undefined : { continueToken },
+  );
 }
 
 export function timeout(message: string, retryAfterSeconds: number, causes?: StatusCause[]): StatusError {
   const details: StatusDetails | undefined =
-    retryAfterSeconds > 0 || causes ? { ...(causes ? { causes } : {}), ...(retryAfterSeconds > 0 ? { retryAfterSeconds } : {}) } : undefined;
+    retryAfterSeconds > 0 || causes
+      ? { ...(causes ? { causes } : {}), ...(retryAfterSeconds > 0 ? { retryAfterSeconds } : {}) }
+      : undefined;
   return new StatusError(504, 'Timeout', `Timeout: ${message}`, details);
 }
 
@@ -156,7 +190,13 @@ export function serverTimeout(gr: GroupResource, operation: string, retryAfterSe
 
 export function internalError(err: unknown): StatusError {
   const text = err instanceof Error ? err.message : String(err);
-  return new StatusError(500, 'InternalError', `Internal error occurred: ${text}`, { causes: [{ message: text }] }, { cause: err });
+  return new StatusError(
+    500,
+    'InternalError',
+    `Internal error occurred: ${text}`,
+    { causes: [{ message: text }] },
+    { cause: err },
+  );
 }
 
 /** A 500 without a reason (StatusReasonUnknown), as a Go error that is not an APIStatus reaches a client. */
@@ -165,6 +205,11 @@ export function unknownError(message: string): StatusError {
 }
 
 /** The Status another server (an admission webhook) answered with, passed on as it is (code, reason, details). */
-export function fromStatus(code: number, reason: StatusReason | undefined, message: string, details?: StatusDetails): StatusError {
+export function fromStatus(
+  code: number,
+  reason: StatusReason | undefined,
+  message: string,
+  details?: StatusDetails,
+): StatusError {
   return new StatusError(code, reason, message, details);
 }

@@ -4,12 +4,25 @@ import type { Status, StatusDetails, StatusReason } from './status';
 export class StatusError extends Error {
   readonly status: Status;
 
-  constructor(code: number, reason: StatusReason | undefined, message: string, details?: StatusDetails, options?: { cause?: unknown; continueToken?: string }) {
+  constructor(
+    code: number,
+    reason: StatusReason | undefined,
+    message: string,
+    details?: StatusDetails,
+    options?: { cause?: unknown; continueToken?: string },
+  ) {
     super(message, options?.cause === undefined ? undefined : { cause: options.cause });
     this.name = 'StatusError';
-    const metadata: Status['metadata'] = options?.continueToken === undefined ? {} : { continue: options.continueToken };
+    const metadata: Status['metadata'] =
+      options?.continueToken === undefined ? {} : { continue: options.continueToken };
     // Field order as Kubernetes writes a Status, so bodies compare byte for byte.
-    const status: Omit<Status, 'code'> & { code?: number } = { kind: 'Status', apiVersion: 'v1', metadata, status: 'Failure', message };
+    const status: Omit<Status, 'code'> & { code?: number } = {
+      kind: 'Status',
+      apiVersion: 'v1',
+      metadata,
+      status: 'Failure',
+      message,
+    };
     if (reason !== undefined) status.reason = reason;
     if (details !== undefined) status.details = details;
     status.code = code;

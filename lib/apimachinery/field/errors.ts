@@ -65,12 +65,19 @@ export function required(path: FieldPath, detail?: string): FieldError {
 }
 
 export function invalidValue(path: FieldPath, value: PrintableValue, detail?: string): FieldError {
-  return { type: 'FieldValueInvalid', field: path.toString(), body: withDetail(`Invalid value: ${printValue(value)}`, detail) };
+  return {
+    type: 'FieldValueInvalid',
+    field: path.toString(),
+    body: withDetail(`Invalid value: ${printValue(value)}`, detail),
+  };
 }
 
 export function notSupported(path: FieldPath, value: PrintableValue, supported: readonly string[]): FieldError {
   const list = supported.map((s) => goQuote(s)).join(', ');
-  const body = supported.length > 0 ? `Unsupported value: ${printValue(value)}: supported values: ${list}` : `Unsupported value: ${printValue(value)}`;
+  const body =
+    supported.length > 0
+      ? `Unsupported value: ${printValue(value)}: supported values: ${list}`
+      : `Unsupported value: ${printValue(value)}`;
   return { type: 'FieldValueNotSupported', field: path.toString(), body };
 }
 
@@ -91,7 +98,11 @@ export function tooLong(path: FieldPath, maxLength: number): FieldError {
 }
 
 export function tooMany(path: FieldPath, actual: number, max: number): FieldError {
-  return { type: 'FieldValueTooMany', field: path.toString(), body: `Too many: ${actual}: must have at most ${max} items` };
+  return {
+    type: 'FieldValueTooMany',
+    field: path.toString(),
+    body: `Too many: ${actual}: must have at most ${max} items`,
+  };
 }
 
 /** `<field>: <body>` as Kubernetes' FieldError.Error() prints it (no field → body alone). */

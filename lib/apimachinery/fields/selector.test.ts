@@ -2,7 +2,8 @@
 import { StatusError } from '../errors';
 import { escapeFieldValue, parseFieldSelector, unescapeFieldValue } from './selector';
 
-const UNKNOWN = (field: string): string => `${field} is not a known field selector: only "metadata.name", "metadata.namespace"`;
+const UNKNOWN = (field: string): string =>
+  `${field} is not a known field selector: only "metadata.name", "metadata.namespace"`;
 
 function parseError(text: string, supported?: readonly string[]): StatusError {
   try {
@@ -41,11 +42,14 @@ describe('parseFieldSelector: canonical text', () => {
 });
 
 describe('terms with an empty field are refused (apimachinery would select everything)', () => {
-  it.each(['=', '==', '!=', '=,=', ',=', '=,metadata.name=x', 'metadata.name=x,!=', '=x', '!=x', '==x'])('%j is a 400', (text) => {
-    const err = parseError(text);
-    expect(err.status.code).toBe(400);
-    expect(err.status.message).toBe(UNKNOWN('""'));
-  });
+  it.each(['=', '==', '!=', '=,=', ',=', '=,metadata.name=x', 'metadata.name=x,!=', '=x', '!=x', '==x'])(
+    '%j is a 400',
+    (text) => {
+      const err = parseError(text);
+      expect(err.status.code).toBe(400);
+      expect(err.status.message).toBe(UNKNOWN('""'));
+    },
+  );
 
   it('a kind with its own field list says field label not supported', () => {
     expect(parseError('=', ['metadata.name', 'status.phase']).status.message).toBe('field label not supported: ');

@@ -32,7 +32,8 @@ export function unescapeFieldValue(value: string): string {
   let inSlash = false;
   for (const ch of value) {
     if (inSlash) {
-      if (ch !== '\\' && ch !== ',' && ch !== '=') throw badRequest(`invalid field selector: invalid escape sequence: \\${ch}`);
+      if (ch !== '\\' && ch !== ',' && ch !== '=')
+        throw badRequest(`invalid field selector: invalid escape sequence: \\${ch}`);
       out += ch;
       inSlash = false;
     } else if (ch === '\\') {
@@ -81,7 +82,9 @@ function splitTerm(term: string): [string, (typeof TERM_OPERATORS)[number], stri
 
 /** Kubernetes' error for a field the kind cannot select on. */
 function unknownFieldMessage(field: string, supported: readonly string[]): string {
-  const isDefault = supported.length === DEFAULT_SELECTABLE_FIELDS.length && DEFAULT_SELECTABLE_FIELDS.every((f) => supported.includes(f));
+  const isDefault =
+    supported.length === DEFAULT_SELECTABLE_FIELDS.length &&
+    DEFAULT_SELECTABLE_FIELDS.every((f) => supported.includes(f));
   // The generic conversion lists its two fields; kinds with their own field list (e.g. Namespace) say this instead.
   if (!isDefault) return `field label not supported: ${field}`;
   return `${goQuote(field)} is not a known field selector: only ${DEFAULT_SELECTABLE_FIELDS.map(goQuote).join(', ')}`;
@@ -114,7 +117,10 @@ class TermsSelector implements FieldSelector {
  * Parses `field=value,field!=value,…` (terms sorted by text, as upstream). `supportedFields` defaults to
  * metadata.name and metadata.namespace; an unknown field is a 400. Throws StatusError (400) with upstream texts.
  */
-export function parseFieldSelector(text: string, supportedFields: readonly string[] = DEFAULT_SELECTABLE_FIELDS): FieldSelector {
+export function parseFieldSelector(
+  text: string,
+  supportedFields: readonly string[] = DEFAULT_SELECTABLE_FIELDS,
+): FieldSelector {
   const terms: Term[] = [];
   for (const part of splitTerms(text).sort(compareGoStrings)) {
     if (part === '') continue;

@@ -33,7 +33,8 @@ function scalarError(value: unknown, node: SchemaNode): string | undefined {
   const from = goKindOf(value);
   const to = scalarKind(node);
   if (from === to || (from === 'int64' && (to === 'int32' || to === 'float64'))) return undefined;
-  if (from === 'float64' && (to === 'int32' || to === 'int64')) return Number.isInteger(value) ? undefined : `cannot convert float64 to ${node.goType}`;
+  if (from === 'float64' && (to === 'int32' || to === 'int64'))
+    return Number.isInteger(value) ? undefined : `cannot convert float64 to ${node.goType}`;
   if (from === 'int64' && to === 'string') return `cannot convert int64 to ${node.goType}`;
   return `unrecognized type: ${to}`;
 }
@@ -45,13 +46,20 @@ function customError(value: unknown, node: SchemaNode): string | undefined {
       return quantityJsonError(JSON.stringify(value));
     case 'int-or-string':
       if (typeof value === 'string') return undefined;
-      if (typeof value === 'number' && Number.isInteger(value) && value >= -2147483648 && value <= 2147483647) return undefined;
-      return unmarshalTypeError(typeof value === 'number' ? `number ${JSON.stringify(value)}` : goJsonKind(value), 'int32', undefined);
+      if (typeof value === 'number' && Number.isInteger(value) && value >= -2147483648 && value <= 2147483647)
+        return undefined;
+      return unmarshalTypeError(
+        typeof value === 'number' ? `number ${JSON.stringify(value)}` : goJsonKind(value),
+        'int32',
+        undefined,
+      );
     case 'date-time':
     case 'micro-time':
     case 'duration':
       if (typeof value !== 'string') return unmarshalTypeError(goJsonKind(value), 'string', undefined);
-      return node.type === 'duration' ? goDurationError(value) : goTimeParseError(node.type === 'micro-time' ? RFC3339_MICRO : RFC3339, value);
+      return node.type === 'duration'
+        ? goDurationError(value)
+        : goTimeParseError(node.type === 'micro-time' ? RFC3339_MICRO : RFC3339, value);
     default:
       return undefined;
   }

@@ -2,13 +2,17 @@
 import type { ValueKind } from './json-reader';
 
 /** The Go type json.Unmarshal of an object's apiVersion/kind targets (the serializer's meta factory), as reflect prints it. */
-export const TYPE_META_GO = 'struct { APIVersion string "json:\\"apiVersion,omitempty\\""; Kind string "json:\\"kind,omitempty\\"" }';
+export const TYPE_META_GO =
+  'struct { APIVersion string "json:\\"apiVersion,omitempty\\""; Kind string "json:\\"kind,omitempty\\"" }';
 /** Go's map[string]interface{} as reflect prints it in UnmarshalTypeError texts. */
 export const MAP_GO = 'map[string]interface {}';
 
 /** Thrown by the decoder for malformed JSON; `message` is Go's scanner text (`invalid character 'x' …`). */
 export class JsonSyntaxError extends Error {
-  constructor(message: string, readonly offset: number) {
+  constructor(
+    message: string,
+    readonly offset: number,
+  ) {
     super(message);
     this.name = 'JsonSyntaxError';
   }
@@ -22,7 +26,7 @@ export const UNEXPECTED_END = 'unexpected end of JSON input';
  */
 export function goQuoteChar(ch: string): string {
   const cp = ch.codePointAt(0) ?? 0;
-  return goQuoteByte(cp < 0x80 ? cp : Buffer.from(ch, 'utf8')[0] ?? 0);
+  return goQuoteByte(cp < 0x80 ? cp : (Buffer.from(ch, 'utf8')[0] ?? 0));
 }
 
 /** Go's `quoteChar`: the byte at fault between single quotes, printed as the code point of the same number (Latin-1). */
@@ -32,7 +36,17 @@ export function goQuoteByte(byte: number): string {
   return `'${goQuoteRune(byte).slice(1, -1)}'`;
 }
 
-const GO_ESCAPES: Readonly<Record<number, string>> = { 7: '\\a', 8: '\\b', 9: '\\t', 10: '\\n', 11: '\\v', 12: '\\f', 13: '\\r', 34: '\\"', 92: '\\\\' };
+const GO_ESCAPES: Readonly<Record<number, string>> = {
+  7: '\\a',
+  8: '\\b',
+  9: '\\t',
+  10: '\\n',
+  11: '\\v',
+  12: '\\f',
+  13: '\\r',
+  34: '\\"',
+  92: '\\\\',
+};
 
 /** strconv.Quote of one code point (enough for the scanner's single bytes). */
 function goQuoteRune(cp: number): string {

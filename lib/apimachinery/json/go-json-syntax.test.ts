@@ -42,8 +42,12 @@ describe('goJsonSyntaxError', () => {
   });
 
   it('names an invalid UTF-8 byte itself, as Go reads bytes', () => {
-    expect(goJsonSyntaxError(Buffer.from([0x7b, 0xff]))).toBe("invalid character 'ÿ' looking for beginning of object key string");
-    expect(goJsonSyntaxError(Buffer.from([0x5b, 0x85]))).toBe("invalid character '\\u0085' looking for beginning of value");
+    expect(goJsonSyntaxError(Buffer.from([0x7b, 0xff]))).toBe(
+      "invalid character 'ÿ' looking for beginning of object key string",
+    );
+    expect(goJsonSyntaxError(Buffer.from([0x5b, 0x85]))).toBe(
+      "invalid character '\\u0085' looking for beginning of value",
+    );
   });
 
   it('accepts invalid UTF-8 inside a string, as Go does', () => {
@@ -51,8 +55,12 @@ describe('goJsonSyntaxError', () => {
   });
 
   it('refuses nesting past the depth limit with the scanner text', () => {
-    expect(goJsonSyntaxError(Buffer.from('['.repeat(MAX_NESTING_DEPTH + 1)))).toBe("invalid character '[' exceeded max depth");
-    expect(goJsonSyntaxError(Buffer.from(`${'['.repeat(MAX_NESTING_DEPTH)}${']'.repeat(MAX_NESTING_DEPTH)}`))).toBeUndefined();
+    expect(goJsonSyntaxError(Buffer.from('['.repeat(MAX_NESTING_DEPTH + 1)))).toBe(
+      "invalid character '[' exceeded max depth",
+    );
+    expect(
+      goJsonSyntaxError(Buffer.from(`${'['.repeat(MAX_NESTING_DEPTH)}${']'.repeat(MAX_NESTING_DEPTH)}`)),
+    ).toBeUndefined();
   });
 });
 
@@ -70,6 +78,14 @@ describe("Go's word for a JSON kind (UnmarshalTypeError)", () => {
   });
 
   it('names reader tokens the same way', () => {
-    expect((['object', 'array', 'string', 'number', 'true', 'false', 'null'] as const).map(goKindWord)).toEqual(['object', 'array', 'string', 'number', 'bool', 'bool', 'null']);
+    expect((['object', 'array', 'string', 'number', 'true', 'false', 'null'] as const).map(goKindWord)).toEqual([
+      'object',
+      'array',
+      'string',
+      'number',
+      'bool',
+      'bool',
+      'null',
+    ]);
   });
 });

@@ -11,7 +11,9 @@ describe('goMarshal', () => {
     const value = { '\u{1F600}': 1, '\uFF21': 2, z: 3 };
     expect(Object.keys(value).sort()).toEqual(['z', '\u{1F600}', '\uFF21']);
     expect(goMarshal(value)).toBe('{"z":3,"\uFF21":2,"\u{1F600}":1}');
-    expect(goMarshal({ a: [{ '\u{10000}': true, '\uE000': false }] })).toBe('{"a":[{"\uE000":false,"\u{10000}":true}]}');
+    expect(goMarshal({ a: [{ '\u{10000}': true, '\uE000': false }] })).toBe(
+      '{"a":[{"\uE000":false,"\u{10000}":true}]}',
+    );
   });
 
   it('sorts integer-like keys as strings ("10" before "9"), as Go does', () => {

@@ -2,7 +2,24 @@
 import { QUANTITY_FORMAT_WRONG, QUANTITY_SUFFIX, quantityJsonError } from './go-quantity';
 
 describe('quantityJsonError', () => {
-  it.each(['"500m"', '"1Gi"', '"1.5Gi"', '"0.5"', '0.5', '2', '-1', '"1e3"', '"1E-3"', '" 100Mi "', '"+1k"', '"1."', '"0"', '"000"', 'null', '"12Ei"'])('accepts %s', (raw) => {
+  it.each([
+    '"500m"',
+    '"1Gi"',
+    '"1.5Gi"',
+    '"0.5"',
+    '0.5',
+    '2',
+    '-1',
+    '"1e3"',
+    '"1E-3"',
+    '" 100Mi "',
+    '"+1k"',
+    '"1."',
+    '"0"',
+    '"000"',
+    'null',
+    '"12Ei"',
+  ])('accepts %s', (raw) => {
     expect(quantityJsonError(raw)).toBeUndefined();
   });
 

@@ -1,7 +1,8 @@
 // resource.ParseQuantity's verdict on a text (valid, or which of its three errors), as Quantity.UnmarshalJSON reports it.
 
 // k8s.io/apimachinery/pkg/api/resource/quantity.go (ErrFormatWrong, ErrNumeric, ErrSuffix).
-export const QUANTITY_FORMAT_WRONG = "quantities must match the regular expression '^([+-]?[0-9.]+)([eEinumkKMGTP]*[-+]?[0-9]*)$'";
+export const QUANTITY_FORMAT_WRONG =
+  "quantities must match the regular expression '^([+-]?[0-9.]+)([eEinumkKMGTP]*[-+]?[0-9]*)$'";
 export const QUANTITY_NUMERIC = 'unable to parse numeric part of quantity';
 export const QUANTITY_SUFFIX = "unable to parse quantity's suffix";
 

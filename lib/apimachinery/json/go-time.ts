@@ -7,8 +7,25 @@ type Element = 'year' | 'month' | 'day' | 'hour' | 'minute' | 'second' | 'fracti
 
 /** The layouts as Go's nextStdChunk splits them: literal prefix, element, and the element's layout text. */
 const CHUNKS: Readonly<Record<string, readonly (readonly [string, Element, string])[]>> = {
-  [RFC3339]: [['', 'year', '2006'], ['-', 'month', '01'], ['-', 'day', '02'], ['T', 'hour', '15'], [':', 'minute', '04'], [':', 'second', '05'], ['', 'zone', 'Z07:00']],
-  [RFC3339_MICRO]: [['', 'year', '2006'], ['-', 'month', '01'], ['-', 'day', '02'], ['T', 'hour', '15'], [':', 'minute', '04'], [':', 'second', '05'], ['', 'fraction6', '.000000'], ['', 'zone', 'Z07:00']],
+  [RFC3339]: [
+    ['', 'year', '2006'],
+    ['-', 'month', '01'],
+    ['-', 'day', '02'],
+    ['T', 'hour', '15'],
+    [':', 'minute', '04'],
+    [':', 'second', '05'],
+    ['', 'zone', 'Z07:00'],
+  ],
+  [RFC3339_MICRO]: [
+    ['', 'year', '2006'],
+    ['-', 'month', '01'],
+    ['-', 'day', '02'],
+    ['T', 'hour', '15'],
+    [':', 'minute', '04'],
+    [':', 'second', '05'],
+    ['', 'fraction6', '.000000'],
+    ['', 'zone', 'Z07:00'],
+  ],
 };
 
 /** time's own quote(): ASCII printable kept (with `"` and `\` escaped), every other byte as `\xNN`. */
@@ -52,7 +69,12 @@ interface Parsed {
 }
 
 /** One element; returns the rest of the value, a range error name, or undefined for a mismatch. */
-function parseElement(element: Element, value: string, next: Element | undefined, out: Parsed): { rest: string; range?: string } | undefined {
+function parseElement(
+  element: Element,
+  value: string,
+  next: Element | undefined,
+  out: Parsed,
+): { rest: string; range?: string } | undefined {
   switch (element) {
     case 'year': {
       if (value.length < 4 || !isDigit(value, 0)) return undefined;
@@ -125,7 +147,8 @@ export function goTimeParseError(layout: typeof RFC3339 | typeof RFC3339_MICRO, 
     rest = rest.slice(prefix.length);
     const result = parseElement(element, rest, chunks[i + 1]?.[1], out);
     if (result?.range !== undefined) return `${head}: ${result.range} out of range`;
-    if (!result) return `${head} as ${goTimeQuote(layout)}: cannot parse ${goTimeQuote(rest)} as ${goTimeQuote(layoutElem)}`;
+    if (!result)
+      return `${head} as ${goTimeQuote(layout)}: cannot parse ${goTimeQuote(rest)} as ${goTimeQuote(layoutElem)}`;
     rest = result.rest;
   }
   if (rest !== '') return `${head}: extra text: ${goTimeQuote(rest)}`;

@@ -10,7 +10,8 @@ const runeLess = (a = '', b = ''): boolean => (a.codePointAt(0) ?? 0) < (b.codeP
 function digitRun(chars: readonly string[], from: number, start: bigint): [bigint, number] {
   let n = start;
   let end = from;
-  for (; end < chars.length && isDigit(chars[end]); end++) n = BigInt.asIntN(64, n * 10n + BigInt((chars[end]?.charCodeAt(0) ?? 48) - 48));
+  for (; end < chars.length && isDigit(chars[end]); end++)
+    n = BigInt.asIntN(64, n * 10n + BigInt((chars[end]?.charCodeAt(0) ?? 48) - 48));
   return [n, end];
 }
 

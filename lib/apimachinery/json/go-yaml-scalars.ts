@@ -1,13 +1,16 @@
 // Which styles yaml.v2 allows for a string (resolve.go resolve, encode.go stringv, emitterc.go yaml_emitter_analyze_scalar), as sigs.k8s.io/yaml's JSONToYAML writes it.
 const BOOL_NULL_SPECIAL = new Set(
-  'y Y yes Yes YES true True TRUE on On ON n N no No NO false False FALSE off Off OFF ~ null Null NULL .nan .NaN .NAN .inf .Inf .INF +.inf +.Inf +.INF -.inf -.Inf -.INF'.split(' '),
+  'y Y yes Yes YES true True TRUE on On ON n N no No NO false False FALSE off Off OFF ~ null Null NULL .nan .NaN .NAN .inf .Inf .INF +.inf +.Inf +.INF -.inf -.Inf -.INF'.split(
+    ' ',
+  ),
 );
 const BASE60_FLOAT = /^[-+]?[0-9][0-9_]*(?::[0-5]?[0-9])+(?:\.[0-9_]*)?$/;
 const YAML_STYLE_FLOAT = /^[-+]?(\.[0-9]+|[0-9]+(\.[0-9]*)?)([eE][-+]?[0-9]+)?$/;
 const DOT_FLOAT = /^\.[0-9]+(?:_[0-9]+)*(?:[eE][-+]?[0-9]+(?:_[0-9]+)*)?$/;
 const GO_INT = /^([+-]?)(0[xX][0-9a-fA-F]+|0[bB][01]+|0[oO][0-7]+|0[0-7]*|[1-9][0-9]*)$/;
 // The timestamp layouts yaml.v2 tries (RFC 3339 with short fields and `T`/`t`, space separated without zone, date only).
-const TIMESTAMP = /^(\d{4})-(\d{1,2})-(\d{1,2})(?:[Tt](\d{1,2}):(\d{1,2}):(\d{1,2})(?:[.,]\d+)?(?:Z|[+-]\d{2}:\d{2})| (\d{1,2}):(\d{1,2}):(\d{1,2})(?:[.,]\d+)?)?$/;
+const TIMESTAMP =
+  /^(\d{4})-(\d{1,2})-(\d{1,2})(?:[Tt](\d{1,2}):(\d{1,2}):(\d{1,2})(?:[.,]\d+)?(?:Z|[+-]\d{2}:\d{2})| (\d{1,2}):(\d{1,2}):(\d{1,2})(?:[.,]\d+)?)?$/;
 
 function isTimestamp(s: string): boolean {
   const m = TIMESTAMP.exec(s);
@@ -40,13 +43,19 @@ export function needsQuotes(s: string): boolean {
   return isGoInt(plain) || (YAML_STYLE_FLOAT.test(plain) && Number.isFinite(Number(plain)));
 }
 
-export const isBreak = (c: string | undefined): boolean => c === '\r' || c === '\n' || c === '\u0085' || c === '\u2028' || c === '\u2029';
+export const isBreak = (c: string | undefined): boolean =>
+  c === '\r' || c === '\n' || c === '\u0085' || c === '\u2028' || c === '\u2029';
 const isBlank = (c: string | undefined): boolean => c === ' ' || c === '\t';
 
 /** is_printable on a code point (yaml.v2 writes anything else, astral characters too, as an escape). */
 export function isPrintable(c: string): boolean {
   const cp = c.codePointAt(0) ?? 0;
-  return cp === 0x0a || (cp >= 0x20 && cp <= 0x7e) || (cp >= 0xa0 && cp <= 0xd7ff) || (cp >= 0xe000 && cp <= 0xfffd && cp !== 0xfeff);
+  return (
+    cp === 0x0a ||
+    (cp >= 0x20 && cp <= 0x7e) ||
+    (cp >= 0xa0 && cp <= 0xd7ff) ||
+    (cp >= 0xe000 && cp <= 0xfffd && cp !== 0xfeff)
+  );
 }
 
 export interface ScalarAnalysis {
@@ -61,8 +70,17 @@ export function analyzeScalar(value: string): ScalarAnalysis {
   const chars = [...value];
   if (chars.length === 0) return { multiline: false, blockPlain: true, singleQuoted: true, block: false };
   let indicators = value.startsWith('---') || value.startsWith('...');
-  let lineBreaks = false, special = false, leadingSpace = false, leadingBreak = false, trailingSpace = false, trailingBreak = false;
-  let breakSpace = false, spaceBreak = false, previousSpace = false, previousBreak = false, precededByWhitespace = true;
+  let lineBreaks = false,
+    special = false,
+    leadingSpace = false,
+    leadingBreak = false,
+    trailingSpace = false,
+    trailingBreak = false;
+  let breakSpace = false,
+    spaceBreak = false,
+    previousSpace = false,
+    previousBreak = false,
+    precededByWhitespace = true;
   chars.forEach((c, i) => {
     const followedByWhitespace = i + 1 >= chars.length || isBlank(chars[i + 1]);
     if (i === 0) {
@@ -88,7 +106,16 @@ export function analyzeScalar(value: string): ScalarAnalysis {
     }
     precededByWhitespace = isBlank(c) || isBreak(c) || c === '\0';
   });
-  const noPlain = leadingSpace || leadingBreak || trailingSpace || trailingBreak || breakSpace || spaceBreak || special || lineBreaks || indicators;
+  const noPlain =
+    leadingSpace ||
+    leadingBreak ||
+    trailingSpace ||
+    trailingBreak ||
+    breakSpace ||
+    spaceBreak ||
+    special ||
+    lineBreaks ||
+    indicators;
   return {
     multiline: lineBreaks,
     blockPlain: !noPlain,

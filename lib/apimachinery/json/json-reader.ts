@@ -6,14 +6,24 @@ export type ValueKind = 'object' | 'array' | 'string' | 'number' | 'true' | 'fal
 
 const QUOTE = 0x22;
 const BACKSLASH = 0x5c;
-const ESCAPES: Readonly<Record<string, string>> = { '"': '"', '\\': '\\', '/': '/', b: '\b', f: '\f', n: '\n', r: '\r', t: '\t' };
+const ESCAPES: Readonly<Record<string, string>> = {
+  '"': '"',
+  '\\': '\\',
+  '/': '/',
+  b: '\b',
+  f: '\f',
+  n: '\n',
+  r: '\r',
+  t: '\t',
+};
 
 const isSpace = (c: number): boolean => c === 0x20 || c === 0x09 || c === 0x0a || c === 0x0d;
 const isDigit = (c: number): boolean => c >= 0x30 && c <= 0x39;
 
 /** Sets an own property, also for `__proto__` (which plain assignment would treat as the prototype). */
 export function setOwn(target: Record<string, unknown>, key: string, value: unknown): void {
-  if (key === '__proto__') Object.defineProperty(target, key, { value, writable: true, enumerable: true, configurable: true });
+  if (key === '__proto__')
+    Object.defineProperty(target, key, { value, writable: true, enumerable: true, configurable: true });
   else target[key] = value;
 }
 
@@ -30,7 +40,9 @@ export class JsonReader {
 
   fail(context: string, at = this.pos): never {
     if (at >= this.text.length) throw new JsonSyntaxError(UNEXPECTED_END, at);
-    const fault = this.latin1 ? goQuoteByte(this.text.charCodeAt(at)) : goQuoteChar(String.fromCodePoint(this.text.codePointAt(at) ?? 0));
+    const fault = this.latin1
+      ? goQuoteByte(this.text.charCodeAt(at))
+      : goQuoteChar(String.fromCodePoint(this.text.codePointAt(at) ?? 0));
     throw new JsonSyntaxError(`invalid character ${fault} ${context}`, at);
   }
 
@@ -153,7 +165,8 @@ export class JsonReader {
     if (esc === 'u') {
       const hex = text.slice(pos + 1, pos + 5);
       const bad = /[^0-9a-fA-F]/.exec(hex);
-      if (bad || hex.length < 4) this.fail('in \\u hexadecimal character escape', pos + 1 + (bad ? bad.index : hex.length));
+      if (bad || hex.length < 4)
+        this.fail('in \\u hexadecimal character escape', pos + 1 + (bad ? bad.index : hex.length));
       emit(String.fromCharCode(parseInt(hex, 16)));
       return pos + 5;
     }
@@ -192,7 +205,8 @@ export class JsonReader {
   /** Reads `true`, `false` or `null` (the kind says which). */
   readLiteral(word: 'true' | 'false' | 'null'): void {
     for (let i = 1; i < word.length; i += 1) {
-      if (this.text[this.pos + i] !== word[i]) this.fail(`in literal ${word} (expecting ${goQuoteChar(word[i] ?? '')})`, this.pos + i);
+      if (this.text[this.pos + i] !== word[i])
+        this.fail(`in literal ${word} (expecting ${goQuoteChar(word[i] ?? '')})`, this.pos + i);
     }
     this.pos += word.length;
   }

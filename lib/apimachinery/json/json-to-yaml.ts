@@ -5,7 +5,23 @@ import { analyzeScalar, isBreak, isPrintable, needsQuotes } from './go-yaml-scal
 const BEST_INDENT = 2;
 const BEST_WIDTH = 80;
 const MAX_SIMPLE_KEY_BYTES = 128;
-const ESCAPES: Record<string, string> = { '\0': '0', '\x07': 'a', '\b': 'b', '\t': 't', '\n': 'n', '\v': 'v', '\f': 'f', '\r': 'r', '\x1b': 'e', '"': '"', '\\': '\\', '\u0085': 'N', '\u00a0': '_', '\u2028': 'L', '\u2029': 'P' };
+const ESCAPES: Record<string, string> = {
+  '\0': '0',
+  '\x07': 'a',
+  '\b': 'b',
+  '\t': 't',
+  '\n': 'n',
+  '\v': 'v',
+  '\f': 'f',
+  '\r': 'r',
+  '\x1b': 'e',
+  '"': '"',
+  '\\': '\\',
+  '\u0085': 'N',
+  '\u00a0': '_',
+  '\u2028': 'L',
+  '\u2029': 'P',
+};
 
 type Style = 'plain' | 'single' | 'double' | 'literal';
 
@@ -83,15 +99,17 @@ class Emitter {
   }
 
   node(value: unknown, mapping: boolean, simpleKey: boolean): void {
-    if (typeof value === 'string') this.scalar(value, value.includes('\n') ? 'literal' : needsQuotes(value) ? 'double' : 'plain', simpleKey);
+    if (typeof value === 'string')
+      this.scalar(value, value.includes('\n') ? 'literal' : needsQuotes(value) ? 'double' : 'plain', simpleKey);
     else if (typeof value === 'number') this.scalar(goFloat(value), 'plain', simpleKey);
-    else if (typeof value === 'boolean' || value === null || value === undefined) this.scalar(String(value ?? null), 'plain', simpleKey);
+    else if (typeof value === 'boolean' || value === null || value === undefined)
+      this.scalar(String(value ?? null), 'plain', simpleKey);
     else if (Array.isArray(value)) this.sequence(value, mapping);
     else this.mapping(value as Record<string, unknown>);
   }
 
   private sequence(items: readonly unknown[], mapping: boolean): void {
-    if (items.length === 0) return this.indicator('[', true, true, false), this.indicator(']', false, false, false);
+    if (items.length === 0) return (this.indicator('[', true, true, false), this.indicator(']', false, false, false));
     this.indented(false, mapping && !this.indention, () => {
       for (const item of items) {
         this.writeIndent();
@@ -103,7 +121,7 @@ class Emitter {
 
   private mapping(obj: Record<string, unknown>): void {
     const keys = goYamlSortedKeys(obj).filter((key) => obj[key] !== undefined); // as JSON.stringify drops them
-    if (keys.length === 0) return this.indicator('{', true, true, false), this.indicator('}', false, false, false);
+    if (keys.length === 0) return (this.indicator('{', true, true, false), this.indicator('}', false, false, false));
     this.indented(false, false, () => {
       for (const key of keys) {
         this.writeIndent();
@@ -150,7 +168,13 @@ class Emitter {
         this.put(`\\${ESCAPES[c] ?? (cp <= 0xff ? `x${hex(2)}` : cp <= 0xffff ? `u${hex(4)}` : `U${hex(8)}`)}`);
         spaces = false;
       } else if (c === ' ') {
-        if (allowBreaks && !spaces && this.column > BEST_WIDTH && inner && (style === 'double' || chars[i + 1] !== ' ')) {
+        if (
+          allowBreaks &&
+          !spaces &&
+          this.column > BEST_WIDTH &&
+          inner &&
+          (style === 'double' || chars[i + 1] !== ' ')
+        ) {
           this.writeIndent();
           if (style === 'double' && chars[i + 1] === ' ') this.put('\\');
         } else this.put(c);

@@ -41,7 +41,8 @@ export function yamlNestingError(text: string): string | undefined {
   for (const content of text.split('\n')) {
     line++;
     let block = 0;
-    for (const m of content.matchAll(YAML_LINE_LEVELS)) block += m[0].length === 0 ? 0 : m[0] === '-' || m[0] === '?' ? 1 : m[0].length;
+    for (const m of content.matchAll(YAML_LINE_LEVELS))
+      block += m[0].length === 0 ? 0 : m[0] === '-' || m[0] === '?' ? 1 : m[0].length;
     let deepest = flow;
     for (let i = 0; i < content.length; i++) {
       const c = content.charCodeAt(i);

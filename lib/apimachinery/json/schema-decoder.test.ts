@@ -15,19 +15,55 @@ const strict = (text: string) => decodeJson(text, DEPLOYMENT, { strict: true });
 
 describe('type errors', () => {
   it.each([
-    ['{"spec":{"replicas":"x"}}', 'json: cannot unmarshal string into Go struct field DeploymentSpec.spec.replicas of type int32'],
-    ['{"spec":{"replicas":1.5}}', 'json: cannot unmarshal number 1.5 into Go struct field DeploymentSpec.spec.replicas of type int32'],
-    ['{"spec":{"replicas":1.0}}', 'json: cannot unmarshal number 1.0 into Go struct field DeploymentSpec.spec.replicas of type int32'],
-    ['{"spec":{"replicas":3000000000}}', 'json: cannot unmarshal number 3000000000 into Go struct field DeploymentSpec.spec.replicas of type int32'],
-    ['{"spec":{"replicas":true}}', 'json: cannot unmarshal bool into Go struct field DeploymentSpec.spec.replicas of type int32'],
-    ['{"spec":{"paused":"yes"}}', 'json: cannot unmarshal string into Go struct field DeploymentSpec.spec.paused of type bool'],
+    [
+      '{"spec":{"replicas":"x"}}',
+      'json: cannot unmarshal string into Go struct field DeploymentSpec.spec.replicas of type int32',
+    ],
+    [
+      '{"spec":{"replicas":1.5}}',
+      'json: cannot unmarshal number 1.5 into Go struct field DeploymentSpec.spec.replicas of type int32',
+    ],
+    [
+      '{"spec":{"replicas":1.0}}',
+      'json: cannot unmarshal number 1.0 into Go struct field DeploymentSpec.spec.replicas of type int32',
+    ],
+    [
+      '{"spec":{"replicas":3000000000}}',
+      'json: cannot unmarshal number 3000000000 into Go struct field DeploymentSpec.spec.replicas of type int32',
+    ],
+    [
+      '{"spec":{"replicas":true}}',
+      'json: cannot unmarshal bool into Go struct field DeploymentSpec.spec.replicas of type int32',
+    ],
+    [
+      '{"spec":{"paused":"yes"}}',
+      'json: cannot unmarshal string into Go struct field DeploymentSpec.spec.paused of type bool',
+    ],
     ['{"spec":[]}', 'json: cannot unmarshal array into Go struct field Deployment.spec of type v1.DeploymentSpec'],
-    ['{"metadata":"x"}', 'json: cannot unmarshal string into Go struct field Deployment.metadata of type v1.ObjectMeta'],
-    ['{"metadata":{"labels":{"app":5}}}', 'json: cannot unmarshal number into Go struct field ObjectMeta.metadata.labels of type string'],
-    ['{"metadata":{"labels":[]}}', 'json: cannot unmarshal array into Go struct field ObjectMeta.metadata.labels of type map[string]string'],
-    ['{"metadata":{"uid":7}}', 'json: cannot unmarshal number into Go struct field ObjectMeta.metadata.uid of type types.UID'],
-    ['{"metadata":{"generation":"1"}}', 'json: cannot unmarshal string into Go struct field ObjectMeta.metadata.generation of type int64'],
-    ['{"metadata":{"finalizers":"a"}}', 'json: cannot unmarshal string into Go struct field ObjectMeta.metadata.finalizers of type []string'],
+    [
+      '{"metadata":"x"}',
+      'json: cannot unmarshal string into Go struct field Deployment.metadata of type v1.ObjectMeta',
+    ],
+    [
+      '{"metadata":{"labels":{"app":5}}}',
+      'json: cannot unmarshal number into Go struct field ObjectMeta.metadata.labels of type string',
+    ],
+    [
+      '{"metadata":{"labels":[]}}',
+      'json: cannot unmarshal array into Go struct field ObjectMeta.metadata.labels of type map[string]string',
+    ],
+    [
+      '{"metadata":{"uid":7}}',
+      'json: cannot unmarshal number into Go struct field ObjectMeta.metadata.uid of type types.UID',
+    ],
+    [
+      '{"metadata":{"generation":"1"}}',
+      'json: cannot unmarshal string into Go struct field ObjectMeta.metadata.generation of type int64',
+    ],
+    [
+      '{"metadata":{"finalizers":"a"}}',
+      'json: cannot unmarshal string into Go struct field ObjectMeta.metadata.finalizers of type []string',
+    ],
   ])('%s', (body, error) => {
     expect(strict(body).error).toBe(error);
   });
@@ -49,7 +85,9 @@ describe('type errors', () => {
 
   it('reports inline members in the struct that embeds them', () => {
     const body = `{"spec":{"template":{"spec":{"volumes":[{"name":"v","configMap":"x"}]}}}}`;
-    expect(strict(body).error).toBe('json: cannot unmarshal string into Go struct field Volume.spec.template.spec.volumes.configMap of type v1.ConfigMapVolumeSource');
+    expect(strict(body).error).toBe(
+      'json: cannot unmarshal string into Go struct field Volume.spec.template.spec.volumes.configMap of type v1.ConfigMapVolumeSource',
+    );
   });
 
   it('keeps the first type error', () => {
@@ -57,7 +95,9 @@ describe('type errors', () => {
   });
 
   it('accepts null everywhere', () => {
-    const result = strict('{"metadata":{"creationTimestamp":null,"labels":null},"spec":{"replicas":null,"paused":null,"strategy":{"rollingUpdate":{"maxSurge":null}}}}');
+    const result = strict(
+      '{"metadata":{"creationTimestamp":null,"labels":null},"spec":{"replicas":null,"paused":null,"strategy":{"rollingUpdate":{"maxSurge":null}}}}',
+    );
     expect(result.error).toBeUndefined();
   });
 });
@@ -75,7 +115,9 @@ describe('types with their own JSON decoding', () => {
     ['{}', 'object'],
     ['[]', 'array'],
   ])('refuses %s as an int-or-string with the int32 error in its field context', (port, word) => {
-    expect(strict(probe(port)).error).toBe(`json: cannot unmarshal ${word} into Go struct field HTTPGetAction.spec.template.spec.containers.livenessProbe.httpGet.port of type int32`);
+    expect(strict(probe(port)).error).toBe(
+      `json: cannot unmarshal ${word} into Go struct field HTTPGetAction.spec.template.spec.containers.livenessProbe.httpGet.port of type int32`,
+    );
   });
 
   const limits = (cpu: string) => withContainer(`{"name":"a","resources":{"limits":{"cpu":${cpu}}}}`);
@@ -120,7 +162,9 @@ describe('types with their own JSON decoding', () => {
 
 describe('unknown and duplicate fields', () => {
   it('reports them in document order with dotted paths and list indices', () => {
-    const body = withContainer('{"name":"a","imagePullPolicyX":"Always","ports":[{"containerPort":80,"foo":1}]}').replace('"metadata":{"name":"web"}', '"metadata":{"name":"web","name":"x"},"spek":{}');
+    const body = withContainer(
+      '{"name":"a","imagePullPolicyX":"Always","ports":[{"containerPort":80,"foo":1}]}',
+    ).replace('"metadata":{"name":"web"}', '"metadata":{"name":"web","name":"x"},"spek":{}');
     expect(strict(body).strictErrors).toEqual([
       'duplicate field "metadata.name"',
       'unknown field "spek"',
@@ -139,8 +183,14 @@ describe('unknown and duplicate fields', () => {
   });
 
   it('reports nothing when not strict, and no strict errors beside a type error', () => {
-    expect(decodeJson('{"foo":1,"spec":{"replicas":1,"replicas":2}}', DEPLOYMENT, { strict: false })).toMatchObject({ error: undefined, strictErrors: [] });
-    expect(strict('{"foo":1,"spec":{"replicas":"x"}}')).toMatchObject({ strictErrors: [], error: expect.stringContaining('replicas') });
+    expect(decodeJson('{"foo":1,"spec":{"replicas":1,"replicas":2}}', DEPLOYMENT, { strict: false })).toMatchObject({
+      error: undefined,
+      strictErrors: [],
+    });
+    expect(strict('{"foo":1,"spec":{"replicas":"x"}}')).toMatchObject({
+      strictErrors: [],
+      error: expect.stringContaining('replicas'),
+    });
   });
 
   it('stops reporting after 100', () => {
@@ -151,22 +201,31 @@ describe('unknown and duplicate fields', () => {
 
 describe('decoded value', () => {
   it('drops unknown fields at every depth', () => {
-    const { value } = decodeJson(withContainer('{"name":"a","foo":1}').replace('"kind"', '"bar":2,"kind"'), DEPLOYMENT, { strict: false });
+    const { value } = decodeJson(
+      withContainer('{"name":"a","foo":1}').replace('"kind"', '"bar":2,"kind"'),
+      DEPLOYMENT,
+      { strict: false },
+    );
     expect(value).toEqual(JSON.parse(withContainer('{"name":"a"}')));
   });
 
   it('decodes a repeated struct field into the earlier value, as Go does', () => {
-    const { value } = strict('{"metadata":{"name":"a","labels":{"x":"1"}},"metadata":{"namespace":"n","labels":{"y":"2"}}}');
+    const { value } = strict(
+      '{"metadata":{"name":"a","labels":{"x":"1"}},"metadata":{"namespace":"n","labels":{"y":"2"}}}',
+    );
     expect(value).toEqual({ metadata: { name: 'a', namespace: 'n', labels: { x: '1', y: '2' } } });
   });
 
   it('decodes a repeated list into the earlier elements and cuts it to the new length', () => {
-    const body = '{"spec":{"template":{"spec":{"containers":[{"name":"a","image":"x"},{"name":"b"}],"containers":[{"name":"c"}]}}}}';
+    const body =
+      '{"spec":{"template":{"spec":{"containers":[{"name":"a","image":"x"},{"name":"b"}],"containers":[{"name":"c"}]}}}}';
     expect(strict(body).value).toEqual({ spec: { template: { spec: { containers: [{ name: 'c', image: 'x' }] } } } });
   });
 
   it('keeps a non-pointer value when null repeats it, clears a pointer', () => {
-    expect(strict('{"spec":{"paused":true,"paused":null,"replicas":2,"replicas":null}}').value).toEqual({ spec: { paused: true, replicas: null } });
+    expect(strict('{"spec":{"paused":true,"paused":null,"replicas":2,"replicas":null}}').value).toEqual({
+      spec: { paused: true, replicas: null },
+    });
   });
 
   it('keeps __proto__ keys as data', () => {

@@ -130,7 +130,7 @@ class SchemaDecoder {
     }
     if (kind === 'null') {
       r.readLiteral(kind);
-      return node.nullable ? null : existing ?? null;
+      return node.nullable ? null : (existing ?? null);
     }
     this.#typeError(goKindWord(kind), node.goType);
     return r.readAny();
@@ -247,7 +247,7 @@ class SchemaDecoder {
     const r = this.#r;
     if (kind === 'null') {
       r.readLiteral(kind);
-      return node.nullable ? null : existing ?? null; // Go leaves a non-pointer value as it was
+      return node.nullable ? null : (existing ?? null); // Go leaves a non-pointer value as it was
     }
     // `bytes` is not checked as base64: no served kind has a []byte field outside raw JSON.
     if (node.type === 'string' || node.type === 'bytes') {
@@ -284,7 +284,8 @@ class SchemaDecoder {
       if (kind === 'string') return r.readString();
       if (kind === 'number') {
         const literal = r.readNumber();
-        if (!fitsInteger(literal, 'int32')) this.#abort(unmarshalTypeError(`number ${literal}`, 'int32', this.#context()));
+        if (!fitsInteger(literal, 'int32'))
+          this.#abort(unmarshalTypeError(`number ${literal}`, 'int32', this.#context()));
         return Number(literal);
       }
       const value = r.readAny();
@@ -298,7 +299,10 @@ class SchemaDecoder {
       return value;
     }
     const text = r.readString();
-    const err = node.type === 'duration' ? goDurationError(text) : goTimeParseError(node.type === 'micro-time' ? RFC3339_MICRO : RFC3339, text);
+    const err =
+      node.type === 'duration'
+        ? goDurationError(text)
+        : goTimeParseError(node.type === 'micro-time' ? RFC3339_MICRO : RFC3339, text);
     if (err !== undefined) this.#abort(err);
     return text;
   }

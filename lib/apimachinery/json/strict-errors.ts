@@ -15,5 +15,8 @@ export function strictDecodingError(problems: readonly string[]): string {
  */
 export function warningsOfStrictError(problem: string): string[] {
   if (!problem.startsWith(YAML_UNMARSHAL_ERRORS)) return [problem];
-  return problem.slice(YAML_UNMARSHAL_ERRORS.length).split('\n').map((line) => line.trim());
+  return problem
+    .slice(YAML_UNMARSHAL_ERRORS.length)
+    .split('\n')
+    .map((line) => line.trim());
 }

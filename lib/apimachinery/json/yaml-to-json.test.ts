@@ -41,16 +41,33 @@ describe('yamlToJson duplicate keys (strict)', () => {
   });
 
   it('names the line of the repeated key’s value, Go-quoted', () => {
-    expect(duplicates('metadata:\n  name: a\n  name: "b"\n')).toBe('yaml: unmarshal errors:\n  line 3: key "name" already set in map');
+    expect(duplicates('metadata:\n  name: a\n  name: "b"\n')).toBe(
+      'yaml: unmarshal errors:\n  line 3: key "name" already set in map',
+    );
   });
 
   it('reports repeats inside a value before the repeated key that holds it, as yaml.v2 decodes', () => {
-    const text = ['spec:', '  replicas: 1', 'spec:', '  template:', '    spec:', '      containers:', '      - name: a', '        name: b', '  replicas: 2', ''].join('\n');
-    expect(duplicates(text)).toBe('yaml: unmarshal errors:\n  line 8: key "name" already set in map\n  line 4: key "spec" already set in map');
+    const text = [
+      'spec:',
+      '  replicas: 1',
+      'spec:',
+      '  template:',
+      '    spec:',
+      '      containers:',
+      '      - name: a',
+      '        name: b',
+      '  replicas: 2',
+      '',
+    ].join('\n');
+    expect(duplicates(text)).toBe(
+      'yaml: unmarshal errors:\n  line 8: key "name" already set in map\n  line 4: key "spec" already set in map',
+    );
   });
 
   it('finds repeats in list items and prints non-string keys as Go does', () => {
-    expect(duplicates('items:\n- a: 1\n  a: 2\n- 1: x\n  1: y\n')).toBe('yaml: unmarshal errors:\n  line 3: key "a" already set in map\n  line 5: key 1 already set in map');
+    expect(duplicates('items:\n- a: 1\n  a: 2\n- 1: x\n  1: y\n')).toBe(
+      'yaml: unmarshal errors:\n  line 3: key "a" already set in map\n  line 5: key 1 already set in map',
+    );
   });
 
   it('does not count a merge key as a repeat', () => {

@@ -1,5 +1,15 @@
 // YAML → JSON text as Kubernetes' YAML serializer does it (sigs.k8s.io/yaml on gopkg.in/yaml.v2), with yaml.v2's strict duplicate-key errors.
-import { isMap, isPair, isScalar, isSeq, LineCounter, parseAllDocuments, type Node as YamlNode, type Tags, type YAMLError } from 'yaml';
+import {
+  isMap,
+  isPair,
+  isScalar,
+  isSeq,
+  LineCounter,
+  parseAllDocuments,
+  type Node as YamlNode,
+  type Tags,
+  type YAMLError,
+} from 'yaml';
 import { goQuote } from '../field/errors';
 import { yamlNestingError } from './max-depth';
 
@@ -28,11 +38,15 @@ export const YAML_UNMARSHAL_ERRORS = 'yaml: unmarshal errors:\n';
  * yaml.v2 resolves plain scalars by YAML 1.1 rules (`yes`/`on` are booleans, `010` is octal) but leaves
  * timestamps and base-60 numbers as strings when decoding into interface{}.
  */
-const goYamlTags = (tags: Tags): Tags => tags.filter((tag) => typeof tag === 'string' || !(tag.tag === 'tag:yaml.org,2002:timestamp' || tag.format === 'TIME'));
+const goYamlTags = (tags: Tags): Tags =>
+  tags.filter(
+    (tag) => typeof tag === 'string' || !(tag.tag === 'tag:yaml.org,2002:timestamp' || tag.format === 'TIME'),
+  );
 
 /** yaml.v2's text for the errors whose wording is known (a tab indenting a line); the `yaml` library's otherwise. */
 function goSyntaxErrorText(error: YAMLError): string {
-  if (error.code === 'TAB_AS_INDENT' && error.linePos) return `yaml: line ${error.linePos[0].line}: found character that cannot start any token`;
+  if (error.code === 'TAB_AS_INDENT' && error.linePos)
+    return `yaml: line ${error.linePos[0].line}: found character that cannot start any token`;
   return error.message;
 }
 

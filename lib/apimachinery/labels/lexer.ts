@@ -1,20 +1,7 @@
 // Tokenizer for label selector text, splitting exactly where k8s.io/apimachinery's labels lexer does.
 
 /** Token kinds; operators and parentheses are named by their text. */
-export type Token =
-  | 'end'
-  | 'identifier'
-  | 'in'
-  | 'notin'
-  | '('
-  | ')'
-  | ','
-  | '!'
-  | '='
-  | '=='
-  | '!='
-  | '>'
-  | '<';
+export type Token = 'end' | 'identifier' | 'in' | 'notin' | '(' | ')' | ',' | '!' | '=' | '==' | '!=' | '>' | '<';
 
 export interface ScannedItem {
   readonly token: Token;

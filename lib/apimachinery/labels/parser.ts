@@ -73,7 +73,8 @@ class Parser {
   }
 
   private inContext(item: ScannedItem, context: Context): ScannedItem {
-    if (context === 'values' && (item.token === 'in' || item.token === 'notin')) return { token: 'identifier', literal: item.literal };
+    if (context === 'values' && (item.token === 'in' || item.token === 'notin'))
+      return { token: 'identifier', literal: item.literal };
     return item;
   }
 
@@ -90,7 +91,8 @@ class Parser {
     for (;;) {
       const { token, literal } = this.lookahead('values');
       if (token === 'end') return requirements;
-      if (token !== 'identifier' && token !== '!') throw fail(`found '${literal}', expected: !, identifier, or 'end of string'`);
+      if (token !== 'identifier' && token !== '!')
+        throw fail(`found '${literal}', expected: !, identifier, or 'end of string'`);
       try {
         requirements.push(this.parseRequirement());
       } catch (err) {
@@ -101,7 +103,8 @@ class Parser {
       if (after.token === 'end') return requirements;
       if (after.token !== ',') throw fail(`found '${after.literal}', expected: ',' or 'end of string'`);
       const next = this.lookahead('values');
-      if (next.token !== 'identifier' && next.token !== '!') throw fail(`found '${next.literal}', expected: identifier after ','`);
+      if (next.token !== 'identifier' && next.token !== '!')
+        throw fail(`found '${next.literal}', expected: identifier after ','`);
     }
   }
 
@@ -124,7 +127,8 @@ class Parser {
     if (item.token !== 'identifier') throw fail(`found '${item.literal}', expected: identifier`);
     const keyErrors = isQualifiedName(item.literal);
     // Upstream validates the key here with a nil field path, which prints as `<nil>`.
-    if (keyErrors.length > 0) throw fail(fieldErrorText(invalidValue(rootPath('<nil>'), item.literal, keyErrors.join('; '))));
+    if (keyErrors.length > 0)
+      throw fail(fieldErrorText(invalidValue(rootPath('<nil>'), item.literal, keyErrors.join('; '))));
     const next = this.lookahead('values').token;
     if ((next === 'end' || next === ',') && operator === undefined) operator = 'exists';
     return [item.literal, operator];
@@ -199,7 +203,8 @@ function newRequirement(key: string, operator: Operator, values: string[]): Requ
   const valuesPath = rootPath('values');
   if (operator === 'gt' || operator === 'lt') {
     values.forEach((v, i) => {
-      if (parseGoInt64(v) === undefined) errors.push(invalidValue(valuesPath.index(i), v, "for 'Gt', 'Lt' operators, the value must be an integer"));
+      if (parseGoInt64(v) === undefined)
+        errors.push(invalidValue(valuesPath.index(i), v, "for 'Gt', 'Lt' operators, the value must be an integer"));
     });
   }
   values.forEach((v, i) => {

@@ -148,10 +148,22 @@ describe('parseLabelSelector: errors (400 BadRequest, Kubernetes 1.26 texts)', (
       `unable to parse requirement: <nil>: Invalid value: "a/b/c": a qualified name ${QNAME_ERR} with an optional DNS subdomain prefix and '/' (e.g. 'example.com/MyName')`,
     ],
     ['/a', 'unable to parse requirement: <nil>: Invalid value: "/a": prefix part must be non-empty'],
-    ['a/', `unable to parse requirement: <nil>: Invalid value: "a/": name part must be non-empty; name part ${QNAME_ERR}`],
-    ['k'.repeat(64), `unable to parse requirement: <nil>: Invalid value: "${'k'.repeat(64)}": name part must be no more than 63 characters`],
-    ['a>x', `unable to parse requirement: values[0]: Invalid value: "x": for 'Gt', 'Lt' operators, the value must be an integer`],
-    ['a>', `unable to parse requirement: values[0]: Invalid value: "": for 'Gt', 'Lt' operators, the value must be an integer`],
+    [
+      'a/',
+      `unable to parse requirement: <nil>: Invalid value: "a/": name part must be non-empty; name part ${QNAME_ERR}`,
+    ],
+    [
+      'k'.repeat(64),
+      `unable to parse requirement: <nil>: Invalid value: "${'k'.repeat(64)}": name part must be no more than 63 characters`,
+    ],
+    [
+      'a>x',
+      `unable to parse requirement: values[0]: Invalid value: "x": for 'Gt', 'Lt' operators, the value must be an integer`,
+    ],
+    [
+      'a>',
+      `unable to parse requirement: values[0]: Invalid value: "": for 'Gt', 'Lt' operators, the value must be an integer`,
+    ],
     [
       'a>99999999999999999999',
       `unable to parse requirement: values[0]: Invalid value: "99999999999999999999": for 'Gt', 'Lt' operators, the value must be an integer`,
@@ -166,7 +178,10 @@ describe('parseLabelSelector: errors (400 BadRequest, Kubernetes 1.26 texts)', (
       'a in (z, b/c, d/e)',
       `unable to parse requirement: [values[0][a]: Invalid value: "b/c": ${LABEL_VALUE_ERR}, values[1][a]: Invalid value: "d/e": ${LABEL_VALUE_ERR}]`,
     ],
-    ['a=' + 'x'.repeat(64), `unable to parse requirement: values[0][a]: Invalid value: "${'x'.repeat(64)}": must be no more than 63 characters`],
+    [
+      'a=' + 'x'.repeat(64),
+      `unable to parse requirement: values[0][a]: Invalid value: "${'x'.repeat(64)}": must be no more than 63 characters`,
+    ],
   ])('%j → %s', (text, message) => {
     const err = parseError(text);
     expect(err.code).toBe(400);

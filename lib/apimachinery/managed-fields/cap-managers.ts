@@ -10,7 +10,9 @@ const seconds = (time: string | undefined): number => (time ? Math.floor(Date.pa
 export function capUpdateManagers(managed: Managed, max = MAX_UPDATE_MANAGERS): Managed {
   const updaters = [...managed.fields].filter(([, vs]) => !vs.applied).map(([id]) => id);
   if (updaters.length <= max) return managed;
-  updaters.sort((a, b) => seconds(managed.times.get(a)) - seconds(managed.times.get(b)) || (a < b ? -1 : a > b ? 1 : 0));
+  updaters.sort(
+    (a, b) => seconds(managed.times.get(a)) - seconds(managed.times.get(b)) || (a < b ? -1 : a > b ? 1 : 0),
+  );
   const firstOfVersion = new Map<string, string>();
   let length = updaters.length;
   for (let i = 0; i < updaters.length && length > max; i++) {

@@ -24,12 +24,16 @@ export interface Reading {
   readonly oneSided: boolean;
 }
 
-const READINGS: readonly Reading[] = [false, true].flatMap((goShape) => [false, true].map((oneSided) => ({ goShape, oneSided })));
+const READINGS: readonly Reading[] = [false, true].flatMap((goShape) =>
+  [false, true].map((oneSided) => ({ goShape, oneSided })),
+);
 
 /** The (shared) Reading of these flags. */
-export const readingOf = (goShape: boolean, oneSided: boolean): Reading => READINGS[(goShape ? 2 : 0) + (oneSided ? 1 : 0)] as Reading;
+export const readingOf = (goShape: boolean, oneSided: boolean): Reading =>
+  READINGS[(goShape ? 2 : 0) + (oneSided ? 1 : 0)] as Reading;
 
-export const isObject = (v: unknown): v is Record<string, unknown> => v !== null && typeof v === 'object' && !Array.isArray(v);
+export const isObject = (v: unknown): v is Record<string, unknown> =>
+  v !== null && typeof v === 'object' && !Array.isArray(v);
 
 const hasOwn = (o: object, key: string): boolean => Object.prototype.hasOwnProperty.call(o, key);
 
@@ -42,7 +46,8 @@ export const ABSENT_STRUCT: Record<string, unknown> = Object.freeze({});
 const NONE: readonly ImplicitField[] = [];
 
 /** The implicit fields an object at `node` reads with. */
-export const implicitOf = (node: SchemaNode | undefined, r: Reading): readonly ImplicitField[] => (r.goShape && node !== undefined ? implicitFields(node) : NONE);
+export const implicitOf = (node: SchemaNode | undefined, r: Reading): readonly ImplicitField[] =>
+  r.goShape && node !== undefined ? implicitFields(node) : NONE;
 
 /**
  * One position of the walk. Its node in each result set is made on the first change recorded below it, so
@@ -84,12 +89,18 @@ export function isEmptyish(v: unknown, node: SchemaNode | undefined, r: Reading)
 
 /** Equality of the values as read (only structured values can differ from what goShaped makes of them). */
 export function equalAsRead(lhs: unknown, rhs: unknown, node: SchemaNode | undefined, r: Reading): boolean {
-  if (!r.goShape || ((lhs === null || typeof lhs !== 'object') && (rhs === null || typeof rhs !== 'object'))) return jsonEqual(lhs, rhs);
+  if (!r.goShape || ((lhs === null || typeof lhs !== 'object') && (rhs === null || typeof rhs !== 'object')))
+    return jsonEqual(lhs, rhs);
   return jsonEqual(goShaped(lhs, node), goShaped(rhs, node));
 }
 
 /** What `o` holds under `key` as read: as is, or as goShaped's plain copy (own, else implicit, else Object.prototype's). */
-export function valueAt(o: Record<string, unknown>, implicit: readonly ImplicitField[], key: string, r: Reading): unknown {
+export function valueAt(
+  o: Record<string, unknown>,
+  implicit: readonly ImplicitField[],
+  key: string,
+  r: Reading,
+): unknown {
   if (!r.goShape || hasOwn(o, key)) return o[key];
   for (const f of implicit) if (f.name === key) return f.value === 'struct' ? ABSENT_STRUCT : null;
   return ABSENT_STRUCT[key];
@@ -103,7 +114,8 @@ export function keysOf(o: Record<string, unknown>, implicit: readonly ImplicitFi
 }
 
 /** Whether keysOf(o, implicit) lists `key`. */
-export const hasKey = (o: Record<string, unknown>, implicit: readonly ImplicitField[], key: string): boolean => hasOwn(o, key) || implicit.some((f) => f.name === key);
+export const hasKey = (o: Record<string, unknown>, implicit: readonly ImplicitField[], key: string): boolean =>
+  hasOwn(o, key) || implicit.some((f) => f.name === key);
 
 /** The item listItemElement must see: keys and set values as read in goShaped's copy. */
 function keyedItem(item: unknown, shape: ListShape, r: Reading): unknown {

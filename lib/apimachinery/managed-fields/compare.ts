@@ -33,9 +33,21 @@ export interface CompareOptions {
   oneSided?: boolean;
 }
 
-export function compare(lhs: unknown, rhs: unknown, node: SchemaNode | undefined, options: CompareOptions = {}): Comparison {
+export function compare(
+  lhs: unknown,
+  rhs: unknown,
+  node: SchemaNode | undefined,
+  options: CompareOptions = {},
+): Comparison {
   const c: Comparison = { added: new FieldSet(), removed: new FieldSet(), modified: new FieldSet() };
-  walk(lhs, rhs, node, new Position(undefined, undefined, c), undefined, readingOf(options.goShape ?? false, options.oneSided ?? true));
+  walk(
+    lhs,
+    rhs,
+    node,
+    new Position(undefined, undefined, c),
+    undefined,
+    readingOf(options.goShape ?? false, options.oneSided ?? true),
+  );
   return c;
 }
 
@@ -43,7 +55,14 @@ type OneSide = 'added' | 'removed';
 
 const AS_IS = (r: Reading): Reading => readingOf(false, r.oneSided);
 
-function leaf(lhs: unknown, rhs: unknown, node: SchemaNode | undefined, at: Position, pe: PathElement | undefined, r: Reading): void {
+function leaf(
+  lhs: unknown,
+  rhs: unknown,
+  node: SchemaNode | undefined,
+  at: Position,
+  pe: PathElement | undefined,
+  r: Reading,
+): void {
   if (pe === undefined) return;
   if (lhs === undefined && rhs === undefined) return;
   if (lhs === undefined) at.mark('added', pe);
@@ -52,7 +71,14 @@ function leaf(lhs: unknown, rhs: unknown, node: SchemaNode | undefined, at: Posi
 }
 
 /** `pe` undefined is the root. */
-function walk(lhs: unknown, rhs: unknown, node: SchemaNode | undefined, at: Position, pe: PathElement | undefined, r: Reading): void {
+function walk(
+  lhs: unknown,
+  rhs: unknown,
+  node: SchemaNode | undefined,
+  at: Position,
+  pe: PathElement | undefined,
+  r: Reading,
+): void {
   if (lhs === undefined && rhs === undefined) return;
   if (r.oneSided && pe !== undefined && (lhs === undefined || rhs === undefined)) {
     walkOneSide(lhs === undefined ? rhs : lhs, node, at, pe, lhs === undefined ? 'added' : 'removed', r);
@@ -68,7 +94,14 @@ function walk(lhs: unknown, rhs: unknown, node: SchemaNode | undefined, at: Posi
 const isGranular = (shape: Shape): boolean => (shape.kind === 'struct' || shape.kind === 'map') && !shape.atomic;
 
 /** Returns true when this position was handled as a leaf (no added/removed marker for the node itself). */
-function visit(lhs: unknown, rhs: unknown, node: SchemaNode | undefined, at: Position, pe: PathElement | undefined, r: Reading): boolean {
+function visit(
+  lhs: unknown,
+  rhs: unknown,
+  node: SchemaNode | undefined,
+  at: Position,
+  pe: PathElement | undefined,
+  r: Reading,
+): boolean {
   const shape = shapeOf(node);
   if (r.goShape && (shape.kind === 'struct' || shape.kind === 'map') && (hasOwnProto(lhs) || hasOwnProto(rhs))) {
     return visit(goShaped(lhs, node), goShaped(rhs, node), node, at, pe, AS_IS(r));
@@ -76,17 +109,34 @@ function visit(lhs: unknown, rhs: unknown, node: SchemaNode | undefined, at: Pos
   const bothEmpty = isEmptyish(lhs, node, r) && isEmptyish(rhs, node, r);
   const isList = Array.isArray(lhs) || Array.isArray(rhs);
   if (shape.kind === 'list' || (shape.kind === 'deduced' && isList)) {
-    if (shape.kind === 'deduced' || shape.relationship === 'atomic' || bothEmpty || !Array.isArray(lhs ?? []) || !Array.isArray(rhs ?? [])) {
+    if (
+      shape.kind === 'deduced' ||
+      shape.relationship === 'atomic' ||
+      bothEmpty ||
+      !Array.isArray(lhs ?? []) ||
+      !Array.isArray(rhs ?? [])
+    ) {
       leaf(lhs, rhs, node, at, pe, r);
       return true;
     }
-    compareLists(lhs as unknown[] | undefined, rhs as unknown[] | undefined, shape, pe === undefined ? at : new Position(at, pe), r);
+    compareLists(
+      lhs as unknown[] | undefined,
+      rhs as unknown[] | undefined,
+      shape,
+      pe === undefined ? at : new Position(at, pe),
+      r,
+    );
     return false;
   }
   const isMap = isObject(lhs) || isObject(rhs);
   if (shape.kind === 'struct' || shape.kind === 'map' || (shape.kind === 'deduced' && isMap)) {
     const atomic = shape.kind !== 'deduced' && shape.atomic;
-    if (atomic || bothEmpty || (lhs !== undefined && lhs !== null && !isObject(lhs)) || (rhs !== undefined && rhs !== null && !isObject(rhs))) {
+    if (
+      atomic ||
+      bothEmpty ||
+      (lhs !== undefined && lhs !== null && !isObject(lhs)) ||
+      (rhs !== undefined && rhs !== null && !isObject(rhs))
+    ) {
       leaf(lhs, rhs, node, at, pe, r);
       return true;
     }
@@ -104,18 +154,32 @@ function walkField(lhs: unknown, rhs: unknown, shape: Shape, key: string, here: 
 }
 
 /** Every key of either object as read (a missing object is `{}`), left keys first. */
-function compareFields(lhs: unknown, rhs: unknown, shape: Shape, node: SchemaNode | undefined, here: Position, r: Reading): void {
+function compareFields(
+  lhs: unknown,
+  rhs: unknown,
+  shape: Shape,
+  node: SchemaNode | undefined,
+  here: Position,
+  r: Reading,
+): void {
   const reads = r.goShape && shape.kind !== 'deduced' ? r : AS_IS(r);
   const l = isObject(lhs) ? lhs : ABSENT_STRUCT;
   const rr = isObject(rhs) ? rhs : ABSENT_STRUCT;
   const lImplicit = implicitOf(isObject(lhs) ? node : undefined, reads);
   const rImplicit = implicitOf(isObject(rhs) ? node : undefined, reads);
-  const visitKey = (key: string): void => walkField(valueAt(l, lImplicit, key, reads), valueAt(rr, rImplicit, key, reads), shape, key, here, r);
+  const visitKey = (key: string): void =>
+    walkField(valueAt(l, lImplicit, key, reads), valueAt(rr, rImplicit, key, reads), shape, key, here, r);
   for (const key of keysOf(l, lImplicit)) visitKey(key);
   for (const key of keysOf(rr, rImplicit)) if (!hasKey(l, lImplicit, key)) visitKey(key);
 }
 
-function compareLists(lhs: unknown[] | undefined, rhs: unknown[] | undefined, shape: ListShape, here: Position, r: Reading): void {
+function compareLists(
+  lhs: unknown[] | undefined,
+  rhs: unknown[] | undefined,
+  shape: ListShape,
+  here: Position,
+  r: Reading,
+): void {
   const l = indexItems(lhs ?? [], shape, r);
   const rr = indexItems(rhs ?? [], shape, r);
   const item = (key: string, pe: PathElement): void => {
@@ -140,7 +204,14 @@ function compareLists(lhs: unknown[] | undefined, rhs: unknown[] | undefined, sh
  * walk() where only `value` is present (`added`: on the right, `removed`: on the left): the position itself is
  * marked, then its fields or items, each against the other side's `{}` or nothing.
  */
-function walkOneSide(value: unknown, node: SchemaNode | undefined, at: Position, pe: PathElement, change: OneSide, r: Reading): void {
+function walkOneSide(
+  value: unknown,
+  node: SchemaNode | undefined,
+  at: Position,
+  pe: PathElement,
+  change: OneSide,
+  r: Reading,
+): void {
   const shape = shapeOf(node);
   if (r.goShape && (shape.kind === 'struct' || shape.kind === 'map') && hasOwnProto(value)) {
     walkOneSide(goShaped(value, node), node, at, pe, change, AS_IS(r));
@@ -149,23 +220,34 @@ function walkOneSide(value: unknown, node: SchemaNode | undefined, at: Position,
   at.mark(change, pe);
   // Empty values and atomic ones are leaves: the mark is all.
   if (shape.kind === 'list') {
-    if (shape.relationship !== 'atomic' && Array.isArray(value) && value.length > 0) oneSideItems(value, shape, new Position(at, pe), change, r);
+    if (shape.relationship !== 'atomic' && Array.isArray(value) && value.length > 0)
+      oneSideItems(value, shape, new Position(at, pe), change, r);
   } else if ((isGranular(shape) || shape.kind === 'deduced') && isObject(value)) {
     oneSideFields(value, shape, implicitOf(node, r), new Position(at, pe), change, r);
   }
 }
 
 /** Own keys, then the implicit fields `value` lacks; the missing side reads as `{}` (Object.prototype's names are there). */
-function oneSideFields(value: Record<string, unknown>, shape: Shape, implicit: readonly ImplicitField[], here: Position, change: OneSide, r: Reading): void {
+function oneSideFields(
+  value: Record<string, unknown>,
+  shape: Shape,
+  implicit: readonly ImplicitField[],
+  here: Position,
+  change: OneSide,
+  r: Reading,
+): void {
   const oneField = (key: string, v: unknown): void => {
     const child = shape.kind === 'deduced' ? undefined : childNode(shape, key);
     if (shape.kind === 'struct' && child === undefined) return;
     const other = ABSENT_STRUCT[key];
-    if (other !== undefined) walk(change === 'added' ? other : v, change === 'added' ? v : other, child, here, field(key), r);
+    if (other !== undefined)
+      walk(change === 'added' ? other : v, change === 'added' ? v : other, child, here, field(key), r);
     else if (v !== undefined) walkOneSide(v, child, here, field(key), change, r);
   };
   for (const key of Object.keys(value)) oneField(key, value[key]);
-  for (const f of implicit) if (!Object.prototype.hasOwnProperty.call(value, f.name)) oneField(f.name, f.value === 'struct' ? ABSENT_STRUCT : null);
+  for (const f of implicit)
+    if (!Object.prototype.hasOwnProperty.call(value, f.name))
+      oneField(f.name, f.value === 'struct' ? ABSENT_STRUCT : null);
 }
 
 function oneSideItems(list: unknown[], shape: ListShape, here: Position, change: OneSide, r: Reading): void {

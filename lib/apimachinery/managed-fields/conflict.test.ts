@@ -14,7 +14,10 @@ describe('printManager', () => {
     [alice, '"alice"'],
     [editor, '"editor" using apps/v1'],
     [scaler, '"hpa" with subresource "scale" using apps/v1'],
-    [managerIdentifier({ manager: 'ctl', operation: 'Apply', subresource: 'status' }), '"ctl" with subresource "status"'],
+    [
+      managerIdentifier({ manager: 'ctl', operation: 'Apply', subresource: 'status' }),
+      '"ctl" with subresource "status"',
+    ],
   ])('%s → %s', (id, text) => expect(printManager(id)).toBe(text));
 });
 
@@ -25,9 +28,18 @@ describe('conflictError', () => {
       apiVersion: 'v1',
       metadata: {},
       status: 'Failure',
-      message: 'Apply failed with 1 conflict: conflict with "hpa" with subresource "scale" using apps/v1: .spec.replicas',
+      message:
+        'Apply failed with 1 conflict: conflict with "hpa" with subresource "scale" using apps/v1: .spec.replicas',
       reason: 'Conflict',
-      details: { causes: [{ reason: 'FieldManagerConflict', message: 'conflict with "hpa" with subresource "scale" using apps/v1', field: '.spec.replicas' }] },
+      details: {
+        causes: [
+          {
+            reason: 'FieldManagerConflict',
+            message: 'conflict with "hpa" with subresource "scale" using apps/v1',
+            field: '.spec.replicas',
+          },
+        ],
+      },
       code: 409,
     });
   });

@@ -30,6 +30,10 @@ function conflictMessage(conflicts: readonly Conflict[]): string {
 }
 
 export function conflictError(conflicts: readonly Conflict[]): StatusError {
-  const causes = conflicts.map((c) => ({ reason: 'FieldManagerConflict' as const, message: `conflict with ${printManager(c.manager)}`, field: pathString(c.path) }));
+  const causes = conflicts.map((c) => ({
+    reason: 'FieldManagerConflict' as const,
+    message: `conflict with ${printManager(c.manager)}`,
+    field: pathString(c.path),
+  }));
   return applyConflict(conflictMessage(conflicts), causes);
 }

@@ -23,7 +23,9 @@ export interface Managed {
 export const emptyManaged = (): Managed => ({ fields: new Map(), times: new Map() });
 
 /** BuildManagerIdentifier: the entry without fields and time (and without apiVersion for appliers), as JSON. */
-export function managerIdentifier(entry: Pick<ManagedFieldsEntry, 'manager' | 'operation' | 'apiVersion' | 'subresource'>): string {
+export function managerIdentifier(
+  entry: Pick<ManagedFieldsEntry, 'manager' | 'operation' | 'apiVersion' | 'subresource'>,
+): string {
   const id: Record<string, string> = {};
   if (entry.manager) id['manager'] = entry.manager;
   if (entry.operation) id['operation'] = entry.operation;
@@ -43,7 +45,8 @@ function parseIdentifierUncached(id: string): Readonly<ManagedFieldsEntry> {
   }
 }
 
-export const parseIdentifier = (id: string): Readonly<ManagedFieldsEntry> => parsedIdentifiers.get(id, parseIdentifierUncached);
+export const parseIdentifier = (id: string): Readonly<ManagedFieldsEntry> =>
+  parsedIdentifiers.get(id, parseIdentifierUncached);
 
 const isObject = (v: unknown): v is Record<string, unknown> => v !== null && typeof v === 'object' && !Array.isArray(v);
 
@@ -54,12 +57,18 @@ export function decodeManagedFields(entries: unknown): Managed {
   if (!Array.isArray(entries)) throw new Error('managedFields must be a list');
   entries.forEach((raw: unknown, i) => {
     const entry = (isObject(raw) ? raw : {}) as ManagedFieldsEntry;
-    if (entry.operation !== 'Apply' && entry.operation !== 'Update') throw new Error('operation must be `Apply` or `Update`');
+    if (entry.operation !== 'Apply' && entry.operation !== 'Update')
+      throw new Error('operation must be `Apply` or `Update`');
     if (!entry.apiVersion) throw new Error('apiVersion must not be empty');
     if (!entry.fieldsType) throw new Error(`missing fieldsType in managed fields entry ${i}`);
-    if (entry.fieldsType !== 'FieldsV1') throw new Error(`invalid fieldsType "${entry.fieldsType}" in managed fields entry ${i}`);
+    if (entry.fieldsType !== 'FieldsV1')
+      throw new Error(`invalid fieldsType "${entry.fieldsType}" in managed fields entry ${i}`);
     const id = managerIdentifier(entry);
-    managed.fields.set(id, { set: FieldSet.fromFields(entry.fieldsV1 ?? {}), apiVersion: entry.apiVersion, applied: entry.operation === 'Apply' });
+    managed.fields.set(id, {
+      set: FieldSet.fromFields(entry.fieldsV1 ?? {}),
+      apiVersion: entry.apiVersion,
+      applied: entry.operation === 'Apply',
+    });
     managed.times.set(id, entry.time);
   });
   return managed;
@@ -101,5 +110,9 @@ export function encodeManagedFields(managed: Managed): ManagedFieldsEntry[] | un
  */
 export function isResetManagedFields(entries: unknown): boolean {
   if (!Array.isArray(entries)) return false;
-  return entries.length === 1 && isObject(entries[0]) && Object.values(entries[0]).every((v) => v === undefined || v === null || v === '');
+  return (
+    entries.length === 1 &&
+    isObject(entries[0]) &&
+    Object.values(entries[0]).every((v) => v === undefined || v === null || v === '')
+  );
 }

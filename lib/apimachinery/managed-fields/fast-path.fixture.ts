@@ -4,18 +4,33 @@ import { join } from 'node:path';
 import { applyDeploymentDefaults } from '../../apis/apps/v1/defaults';
 import { applyHorizontalPodAutoscalerDefaults } from '../../apis/autoscaling/v1/defaults';
 import { applyNamespaceDefaults } from '../../apis/core/v1/defaults';
-import { applyFlowSchemaDefaults, applyPriorityLevelConfigurationDefaults } from '../../apis/flowcontrol/v1beta3/defaults';
+import {
+  applyFlowSchemaDefaults,
+  applyPriorityLevelConfigurationDefaults,
+} from '../../apis/flowcontrol/v1beta3/defaults';
 import { yamlToJson } from '../json/yaml-to-json';
 import type { ApiObject } from '../meta/types';
 import { schemaFor } from '../schema/kinds';
-import { RICH_DEPLOYMENT, RICH_FLOW_SCHEMA, RICH_HPA, RICH_NAMESPACE, RICH_PRIORITY_LEVEL, RICH_SCALE } from '../serializers/protobuf/rich-objects.fixture';
+import {
+  RICH_DEPLOYMENT,
+  RICH_FLOW_SCHEMA,
+  RICH_HPA,
+  RICH_NAMESPACE,
+  RICH_PRIORITY_LEVEL,
+  RICH_SCALE,
+} from '../serializers/protobuf/rich-objects.fixture';
 import type { FieldManagerScope } from './field-manager';
 import type { FieldSet } from './field-set';
 import { RESET_STATUS, resetFieldsOf } from './reset-fields';
 
 const DEPLOYMENTS_DIR = join(__dirname, '..', '..', '..', 'test', 'fixtures', 'deployments');
 
-const scopeOf = (apiVersion: string, kind: string, subresource = '', ignored: FieldSet = RESET_STATUS): FieldManagerScope => ({
+const scopeOf = (
+  apiVersion: string,
+  kind: string,
+  subresource = '',
+  ignored: FieldSet = RESET_STATUS,
+): FieldManagerScope => ({
   schema: schemaFor(apiVersion, kind),
   apiVersion,
   kind,
@@ -27,9 +42,14 @@ const scopeOf = (apiVersion: string, kind: string, subresource = '', ignored: Fi
 /** Write paths by kind: the main resource and, where there is one, a subresource with other reset fields. */
 export const SCOPES: Record<string, FieldManagerScope[]> = {
   // The status scopes reset what deploymentStatusStrategy and flowSchemaStatusStrategy reset.
-  Deployment: [scopeOf('apps/v1', 'Deployment'), scopeOf('apps/v1', 'Deployment', 'status', resetFieldsOf(['spec'], ['metadata', 'labels']))],
+  Deployment: [
+    scopeOf('apps/v1', 'Deployment'),
+    scopeOf('apps/v1', 'Deployment', 'status', resetFieldsOf(['spec'], ['metadata', 'labels'])),
+  ],
   HorizontalPodAutoscaler: [scopeOf('autoscaling/v1', 'HorizontalPodAutoscaler')],
-  FlowSchema: [scopeOf('flowcontrol.apiserver.orch.io/v1beta3', 'FlowSchema', 'status', resetFieldsOf(['spec'], ['metadata']))],
+  FlowSchema: [
+    scopeOf('flowcontrol.apiserver.orch.io/v1beta3', 'FlowSchema', 'status', resetFieldsOf(['spec'], ['metadata'])),
+  ],
   PriorityLevelConfiguration: [scopeOf('flowcontrol.apiserver.orch.io/v1beta3', 'PriorityLevelConfiguration')],
   Namespace: [scopeOf('v1', 'Namespace')],
   Scale: [scopeOf('autoscaling/v1', 'Scale', 'scale')],
@@ -54,8 +74,13 @@ export function corpus(): ApiObject[] {
   const manifests = readdirSync(DEPLOYMENTS_DIR)
     .filter((f) => f.endsWith('.yaml'))
     .sort()
-    .map((f) => JSON.parse(yamlToJson(readFileSync(join(DEPLOYMENTS_DIR, f), 'utf8'), { strict: false }).json) as ApiObject);
-  const rich = [RICH_DEPLOYMENT, RICH_HPA, RICH_FLOW_SCHEMA, RICH_PRIORITY_LEVEL, RICH_NAMESPACE, RICH_SCALE].map((o) => structuredClone(o) as ApiObject);
+    .map(
+      (f) =>
+        JSON.parse(yamlToJson(readFileSync(join(DEPLOYMENTS_DIR, f), 'utf8'), { strict: false }).json) as ApiObject,
+    );
+  const rich = [RICH_DEPLOYMENT, RICH_HPA, RICH_FLOW_SCHEMA, RICH_PRIORITY_LEVEL, RICH_NAMESPACE, RICH_SCALE].map(
+    (o) => structuredClone(o) as ApiObject,
+  );
   return [...manifests, ...rich].flatMap((o) => [o, withDefaults(o)]);
 }
 
@@ -78,7 +103,22 @@ export class Random {
 }
 
 /** Keys that trip plain-object code: Object.prototype's names, `__proto__`, index-like and FieldsV1-like keys. */
-export const ODD_KEYS = ['constructor', '__proto__', 'toString', 'valueOf', 'hasOwnProperty', '10', '9', '', 'a/b', 'é✓', '<x>&', 'f:x', '.', 'k:{"a":1}'];
+export const ODD_KEYS = [
+  'constructor',
+  '__proto__',
+  'toString',
+  'valueOf',
+  'hasOwnProperty',
+  '10',
+  '9',
+  '',
+  'a/b',
+  'é✓',
+  '<x>&',
+  'f:x',
+  '.',
+  'k:{"a":1}',
+];
 
 /** Sets a key as JSON.parse does (an own `__proto__` key included). */
 function setOwn(obj: Record<string, unknown>, key: string, value: unknown): void {
@@ -90,7 +130,8 @@ export function vary(value: unknown, random: Random): unknown {
   if (Array.isArray(value)) {
     let out = value.map((item) => (random.next() < 0.8 ? vary(item, random) : item));
     const r = random.next();
-    if (r < 0.08 && out.length > 0) out.push(structuredClone(out[0])); // a repeated list-map key
+    if (r < 0.08 && out.length > 0)
+      out.push(structuredClone(out[0])); // a repeated list-map key
     else if (r < 0.12) out = [];
     else if (r < 0.15 && out.length > 0) out.splice(Math.floor(random.next() * out.length), 1);
     else if (r < 0.17) out.push(random.pick([null, 'x', 1, {}, { name: 'n' }]));

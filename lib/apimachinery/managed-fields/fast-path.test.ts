@@ -25,7 +25,8 @@ function pairs(): Pair[] {
   const random = new Random(20261122);
   const out: Pair[] = [];
   const add = (name: string, base: ApiObject, lhs: unknown, rhs: unknown): void => {
-    for (const scope of SCOPES[base.kind ?? ''] ?? []) out.push({ name: `${name} (${scope.kind}${scope.subresource ? `/${scope.subresource}` : ''})`, scope, lhs, rhs });
+    for (const scope of SCOPES[base.kind ?? ''] ?? [])
+      out.push({ name: `${name} (${scope.kind}${scope.subresource ? `/${scope.subresource}` : ''})`, scope, lhs, rhs });
   };
   bases.forEach((base, i) => {
     add(`corpus ${i} unchanged`, base, base, structuredClone(base));
@@ -36,7 +37,8 @@ function pairs(): Pair[] {
     const base = random.pick(bases);
     const varied = withMetadata(vary(base, random));
     const lhs = random.next() < 0.3 ? withOddMetadata(varied, random) : varied;
-    const rhs = random.next() < 0.3 ? withOddMetadata(withMetadata(vary(lhs, random)), random) : withMetadata(vary(lhs, random));
+    const rhs =
+      random.next() < 0.3 ? withOddMetadata(withMetadata(vary(lhs, random)), random) : withMetadata(vary(lhs, random));
     add(`variation ${i}`, base, lhs, rhs);
     add(`variation ${i} created`, base, emptyObject(base), rhs);
   }
@@ -62,7 +64,11 @@ function outcome(run: () => Record<string, FieldSet>): string {
 }
 
 /** Names of the pairs where `fast` and `plain` disagree (first few), with how many outcomes were errors. */
-function disagreements(cases: Pair[], fast: (p: Pair) => string, plain: (p: Pair) => string): { mismatches: string[]; errors: number } {
+function disagreements(
+  cases: Pair[],
+  fast: (p: Pair) => string,
+  plain: (p: Pair) => string,
+): { mismatches: string[]; errors: number } {
   const mismatches: string[] = [];
   let errors = 0;
   for (const p of cases) {
@@ -73,7 +79,8 @@ function disagreements(cases: Pair[], fast: (p: Pair) => string, plain: (p: Pair
   return { mismatches: mismatches.slice(0, 5), errors };
 }
 
-const compared = (p: Pair, lhs: unknown, rhs: unknown, options: CompareOptions): string => outcome(() => ({ ...compare(lhs, rhs, p.scope.schema, options) }));
+const compared = (p: Pair, lhs: unknown, rhs: unknown, options: CompareOptions): string =>
+  outcome(() => ({ ...compare(lhs, rhs, p.scope.schema, options) }));
 const shaped = (v: unknown, schema: SchemaNode | undefined): unknown => goShaped(v, schema);
 
 describe('compare fast paths', () => {
@@ -85,7 +92,8 @@ describe('compare fast paths', () => {
   });
 
   it('reading goShaped on the fly, with or without one-sided walks, equals the two-sided walk of goShaped copies', () => {
-    const plain = (p: Pair): string => compared(p, shaped(p.lhs, p.scope.schema), shaped(p.rhs, p.scope.schema), { oneSided: false });
+    const plain = (p: Pair): string =>
+      compared(p, shaped(p.lhs, p.scope.schema), shaped(p.rhs, p.scope.schema), { oneSided: false });
     const fast = disagreements(cases, (p) => compared(p, p.lhs, p.rhs, { goShape: true }), plain);
     const twoSided = disagreements(cases, (p) => compared(p, p.lhs, p.rhs, { goShape: true, oneSided: false }), plain);
     expect(fast.mismatches).toEqual([]);
@@ -94,7 +102,10 @@ describe('compare fast paths', () => {
   });
 
   it('on values compared as they are (apply: shaped live, merged configuration), one-sided walks change nothing', () => {
-    const run = (oneSided: boolean) => (p: Pair): string => compared(p, shaped(p.lhs, p.scope.schema), p.rhs, { oneSided });
+    const run =
+      (oneSided: boolean) =>
+      (p: Pair): string =>
+        compared(p, shaped(p.lhs, p.scope.schema), p.rhs, { oneSided });
     expect(disagreements(cases, run(true), run(false)).mismatches).toEqual([]);
   });
 });
@@ -105,7 +116,9 @@ describe('a create', () => {
   /** The general path: compare(emptyObject, next) as the Go round trip shows them, what changed less reset and stripped fields. */
   function generalFields(p: Pair): unknown {
     try {
-      const c = compare(shaped(p.lhs, p.scope.schema), shaped(p.rhs, p.scope.schema), p.scope.schema, { oneSided: false });
+      const c = compare(shaped(p.lhs, p.scope.schema), shaped(p.rhs, p.scope.schema), p.scope.schema, {
+        oneSided: false,
+      });
       const set = c.modified.union(c.added).recursiveDifference(p.scope.ignored).difference(STRIPPED_FIELDS);
       return set.isEmpty() ? undefined : set.toFields();
     } catch {
@@ -138,26 +151,43 @@ describe('set operations sharing unchanged children', () => {
       }
     });
   });
-  const pathsOf = (set: FieldSet): string[] => set.paths().map((path) => path.map((pe) => pe.serialized).join('\u0000'));
-  const prefixes = (path: string): string[] => path.split('\u0000').map((_, i, all) => all.slice(0, i + 1).join('\u0000'));
+  const pathsOf = (set: FieldSet): string[] =>
+    set.paths().map((path) => path.map((pe) => pe.serialized).join('\u0000'));
+  const prefixes = (path: string): string[] =>
+    path.split('\u0000').map((_, i, all) => all.slice(0, i + 1).join('\u0000'));
   const sorted = (paths: Iterable<string>): string[] => [...paths].sort();
 
   it.each([
     ['union', (a: FieldSet, b: FieldSet) => a.union(b), (a: Set<string>, b: Set<string>) => [...a, ...b]],
-    ['intersection', (a: FieldSet, b: FieldSet) => a.intersection(b), (a: Set<string>, b: Set<string>) => [...a].filter((p) => b.has(p))],
-    ['difference', (a: FieldSet, b: FieldSet) => a.difference(b), (a: Set<string>, b: Set<string>) => [...a].filter((p) => !b.has(p))],
-    ['recursiveDifference', (a: FieldSet, b: FieldSet) => a.recursiveDifference(b), (a: Set<string>, b: Set<string>) => [...a].filter((p) => !prefixes(p).some((q) => b.has(q)))],
-  ])('%s holds the member paths of the path-set operation, leaves its inputs as they were and encodes like a set built afresh', (_name, op, reference) => {
-    expect(sets.length).toBeGreaterThan(50);
-    for (let i = 0; i < 300; i++) {
-      const a = random.pick(sets);
-      const b = random.next() < 0.2 ? a : random.pick(sets);
-      const before = [JSON.stringify(a.toFields()), JSON.stringify(b.toFields())];
-      const result = op(a, b);
-      const expected = sorted(new Set(reference(new Set(pathsOf(a)), new Set(pathsOf(b)))));
-      expect(sorted(pathsOf(result))).toEqual(expected);
-      expect([JSON.stringify(a.toFields()), JSON.stringify(b.toFields())]).toEqual(before);
-      expect(JSON.stringify(result.toFields())).toBe(JSON.stringify(FieldSet.of(...result.paths()).toFields()));
-    }
-  });
+    [
+      'intersection',
+      (a: FieldSet, b: FieldSet) => a.intersection(b),
+      (a: Set<string>, b: Set<string>) => [...a].filter((p) => b.has(p)),
+    ],
+    [
+      'difference',
+      (a: FieldSet, b: FieldSet) => a.difference(b),
+      (a: Set<string>, b: Set<string>) => [...a].filter((p) => !b.has(p)),
+    ],
+    [
+      'recursiveDifference',
+      (a: FieldSet, b: FieldSet) => a.recursiveDifference(b),
+      (a: Set<string>, b: Set<string>) => [...a].filter((p) => !prefixes(p).some((q) => b.has(q))),
+    ],
+  ])(
+    '%s holds the member paths of the path-set operation, leaves its inputs as they were and encodes like a set built afresh',
+    (_name, op, reference) => {
+      expect(sets.length).toBeGreaterThan(50);
+      for (let i = 0; i < 300; i++) {
+        const a = random.pick(sets);
+        const b = random.next() < 0.2 ? a : random.pick(sets);
+        const before = [JSON.stringify(a.toFields()), JSON.stringify(b.toFields())];
+        const result = op(a, b);
+        const expected = sorted(new Set(reference(new Set(pathsOf(a)), new Set(pathsOf(b)))));
+        expect(sorted(pathsOf(result))).toEqual(expected);
+        expect([JSON.stringify(a.toFields()), JSON.stringify(b.toFields())]).toEqual(before);
+        expect(JSON.stringify(result.toFields())).toBe(JSON.stringify(FieldSet.of(...result.paths()).toFields()));
+      }
+    },
+  );
 });

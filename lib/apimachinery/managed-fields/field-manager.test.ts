@@ -6,7 +6,14 @@ import { RESET_STATUS } from './reset-fields';
 import { StatusError } from '../errors';
 
 const NOW = '2024-05-01T10:00:00Z';
-const scope: FieldManagerScope = { schema: schemaFor('apps/v1', 'Deployment'), apiVersion: 'apps/v1', kind: 'Deployment', subresource: '', ignored: RESET_STATUS, now: () => NOW };
+const scope: FieldManagerScope = {
+  schema: schemaFor('apps/v1', 'Deployment'),
+  apiVersion: 'apps/v1',
+  kind: 'Deployment',
+  subresource: '',
+  ignored: RESET_STATUS,
+  now: () => NOW,
+};
 
 function deployment(extra: Record<string, unknown> = {}): ApiObject {
   const obj: ApiObject = {
@@ -16,7 +23,10 @@ function deployment(extra: Record<string, unknown> = {}): ApiObject {
     spec: {
       replicas: 2,
       selector: { matchLabels: { app: 'web' } },
-      template: { metadata: { labels: { app: 'web' } }, spec: { containers: [{ name: 'nginx', image: 'nginx:1.25' }] } },
+      template: {
+        metadata: { labels: { app: 'web' } },
+        spec: { containers: [{ name: 'nginx', image: 'nginx:1.25' }] },
+      },
     },
     ...extra,
   };
@@ -25,7 +35,10 @@ function deployment(extra: Record<string, unknown> = {}): ApiObject {
 }
 
 const entries = (obj: ApiObject): unknown => obj.metadata.managedFields;
-const stored = (obj: ApiObject): ApiObject => ({ ...obj, metadata: { ...obj.metadata, uid: 'u1', resourceVersion: '5' } });
+const stored = (obj: ApiObject): ApiObject => ({
+  ...obj,
+  metadata: { ...obj.metadata, uid: 'u1', resourceVersion: '5' },
+});
 
 describe('managed fields on create (Update operation)', () => {
   it('records what the creating manager set, in the Kubernetes FieldsV1 encoding', () => {
@@ -51,7 +64,15 @@ describe('managed fields on create (Update operation)', () => {
                 'f:metadata': { 'f:labels': { '.': {}, 'f:app': {} } },
                 'f:spec': {
                   'f:containers': {
-                    'k:{"name":"nginx"}': { '.': {}, 'f:image': {}, 'f:imagePullPolicy': {}, 'f:name': {}, 'f:resources': {}, 'f:terminationMessagePath': {}, 'f:terminationMessagePolicy': {} },
+                    'k:{"name":"nginx"}': {
+                      '.': {},
+                      'f:image': {},
+                      'f:imagePullPolicy': {},
+                      'f:name': {},
+                      'f:resources': {},
+                      'f:terminationMessagePath': {},
+                      'f:terminationMessagePolicy': {},
+                    },
                   },
                   'f:dnsPolicy': {},
                   'f:restartPolicy': {},
@@ -72,7 +93,10 @@ describe('managed fields on create (Update operation)', () => {
     const next = structuredClone(created);
     (next['spec'] as Record<string, unknown>)['replicas'] = 5;
     const out = updateManagedFields(created, next, 'scaler', scope);
-    const managers = (out.metadata.managedFields as Array<Record<string, unknown>>).map((e) => [e['manager'], JSON.stringify(e['fieldsV1']).includes('f:replicas')]);
+    const managers = (out.metadata.managedFields as Array<Record<string, unknown>>).map((e) => [
+      e['manager'],
+      JSON.stringify(e['fieldsV1']).includes('f:replicas'),
+    ]);
     expect(managers).toEqual([
       ['creator', false],
       ['scaler', true],
@@ -85,21 +109,40 @@ describe('managed fields on create (Update operation)', () => {
     next.metadata.labels = { app: 'web', tier: 'x' };
     expect(updateManagedFields(untracked, next, 'm', scope).metadata.managedFields).toBeUndefined();
     const tracked = stored(updateManagedFields(undefined, deployment(), 'creator', scope));
-    const reset = { ...structuredClone(tracked), metadata: { ...structuredClone(tracked.metadata), managedFields: [{}] } } as ApiObject;
+    const reset = {
+      ...structuredClone(tracked),
+      metadata: { ...structuredClone(tracked.metadata), managedFields: [{}] },
+    } as ApiObject;
     expect(updateManagedFields(tracked, reset, 'm', scope).metadata.managedFields).toBeUndefined();
-    const emptyList = { ...structuredClone(tracked), metadata: { ...structuredClone(tracked.metadata), managedFields: [] } } as ApiObject;
-    expect(updateManagedFields(tracked, emptyList, 'm', scope).metadata.managedFields).toEqual(tracked.metadata.managedFields);
+    const emptyList = {
+      ...structuredClone(tracked),
+      metadata: { ...structuredClone(tracked.metadata), managedFields: [] },
+    } as ApiObject;
+    expect(updateManagedFields(tracked, emptyList, 'm', scope).metadata.managedFields).toEqual(
+      tracked.metadata.managedFields,
+    );
     const omitted = structuredClone(tracked);
     delete omitted.metadata.managedFields;
-    expect(updateManagedFields(tracked, omitted, 'm', scope).metadata.managedFields).toEqual(tracked.metadata.managedFields);
+    expect(updateManagedFields(tracked, omitted, 'm', scope).metadata.managedFields).toEqual(
+      tracked.metadata.managedFields,
+    );
   });
 });
 
-const config = (replicas: number, image = 'nginx:1.25', extra: Record<string, unknown> = {}): Record<string, unknown> => ({
+const config = (
+  replicas: number,
+  image = 'nginx:1.25',
+  extra: Record<string, unknown> = {},
+): Record<string, unknown> => ({
   apiVersion: 'apps/v1',
   kind: 'Deployment',
   metadata: { name: 'web' },
-  spec: { replicas, selector: { matchLabels: { app: 'web' } }, template: { metadata: { labels: { app: 'web' } }, spec: { containers: [{ name: 'nginx', image }] } }, ...extra },
+  spec: {
+    replicas,
+    selector: { matchLabels: { app: 'web' } },
+    template: { metadata: { labels: { app: 'web' } }, spec: { containers: [{ name: 'nginx', image }] } },
+    ...extra,
+  },
 });
 
 function applied(live: ApiObject | undefined, cfg: Record<string, unknown>, manager: string, force = false): ApiObject {
@@ -117,7 +160,10 @@ describe('apply', () => {
       'f:spec': {
         'f:replicas': {},
         'f:selector': {},
-        'f:template': { 'f:metadata': { 'f:labels': { 'f:app': {} } }, 'f:spec': { 'f:containers': { 'k:{"name":"nginx"}': { '.': {}, 'f:image': {}, 'f:name': {} } } } },
+        'f:template': {
+          'f:metadata': { 'f:labels': { 'f:app': {} } },
+          'f:spec': { 'f:containers': { 'k:{"name":"nginx"}': { '.': {}, 'f:image': {}, 'f:name': {} } } },
+        },
       },
     });
   });
@@ -135,11 +181,18 @@ describe('apply', () => {
       code: 409,
       reason: 'Conflict',
       message: 'Apply failed with 1 conflict: conflict with "alice": .spec.replicas',
-      details: { causes: [{ reason: 'FieldManagerConflict', message: 'conflict with "alice"', field: '.spec.replicas' }] },
+      details: {
+        causes: [{ reason: 'FieldManagerConflict', message: 'conflict with "alice"', field: '.spec.replicas' }],
+      },
     });
     const forced = applied(first, config(3), 'bob', true);
     expect(forced['spec']).toMatchObject({ replicas: 3 });
-    const fields = Object.fromEntries((forced.metadata.managedFields as Array<Record<string, unknown>>).map((e) => [e['manager'], JSON.stringify(e['fieldsV1'])]));
+    const fields = Object.fromEntries(
+      (forced.metadata.managedFields as Array<Record<string, unknown>>).map((e) => [
+        e['manager'],
+        JSON.stringify(e['fieldsV1']),
+      ]),
+    );
     expect(fields['alice']).not.toContain('f:replicas');
     expect(fields['bob']).toContain('f:replicas');
   });
@@ -156,7 +209,7 @@ describe('apply', () => {
   it('merges containers by name and reports Update owners with their apiVersion', () => {
     const first = applied(undefined, config(1), 'alice');
     const next = structuredClone(first);
-    const containers = ((next['spec'] as any).template.spec.containers as Array<Record<string, unknown>>);
+    const containers = (next['spec'] as any).template.spec.containers as Array<Record<string, unknown>>;
     containers[0] = { ...containers[0], image: 'nginx:2' };
     const updated = stored(updateManagedFields(first, next, 'editor', scope));
     expect(() => applyToObject(updated, config(1, 'nginx:1.26'), 'alice', false, scope)).toThrow(
@@ -165,11 +218,16 @@ describe('apply', () => {
     const sidecar = config(1);
     (sidecar['spec'] as any).template.spec.containers = [{ name: 'sidecar', image: 'busybox' }];
     const both = applied(updated, sidecar, 'carol');
-    expect(((both['spec'] as any).template.spec.containers as Array<{ name: string }>).map((c) => c.name)).toEqual(['nginx', 'sidecar']);
+    expect(((both['spec'] as any).template.spec.containers as Array<{ name: string }>).map((c) => c.name)).toEqual([
+      'nginx',
+      'sidecar',
+    ]);
   });
 
   it('refuses managedFields in the configuration and a wrong apiVersion', () => {
-    expect(() => applyToObject(undefined, { ...config(1), metadata: { name: 'web', managedFields: [] } }, 'a', false, scope)).toThrow('metadata.managedFields must be nil');
+    expect(() =>
+      applyToObject(undefined, { ...config(1), metadata: { name: 'web', managedFields: [] } }, 'a', false, scope),
+    ).toThrow('metadata.managedFields must be nil');
     expect(() => applyToObject(undefined, { ...config(1), apiVersion: 'apps/v2' }, 'a', false, scope)).toThrow(
       'Incorrect version specified in apply patch. Specified patch version: apps/v2, expected: apps/v1',
     );

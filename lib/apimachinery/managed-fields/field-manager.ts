@@ -3,7 +3,14 @@ import { badRequest, unknownError, type StatusError } from '../errors';
 import type { ApiObject } from '../meta/types';
 import type { SchemaNode } from '../schema/node';
 import { conflictError } from './conflict';
-import { decodeManagedFields, emptyManaged, encodeManagedFields, isResetManagedFields, managerIdentifier, type Managed } from './entries';
+import {
+  decodeManagedFields,
+  emptyManaged,
+  encodeManagedFields,
+  isResetManagedFields,
+  managerIdentifier,
+  type Managed,
+} from './entries';
 import type { FieldSet } from './field-set';
 import { allowedConflictsFromLastApplied, refreshLastApplied } from './last-applied';
 import { goShaped } from './normalize';
@@ -54,12 +61,30 @@ function stripManager(fields: ManagedFieldsMap, id: string): void {
 }
 
 /** managedFieldsUpdater + stripMeta + structured merge Update, then capManagers: `manager` owns what it changed. */
-function trackUpdate(live: unknown, next: unknown, managed: Managed, manager: string, scope: FieldManagerScope): Managed {
-  const id = managerIdentifier({ manager: manager || 'unknown', operation: 'Update', apiVersion: scope.apiVersion, subresource: scope.subresource });
+function trackUpdate(
+  live: unknown,
+  next: unknown,
+  managed: Managed,
+  manager: string,
+  scope: FieldManagerScope,
+): Managed {
+  const id = managerIdentifier({
+    manager: manager || 'unknown',
+    operation: 'Update',
+    apiVersion: scope.apiVersion,
+    subresource: scope.subresource,
+  });
   const options = { schema: scope.schema, ignored: scope.ignored, atVersion: scope.atVersion };
   // The written objects may be in the storage version: they are tracked in the request's (toVersioned upstream).
   const view = scope.atVersion?.(scope.apiVersion);
-  const fields = updateManagers(view ? view.convert(live) : live, view ? view.convert(next) : next, scope.apiVersion, managed.fields, CURRENT_OPERATION, options);
+  const fields = updateManagers(
+    view ? view.convert(live) : live,
+    view ? view.convert(next) : next,
+    scope.apiVersion,
+    managed.fields,
+    CURRENT_OPERATION,
+    options,
+  );
   stripManager(fields, CURRENT_OPERATION);
   const times = new Map(managed.times);
   const current = fields.get(CURRENT_OPERATION);
@@ -99,7 +124,12 @@ function setManagedFields(obj: ApiObject, managed: Managed): void {
  * A create, update or non-apply patch by `manager` (UpdateNoErrors): returns `obj` with its
  * managedFields recorded; an object stored without tracking stays untracked; any failure drops them.
  */
-export function updateManagedFields(live: ApiObject | undefined, obj: ApiObject, manager: string, scope: FieldManagerScope): ApiObject {
+export function updateManagedFields(
+  live: ApiObject | undefined,
+  obj: ApiObject,
+  manager: string,
+  scope: FieldManagerScope,
+): ApiObject {
   let managed: Managed;
   try {
     managed = managedOfUpdate(live, obj, scope.subresource !== '');
@@ -135,12 +165,23 @@ function typedPatchError(config: Record<string, unknown>, scope: FieldManagerSco
 }
 
 /** structuredMergeManager.Apply under the manager chain: the merged object and its managers, or undefined when nothing changes. */
-function applyOnce(live: ApiObject, config: Record<string, unknown>, managed: Managed, manager: string, force: boolean, scope: FieldManagerScope): { object: ApiObject | undefined; managed: Managed } {
+function applyOnce(
+  live: ApiObject,
+  config: Record<string, unknown>,
+  managed: Managed,
+  manager: string,
+  force: boolean,
+  scope: FieldManagerScope,
+): { object: ApiObject | undefined; managed: Managed } {
   const id = managerIdentifier({ manager, operation: 'Apply', subresource: scope.subresource });
   const liveShaped = goShaped(stripManaged(live), scope.schema);
   let outcome;
   try {
-    outcome = applyManagers(liveShaped, config, scope.apiVersion, managed.fields, id, force, { schema: scope.schema, ignored: scope.ignored, atVersion: scope.atVersion });
+    outcome = applyManagers(liveShaped, config, scope.apiVersion, managed.fields, id, force, {
+      schema: scope.schema,
+      ignored: scope.ignored,
+      atVersion: scope.atVersion,
+    });
   } catch (err) {
     if (err instanceof SchemaMismatch) throw typedPatchError(config, scope, err);
     throw err;
@@ -161,7 +202,13 @@ function stripManaged(obj: ApiObject): ApiObject {
  * Server-side apply of `config` by `manager` to `live` (undefined: the object does not exist yet).
  * Throws the 400s for a bad configuration and the 409 Conflict unless `force`.
  */
-export function applyToObject(live: ApiObject | undefined, config: Record<string, unknown>, manager: string, force: boolean, scope: FieldManagerScope): ApiObject {
+export function applyToObject(
+  live: ApiObject | undefined,
+  config: Record<string, unknown>,
+  manager: string,
+  force: boolean,
+  scope: FieldManagerScope,
+): ApiObject {
   let managed: Managed;
   try {
     managed = decodeManagedFields(live?.metadata.managedFields);
@@ -169,11 +216,16 @@ export function applyToObject(live: ApiObject | undefined, config: Record<string
     throw unknownError(`failed to decode managed fields: ${err instanceof Error ? err.message : String(err)}`);
   }
   const base = live ?? emptyObject(scope);
-  if (managed.fields.size === 0 && live !== undefined) managed = trackUpdate(emptyObject(scope), stripManaged(live), managed, BEFORE_FIRST_APPLY, scope);
+  if (managed.fields.size === 0 && live !== undefined)
+    managed = trackUpdate(emptyObject(scope), stripManaged(live), managed, BEFORE_FIRST_APPLY, scope);
   const version = typeof config['apiVersion'] === 'string' ? config['apiVersion'] : '';
-  if (version !== scope.apiVersion) throw badRequest(`Incorrect version specified in apply patch. Specified patch version: ${version}, expected: ${scope.apiVersion}`);
+  if (version !== scope.apiVersion)
+    throw badRequest(
+      `Incorrect version specified in apply patch. Specified patch version: ${version}, expected: ${scope.apiVersion}`,
+    );
   const meta = isObject(config['metadata']) ? config['metadata'] : {};
-  if (meta['managedFields'] !== undefined && meta['managedFields'] !== null) throw badRequest('metadata.managedFields must be nil');
+  if (meta['managedFields'] !== undefined && meta['managedFields'] !== null)
+    throw badRequest('metadata.managedFields must be nil');
 
   let result;
   try {

@@ -173,12 +173,16 @@ export class FieldSet {
   /** Reads a FieldsV1 tree (unknown key kinds are dropped, as structured-merge-diff does). */
   static fromFields(fields: unknown): FieldSet {
     const set = new FieldSet();
-    if (fields === null || typeof fields !== 'object' || Array.isArray(fields)) throw new Error('FieldsV1 must be a JSON object');
+    if (fields === null || typeof fields !== 'object' || Array.isArray(fields))
+      throw new Error('FieldsV1 must be a JSON object');
     for (const [key, value] of Object.entries(fields as Record<string, unknown>)) {
       if (key === '.') continue;
       const pe = parsePathElement(key);
       if (pe === undefined) continue;
-      const inner = value !== null && typeof value === 'object' && !Array.isArray(value) ? (value as Record<string, unknown>) : EMPTY_FIELDS;
+      const inner =
+        value !== null && typeof value === 'object' && !Array.isArray(value)
+          ? (value as Record<string, unknown>)
+          : EMPTY_FIELDS;
       // A leaf `{}` needs no child set to learn that it is one.
       const child = hasKeys(inner) ? FieldSet.fromFields(inner) : undefined;
       const isLeaf = child === undefined || child.isEmpty();

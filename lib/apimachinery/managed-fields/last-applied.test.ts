@@ -5,14 +5,24 @@ import { schemaFor } from '../schema/kinds';
 import { applyToObject, updateManagedFields, type FieldManagerScope } from './field-manager';
 import { RESET_STATUS } from './reset-fields';
 
-const scope: FieldManagerScope = { schema: schemaFor('apps/v1', 'Deployment'), apiVersion: 'apps/v1', kind: 'Deployment', subresource: '', ignored: RESET_STATUS };
+const scope: FieldManagerScope = {
+  schema: schemaFor('apps/v1', 'Deployment'),
+  apiVersion: 'apps/v1',
+  kind: 'Deployment',
+  subresource: '',
+  ignored: RESET_STATUS,
+};
 const ANNOTATION = 'kubectl.kubernetes.io/last-applied-configuration';
 
 const config = (replicas: number): Record<string, any> => ({
   apiVersion: 'apps/v1',
   kind: 'Deployment',
   metadata: { name: 'web', namespace: 'default' },
-  spec: { replicas, selector: { matchLabels: { app: 'web' } }, template: { metadata: { labels: { app: 'web' } }, spec: { containers: [{ name: 'nginx', image: 'nginx:1.25' }] } } },
+  spec: {
+    replicas,
+    selector: { matchLabels: { app: 'web' } },
+    template: { metadata: { labels: { app: 'web' } }, spec: { containers: [{ name: 'nginx', image: 'nginx:1.25' }] } },
+  },
 });
 
 /** What `kubectl apply` (client-side) of `config(replicas)` leaves stored, optionally under another annotation key. */
@@ -37,7 +47,13 @@ describe('last-applied migration', () => {
   });
 
   it('the orch-branded annotation works the same way', () => {
-    const obj = applyToObject(clientSideApplied(2, 'kubectl.orch.io/last-applied-configuration'), config(3), 'kubectl', false, scope);
+    const obj = applyToObject(
+      clientSideApplied(2, 'kubectl.orch.io/last-applied-configuration'),
+      config(3),
+      'kubectl',
+      false,
+      scope,
+    );
     expect(obj['spec']).toMatchObject({ replicas: 3 });
   });
 
@@ -48,7 +64,9 @@ describe('last-applied migration', () => {
   });
 
   it('without the annotation kubectl conflicts too', () => {
-    expect(() => applyToObject(clientSideApplied(2, ''), config(3), 'kubectl', false, scope)).toThrow('conflict with "kubectl-client-side-apply" using apps/v1: .spec.replicas');
+    expect(() => applyToObject(clientSideApplied(2, ''), config(3), 'kubectl', false, scope)).toThrow(
+      'conflict with "kubectl-client-side-apply" using apps/v1: .spec.replicas',
+    );
   });
 
   it('a field changed by other means since (a scale) still conflicts', () => {
@@ -56,6 +74,8 @@ describe('last-applied migration', () => {
     const scaled = structuredClone(live);
     (scaled['spec'] as Record<string, unknown>)['replicas'] = 5;
     const afterScale = updateManagedFields(live, scaled, 'hpa', scope);
-    expect(() => applyToObject(afterScale, config(3), 'kubectl', false, scope)).toThrow('Apply failed with 1 conflict: conflict with "hpa" using apps/v1: .spec.replicas');
+    expect(() => applyToObject(afterScale, config(3), 'kubectl', false, scope)).toThrow(
+      'Apply failed with 1 conflict: conflict with "hpa" using apps/v1: .spec.replicas',
+    );
   });
 });

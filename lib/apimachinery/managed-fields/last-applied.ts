@@ -8,7 +8,10 @@ import { goShaped } from './normalize';
 import { toFieldSet } from './to-field-set';
 
 /** kubectl reads and writes the upstream key verbatim; the orch-branded spelling is accepted too. */
-export const LAST_APPLIED_ANNOTATIONS = ['kubectl.kubernetes.io/last-applied-configuration', 'kubectl.orch.io/last-applied-configuration'] as const;
+export const LAST_APPLIED_ANNOTATIONS = [
+  'kubectl.kubernetes.io/last-applied-configuration',
+  'kubectl.orch.io/last-applied-configuration',
+] as const;
 const TOTAL_ANNOTATION_SIZE_LIMIT = 256 * 1024;
 
 function lastAppliedKey(obj: ApiObject): string | undefined {
@@ -46,7 +49,8 @@ export function refreshLastApplied(obj: ApiObject, config: Record<string, unknow
   const meta = copy['metadata'];
   if (meta !== null && typeof meta === 'object' && !Array.isArray(meta)) {
     const annotations = (meta as Record<string, unknown>)['annotations'];
-    if (annotations !== null && typeof annotations === 'object') for (const k of LAST_APPLIED_ANNOTATIONS) delete (annotations as Record<string, unknown>)[k];
+    if (annotations !== null && typeof annotations === 'object')
+      for (const k of LAST_APPLIED_ANNOTATIONS) delete (annotations as Record<string, unknown>)[k];
   }
   const annotations = { ...(obj.metadata.annotations ?? {}), [key]: `${goMarshal(copy)}\n` };
   const size = Object.entries(annotations).reduce((n, [k, v]) => n + Buffer.byteLength(k) + Buffer.byteLength(v), 0);

@@ -9,7 +9,8 @@ export function mergeValues(lhs: unknown, rhs: unknown, node: SchemaNode | undef
   if (rhs === undefined) return lhs;
   if (lhs === undefined) return rhs;
   const shape = shapeOf(node);
-  if (shape.kind === 'list' && shape.relationship !== 'atomic' && Array.isArray(lhs) && Array.isArray(rhs)) return mergeLists(lhs, rhs, shape);
+  if (shape.kind === 'list' && shape.relationship !== 'atomic' && Array.isArray(lhs) && Array.isArray(rhs))
+    return mergeLists(lhs, rhs, shape);
   const granular = (shape.kind === 'struct' || shape.kind === 'map') && !shape.atomic;
   if ((granular || shape.kind === 'deduced') && isObject(lhs) && (isObject(rhs) || rhs === null)) {
     if (rhs === null) return lhs;

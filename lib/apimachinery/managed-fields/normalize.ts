@@ -23,7 +23,8 @@ export function implicitFields(node: SchemaNode): readonly ImplicitField[] {
       if (child === undefined || (child.nullable && !(child.type === 'array' && child.required))) return [];
       if (child.type === 'object') return [{ name, node: child, value: 'struct' }];
       // A required list has no omitempty: the Go zero value marshals as null.
-      if (child.type === 'date-time' || (child.type === 'array' && child.required)) return [{ name, node: child, value: null }];
+      if (child.type === 'date-time' || (child.type === 'array' && child.required))
+        return [{ name, node: child, value: null }];
       return [];
     });
     implicitCache.set(node, fields.length > 0 ? fields : NO_IMPLICIT_FIELDS);
@@ -47,6 +48,7 @@ export function goShaped(value: unknown, node: SchemaNode | undefined): unknown 
   if (node.type !== 'object' || node.mapType === 'atomic') return value;
   const out: Record<string, unknown> = {};
   for (const [k, v] of Object.entries(value)) out[k] = goShaped(v, node.fieldAt(k));
-  for (const f of implicitFields(node)) if (!(f.name in out)) out[f.name] = f.value === 'struct' ? goShaped({}, f.node) : null;
+  for (const f of implicitFields(node))
+    if (!(f.name in out)) out[f.name] = f.value === 'struct' ? goShaped({}, f.node) : null;
   return out;
 }

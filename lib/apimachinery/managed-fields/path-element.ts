@@ -25,28 +25,46 @@ export function keyElement(fields: Array<[string, unknown]>): PathElement {
   return { kind: 'key', fields: sorted, serialized: `k:${keyFieldsJson(sorted)}` };
 }
 
-const isScalar = (v: unknown): boolean => v === null || typeof v === 'string' || typeof v === 'number' || typeof v === 'boolean';
+const isScalar = (v: unknown): boolean =>
+  v === null || typeof v === 'string' || typeof v === 'number' || typeof v === 'boolean';
 /** An array-index-like name would be moved first by Object.fromEntries. */
-const mayReorder = (name: string): boolean => name.length > 0 && name.charCodeAt(0) >= 0x30 && name.charCodeAt(0) <= 0x39;
+const mayReorder = (name: string): boolean =>
+  name.length > 0 && name.charCodeAt(0) >= 0x30 && name.charCodeAt(0) <= 0x39;
 
 /** goJsonOrdered(Object.fromEntries(sorted)), written directly when no name repeats or reorders and values are scalars. */
 function keyFieldsJson(sorted: ReadonlyArray<readonly [string, unknown]>): string {
   let text = '';
   for (let i = 0; i < sorted.length; i++) {
     const [name, value] = sorted[i] as readonly [string, unknown];
-    if (!isScalar(value) || mayReorder(name) || (i > 0 && sorted[i - 1]?.[0] === name)) return goJsonOrdered(Object.fromEntries(sorted));
+    if (!isScalar(value) || mayReorder(name) || (i > 0 && sorted[i - 1]?.[0] === name))
+      return goJsonOrdered(Object.fromEntries(sorted));
     text += `${i > 0 ? ',' : ''}${JSON.stringify(name)}:${JSON.stringify(value)}`;
   }
   return goEscapeJson(`{${text}}`);
 }
 
-export const valueElement = (value: unknown): PathElement => ({ kind: 'value', value, serialized: `v:${goJsonOrdered(value)}` });
+export const valueElement = (value: unknown): PathElement => ({
+  kind: 'value',
+  value,
+  serialized: `v:${goJsonOrdered(value)}`,
+});
 
 export const indexElement = (index: number): PathElement => ({ kind: 'index', index, serialized: `i:${index}` });
 
 const compareStrings = (a: string, b: string): number => (a < b ? -1 : a > b ? 1 : 0);
 
-const rank = (v: unknown): number => (typeof v === 'number' ? 0 : typeof v === 'string' ? 1 : typeof v === 'boolean' ? 2 : Array.isArray(v) ? 3 : v !== null && typeof v === 'object' ? 4 : 5);
+const rank = (v: unknown): number =>
+  typeof v === 'number'
+    ? 0
+    : typeof v === 'string'
+      ? 1
+      : typeof v === 'boolean'
+        ? 2
+        : Array.isArray(v)
+          ? 3
+          : v !== null && typeof v === 'object'
+            ? 4
+            : 5;
 
 /** value.Compare: numbers < strings < booleans < lists < maps < null, then within the kind. */
 export function compareValues(a: unknown, b: unknown): number {
@@ -71,7 +89,10 @@ export function compareValues(a: unknown, b: unknown): number {
   return 0;
 }
 
-function compareFieldLists(a: ReadonlyArray<readonly [string, unknown]>, b: ReadonlyArray<readonly [string, unknown]>): number {
+function compareFieldLists(
+  a: ReadonlyArray<readonly [string, unknown]>,
+  b: ReadonlyArray<readonly [string, unknown]>,
+): number {
   for (let i = 0; i < Math.min(a.length, b.length); i++) {
     const [na, va] = a[i] as readonly [string, unknown];
     const [nb, vb] = b[i] as readonly [string, unknown];
@@ -119,7 +140,8 @@ function parseUncached(text: string): PathElement | undefined {
       return field(rest);
     case 'k:': {
       const parsed: unknown = parseJson(rest);
-      if (parsed === null || typeof parsed !== 'object' || Array.isArray(parsed)) throw new PathElementError(`expected key value pairs but got ${rest}`);
+      if (parsed === null || typeof parsed !== 'object' || Array.isArray(parsed))
+        throw new PathElementError(`expected key value pairs but got ${rest}`);
       return keyElement(Object.entries(parsed as Record<string, unknown>));
     }
     case 'v:':
@@ -146,7 +168,10 @@ function valueString(v: unknown): string {
   if (v === null) return 'null';
   if (typeof v === 'string') return goQuote(v);
   if (Array.isArray(v)) return `[${v.map(valueString).join(',')}]`;
-  if (typeof v === 'object') return Object.entries(v as Record<string, unknown>).map(([k, x]) => `${k}=${valueString(x)}`).join('');
+  if (typeof v === 'object')
+    return Object.entries(v as Record<string, unknown>)
+      .map(([k, x]) => `${k}=${valueString(x)}`)
+      .join('');
   return String(v);
 }
 

@@ -42,7 +42,14 @@ export function ensureNamedFieldsAreMembers(set: FieldSet, node: SchemaNode | un
   for (const [k, c] of set.children) {
     const isNamed = shape.kind === 'struct' && c.pe.kind === 'field' && shape.node.fieldAt(c.pe.name) !== undefined;
     if (isNamed) out.members.set(serializePathElement(c.pe), c.pe);
-    const childSchema = c.pe.kind === 'field' ? (shape.kind === 'deduced' ? undefined : childNode(shape, c.pe.name)) : shape.kind === 'list' ? shape.items : undefined;
+    const childSchema =
+      c.pe.kind === 'field'
+        ? shape.kind === 'deduced'
+          ? undefined
+          : childNode(shape, c.pe.name)
+        : shape.kind === 'list'
+          ? shape.items
+          : undefined;
     out.children.set(k, { pe: c.pe, set: ensureNamedFieldsAreMembers(c.set, childSchema) });
   }
   return out;

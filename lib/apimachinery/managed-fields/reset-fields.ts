@@ -18,5 +18,15 @@ export const STRIPPED_FIELDS = FieldSet.of(
   path('apiVersion'),
   path('kind'),
   path('metadata'),
-  ...['name', 'namespace', 'creationTimestamp', 'selfLink', 'uid', 'clusterName', 'generation', 'managedFields', 'resourceVersion'].map((n) => path('metadata', n)),
+  ...[
+    'name',
+    'namespace',
+    'creationTimestamp',
+    'selfLink',
+    'uid',
+    'clusterName',
+    'generation',
+    'managedFields',
+    'resourceVersion',
+  ].map((n) => path('metadata', n)),
 );

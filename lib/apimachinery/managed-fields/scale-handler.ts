@@ -1,5 +1,12 @@
 // Managed fields through /scale (fieldmanager/scalehandler.go): the parent's replicas owners seen as Scale owners, and back.
-import { decodeManagedFields, encodeManagedFields, managerIdentifier, parseIdentifier, type Managed, type ManagedFieldsEntry } from './entries';
+import {
+  decodeManagedFields,
+  encodeManagedFields,
+  managerIdentifier,
+  parseIdentifier,
+  type Managed,
+  type ManagedFieldsEntry,
+} from './entries';
 import { FieldSet } from './field-set';
 import { field, type Path } from './path-element';
 
@@ -33,7 +40,12 @@ export function scaleEntries(parentEntries: unknown, mappings: ReplicasPathMappi
  * entries of versions without a mapping, which are dropped. Scale owners new to the parent take the parent's time
  * under their identifier (none for Update entries, as in Kubernetes).
  */
-export function parentEntriesAfterScale(parentEntries: unknown, scaleEntriesAfter: unknown, parentApiVersion: string, mappings: ReplicasPathMappings): ManagedFieldsEntry[] | undefined {
+export function parentEntriesAfterScale(
+  parentEntries: unknown,
+  scaleEntriesAfter: unknown,
+  parentApiVersion: string,
+  mappings: ReplicasPathMappings,
+): ManagedFieldsEntry[] | undefined {
   const parent = decodeManagedFields(parentEntries);
   const scale = decodeManagedFields(scaleEntriesAfter);
   const scaleOwners = new Map<string, string>();

@@ -7,7 +7,12 @@ export type Shape =
   /** A Go struct (known fields) or a map; `atomic` ones are owned and replaced as one value. */
   | { readonly kind: 'struct'; readonly node: SchemaNode; readonly atomic: boolean }
   | { readonly kind: 'map'; readonly values: SchemaNode | undefined; readonly atomic: boolean }
-  | { readonly kind: 'list'; readonly relationship: 'atomic' | 'set' | 'map'; readonly keys: readonly string[]; readonly items: SchemaNode | undefined }
+  | {
+      readonly kind: 'list';
+      readonly relationship: 'atomic' | 'set' | 'map';
+      readonly keys: readonly string[];
+      readonly items: SchemaNode | undefined;
+    }
   /** Untyped JSON (RawExtension, interface{}): objects are granular maps, lists atomic. */
   | { readonly kind: 'deduced' };
 
@@ -53,7 +58,8 @@ function listShape(node: SchemaNode): Shape {
   if (node.listType === 'atomic') return { kind: 'list', relationship: 'atomic', keys: [], items };
   const merge = (node.patchStrategy ?? '').split(',').includes('merge');
   if (merge && node.patchMergeKey) return { kind: 'list', relationship: 'map', keys: [node.patchMergeKey], items };
-  if (merge) return { kind: 'list', relationship: items && items.type !== 'object' ? 'set' : 'atomic', keys: [], items };
+  if (merge)
+    return { kind: 'list', relationship: items && items.type !== 'object' ? 'set' : 'atomic', keys: [], items };
   return { kind: 'list', relationship: 'atomic', keys: [], items };
 }
 
@@ -79,7 +85,10 @@ export function listItemElement(shape: Extract<Shape, { kind: 'list' }>, index: 
     const fields: Array<[string, unknown]> = [];
     for (const key of shape.keys) {
       const value = key in item ? item[key] : KEY_DEFAULTS[key];
-      if (value === undefined) throw new SchemaMismatch(`element ${index}: associative list with keys has an element that omits key field "${key}" (and doesn't have default value)`);
+      if (value === undefined)
+        throw new SchemaMismatch(
+          `element ${index}: associative list with keys has an element that omits key field "${key}" (and doesn't have default value)`,
+        );
       fields.push([key, value]);
     }
     return keyElement(fields);

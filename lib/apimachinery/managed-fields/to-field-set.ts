@@ -49,6 +49,7 @@ function walk(value: unknown, node: SchemaNode | undefined, path: Path, set: Fie
     }
     const childPath = [...path, field(key)];
     walk(child, shape.kind === 'deduced' ? undefined : childNode(shape, key), childPath, set, strict);
-    if (child === null || (isObject(child) && Object.keys(child).length === 0) || shape.kind !== 'struct') set.insert(childPath);
+    if (child === null || (isObject(child) && Object.keys(child).length === 0) || shape.kind !== 'struct')
+      set.insert(childPath);
   }
 }

@@ -43,27 +43,51 @@ export interface UpdaterOptions {
 }
 
 function filterComparison(c: Comparison, ignored: FieldSet): Comparison {
-  return { added: c.added.recursiveDifference(ignored), removed: c.removed.recursiveDifference(ignored), modified: c.modified.recursiveDifference(ignored) };
+  return {
+    added: c.added.recursiveDifference(ignored),
+    removed: c.removed.recursiveDifference(ignored),
+    modified: c.modified.recursiveDifference(ignored),
+  };
 }
 
 /**
  * The comparison each manager's entry is read against: in its own apiVersion (structured-merge-diff converts old and
  * new object into it); null when that version is not one of the kind's (the entry is dropped, as upstream).
  */
-function comparisonsByVersion(live: unknown, next: unknown, apiVersion: string, options: UpdaterOptions, goShape: boolean): (version: string) => Comparison | null {
-  const byVersion = new Map<string, Comparison | null>([[apiVersion, filterComparison(compare(live, next, options.schema, { goShape }), options.ignored)]]);
+function comparisonsByVersion(
+  live: unknown,
+  next: unknown,
+  apiVersion: string,
+  options: UpdaterOptions,
+  goShape: boolean,
+): (version: string) => Comparison | null {
+  const byVersion = new Map<string, Comparison | null>([
+    [apiVersion, filterComparison(compare(live, next, options.schema, { goShape }), options.ignored)],
+  ]);
   return (version) => {
     const known = byVersion.get(version);
     if (known !== undefined) return known;
     const view = options.atVersion?.(version);
-    const at = view === undefined ? null : filterComparison(compare(view.convert(live), view.convert(next), view.schema, { goShape }), options.ignored);
+    const at =
+      view === undefined
+        ? null
+        : filterComparison(compare(view.convert(live), view.convert(next), view.schema, { goShape }), options.ignored);
     byVersion.set(version, at);
     return at;
   };
 }
 
 /** `goShape`: live and next are compared as their Go round trips (goShaped) would be. */
-function settle(live: unknown, next: unknown, apiVersion: string, managers: ManagedFieldsMap, self: string, force: boolean, options: UpdaterOptions, goShape: boolean): Comparison {
+function settle(
+  live: unknown,
+  next: unknown,
+  apiVersion: string,
+  managers: ManagedFieldsMap,
+  self: string,
+  force: boolean,
+  options: UpdaterOptions,
+  goShape: boolean,
+): Comparison {
   const comparisonAt = comparisonsByVersion(live, next, apiVersion, options, goShape);
   const comparison = comparisonAt(apiVersion) as Comparison;
   const conflicts = new Map<string, FieldSet>();
@@ -82,7 +106,8 @@ function settle(live: unknown, next: unknown, apiVersion: string, managers: Mana
   }
   if (!force && conflicts.size > 0) {
     const list: Conflict[] = [];
-    for (const manager of [...conflicts.keys()].sort()) for (const path of (conflicts.get(manager) as FieldSet).paths()) list.push({ manager, path });
+    for (const manager of [...conflicts.keys()].sort())
+      for (const path of (conflicts.get(manager) as FieldSet).paths()) list.push({ manager, path });
     throw new Conflicts(list);
   }
   for (const [manager, set] of [...conflicts, ...removed]) {
@@ -97,11 +122,22 @@ function settle(live: unknown, next: unknown, apiVersion: string, managers: Mana
  * An update by `manager`: it owns what it changed or added, others lose what changed. Never conflicts.
  * `live` and `next` are read as goShaped would make them (already go-shaped values read the same).
  */
-export function updateManagers(live: unknown, next: unknown, apiVersion: string, managers: ManagedFieldsMap, manager: string, options: UpdaterOptions): ManagedFieldsMap {
+export function updateManagers(
+  live: unknown,
+  next: unknown,
+  apiVersion: string,
+  managers: ManagedFieldsMap,
+  manager: string,
+  options: UpdaterOptions,
+): ManagedFieldsMap {
   const out: ManagedFieldsMap = new Map(managers);
   const comparison = settle(live, next, apiVersion, out, manager, true, options, true);
   const previous = out.get(manager)?.set ?? new FieldSet();
-  const set = previous.difference(comparison.removed).union(comparison.modified).union(comparison.added).recursiveDifference(options.ignored);
+  const set = previous
+    .difference(comparison.removed)
+    .union(comparison.modified)
+    .union(comparison.added)
+    .recursiveDifference(options.ignored);
   if (set.isEmpty()) out.delete(manager);
   else out.set(manager, { set, apiVersion, applied: false });
   return out;
@@ -114,7 +150,15 @@ export interface ApplyOutcome {
 }
 
 /** An apply by `manager`: merge, prune what it no longer applies, and fail on conflicts unless forced. */
-export function applyManagers(live: unknown, config: unknown, apiVersion: string, managers: ManagedFieldsMap, manager: string, force: boolean, options: UpdaterOptions): ApplyOutcome {
+export function applyManagers(
+  live: unknown,
+  config: unknown,
+  apiVersion: string,
+  managers: ManagedFieldsMap,
+  manager: string,
+  force: boolean,
+  options: UpdaterOptions,
+): ApplyOutcome {
   const out: ManagedFieldsMap = new Map(managers);
   let merged = mergeValues(live, config, options.schema);
   const lastSet = out.get(manager);
@@ -139,7 +183,14 @@ function viewAt(version: string, options: UpdaterOptions): VersionView | undefin
  * in its own apiVersion: the pruning happens in the version of the manager's last apply, the owned items of every
  * version are added back after converting into that version, and the result is converted back to the request's.
  */
-function prune(merged: unknown, managers: ManagedFieldsMap, manager: string, lastSet: VersionedSet | undefined, apiVersion: string, options: UpdaterOptions): unknown {
+function prune(
+  merged: unknown,
+  managers: ManagedFieldsMap,
+  manager: string,
+  lastSet: VersionedSet | undefined,
+  apiVersion: string,
+  options: UpdaterOptions,
+): unknown {
   if (!lastSet || lastSet.set.isEmpty()) return merged;
   const lastView = viewAt(lastSet.apiVersion, options);
   if (lastView === undefined) return merged;
@@ -151,7 +202,11 @@ function prune(merged: unknown, managers: ManagedFieldsMap, manager: string, las
   const prunedAtLast = lastView.convert(pruned);
   const mergedSet = ensure(toFieldSet(mergedAtLast, lastView.schema), lastView.schema);
   const prunedSet = ensure(toFieldSet(prunedAtLast, lastView.schema), lastView.schema);
-  const result = removeItems(mergedAtLast, mergedSet.difference(prunedSet).intersection(ensure(lastSet.set, lastView.schema)), lastView.schema);
+  const result = removeItems(
+    mergedAtLast,
+    mergedSet.difference(prunedSet).intersection(ensure(lastSet.set, lastView.schema)),
+    lastView.schema,
+  );
   const ownView = viewAt(managers.get(manager)?.apiVersion ?? apiVersion, options);
   return ownView === undefined ? result : ownView.convert(result);
 }
@@ -160,10 +215,19 @@ function prune(merged: unknown, managers: ManagedFieldsMap, manager: string, las
  * addBackOwnedItems: whatever anybody (this applier's new configuration included) owns comes back, each version's
  * owners read in their version (the pruned version first, as upstream, so that conversions see what it kept).
  */
-function addBackOwnedItems(merged: unknown, pruned: unknown, prunedVersion: string, managers: ManagedFieldsMap, options: UpdaterOptions): unknown {
+function addBackOwnedItems(
+  merged: unknown,
+  pruned: unknown,
+  prunedVersion: string,
+  managers: ManagedFieldsMap,
+  options: UpdaterOptions,
+): unknown {
   const managedAtVersion = new Map<string, FieldSet>();
-  for (const vs of managers.values()) managedAtVersion.set(vs.apiVersion, (managedAtVersion.get(vs.apiVersion) ?? new FieldSet()).union(vs.set));
-  const versions = [...managedAtVersion.keys()].sort((a, b) => Number(b === prunedVersion) - Number(a === prunedVersion));
+  for (const vs of managers.values())
+    managedAtVersion.set(vs.apiVersion, (managedAtVersion.get(vs.apiVersion) ?? new FieldSet()).union(vs.set));
+  const versions = [...managedAtVersion.keys()].sort(
+    (a, b) => Number(b === prunedVersion) - Number(a === prunedVersion),
+  );
   let out = pruned;
   let full = merged;
   for (const version of versions) {
@@ -174,7 +238,11 @@ function addBackOwnedItems(merged: unknown, pruned: unknown, prunedVersion: stri
     const ensure = (s: FieldSet): FieldSet => ensureNamedFieldsAreMembers(s, view.schema);
     const fullSet = ensure(toFieldSet(full, view.schema));
     const outSet = ensure(toFieldSet(out, view.schema));
-    out = removeItems(full, fullSet.difference(outSet.union(ensure(managedAtVersion.get(version) as FieldSet))), view.schema);
+    out = removeItems(
+      full,
+      fullSet.difference(outSet.union(ensure(managedAtVersion.get(version) as FieldSet))),
+      view.schema,
+    );
   }
   return out;
 }

@@ -17,9 +17,18 @@ export interface DeleteOptions {
 export function validateDeleteOptions(options: DeleteOptions): FieldError[] {
   const errs: FieldError[] = [];
   if (options.orphanDependents !== undefined && options.propagationPolicy !== undefined) {
-    errs.push(invalidValue(FieldPath.root('propagationPolicy'), options.propagationPolicy, 'orphanDependents and deletionPropagation cannot be both set'));
+    errs.push(
+      invalidValue(
+        FieldPath.root('propagationPolicy'),
+        options.propagationPolicy,
+        'orphanDependents and deletionPropagation cannot be both set',
+      ),
+    );
   }
-  if (options.propagationPolicy !== undefined && !['Foreground', 'Background', 'Orphan'].includes(options.propagationPolicy)) {
+  if (
+    options.propagationPolicy !== undefined &&
+    !['Foreground', 'Background', 'Orphan'].includes(options.propagationPolicy)
+  ) {
     errs.push(notSupported(FieldPath.root('propagationPolicy'), options.propagationPolicy, PROPAGATION_POLICIES));
   }
   errs.push(...validateDryRun(options.dryRun));

@@ -10,7 +10,10 @@ class MessageShape implements StructShape {
   readonly mapType: MapType | undefined;
   #fields: Map<string, SchemaNode> | undefined;
 
-  constructor(readonly message: CatalogMessage, readonly fullName: string) {
+  constructor(
+    readonly message: CatalogMessage,
+    readonly fullName: string,
+  ) {
     this.goStruct = message.name;
     this.mapType = asMapType(message.structType ?? message.mapType);
   }
@@ -19,7 +22,15 @@ class MessageShape implements StructShape {
     if (this.#fields) return this.#fields;
     const fields = new Map<string, SchemaNode>();
     for (const f of this.message.jsonOnlyFields) {
-      fields.set(f.name, treeNode({ type: 'string', goType: 'string', nullable: false, facts: { ...NO_FIELD_FACTS, required: f.required } }));
+      fields.set(
+        f.name,
+        treeNode({
+          type: 'string',
+          goType: 'string',
+          nullable: false,
+          facts: { ...NO_FIELD_FACTS, required: f.required },
+        }),
+      );
     }
     addFields(fields, this.message, this.fullName);
     this.#fields = fields;
@@ -87,15 +98,28 @@ function fieldFacts(field: CatalogField): FieldFacts {
 
 function fieldNode(field: CatalogField, goType: string): SchemaNode {
   const facts = fieldFacts(field);
-  const nullable = field.goPointer === true || /^(\*|\[\]|map\[)/.test(goType) || goUnderlyingType(goType) !== undefined;
+  const nullable =
+    field.goPointer === true || /^(\*|\[\]|map\[)/.test(goType) || goUnderlyingType(goType) !== undefined;
   if (field.map !== null) {
     const valueType = field.map.value;
-    return treeNode({ type: 'map', goType: derefGo(goType), nullable: true, facts, values: () => typeNode(valueType, goMapValueType(goType), NO_FIELD_FACTS, false) });
+    return treeNode({
+      type: 'map',
+      goType: derefGo(goType),
+      nullable: true,
+      facts,
+      values: () => typeNode(valueType, goMapValueType(goType), NO_FIELD_FACTS, false),
+    });
   }
   if (field.type === null) throw new Error(`type catalog: field ${field.name} has no type`);
   if (field.label === 'repeated') {
     const itemType = field.type;
-    return treeNode({ type: 'array', goType: derefGo(goType), nullable: true, facts, items: () => typeNode(itemType, goElementType(goType), NO_FIELD_FACTS, false) });
+    return treeNode({
+      type: 'array',
+      goType: derefGo(goType),
+      nullable: true,
+      facts,
+      items: () => typeNode(itemType, goElementType(goType), NO_FIELD_FACTS, false),
+    });
   }
   return typeNode(field.type, goType, facts, nullable);
 }
@@ -137,11 +161,29 @@ function typeNode(typeRef: string, goType: string, facts: FieldFacts, nullable: 
   const goName = `${goPackageName(message.package)}.${message.name}`;
   switch (repr.jsonType) {
     case 'array': // metav1.Verbs: a named []string
-      return treeNode({ type: 'array', goType: goName, nullable: true, facts, items: () => typeNode(repr.itemJsonType ?? 'string', 'string', NO_FIELD_FACTS, false) });
+      return treeNode({
+        type: 'array',
+        goType: goName,
+        nullable: true,
+        facts,
+        items: () => typeNode(repr.itemJsonType ?? 'string', 'string', NO_FIELD_FACTS, false),
+      });
     case 'date-time':
-      return treeNode({ type: message.name === 'MicroTime' ? 'micro-time' : 'date-time', format: 'date-time', goType: goName, nullable, facts });
+      return treeNode({
+        type: message.name === 'MicroTime' ? 'micro-time' : 'date-time',
+        format: 'date-time',
+        goType: goName,
+        nullable,
+        facts,
+      });
     case 'string':
-      return treeNode({ type: repr.format === 'duration' ? 'duration' : 'string', format: repr.format ?? undefined, goType: goName, nullable, facts });
+      return treeNode({
+        type: repr.format === 'duration' ? 'duration' : 'string',
+        format: repr.format ?? undefined,
+        goType: goName,
+        nullable,
+        facts,
+      });
     case 'int-or-string':
     case 'quantity':
     case 'raw':
@@ -154,6 +196,13 @@ function typeNode(typeRef: string, goType: string, facts: FieldFacts, nullable: 
 /** The root node of a catalog message (a kind): an `object` node without field facts. */
 export function messageNode(fullName: string): SchemaNode {
   const message = catalogMessage(fullName);
-  if (!message || message.jsonRepresentation !== null) throw new Error(`type catalog: ${fullName} is not an object message`);
-  return treeNode({ type: 'object', goType: `${goPackageName(message.package)}.${message.name}`, nullable: false, facts: NO_FIELD_FACTS, shape: shapeOf(fullName, message) });
+  if (!message || message.jsonRepresentation !== null)
+    throw new Error(`type catalog: ${fullName} is not an object message`);
+  return treeNode({
+    type: 'object',
+    goType: `${goPackageName(message.package)}.${message.name}`,
+    nullable: false,
+    facts: NO_FIELD_FACTS,
+    shape: shapeOf(fullName, message),
+  });
 }

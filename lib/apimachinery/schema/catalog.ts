@@ -60,11 +60,17 @@ interface GoTypes {
 // JSON modules are typed by inference; the declared interfaces above are the subset this code reads.
 // The auth kinds the shared catalog lacks (authorization/v1, authentication/v1, ServiceAccount) come from a supplement
 // in the same format (tools/auth-catalog.py, see PROVENANCE.md).
-const supplement = authTypesJson as unknown as { messages: Record<string, CatalogMessage>; goTypes: Record<string, Record<string, string>> };
+const supplement = authTypesJson as unknown as {
+  messages: Record<string, CatalogMessage>;
+  goTypes: Record<string, Record<string, string>>;
+};
 const base = catalogJson as unknown as Catalog;
 // The supplement only adds: a message both hold (core/v1 ObjectReference) keeps the shared catalog's facts.
 const catalog: Catalog = { ...base, messages: { ...supplement.messages, ...base.messages } };
-const goTypes: GoTypes = { ...(goTypesJson as GoTypes), fields: { ...supplement.goTypes, ...(goTypesJson as GoTypes).fields } };
+const goTypes: GoTypes = {
+  ...(goTypesJson as GoTypes),
+  fields: { ...supplement.goTypes, ...(goTypesJson as GoTypes).fields },
+};
 
 export const CATALOG_VERSION = catalog.version;
 

@@ -6,7 +6,12 @@ import { treeNode } from './tree-node';
 export const ANY_NODE: SchemaNode = treeNode({ type: 'any', goType: 'interface {}', nullable: true });
 
 /** Go's `map[string]interface{}`: a JSON object of anything (a merge or strategic patch body). */
-export const ANY_MAP_NODE: SchemaNode = treeNode({ type: 'map', goType: 'map[string]interface {}', nullable: true, values: () => ANY_NODE });
+export const ANY_MAP_NODE: SchemaNode = treeNode({
+  type: 'map',
+  goType: 'map[string]interface {}',
+  nullable: true,
+  values: () => ANY_NODE,
+});
 
 /** A Go string. */
 export const STRING_NODE: SchemaNode = treeNode({ type: 'string', goType: 'string', nullable: false });
@@ -14,7 +19,12 @@ export const STRING_NODE: SchemaNode = treeNode({ type: 'string', goType: 'strin
 /** A Go struct `goStruct` (package-qualified as `goType`) with the given JSON fields. */
 export function structNode(goType: string, goStruct: string, fields: Readonly<Record<string, SchemaNode>>): SchemaNode {
   const map = new Map(Object.entries(fields));
-  return treeNode({ type: 'object', goType, nullable: false, shape: { goStruct, mapType: undefined, fields: () => map } });
+  return treeNode({
+    type: 'object',
+    goType,
+    nullable: false,
+    shape: { goStruct, mapType: undefined, fields: () => map },
+  });
 }
 
 /** A Go slice of `items`. */

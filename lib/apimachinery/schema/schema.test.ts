@@ -49,28 +49,57 @@ describe('schemaFor', () => {
 describe('Deployment schema', () => {
   it('merges containers by name (1.26 declares no listType on them)', () => {
     const containers = at(deployment, 'spec.template.spec.containers');
-    expect(containers).toMatchObject({ type: 'array', listType: undefined, patchStrategy: 'merge', patchMergeKey: 'name', goType: '[]v1.Container' });
+    expect(containers).toMatchObject({
+      type: 'array',
+      listType: undefined,
+      patchStrategy: 'merge',
+      patchMergeKey: 'name',
+      goType: '[]v1.Container',
+    });
     expect(containers.items).toMatchObject({ type: 'object', goStruct: 'Container', goType: 'v1.Container' });
   });
 
   it('has map lists with their keys (topologySpreadConstraints)', () => {
     const constraints = at(deployment, 'spec.template.spec.topologySpreadConstraints');
-    expect(constraints).toMatchObject({ listType: 'map', listMapKeys: ['topologyKey', 'whenUnsatisfiable'], patchStrategy: 'merge', patchMergeKey: 'topologyKey' });
+    expect(constraints).toMatchObject({
+      listType: 'map',
+      listMapKeys: ['topologyKey', 'whenUnsatisfiable'],
+      patchStrategy: 'merge',
+      patchMergeKey: 'topologyKey',
+    });
   });
 
   it('keeps patch tags without a listType (volumes, env)', () => {
-    expect(at(deployment, 'spec.template.spec.volumes')).toMatchObject({ patchStrategy: 'merge,retainKeys', patchMergeKey: 'name' });
-    expect(at(deployment, 'spec.template.spec.containers.[].env')).toMatchObject({ patchStrategy: 'merge', patchMergeKey: 'name' });
+    expect(at(deployment, 'spec.template.spec.volumes')).toMatchObject({
+      patchStrategy: 'merge,retainKeys',
+      patchMergeKey: 'name',
+    });
+    expect(at(deployment, 'spec.template.spec.containers.[].env')).toMatchObject({
+      patchStrategy: 'merge',
+      patchMergeKey: 'name',
+    });
   });
 
   it('marks the strategy with retainKeys and the selector as an atomic struct', () => {
     expect(at(deployment, 'spec.strategy')).toMatchObject({ type: 'object', patchStrategy: 'retainKeys' });
-    expect(at(deployment, 'spec.selector')).toMatchObject({ type: 'object', mapType: 'atomic', required: true, nullable: true });
+    expect(at(deployment, 'spec.selector')).toMatchObject({
+      type: 'object',
+      mapType: 'atomic',
+      required: true,
+      nullable: true,
+    });
   });
 
   it('has int-or-string surge fields and ports', () => {
-    expect(at(deployment, 'spec.strategy.rollingUpdate.maxSurge')).toMatchObject({ type: 'int-or-string', format: 'int-or-string', nullable: true });
-    expect(at(deployment, 'spec.template.spec.containers.[].livenessProbe.httpGet.port')).toMatchObject({ type: 'int-or-string', nullable: false });
+    expect(at(deployment, 'spec.strategy.rollingUpdate.maxSurge')).toMatchObject({
+      type: 'int-or-string',
+      format: 'int-or-string',
+      nullable: true,
+    });
+    expect(at(deployment, 'spec.template.spec.containers.[].livenessProbe.httpGet.port')).toMatchObject({
+      type: 'int-or-string',
+      nullable: false,
+    });
   });
 
   it('has quantities in resource lists, with the Go names of the list', () => {
@@ -82,23 +111,54 @@ describe('Deployment schema', () => {
 
   it('flattens inline members (volume sources, probe handlers, key selectors)', () => {
     const volume = at(deployment, 'spec.template.spec.volumes.[]');
-    expect(volume.fieldNames).toEqual(expect.arrayContaining(['name', 'configMap', 'secret', 'projected', 'emptyDir', 'persistentVolumeClaim', 'downwardAPI']));
-    expect(at(volume, 'configMap')).toMatchObject({ type: 'object', goType: 'v1.ConfigMapVolumeSource', goStruct: 'ConfigMapVolumeSource' });
-    expect(at(volume, 'configMap').fieldNames).toEqual(expect.arrayContaining(['name', 'items', 'defaultMode', 'optional']));
+    expect(volume.fieldNames).toEqual(
+      expect.arrayContaining([
+        'name',
+        'configMap',
+        'secret',
+        'projected',
+        'emptyDir',
+        'persistentVolumeClaim',
+        'downwardAPI',
+      ]),
+    );
+    expect(at(volume, 'configMap')).toMatchObject({
+      type: 'object',
+      goType: 'v1.ConfigMapVolumeSource',
+      goStruct: 'ConfigMapVolumeSource',
+    });
+    expect(at(volume, 'configMap').fieldNames).toEqual(
+      expect.arrayContaining(['name', 'items', 'defaultMode', 'optional']),
+    );
     expect(at(deployment, 'spec.template.spec.containers.[].readinessProbe').fieldNames).toEqual(
       expect.arrayContaining(['exec', 'httpGet', 'tcpSocket', 'grpc', 'initialDelaySeconds']),
     );
-    expect(at(deployment, 'spec.template.spec.containers.[].env.[].valueFrom.secretKeyRef').fieldNames.slice().sort()).toEqual(['key', 'name', 'optional']);
+    expect(
+      at(deployment, 'spec.template.spec.containers.[].env.[].valueFrom.secretKeyRef').fieldNames.slice().sort(),
+    ).toEqual(['key', 'name', 'optional']);
   });
 
   it('types scalars with their Go names', () => {
-    expect(at(deployment, 'spec.replicas')).toMatchObject({ type: 'integer', format: 'int32', goType: 'int32', nullable: true });
+    expect(at(deployment, 'spec.replicas')).toMatchObject({
+      type: 'integer',
+      format: 'int32',
+      goType: 'int32',
+      nullable: true,
+    });
     expect(at(deployment, 'spec.paused')).toMatchObject({ type: 'boolean', goType: 'bool', nullable: false });
-    expect(at(deployment, 'spec.template.spec.containers.[].imagePullPolicy')).toMatchObject({ type: 'string', goType: 'v1.PullPolicy' });
+    expect(at(deployment, 'spec.template.spec.containers.[].imagePullPolicy')).toMatchObject({
+      type: 'string',
+      goType: 'v1.PullPolicy',
+    });
     expect(at(deployment, 'metadata.uid')).toMatchObject({ type: 'string', goType: 'types.UID' });
     expect(at(deployment, 'metadata.generation')).toMatchObject({ type: 'integer', format: 'int64' });
-    expect(at(deployment, 'spec.template.spec.containers.[].securityContext.capabilities.add')).toMatchObject({ goType: '[]v1.Capability' });
-    expect(at(deployment, 'spec.template.spec.containers.[].securityContext.capabilities.add.[]')).toMatchObject({ type: 'string', goType: 'v1.Capability' });
+    expect(at(deployment, 'spec.template.spec.containers.[].securityContext.capabilities.add')).toMatchObject({
+      goType: '[]v1.Capability',
+    });
+    expect(at(deployment, 'spec.template.spec.containers.[].securityContext.capabilities.add.[]')).toMatchObject({
+      type: 'string',
+      goType: 'v1.Capability',
+    });
   });
 
   it('has maps of strings with their map types', () => {
@@ -108,11 +168,19 @@ describe('Deployment schema', () => {
   });
 
   it('has timestamps, raw JSON and managed fields metadata', () => {
-    expect(at(deployment, 'metadata.creationTimestamp')).toMatchObject({ type: 'date-time', goType: 'v1.Time', nullable: false });
+    expect(at(deployment, 'metadata.creationTimestamp')).toMatchObject({
+      type: 'date-time',
+      goType: 'v1.Time',
+      nullable: false,
+    });
     expect(at(deployment, 'metadata.deletionTimestamp')).toMatchObject({ type: 'date-time', nullable: true });
     expect(at(deployment, 'metadata.managedFields.[].fieldsV1')).toMatchObject({ type: 'raw' });
     expect(at(deployment, 'metadata.managedFields.[].time')).toMatchObject({ type: 'date-time' });
-    expect(at(deployment, 'metadata.ownerReferences')).toMatchObject({ patchStrategy: 'merge', patchMergeKey: 'uid', goType: '[]v1.OwnerReference' });
+    expect(at(deployment, 'metadata.ownerReferences')).toMatchObject({
+      patchStrategy: 'merge',
+      patchMergeKey: 'uid',
+      goType: '[]v1.OwnerReference',
+    });
     expect(at(deployment, 'metadata.finalizers')).toMatchObject({ patchStrategy: 'merge', goType: '[]string' });
   });
 
@@ -139,6 +207,9 @@ describe('other kinds', () => {
 
   it('has Namespace finalizers of a named type and Scale replicas', () => {
     expect(at(schemaFor('v1', 'Namespace'), 'spec.finalizers.[]')).toMatchObject({ goType: 'v1.FinalizerName' });
-    expect(at(schemaFor('autoscaling/v1', 'Scale'), 'spec.replicas')).toMatchObject({ type: 'integer', format: 'int32' });
+    expect(at(schemaFor('autoscaling/v1', 'Scale'), 'spec.replicas')).toMatchObject({
+      type: 'integer',
+      format: 'int32',
+    });
   });
 });

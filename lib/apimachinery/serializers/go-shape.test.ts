@@ -10,12 +10,16 @@ describe('goShape', () => {
       kind: 'Deployment',
       apiVersion: 'apps/v1',
       metadata: { resourceVersion: '12345', creationTimestamp: null },
-      spec: { selector: null, template: { metadata: { creationTimestamp: null }, spec: { containers: null } }, strategy: {} },
+      spec: {
+        selector: null,
+        template: { metadata: { creationTimestamp: null }, spec: { containers: null } },
+        strategy: {},
+      },
       status: {},
     });
   });
 
-  it('adds the template\'s creationTimestamp: null and every container\'s resources: {} (resources.md, JSON output quirks)', () => {
+  it("adds the template's creationTimestamp: null and every container's resources: {} (resources.md, JSON output quirks)", () => {
     const deployment = {
       apiVersion: 'apps/v1',
       kind: 'Deployment',
@@ -23,7 +27,15 @@ describe('goShape', () => {
       spec: {
         replicas: 0,
         selector: { matchLabels: { app: 'web' } },
-        template: { metadata: { labels: { app: 'web' } }, spec: { containers: [{ name: 'a', image: 'nginx' }, { name: 'b', image: 'x', resources: { limits: { cpu: '1' } } }] } },
+        template: {
+          metadata: { labels: { app: 'web' } },
+          spec: {
+            containers: [
+              { name: 'a', image: 'nginx' },
+              { name: 'b', image: 'x', resources: { limits: { cpu: '1' } } },
+            ],
+          },
+        },
       },
     };
     const shaped = goShape(deployment);
@@ -42,7 +54,12 @@ describe('goShape', () => {
       apiVersion: 'apps/v1',
       kind: 'Deployment',
       metadata: { name: 'web', generateName: '', labels: {}, finalizers: [], deletionTimestamp: null },
-      spec: { paused: false, minReadySeconds: 0, selector: { matchLabels: {} }, template: { spec: { containers: [{ name: 'a', ports: [], env: null }] } } },
+      spec: {
+        paused: false,
+        minReadySeconds: 0,
+        selector: { matchLabels: {} },
+        template: { spec: { containers: [{ name: 'a', ports: [], env: null }] } },
+      },
     });
     expect(shaped.metadata).toEqual({ name: 'web', creationTimestamp: null });
     expect(shaped.spec).toEqual({
@@ -53,21 +70,47 @@ describe('goShape', () => {
   });
 
   it('writes non-omitempty fields of an HPA status (autoscaling/v2: desiredReplicas 0, currentMetrics null)', () => {
-    const hpa = { apiVersion: 'autoscaling/v2', kind: 'HorizontalPodAutoscaler', metadata: { name: 'h' }, spec: { scaleTargetRef: { kind: 'Deployment', name: 'web' }, maxReplicas: 3 } };
+    const hpa = {
+      apiVersion: 'autoscaling/v2',
+      kind: 'HorizontalPodAutoscaler',
+      metadata: { name: 'h' },
+      spec: { scaleTargetRef: { kind: 'Deployment', name: 'web' }, maxReplicas: 3 },
+    };
     expect((goShape(hpa) as Record<string, unknown>)['status']).toEqual({ desiredReplicas: 0, currentMetrics: null });
-    const v1 = { ...hpa, apiVersion: 'autoscaling/v1', spec: { scaleTargetRef: { kind: 'Deployment', name: 'web' }, maxReplicas: 3 } };
+    const v1 = {
+      ...hpa,
+      apiVersion: 'autoscaling/v1',
+      spec: { scaleTargetRef: { kind: 'Deployment', name: 'web' }, maxReplicas: 3 },
+    };
     expect((goShape(v1) as Record<string, unknown>)['status']).toEqual({ currentReplicas: 0, desiredReplicas: 0 });
   });
 
   it('keeps what the catalog does not describe: unknown kinds, unknown properties, map values', () => {
     const table = { apiVersion: 'meta.orch.io/v1', kind: 'Table', rows: [] };
     expect(goShape(table)).toBe(table);
-    const ns = goShape({ apiVersion: 'v1', kind: 'Namespace', metadata: { name: 'a', annotations: { empty: '' } }, extra: { x: 1 } });
-    expect(ns).toEqual({ apiVersion: 'v1', kind: 'Namespace', metadata: { name: 'a', annotations: { empty: '' }, creationTimestamp: null }, extra: { x: 1 }, spec: {}, status: {} });
+    const ns = goShape({
+      apiVersion: 'v1',
+      kind: 'Namespace',
+      metadata: { name: 'a', annotations: { empty: '' } },
+      extra: { x: 1 },
+    });
+    expect(ns).toEqual({
+      apiVersion: 'v1',
+      kind: 'Namespace',
+      metadata: { name: 'a', annotations: { empty: '' }, creationTimestamp: null },
+      extra: { x: 1 },
+      spec: {},
+      status: {},
+    });
   });
 
   it('is idempotent', () => {
-    const once = goShape({ apiVersion: 'apps/v1', kind: 'Deployment', metadata: { name: 'x' }, spec: { template: { spec: { containers: [{ name: 'a' }] } } } });
+    const once = goShape({
+      apiVersion: 'apps/v1',
+      kind: 'Deployment',
+      metadata: { name: 'x' },
+      spec: { template: { spec: { containers: [{ name: 'a' }] } } },
+    });
     expect(goShape(once)).toEqual(once);
   });
 });

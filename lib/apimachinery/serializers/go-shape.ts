@@ -12,7 +12,13 @@ type Json = Record<string, unknown>;
 const SCALARS = new Set(['string', 'int32', 'int64', 'bool', 'bytes', 'double']);
 
 /** What a non-pointer value of a custom-JSON message writes when zero (Time and RawExtension write null). */
-const ZERO_SPECIAL: Readonly<Record<string, unknown>> = { 'date-time': null, quantity: '0', 'int-or-string': 0, raw: null, string: '0s' };
+const ZERO_SPECIAL: Readonly<Record<string, unknown>> = {
+  'date-time': null,
+  quantity: '0',
+  'int-or-string': 0,
+  raw: null,
+  string: '0s',
+};
 
 /** One JSON property of a message (inline fields are flattened into their parent's list). */
 interface FieldPlan {
@@ -71,7 +77,8 @@ function fieldPlans(field: CatalogField): FieldPlan[] {
   const typeName = field.mapValue ?? field.type ?? 'string';
   if (field.inline) return planOf(typeName)?.fields ?? [];
   if (field.jsonName === null) return [];
-  const shape = field.mapValue !== null ? 'map' : field.repeated ? 'list' : planOf(typeName) !== null ? 'message' : 'value';
+  const shape =
+    field.mapValue !== null ? 'map' : field.repeated ? 'list' : planOf(typeName) !== null ? 'message' : 'value';
   return [
     {
       name: field.jsonName,

@@ -68,7 +68,8 @@ export function storedPrefix(apiVersion: string, kind: string): Buffer {
  * buffers to concatenate (no decoding); undefined unless the value starts with `prefix` (storedPrefix).
  */
 export function storedItemParts(value: Buffer, resourceVersion: string, prefix: Buffer): Buffer[] | undefined {
-  if (value.length <= prefix.length || value.compare(prefix, 0, prefix.length, 0, prefix.length) !== 0) return undefined;
+  if (value.length <= prefix.length || value.compare(prefix, 0, prefix.length, 0, prefix.length) !== 0)
+    return undefined;
   const rest = value.subarray(prefix.length);
   const rv = Buffer.from(`"resourceVersion":${JSON.stringify(resourceVersion)}${rest[0] === 0x7d ? '' : ','}`);
   return [ITEM_START, rv, rest];
@@ -92,7 +93,10 @@ export function storedTypeMeta(json: string): { apiVersion: string; kind: string
 /** Stored JSON (see storedTypeMeta) with `metadata.resourceVersion` inserted. */
 export function spliceResourceVersion(json: string, resourceVersion: string | undefined, withTypeMeta = true): string {
   const open = json.indexOf(METADATA_OPEN) + METADATA_OPEN.length;
-  const inserted = resourceVersion === undefined ? '' : `"resourceVersion":${JSON.stringify(resourceVersion)}${json[open] === '}' ? '' : ','}`;
+  const inserted =
+    resourceVersion === undefined
+      ? ''
+      : `"resourceVersion":${JSON.stringify(resourceVersion)}${json[open] === '}' ? '' : ','}`;
   const head = withTypeMeta ? json.slice(0, open) : `{${METADATA_OPEN}`;
   return head + inserted + json.slice(open);
 }

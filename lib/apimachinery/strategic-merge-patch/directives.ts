@@ -7,7 +7,15 @@ import {
   errBadPatchFormatForSetElementOrderList,
   StrategicMergePatchError,
 } from './errors';
-import { DIRECTIVE_MARKER, mergeKeyValue, normalizeElementOrder, partitionByPresence, requireMap, splitDeletions, type JsonMap } from './element-order';
+import {
+  DIRECTIVE_MARKER,
+  mergeKeyValue,
+  normalizeElementOrder,
+  partitionByPresence,
+  requireMap,
+  splitDeletions,
+  type JsonMap,
+} from './element-order';
 import { mergeListField, sliceElementType } from './merge-list';
 import { discardNulls } from './nulls';
 import { listOrMapStrategy, type PatchMeta } from './patch-meta';
@@ -18,10 +26,15 @@ export const SET_ELEMENT_ORDER_PREFIX = '$setElementOrder';
 export const DELETE_FROM_PRIMITIVE_LIST_PREFIX = '$deleteFromPrimitiveList';
 
 /** The list field a `<prefix>/<field>` directive key names. */
-export function directiveTarget(key: string, prefix: typeof SET_ELEMENT_ORDER_PREFIX | typeof DELETE_FROM_PRIMITIVE_LIST_PREFIX): string {
+export function directiveTarget(
+  key: string,
+  prefix: typeof SET_ELEMENT_ORDER_PREFIX | typeof DELETE_FROM_PRIMITIVE_LIST_PREFIX,
+): string {
   const slash = key.indexOf('/');
   if (slash < 0 || key.slice(0, slash) !== prefix) {
-    throw prefix === SET_ELEMENT_ORDER_PREFIX ? errBadPatchFormatForSetElementOrderList() : errBadPatchFormatForPrimitiveList();
+    throw prefix === SET_ELEMENT_ORDER_PREFIX
+      ? errBadPatchFormatForSetElementOrderList()
+      : errBadPatchFormatForPrimitiveList();
   }
   return key.slice(slash + 1);
 }
@@ -37,7 +50,8 @@ export function applyRetainKeys(original: JsonMap, patch: JsonMap): void {
   if (!Array.isArray(retained)) throw errBadPatchFormatForRetainKeys();
   const keep = new Set<unknown>(retained);
   for (const [k, v] of Object.entries(patch)) {
-    if (v === null || k.startsWith(DELETE_FROM_PRIMITIVE_LIST_PREFIX) || k.startsWith(SET_ELEMENT_ORDER_PREFIX)) continue;
+    if (v === null || k.startsWith(DELETE_FROM_PRIMITIVE_LIST_PREFIX) || k.startsWith(SET_ELEMENT_ORDER_PREFIX))
+      continue;
     if (!keep.has(k)) throw errBadPatchFormatForRetainKeys();
   }
   for (const k of Object.keys(original)) if (!keep.has(k)) delete original[k];
@@ -64,7 +78,9 @@ function checkOrderMatches(patchList: readonly unknown[], order: readonly unknow
     o++;
   }
   if (p < kept.length && o >= order.length) {
-    throw new StrategicMergePatchError(`The order in patch list:\n${goPrint(patchList)}\n doesn't match ${SET_ELEMENT_ORDER_PREFIX} list:\n${goPrint(order)}\n`);
+    throw new StrategicMergePatchError(
+      `The order in patch list:\n${goPrint(patchList)}\n doesn't match ${SET_ELEMENT_ORDER_PREFIX} list:\n${goPrint(order)}\n`,
+    );
   }
 }
 
@@ -95,7 +111,9 @@ export function applySetElementOrder(original: JsonMap, patch: JsonMap, meta: Pa
     checkOrderMatches(patched ?? [], order, mergeKey);
     if (live === undefined && patched === undefined) continue;
     const merged =
-      live !== undefined && patched !== undefined ? mergeListField(live, patched, fieldMeta, strategy, false) : (live ?? discardNulls(patched ?? []));
+      live !== undefined && patched !== undefined
+        ? mergeListField(live, patched, fieldMeta, strategy, false)
+        : (live ?? discardNulls(patched ?? []));
     const { inPatch, serverOnly } = partitionByPresence(merged, order, mergeKey);
     const kind = sliceElementType(live ?? [], patched ?? []);
     setField(original, field, normalizeElementOrder(inPatch, serverOnly, order, live ?? [], mergeKey, kind));

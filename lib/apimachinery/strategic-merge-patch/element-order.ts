@@ -21,7 +21,11 @@ function indexOf(list: readonly unknown[], item: unknown, mergeKey: string, kind
 }
 
 /** The first map in `list` whose `key` equals `value`, with its index; fails on a non-map element. */
-export function findMapByKey(list: readonly unknown[], key: string, value: unknown): { map: JsonMap; index: number } | undefined {
+export function findMapByKey(
+  list: readonly unknown[],
+  key: string,
+  value: unknown,
+): { map: JsonMap; index: number } | undefined {
   for (const [index, v] of list.entries()) {
     if (!isPlainObject(v)) throw new StrategicMergePatchError(`value for key ${index} is not a map`);
     if (Object.hasOwn(v, key) && v[key] === value) return { map: v, index };
@@ -71,7 +75,13 @@ function sortByOrder(toSort: readonly unknown[], order: readonly unknown[], merg
  * Interleaves `serverOnly` (live order) into `patch` (patch order): a live element goes before a
  * patch element only when both are in `serverOrder` and it comes first there.
  */
-function interleave(serverOnly: readonly unknown[], patch: readonly unknown[], serverOrder: readonly unknown[], mergeKey: string, kind: GoType): unknown[] {
+function interleave(
+  serverOnly: readonly unknown[],
+  patch: readonly unknown[],
+  serverOrder: readonly unknown[],
+  mergeKey: string,
+  kind: GoType,
+): unknown[] {
   const out: unknown[] = [];
   let i = 0;
   let j = 0;
@@ -103,7 +113,11 @@ export function normalizeElementOrder(
 }
 
 /** Splits `merged` into elements present in `by` and the rest (by merge key for maps, by value otherwise). */
-export function partitionByPresence(merged: readonly unknown[], by: readonly unknown[], mergeKey: string): { inPatch: unknown[]; serverOnly: unknown[] } {
+export function partitionByPresence(
+  merged: readonly unknown[],
+  by: readonly unknown[],
+  mergeKey: string,
+): { inPatch: unknown[]; serverOnly: unknown[] } {
   const inPatch: unknown[] = [];
   const serverOnly: unknown[] = [];
   if (mergeKey === '') {

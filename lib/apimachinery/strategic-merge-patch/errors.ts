@@ -18,11 +18,14 @@ export class StrategicMergePatchError extends Error {
   }
 }
 
-export const errBadJSONDoc = (): StrategicMergePatchError => new StrategicMergePatchError('invalid JSON document', 'BadRequest');
-export const errNoListOfLists = (): StrategicMergePatchError => new StrategicMergePatchError('lists of lists are not supported', 'Unprocessable');
+export const errBadJSONDoc = (): StrategicMergePatchError =>
+  new StrategicMergePatchError('invalid JSON document', 'BadRequest');
+export const errNoListOfLists = (): StrategicMergePatchError =>
+  new StrategicMergePatchError('lists of lists are not supported', 'Unprocessable');
 export const errBadPatchFormatForPrimitiveList = (): StrategicMergePatchError =>
   new StrategicMergePatchError('invalid patch format of primitive list', 'BadRequest');
-export const errBadPatchFormatForRetainKeys = (): StrategicMergePatchError => new StrategicMergePatchError('invalid patch format of retainKeys', 'BadRequest');
+export const errBadPatchFormatForRetainKeys = (): StrategicMergePatchError =>
+  new StrategicMergePatchError('invalid patch format of retainKeys', 'BadRequest');
 export const errBadPatchFormatForSetElementOrderList = (): StrategicMergePatchError =>
   new StrategicMergePatchError('invalid patch format of setElementOrder list', 'BadRequest');
 

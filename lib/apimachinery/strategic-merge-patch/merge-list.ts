@@ -54,7 +54,11 @@ function deduplicateScalars(values: unknown[]): unknown[] {
 }
 
 /** Applies `$patch` elements: deletions by merge key, `replace` (the patch becomes the list), refusals. */
-function applySpecialElements(original: unknown[], patch: readonly unknown[], mergeKey: string): { original: unknown[]; patch: unknown[] } {
+function applySpecialElements(
+  original: unknown[],
+  patch: readonly unknown[],
+  mergeKey: string,
+): { original: unknown[]; patch: unknown[] } {
   const plain: unknown[] = [];
   let replace = false;
   let current = original;
@@ -80,7 +84,12 @@ function applySpecialElements(original: unknown[], patch: readonly unknown[], me
 }
 
 /** Merges each patch element into the live element with the same merge key, or appends it. */
-function mergeByKey(original: unknown[], patch: readonly unknown[], mergeKey: string, items: PatchMeta | undefined): unknown[] {
+function mergeByKey(
+  original: unknown[],
+  patch: readonly unknown[],
+  mergeKey: string,
+  items: PatchMeta | undefined,
+): unknown[] {
   const merged = [...original];
   for (const v of patch) {
     const item = v as JsonMap; // elements were checked to be maps
@@ -95,7 +104,12 @@ function mergeByKey(original: unknown[], patch: readonly unknown[], mergeKey: st
  * mergeSlice for a list with strategy `merge`. `isDeleteList` marks the values of a
  * `$deleteFromPrimitiveList/<field>` directive, which are removed instead of added.
  */
-export function mergeList(original: unknown[], patch: unknown[], meta: PatchMeta | undefined, isDeleteList: boolean): unknown[] {
+export function mergeList(
+  original: unknown[],
+  patch: unknown[],
+  meta: PatchMeta | undefined,
+  isDeleteList: boolean,
+): unknown[] {
   if (original.length === 0 && patch.length === 0) return original;
   const kind = sliceElementType(original, patch);
   const mergeKey = meta?.patchMergeKey ?? '';
@@ -109,7 +123,10 @@ export function mergeList(original: unknown[], patch: unknown[], meta: PatchMeta
     }
     merged = deduplicateScalars([...original, ...patch]);
   } else {
-    if (mergeKey === '') throw new StrategicMergePatchError(`cannot merge lists without merge key for ${meta?.items()?.goKind ?? 'struct'}`);
+    if (mergeKey === '')
+      throw new StrategicMergePatchError(
+        `cannot merge lists without merge key for ${meta?.items()?.goKind ?? 'struct'}`,
+      );
     ({ original: serverOrder, patch: patchOrder } = applySpecialElements(original, patch, mergeKey));
     merged = mergeByKey(serverOrder, patchOrder, mergeKey, meta?.items());
   }
@@ -118,7 +135,13 @@ export function mergeList(original: unknown[], patch: unknown[], meta: PatchMeta
 }
 
 /** mergeSliceHandler: lists with strategy `merge` merge, all others are replaced by the patch. */
-export function mergeListField(original: unknown, patch: unknown, meta: PatchMeta | undefined, strategy: string, isDeleteList: boolean): unknown[] {
+export function mergeListField(
+  original: unknown,
+  patch: unknown,
+  meta: PatchMeta | undefined,
+  strategy: string,
+  isDeleteList: boolean,
+): unknown[] {
   if (!Array.isArray(original)) throw errBadArgType('slice', original);
   if (!Array.isArray(patch)) throw errBadArgType('slice', patch);
   if (strategy === MERGE_DIRECTIVE) return mergeList(original, patch, meta, isDeleteList);

@@ -2,7 +2,12 @@
 import { goTypeOf } from './go-print';
 import { errBadPatchType } from './errors';
 import { DELETE_DIRECTIVE, DIRECTIVE_MARKER, type JsonMap } from './element-order';
-import { applyRetainKeys, applySetElementOrder, DELETE_FROM_PRIMITIVE_LIST_PREFIX, directiveTarget } from './directives';
+import {
+  applyRetainKeys,
+  applySetElementOrder,
+  DELETE_FROM_PRIMITIVE_LIST_PREFIX,
+  directiveTarget,
+} from './directives';
 import { mergeListField } from './merge-list';
 import { discardNulls } from './nulls';
 import { listOrMapStrategy, type PatchMeta } from './patch-meta';
@@ -49,8 +54,10 @@ export function mergeMap(original: JsonMap | undefined, patch: JsonMap, meta: Pa
       continue;
     }
     const fieldMeta = meta?.field(k);
-    if (type === 'map') result[k] = mergeMapField(result[k] as JsonMap, patchValue as JsonMap, fieldMeta); // both maps: same Go type
-    else if (type === 'slice') result[k] = mergeListField(result[k], patchValue, fieldMeta, listOrMapStrategy(fieldMeta), isDeleteList);
+    if (type === 'map')
+      result[k] = mergeMapField(result[k] as JsonMap, patchValue as JsonMap, fieldMeta); // both maps: same Go type
+    else if (type === 'slice')
+      result[k] = mergeListField(result[k], patchValue, fieldMeta, listOrMapStrategy(fieldMeta), isDeleteList);
     else result[k] = patchValue;
   }
   return result;

@@ -2,7 +2,9 @@
 import { patchMetaForKind, type PatchMeta } from '.';
 
 function at(meta: PatchMeta | undefined, path: string): PatchMeta | undefined {
-  return path.split('.').reduce<PatchMeta | undefined>((m, step) => (step === '[]' ? m?.items() : m?.field(step)), meta);
+  return path
+    .split('.')
+    .reduce<PatchMeta | undefined>((m, step) => (step === '[]' ? m?.items() : m?.field(step)), meta);
 }
 
 describe('patchMetaForKind', () => {
@@ -33,8 +35,12 @@ describe('patchMetaForKind', () => {
   });
 
   it('follows the API version: FlowSchema conditions merge by type only in v1beta3', () => {
-    expect(at(patchMetaForKind('flowcontrol.apiserver.orch.io/v1beta3', 'FlowSchema'), 'status.conditions')?.patchMergeKey).toBe('type');
-    expect(at(patchMetaForKind('flowcontrol.apiserver.orch.io/v1beta2', 'FlowSchema'), 'status.conditions')?.patchStrategies).toEqual([]);
+    expect(
+      at(patchMetaForKind('flowcontrol.apiserver.orch.io/v1beta3', 'FlowSchema'), 'status.conditions')?.patchMergeKey,
+    ).toBe('type');
+    expect(
+      at(patchMetaForKind('flowcontrol.apiserver.orch.io/v1beta2', 'FlowSchema'), 'status.conditions')?.patchStrategies,
+    ).toEqual([]);
   });
 
   it('has nothing for a kind the catalog does not hold', () => {

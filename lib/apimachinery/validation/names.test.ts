@@ -1,4 +1,10 @@
-import { isDNS1123Label, isDNS1123Subdomain, isQualifiedName, isValidLabelValue, validateDNS1123SubdomainName } from './names';
+import {
+  isDNS1123Label,
+  isDNS1123Subdomain,
+  isQualifiedName,
+  isValidLabelValue,
+  validateDNS1123SubdomainName,
+} from './names';
 
 describe('name syntax', () => {
   it.each([['web'], ['a.b-c'], ['0abc']])('accepts the DNS subdomain %s', (name) => {
@@ -22,7 +28,9 @@ describe('name syntax', () => {
   it('checks both parts of a qualified name', () => {
     expect(isQualifiedName('example.com/app')).toEqual([]);
     expect(isQualifiedName('/app')).toEqual(['prefix part must be non-empty']);
-    expect(isQualifiedName('a/b/c')[0]).toMatch(/^a qualified name must consist of .* with an optional DNS subdomain prefix and '\/' \(e\.g\. 'example\.com\/MyName'\)$/);
+    expect(isQualifiedName('a/b/c')[0]).toMatch(
+      /^a qualified name must consist of .* with an optional DNS subdomain prefix and '\/' \(e\.g\. 'example\.com\/MyName'\)$/,
+    );
   });
 
   it('accepts empty label values but not bad characters', () => {

@@ -14,9 +14,14 @@ const FINALIZER_FOREGROUND = 'foregroundDeletion';
 
 const metadataPath = FieldPath.root('metadata');
 
-function validateStringMap(value: unknown, path: FieldPath, check: (k: string, v: string) => FieldError[]): FieldError[] {
+function validateStringMap(
+  value: unknown,
+  path: FieldPath,
+  check: (k: string, v: string) => FieldError[],
+): FieldError[] {
   if (value === undefined || value === null) return [];
-  if (!isPlainObject(value)) return [invalidValue(path, goLiteral(JSON.stringify(value)), 'must be a map of string keys to string values')];
+  if (!isPlainObject(value))
+    return [invalidValue(path, goLiteral(JSON.stringify(value)), 'must be a map of string keys to string values')];
   const errs: FieldError[] = [];
   for (const k of Object.keys(value).sort()) {
     const v = value[k];
@@ -34,10 +39,13 @@ export function validateLabels(labels: unknown, path: FieldPath): FieldError[] {
 }
 
 export function validateAnnotations(annotations: unknown, path: FieldPath): FieldError[] {
-  const errs = validateStringMap(annotations, path, (k) => isQualifiedName(k.toLowerCase()).map((msg) => invalidValue(path, k, msg)));
+  const errs = validateStringMap(annotations, path, (k) =>
+    isQualifiedName(k.toLowerCase()).map((msg) => invalidValue(path, k, msg)),
+  );
   if (isPlainObject(annotations)) {
     let total = 0;
-    for (const [k, v] of Object.entries(annotations)) total += Buffer.byteLength(k) + (typeof v === 'string' ? Buffer.byteLength(v) : 0);
+    for (const [k, v] of Object.entries(annotations))
+      total += Buffer.byteLength(k) + (typeof v === 'string' ? Buffer.byteLength(v) : 0);
     if (total > TOTAL_ANNOTATION_SIZE_LIMIT_BYTES) errs.push(tooLong(path, TOTAL_ANNOTATION_SIZE_LIMIT_BYTES));
   }
   return errs;
@@ -45,14 +53,21 @@ export function validateAnnotations(annotations: unknown, path: FieldPath): Fiel
 
 export function validateFinalizers(finalizers: unknown, path: FieldPath): FieldError[] {
   if (finalizers === undefined || finalizers === null) return [];
-  if (!Array.isArray(finalizers)) return [invalidValue(path, goLiteral(JSON.stringify(finalizers)), 'must be a list of strings')];
+  if (!Array.isArray(finalizers))
+    return [invalidValue(path, goLiteral(JSON.stringify(finalizers)), 'must be a list of strings')];
   const errs: FieldError[] = [];
   finalizers.forEach((f: unknown, i) => {
     if (typeof f !== 'string') errs.push(invalidValue(path.index(i), goLiteral(JSON.stringify(f)), 'must be a string'));
     else errs.push(...isQualifiedName(f).map((msg) => invalidValue(path, f, msg)));
   });
   if (finalizers.includes(FINALIZER_ORPHAN) && finalizers.includes(FINALIZER_FOREGROUND)) {
-    errs.push(invalidValue(path, goLiteral(goStringSliceText(finalizers.filter((f): f is string => typeof f === 'string'))), `finalizer ${FINALIZER_ORPHAN} and ${FINALIZER_FOREGROUND} cannot be both set`));
+    errs.push(
+      invalidValue(
+        path,
+        goLiteral(goStringSliceText(finalizers.filter((f): f is string => typeof f === 'string'))),
+        `finalizer ${FINALIZER_ORPHAN} and ${FINALIZER_FOREGROUND} cannot be both set`,
+      ),
+    );
   }
   return errs;
 }
@@ -61,13 +76,18 @@ export function validateFinalizers(finalizers: unknown, path: FieldPath): FieldE
 export function validateObjectMeta(meta: ObjectMeta, namespaced: boolean, validateName: NameValidator): FieldError[] {
   const errs: FieldError[] = [];
   if (meta.generateName) {
-    for (const msg of validateName(meta.generateName, true)) errs.push(invalidValue(metadataPath.child('generateName'), meta.generateName, msg));
+    for (const msg of validateName(meta.generateName, true))
+      errs.push(invalidValue(metadataPath.child('generateName'), meta.generateName, msg));
   }
   if (!meta.name) errs.push(required(metadataPath.child('name'), 'name or generateName is required'));
-  else for (const msg of validateName(meta.name, false)) errs.push(invalidValue(metadataPath.child('name'), meta.name, msg));
+  else
+    for (const msg of validateName(meta.name, false))
+      errs.push(invalidValue(metadataPath.child('name'), meta.name, msg));
   if (namespaced) {
     if (!meta.namespace) errs.push(required(metadataPath.child('namespace')));
-    else for (const msg of isDNS1123Label(meta.namespace)) errs.push(invalidValue(metadataPath.child('namespace'), meta.namespace, msg));
+    else
+      for (const msg of isDNS1123Label(meta.namespace))
+        errs.push(invalidValue(metadataPath.child('namespace'), meta.namespace, msg));
   } else if (meta.namespace) {
     errs.push(forbiddenField(metadataPath.child('namespace'), 'not allowed on this type'));
   }
@@ -91,17 +111,26 @@ export function validateObjectMetaUpdate(meta: ObjectMeta, old: ObjectMeta): Fie
   if (old.deletionTimestamp) {
     const added = (meta.finalizers ?? []).filter((f) => !(old.finalizers ?? []).includes(f));
     if (added.length > 0) {
-      errs.push(forbiddenField(metadataPath.child('finalizers'), `no new finalizers can be added if the object is being deleted, found new finalizers ${goStringSliceText([...new Set(added)].sort())}`));
+      errs.push(
+        forbiddenField(
+          metadataPath.child('finalizers'),
+          `no new finalizers can be added if the object is being deleted, found new finalizers ${goStringSliceText([...new Set(added)].sort())}`,
+        ),
+      );
     }
   }
-  if (!meta.resourceVersion) errs.push(invalidValue(metadataPath.child('resourceVersion'), goLiteral('0x0'), 'must be specified for an update'));
-  if ((meta.generation ?? 0) < (old.generation ?? 0)) errs.push(invalidValue(metadataPath.child('generation'), meta.generation ?? 0, 'must not be decremented'));
+  if (!meta.resourceVersion)
+    errs.push(invalidValue(metadataPath.child('resourceVersion'), goLiteral('0x0'), 'must be specified for an update'));
+  if ((meta.generation ?? 0) < (old.generation ?? 0))
+    errs.push(invalidValue(metadataPath.child('generation'), meta.generation ?? 0, 'must not be decremented'));
   errs.push(...immutable(meta.name, old.name, 'name'));
   errs.push(...immutable(meta.namespace, old.namespace, 'namespace'));
   errs.push(...immutable(meta.uid, old.uid, 'uid'));
   errs.push(...immutable(meta.creationTimestamp, old.creationTimestamp, 'creationTimestamp'));
   errs.push(...immutable(meta.deletionTimestamp, old.deletionTimestamp, 'deletionTimestamp'));
-  errs.push(...immutable(meta.deletionGracePeriodSeconds, old.deletionGracePeriodSeconds, 'deletionGracePeriodSeconds'));
+  errs.push(
+    ...immutable(meta.deletionGracePeriodSeconds, old.deletionGracePeriodSeconds, 'deletionGracePeriodSeconds'),
+  );
   errs.push(...validateLabels(meta.labels, metadataPath.child('labels')));
   errs.push(...validateAnnotations(meta.annotations, metadataPath.child('annotations')));
   errs.push(...validateFinalizers(meta.finalizers, metadataPath.child('finalizers')));

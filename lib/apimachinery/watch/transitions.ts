@@ -11,7 +11,10 @@ export interface FilteredEvent {
   object: ApiObject;
 }
 
-export function filterEvent(event: CachedEvent, matches: ((obj: ApiObject) => boolean) | undefined): FilteredEvent | undefined {
+export function filterEvent(
+  event: CachedEvent,
+  matches: ((obj: ApiObject) => boolean) | undefined,
+): FilteredEvent | undefined {
   if (matches === undefined) return event;
   if (event.type === 'DELETED') return matches(event.object) ? event : undefined;
   const now = matches(event.object);
@@ -19,6 +22,7 @@ export function filterEvent(event: CachedEvent, matches: ((obj: ApiObject) => bo
   const before = event.previous !== undefined && matches(event.previous);
   if (now && before) return event;
   if (now) return { type: 'ADDED', object: event.object };
-  if (before && event.previous) return { type: 'DELETED', object: withResourceVersion(event.previous, String(event.revision)) };
+  if (before && event.previous)
+    return { type: 'DELETED', object: withResourceVersion(event.previous, String(event.revision)) };
   return undefined;
 }

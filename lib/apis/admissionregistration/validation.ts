@@ -21,7 +21,8 @@ const REINVOCATION_POLICIES = ['IfNeeded', 'Never'];
 const SCOPES = ['*', 'Cluster', 'Namespaced'];
 const DNS1035_LABEL = /^[a-z]([-a-z0-9]*[a-z0-9])?$/;
 
-const strings = (value: unknown): string[] => (Array.isArray(value) ? value.filter((v): v is string => typeof v === 'string') : []);
+const strings = (value: unknown): string[] =>
+  Array.isArray(value) ? value.filter((v): v is string => typeof v === 'string') : [];
 const list = (value: unknown): PrintableList => goLiteral(goStringSliceText(strings(value)));
 type PrintableList = ReturnType<typeof goLiteral>;
 
@@ -29,7 +30,8 @@ type PrintableList = ReturnType<typeof goLiteral>;
 function validateFullyQualifiedName(path: FieldPath, name: string): FieldError[] {
   if (name === '') return [required(path)];
   const errs = isDNS1123Subdomain(name).map((msg) => invalidValue(path, name, msg));
-  if (errs.length === 0 && name.split('.').length < 3) errs.push(invalidValue(path, name, 'should be a domain with at least three segments separated by dots'));
+  if (errs.length === 0 && name.split('.').length < 3)
+    errs.push(invalidValue(path, name, 'should be a domain with at least three segments separated by dots'));
   return errs;
 }
 
@@ -49,13 +51,19 @@ function validateResources(resources: string[], path: FieldPath): FieldError[] {
     if (slash < 0) return void (withoutSub = resSub !== '*');
     const res = resSub.slice(0, slash);
     const sub = resSub.slice(slash + 1);
-    if (wildcardSub.has(res)) errs.push(invalidValue(path.index(i), resSub, `if '${res}/*' is present, must not specify ${resSub}`));
-    if (wildcardRes.has(sub)) errs.push(invalidValue(path.index(i), resSub, `if '*/${sub}' is present, must not specify ${resSub}`));
+    if (wildcardSub.has(res))
+      errs.push(invalidValue(path.index(i), resSub, `if '${res}/*' is present, must not specify ${resSub}`));
+    if (wildcardRes.has(sub))
+      errs.push(invalidValue(path.index(i), resSub, `if '*/${sub}' is present, must not specify ${resSub}`));
     if (sub === '*') wildcardSub.add(res);
     if (res === '*') wildcardRes.add(sub);
   });
-  if (resources.length > 1 && doubleWildcard) errs.push(invalidValue(path, list(resources), "if '*/*' is present, must not specify other resources"));
-  if (singleWildcard && withoutSub) errs.push(invalidValue(path, list(resources), "if '*' is present, must not specify other resources without subresources"));
+  if (resources.length > 1 && doubleWildcard)
+    errs.push(invalidValue(path, list(resources), "if '*/*' is present, must not specify other resources"));
+  if (singleWildcard && withoutSub)
+    errs.push(
+      invalidValue(path, list(resources), "if '*' is present, must not specify other resources without subresources"),
+    );
   return errs;
 }
 
@@ -63,16 +71,25 @@ function validateRule(rule: Record<string, unknown>, path: FieldPath): FieldErro
   const errs: FieldError[] = [];
   const operations = strings(rule['operations']);
   if (operations.length === 0) errs.push(required(path.child('operations')));
-  if (operations.length > 1 && operations.includes('*')) errs.push(invalidValue(path.child('operations'), list(operations), "if '*' is present, must not specify other operations"));
+  if (operations.length > 1 && operations.includes('*'))
+    errs.push(
+      invalidValue(path.child('operations'), list(operations), "if '*' is present, must not specify other operations"),
+    );
   operations.forEach((op, i) => {
     if (!OPERATIONS.includes(op)) errs.push(notSupported(path.child('operations').index(i), op, OPERATIONS));
   });
   const groups = strings(rule['apiGroups']);
   if (groups.length === 0) errs.push(required(path.child('apiGroups')));
-  if (groups.length > 1 && groups.includes('*')) errs.push(invalidValue(path.child('apiGroups'), list(groups), "if '*' is present, must not specify other API groups"));
+  if (groups.length > 1 && groups.includes('*'))
+    errs.push(
+      invalidValue(path.child('apiGroups'), list(groups), "if '*' is present, must not specify other API groups"),
+    );
   const versions = strings(rule['apiVersions']);
   if (versions.length === 0) errs.push(required(path.child('apiVersions')));
-  if (versions.length > 1 && versions.includes('*')) errs.push(invalidValue(path.child('apiVersions'), list(versions), "if '*' is present, must not specify other API versions"));
+  if (versions.length > 1 && versions.includes('*'))
+    errs.push(
+      invalidValue(path.child('apiVersions'), list(versions), "if '*' is present, must not specify other API versions"),
+    );
   versions.forEach((v, i) => {
     if (v === '') errs.push(required(path.child('apiVersions').index(i)));
   });
@@ -93,9 +110,12 @@ function validateUrl(path: FieldPath, text: string): FieldError[] {
   const errs: FieldError[] = [];
   if (url.protocol !== 'https:') errs.push(invalidValue(path, text, "'https' is the only allowed URL scheme"));
   if (url.hostname === '') errs.push(invalidValue(path, text, 'host must be specified'));
-  if (url.username !== '' || url.password !== '') errs.push(invalidValue(path, text, 'user information is not permitted in the URL'));
-  if (url.hash !== '' || text.includes('#')) errs.push(invalidValue(path, text, 'fragments are not permitted in the URL'));
-  if (url.search !== '' || text.includes('?')) errs.push(invalidValue(path, text, 'query parameters are not permitted in the URL'));
+  if (url.username !== '' || url.password !== '')
+    errs.push(invalidValue(path, text, 'user information is not permitted in the URL'));
+  if (url.hash !== '' || text.includes('#'))
+    errs.push(invalidValue(path, text, 'fragments are not permitted in the URL'));
+  if (url.search !== '' || text.includes('?'))
+    errs.push(invalidValue(path, text, 'query parameters are not permitted in the URL'));
   return errs;
 }
 
@@ -103,11 +123,14 @@ function validateUrl(path: FieldPath, text: string): FieldError[] {
 function validateService(path: FieldPath, service: Record<string, unknown>): FieldError[] {
   const errs: FieldError[] = [];
   if (stringAt(service, 'name') === '') errs.push(required(path.child('name'), 'service name is required'));
-  if (stringAt(service, 'namespace') === '') errs.push(required(path.child('namespace'), 'service namespace is required'));
+  if (stringAt(service, 'namespace') === '')
+    errs.push(required(path.child('namespace'), 'service namespace is required'));
   const port = service['port'];
-  if (typeof port === 'number' && (port < 1 || port > 65535 || !Number.isInteger(port))) errs.push(invalidValue(path.child('port'), port, `port is not valid: must be between 1 and 65535, inclusive`));
+  if (typeof port === 'number' && (port < 1 || port > 65535 || !Number.isInteger(port)))
+    errs.push(invalidValue(path.child('port'), port, `port is not valid: must be between 1 and 65535, inclusive`));
   const svcPath = service['path'];
-  if (typeof svcPath === 'string' && svcPath !== '' && !svcPath.startsWith('/')) errs.push(invalidValue(path.child('path'), svcPath, "must start with a '/'"));
+  if (typeof svcPath === 'string' && svcPath !== '' && !svcPath.startsWith('/'))
+    errs.push(invalidValue(path.child('path'), svcPath, "must start with a '/'"));
   return errs;
 }
 
@@ -128,29 +151,48 @@ function validateReviewVersions(versions: unknown, path: FieldPath, requireRecog
   values.forEach((v, i) => {
     if (seen.has(v)) return void errs.push(invalidValue(path.index(i), v, 'duplicate version'));
     seen.add(v);
-    if (!DNS1035_LABEL.test(v) || v.length > 63) errs.push(invalidValue(path.index(i), v, "a DNS-1035 label must consist of lower case alphanumeric characters or '-', start with an alphabetic character, and end with an alphanumeric character (e.g. 'my-name',  or 'abc-123', regex used for validation is '[a-z]([-a-z0-9]*[a-z0-9])?')"));
+    if (!DNS1035_LABEL.test(v) || v.length > 63)
+      errs.push(
+        invalidValue(
+          path.index(i),
+          v,
+          "a DNS-1035 label must consist of lower case alphanumeric characters or '-', start with an alphabetic character, and end with an alphanumeric character (e.g. 'my-name',  or 'abc-123', regex used for validation is '[a-z]([-a-z0-9]*[a-z0-9])?')",
+        ),
+      );
   });
-  if (requireRecognized && !values.some((v) => ACCEPTED_REVIEW_VERSIONS.includes(v))) errs.push(invalidValue(path, list(values), `must include at least one of ${ACCEPTED_REVIEW_VERSIONS.join(', ')}`));
+  if (requireRecognized && !values.some((v) => ACCEPTED_REVIEW_VERSIONS.includes(v)))
+    errs.push(invalidValue(path, list(values), `must include at least one of ${ACCEPTED_REVIEW_VERSIONS.join(', ')}`));
   return errs;
 }
 
-function validateWebhook(hook: Record<string, unknown>, path: FieldPath, mutating: boolean, options: Options): FieldError[] {
+function validateWebhook(
+  hook: Record<string, unknown>,
+  path: FieldPath,
+  mutating: boolean,
+  options: Options,
+): FieldError[] {
   const errs = validateFullyQualifiedName(path.child('name'), stringAt(hook, 'name'));
   objectsAt(hook, 'rules').forEach((rule, i) => errs.push(...validateRule(rule, path.child('rules').index(i))));
   const pick = (key: string, supported: string[]): void => {
     const value = hook[key];
-    if (typeof value === 'string' && !supported.includes(value)) errs.push(notSupported(path.child(key), value, supported));
+    if (typeof value === 'string' && !supported.includes(value))
+      errs.push(notSupported(path.child(key), value, supported));
   };
   pick('failurePolicy', FAILURE_POLICIES);
   pick('matchPolicy', MATCH_POLICIES);
   const sideEffects = options.requireNoSideEffects ? NO_SIDE_EFFECTS : ANY_SIDE_EFFECTS;
-  if (hook['sideEffects'] === undefined || hook['sideEffects'] === null) errs.push(required(path.child('sideEffects'), `must specify one of ${sideEffects.join(', ')}`));
+  if (hook['sideEffects'] === undefined || hook['sideEffects'] === null)
+    errs.push(required(path.child('sideEffects'), `must specify one of ${sideEffects.join(', ')}`));
   else pick('sideEffects', sideEffects);
   const timeout = hook['timeoutSeconds'];
-  if (typeof timeout === 'number' && (timeout > 30 || timeout < 1)) errs.push(invalidValue(path.child('timeoutSeconds'), timeout, 'the timeout value must be between 1 and 30 seconds'));
+  if (typeof timeout === 'number' && (timeout > 30 || timeout < 1))
+    errs.push(
+      invalidValue(path.child('timeoutSeconds'), timeout, 'the timeout value must be between 1 and 30 seconds'),
+    );
   for (const key of ['namespaceSelector', 'objectSelector']) {
     const selector = readLabelSelector(errs, path.child(key), hook[key]);
-    if (selector !== undefined && typeof selector !== 'symbol') errs.push(...validateLabelSelector(selector, path.child(key)));
+    if (selector !== undefined && typeof selector !== 'symbol')
+      errs.push(...validateLabelSelector(selector, path.child(key)));
   }
   if (mutating) pick('reinvocationPolicy', REINVOCATION_POLICIES);
   const config = isPlainObject(hook['clientConfig']) ? hook['clientConfig'] : {};
@@ -158,10 +200,17 @@ function validateWebhook(hook: Record<string, unknown>, path: FieldPath, mutatin
   const service = config['service'];
   const hasUrl = typeof url === 'string';
   const hasService = isPlainObject(service);
-  if (hasUrl === hasService) errs.push(required(path.child('clientConfig'), 'exactly one of url or service is required'));
+  if (hasUrl === hasService)
+    errs.push(required(path.child('clientConfig'), 'exactly one of url or service is required'));
   else if (hasUrl) errs.push(...validateUrl(path.child('clientConfig', 'url'), url));
   else if (hasService) errs.push(...validateService(path.child('clientConfig', 'service'), service));
-  errs.push(...validateReviewVersions(hook['admissionReviewVersions'], path.child('admissionReviewVersions'), options.requireRecognizedReviewVersion));
+  errs.push(
+    ...validateReviewVersions(
+      hook['admissionReviewVersions'],
+      path.child('admissionReviewVersions'),
+      options.requireRecognizedReviewVersion,
+    ),
+  );
   return errs;
 }
 
@@ -193,7 +242,11 @@ function optionsForUpdate(old: ApiObject): Options {
   };
 }
 
-export const validateValidatingWebhookConfiguration = (obj: ApiObject): FieldError[] => validateConfiguration(obj, false, STRICT);
-export const validateMutatingWebhookConfiguration = (obj: ApiObject): FieldError[] => validateConfiguration(obj, true, STRICT);
-export const validateValidatingWebhookConfigurationUpdate = (obj: ApiObject, old: ApiObject): FieldError[] => validateConfiguration(obj, false, optionsForUpdate(old));
-export const validateMutatingWebhookConfigurationUpdate = (obj: ApiObject, old: ApiObject): FieldError[] => validateConfiguration(obj, true, optionsForUpdate(old));
+export const validateValidatingWebhookConfiguration = (obj: ApiObject): FieldError[] =>
+  validateConfiguration(obj, false, STRICT);
+export const validateMutatingWebhookConfiguration = (obj: ApiObject): FieldError[] =>
+  validateConfiguration(obj, true, STRICT);
+export const validateValidatingWebhookConfigurationUpdate = (obj: ApiObject, old: ApiObject): FieldError[] =>
+  validateConfiguration(obj, false, optionsForUpdate(old));
+export const validateMutatingWebhookConfigurationUpdate = (obj: ApiObject, old: ApiObject): FieldError[] =>
+  validateConfiguration(obj, true, optionsForUpdate(old));

@@ -6,7 +6,15 @@ import { compareGoStrings } from '../../apimachinery/labels/parser';
 import { validateLabels } from '../../apimachinery/validation/object-meta';
 import { isQualifiedName, isValidLabelValue } from '../../apimachinery/validation/names';
 import type { Read } from '../../apimachinery/validation/untrusted-json';
-import { WRONG_TYPE, goStringSliceText, readObject, readObjectList, readString, readStringList, readStringMap } from '../../apimachinery/validation/untrusted-json';
+import {
+  WRONG_TYPE,
+  goStringSliceText,
+  readObject,
+  readObjectList,
+  readString,
+  readStringList,
+  readStringMap,
+} from '../../apimachinery/validation/untrusted-json';
 import { goStringMapText } from '../core/go-values';
 
 export interface LabelSelectorRequirement {
@@ -57,7 +65,10 @@ export function labelSelectorLiteral(s: LabelSelector): PrintableValue {
     s.matchExpressions === undefined
       ? '[]v1.LabelSelectorRequirement(nil)'
       : `[]v1.LabelSelectorRequirement{${s.matchExpressions
-          .map((r) => `v1.LabelSelectorRequirement{Key:${goQuote(r.key)}, Operator:${goQuote(r.operator)}, Values:${goStringSliceText(r.values)}}`)
+          .map(
+            (r) =>
+              `v1.LabelSelectorRequirement{Key:${goQuote(r.key)}, Operator:${goQuote(r.operator)}, Values:${goStringSliceText(r.values)}}`,
+          )
           .join(', ')}}`;
   return goLiteral(`v1.LabelSelector{MatchLabels:${goStringMapText(s.matchLabels)}, MatchExpressions:${expressions}}`);
 }
@@ -72,15 +83,20 @@ export function validateLabelSelector(s: LabelSelector, path: FieldPath, emptyDe
     const p = path.child('matchExpressions').index(i);
     const valueCount = (r.values ?? []).length;
     if (r.operator === 'In' || r.operator === 'NotIn') {
-      if (valueCount === 0) errs.push(required(p.child('values'), "must be specified when `operator` is 'In' or 'NotIn'"));
+      if (valueCount === 0)
+        errs.push(required(p.child('values'), "must be specified when `operator` is 'In' or 'NotIn'"));
     } else if (r.operator === 'Exists' || r.operator === 'DoesNotExist') {
-      if (valueCount > 0) errs.push(forbiddenField(p.child('values'), "may not be specified when `operator` is 'Exists' or 'DoesNotExist'"));
+      if (valueCount > 0)
+        errs.push(
+          forbiddenField(p.child('values'), "may not be specified when `operator` is 'Exists' or 'DoesNotExist'"),
+        );
     } else {
       errs.push(invalidValue(p.child('operator'), r.operator, 'not a valid selector operator'));
     }
     for (const msg of isQualifiedName(r.key)) errs.push(invalidValue(p.child('key'), r.key, msg));
   });
-  if (emptyDetail !== undefined && isEmptySelector(s)) errs.push(invalidValue(path, labelSelectorLiteral(s), emptyDetail));
+  if (emptyDetail !== undefined && isEmptySelector(s))
+    errs.push(invalidValue(path, labelSelectorLiteral(s), emptyDetail));
   return errs;
 }
 
@@ -104,7 +120,12 @@ export interface Selector {
 
 const NOTHING: Selector = { matches: () => false, isEmpty: () => false, toString: () => '' };
 
-const OPERATORS = new Map<string, SelectionOperator>([['In', 'in'], ['NotIn', 'notin'], ['Exists', 'exists'], ['DoesNotExist', '!']]);
+const OPERATORS = new Map<string, SelectionOperator>([
+  ['In', 'in'],
+  ['NotIn', 'notin'],
+  ['Exists', 'exists'],
+  ['DoesNotExist', '!'],
+]);
 
 function matchesRequirement(r: Requirement, labels: Readonly<Record<string, string>>): boolean {
   const has = Object.hasOwn(labels, r.key);
@@ -139,7 +160,12 @@ function requirementText(r: Requirement): string {
 /** labels.NewRequirement's checks: key syntax, value count for the operator, value syntax. */
 function newRequirement(key: string, operator: SelectionOperator, values: readonly string[]): Requirement | undefined {
   if (isQualifiedName(key).length > 0) return undefined;
-  const countOk = operator === '=' ? values.length === 1 : operator === 'in' || operator === 'notin' ? values.length > 0 : values.length === 0;
+  const countOk =
+    operator === '='
+      ? values.length === 1
+      : operator === 'in' || operator === 'notin'
+        ? values.length > 0
+        : values.length === 0;
   if (!countOk || values.some((v) => isValidLabelValue(v).length > 0)) return undefined;
   return { key, operator, values: [...new Set(values)].sort(compareGoStrings) };
 }

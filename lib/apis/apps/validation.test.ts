@@ -7,7 +7,8 @@ import { validateDeployment, validateDeploymentStatus, validateDeploymentUpdate 
 
 const DNS_LABEL =
   "a lowercase RFC 1123 label must consist of lower case alphanumeric characters or '-', and must start and end with an alphanumeric character (e.g. 'my-name',  or '123-abc', regex used for validation is '[a-z0-9]([-a-z0-9]*[a-z0-9])?')";
-const PERCENT = "a valid percent string must be a numeric string followed by an ending '%' (e.g. '1%',  or '93%', regex used for validation is '[0-9]+%')";
+const PERCENT =
+  "a valid percent string must be a numeric string followed by an ending '%' (e.g. '1%',  or '93%', regex used for validation is '[0-9]+%')";
 
 type Mutation = (d: ApiObject) => void;
 
@@ -27,9 +28,15 @@ function aDeployment(mutate: Mutation = () => {}, defaulted = true): ApiObject {
 }
 
 const texts = (obj: ApiObject): string[] => validateDeployment(obj).map(fieldErrorText);
-const set = (path: string, value: unknown): Mutation => (d) => setPath(d, path, value);
+const set =
+  (path: string, value: unknown): Mutation =>
+  (d) =>
+    setPath(d, path, value);
 const del = (path: string): Mutation => set(path, undefined);
-const all = (...mutations: Mutation[]): Mutation => (d) => mutations.forEach((m) => m(d));
+const all =
+  (...mutations: Mutation[]): Mutation =>
+  (d) =>
+    mutations.forEach((m) => m(d));
 const SPEC = 'spec.template.spec';
 const CTR = 'spec.template.spec.containers.0';
 
@@ -40,24 +47,45 @@ describe('validateDeployment', () => {
 
   it('accepts a realistic defaulted deployment', () => {
     const d: ApiObject = {
-      metadata: { name: 'shop', namespace: 'default', labels: { app: 'shop' }, annotations: { 'example.com/owner': 'team-a' } },
+      metadata: {
+        name: 'shop',
+        namespace: 'default',
+        labels: { app: 'shop' },
+        annotations: { 'example.com/owner': 'team-a' },
+      },
       spec: {
         replicas: 3,
-        selector: { matchLabels: { app: 'shop' }, matchExpressions: [{ key: 'tier', operator: 'In', values: ['web', 'api'] }] },
+        selector: {
+          matchLabels: { app: 'shop' },
+          matchExpressions: [{ key: 'tier', operator: 'In', values: ['web', 'api'] }],
+        },
         strategy: { type: 'RollingUpdate', rollingUpdate: { maxSurge: 1, maxUnavailable: 0 } },
         template: {
           metadata: { labels: { app: 'shop', tier: 'web' }, annotations: { 'prometheus.io/scrape': 'true' } },
           spec: {
-            volumes: [{ name: 'config', configMap: { name: 'shop-config' } }, { name: 'cache', emptyDir: { sizeLimit: '1Gi' } }, { name: 'token', projected: { sources: [{ serviceAccountToken: { path: 'token' } }] } }],
+            volumes: [
+              { name: 'config', configMap: { name: 'shop-config' } },
+              { name: 'cache', emptyDir: { sizeLimit: '1Gi' } },
+              { name: 'token', projected: { sources: [{ serviceAccountToken: { path: 'token' } }] } },
+            ],
             initContainers: [{ name: 'migrate', image: 'shop/migrate:2.1', command: ['./migrate'] }],
             containers: [
               {
                 name: 'shop',
                 image: 'registry.example.com:5000/shop/web@sha256:' + 'ab'.repeat(32),
-                ports: [{ name: 'http', containerPort: 8080 }, { name: 'metrics', containerPort: 9090, protocol: 'TCP' }],
-                env: [{ name: 'MODE', value: 'prod' }, { name: 'POD_IP', valueFrom: { fieldRef: { fieldPath: 'status.podIP' } } }],
+                ports: [
+                  { name: 'http', containerPort: 8080 },
+                  { name: 'metrics', containerPort: 9090, protocol: 'TCP' },
+                ],
+                env: [
+                  { name: 'MODE', value: 'prod' },
+                  { name: 'POD_IP', valueFrom: { fieldRef: { fieldPath: 'status.podIP' } } },
+                ],
                 resources: { limits: { cpu: '500m', memory: '256Mi' }, requests: { cpu: 0.25, memory: '128Mi' } },
-                volumeMounts: [{ name: 'config', mountPath: '/etc/shop', readOnly: true }, { name: 'cache', mountPath: '/cache', subPath: 'web' }],
+                volumeMounts: [
+                  { name: 'config', mountPath: '/etc/shop', readOnly: true },
+                  { name: 'cache', mountPath: '/cache', subPath: 'web' },
+                ],
                 readinessProbe: { httpGet: { path: '/healthz', port: 'http' }, initialDelaySeconds: 5 },
                 livenessProbe: { tcpSocket: { port: 8080 } },
                 startupProbe: { exec: { command: ['cat', '/tmp/ready'] }, failureThreshold: 30 },
@@ -76,26 +104,40 @@ describe('validateDeployment', () => {
   });
 
   it.each<[string, Mutation, string[]]>([
-    ['negative replicas', set('spec.replicas', -1), ['spec.replicas: Invalid value: -1: must be greater than or equal to 0']],
+    [
+      'negative replicas',
+      set('spec.replicas', -1),
+      ['spec.replicas: Invalid value: -1: must be greater than or equal to 0'],
+    ],
     [
       'missing selector (and so template labels not selected)',
       del('spec.selector'),
-      ['spec.selector: Required value', 'spec.template.metadata.labels: Invalid value: map[string]string{"app":"web"}: `selector` does not match template `labels`'],
+      [
+        'spec.selector: Required value',
+        'spec.template.metadata.labels: Invalid value: map[string]string{"app":"web"}: `selector` does not match template `labels`',
+      ],
     ],
     [
       'missing selector and template labels',
       all(del('spec.selector'), del('spec.template.metadata')),
-      ['spec.selector: Required value', 'spec.template.metadata.labels: Invalid value: map[string]string(nil): `selector` does not match template `labels`'],
+      [
+        'spec.selector: Required value',
+        'spec.template.metadata.labels: Invalid value: map[string]string(nil): `selector` does not match template `labels`',
+      ],
     ],
     [
       'empty selector',
       set('spec.selector', {}),
-      ['spec.selector: Invalid value: v1.LabelSelector{MatchLabels:map[string]string(nil), MatchExpressions:[]v1.LabelSelectorRequirement(nil)}: empty selector is invalid for deployment'],
+      [
+        'spec.selector: Invalid value: v1.LabelSelector{MatchLabels:map[string]string(nil), MatchExpressions:[]v1.LabelSelectorRequirement(nil)}: empty selector is invalid for deployment',
+      ],
     ],
     [
       'selector not matching the template labels',
       set('spec.selector.matchLabels', { app: 'x', tier: 'a' }),
-      ['spec.template.metadata.labels: Invalid value: map[string]string{"app":"web"}: `selector` does not match template `labels`'],
+      [
+        'spec.template.metadata.labels: Invalid value: map[string]string{"app":"web"}: `selector` does not match template `labels`',
+      ],
     ],
     [
       'In without values',
@@ -107,13 +149,20 @@ describe('validateDeployment', () => {
     ],
     [
       'unknown operator',
-      set('spec.selector', { matchLabels: { app: 'web' }, matchExpressions: [{ key: 'app', operator: 'Is', values: ['web'] }] }),
+      set('spec.selector', {
+        matchLabels: { app: 'web' },
+        matchExpressions: [{ key: 'app', operator: 'Is', values: ['web'] }],
+      }),
       [
         'spec.selector.matchExpressions[0].operator: Invalid value: "Is": not a valid selector operator',
         'spec.selector: Invalid value: v1.LabelSelector{MatchLabels:map[string]string{"app":"web"}, MatchExpressions:[]v1.LabelSelectorRequirement{v1.LabelSelectorRequirement{Key:"app", Operator:"Is", Values:[]string{"web"}}}}: invalid label selector',
       ],
     ],
-    ['restartPolicy OnFailure', set(`${SPEC}.restartPolicy`, 'OnFailure'), ['spec.template.spec.restartPolicy: Unsupported value: "OnFailure": supported values: "Always"']],
+    [
+      'restartPolicy OnFailure',
+      set(`${SPEC}.restartPolicy`, 'OnFailure'),
+      ['spec.template.spec.restartPolicy: Unsupported value: "OnFailure": supported values: "Always"'],
+    ],
     [
       'restartPolicy unknown',
       set(`${SPEC}.restartPolicy`, 'X'),
@@ -122,40 +171,66 @@ describe('validateDeployment', () => {
         'spec.template.spec.restartPolicy: Unsupported value: "X": supported values: "Always"',
       ],
     ],
-    ['activeDeadlineSeconds', set(`${SPEC}.activeDeadlineSeconds`, 30), ['spec.template.spec.activeDeadlineSeconds: Forbidden: activeDeadlineSeconds in ReplicaSet is not Supported']],
+    [
+      'activeDeadlineSeconds',
+      set(`${SPEC}.activeDeadlineSeconds`, 30),
+      ['spec.template.spec.activeDeadlineSeconds: Forbidden: activeDeadlineSeconds in ReplicaSet is not Supported'],
+    ],
     [
       'unknown strategy type',
       set('spec.strategy', { type: 'Foo' }),
-      ['spec.strategy: Unsupported value: apps.DeploymentStrategy{Type:"Foo", RollingUpdate:(*apps.RollingUpdateDeployment)(nil)}: supported values: "Recreate", "RollingUpdate"'],
+      [
+        'spec.strategy: Unsupported value: apps.DeploymentStrategy{Type:"Foo", RollingUpdate:(*apps.RollingUpdateDeployment)(nil)}: supported values: "Recreate", "RollingUpdate"',
+      ],
     ],
     [
       'Recreate with rollingUpdate',
       set('spec.strategy.type', 'Recreate'),
       ["spec.strategy.rollingUpdate: Forbidden: may not be specified when strategy `type` is 'Recreate'"],
     ],
-    ['RollingUpdate without rollingUpdate', del('spec.strategy.rollingUpdate'), ['spec.strategy.rollingUpdate: Required value: this should be defaulted and never be nil']],
+    [
+      'RollingUpdate without rollingUpdate',
+      del('spec.strategy.rollingUpdate'),
+      ['spec.strategy.rollingUpdate: Required value: this should be defaulted and never be nil'],
+    ],
     [
       'negative maxSurge',
       set('spec.strategy.rollingUpdate.maxSurge', -1),
-      ['spec.strategy.rollingUpdate.maxSurge: Invalid value: intstr.IntOrString{Type:0, IntVal:-1, StrVal:""}: must be greater than or equal to 0'],
+      [
+        'spec.strategy.rollingUpdate.maxSurge: Invalid value: intstr.IntOrString{Type:0, IntVal:-1, StrVal:""}: must be greater than or equal to 0',
+      ],
     ],
     [
       'malformed percent',
       set('spec.strategy.rollingUpdate.maxUnavailable', 'x'),
-      [`spec.strategy.rollingUpdate.maxUnavailable: Invalid value: intstr.IntOrString{Type:1, IntVal:0, StrVal:"x"}: ${PERCENT}`],
+      [
+        `spec.strategy.rollingUpdate.maxUnavailable: Invalid value: intstr.IntOrString{Type:1, IntVal:0, StrVal:"x"}: ${PERCENT}`,
+      ],
     ],
     [
       'both zero',
       set('spec.strategy.rollingUpdate', { maxUnavailable: 0, maxSurge: '0%' }),
-      ['spec.strategy.rollingUpdate.maxUnavailable: Invalid value: intstr.IntOrString{Type:0, IntVal:0, StrVal:""}: may not be 0 when `maxSurge` is 0'],
+      [
+        'spec.strategy.rollingUpdate.maxUnavailable: Invalid value: intstr.IntOrString{Type:0, IntVal:0, StrVal:""}: may not be 0 when `maxSurge` is 0',
+      ],
     ],
     [
       'maxUnavailable over 100%',
       set('spec.strategy.rollingUpdate', { maxUnavailable: '150%', maxSurge: '150%' }),
-      ['spec.strategy.rollingUpdate.maxUnavailable: Invalid value: intstr.IntOrString{Type:1, IntVal:0, StrVal:"150%"}: must not be greater than 100%'],
+      [
+        'spec.strategy.rollingUpdate.maxUnavailable: Invalid value: intstr.IntOrString{Type:1, IntVal:0, StrVal:"150%"}: must not be greater than 100%',
+      ],
     ],
-    ['negative minReadySeconds', set('spec.minReadySeconds', -1), ['spec.minReadySeconds: Invalid value: -1: must be greater than or equal to 0']],
-    ['negative revisionHistoryLimit', set('spec.revisionHistoryLimit', -1), ['spec.revisionHistoryLimit: Invalid value: -1: must be greater than or equal to 0']],
+    [
+      'negative minReadySeconds',
+      set('spec.minReadySeconds', -1),
+      ['spec.minReadySeconds: Invalid value: -1: must be greater than or equal to 0'],
+    ],
+    [
+      'negative revisionHistoryLimit',
+      set('spec.revisionHistoryLimit', -1),
+      ['spec.revisionHistoryLimit: Invalid value: -1: must be greater than or equal to 0'],
+    ],
     [
       'progressDeadlineSeconds not above minReadySeconds',
       all(set('spec.minReadySeconds', 10), set('spec.progressDeadlineSeconds', 10)),
@@ -163,7 +238,11 @@ describe('validateDeployment', () => {
     ],
     ['no containers', set(`${SPEC}.containers`, []), ['spec.template.spec.containers: Required value']],
     ['container without name', del(`${CTR}.name`), ['spec.template.spec.containers[0].name: Required value']],
-    ['container name not a DNS label', set(`${CTR}.name`, 'Web'), [`spec.template.spec.containers[0].name: Invalid value: "Web": ${DNS_LABEL}`]],
+    [
+      'container name not a DNS label',
+      set(`${CTR}.name`, 'Web'),
+      [`spec.template.spec.containers[0].name: Invalid value: "Web": ${DNS_LABEL}`],
+    ],
     ['container without image', del(`${CTR}.image`), ['spec.template.spec.containers[0].image: Required value']],
     [
       'duplicate container names',
@@ -178,32 +257,49 @@ describe('validateDeployment', () => {
     [
       'dnsPolicy unknown',
       set(`${SPEC}.dnsPolicy`, 'X'),
-      ['spec.template.spec.dnsPolicy: Unsupported value: "X": supported values: "ClusterFirstWithHostNet", "ClusterFirst", "Default", "None"'],
+      [
+        'spec.template.spec.dnsPolicy: Unsupported value: "X": supported values: "ClusterFirstWithHostNet", "ClusterFirst", "Default", "None"',
+      ],
     ],
     [
       'imagePullPolicy unknown',
       set(`${CTR}.imagePullPolicy`, 'X'),
-      ['spec.template.spec.containers[0].imagePullPolicy: Unsupported value: "X": supported values: "Always", "IfNotPresent", "Never"'],
+      [
+        'spec.template.spec.containers[0].imagePullPolicy: Unsupported value: "X": supported values: "Always", "IfNotPresent", "Never"',
+      ],
     ],
     [
       'terminationMessagePolicy unknown',
       set(`${CTR}.terminationMessagePolicy`, 'X'),
-      ['spec.template.spec.containers[0].terminationMessagePolicy: Unsupported value: "X": supported values: "File", "FallbackToLogsOnError"'],
+      [
+        'spec.template.spec.containers[0].terminationMessagePolicy: Unsupported value: "X": supported values: "File", "FallbackToLogsOnError"',
+      ],
     ],
-    ['containerPort 0', set(`${CTR}.ports`, [{ containerPort: 0, protocol: 'TCP' }]), ['spec.template.spec.containers[0].ports[0].containerPort: Required value']],
+    [
+      'containerPort 0',
+      set(`${CTR}.ports`, [{ containerPort: 0, protocol: 'TCP' }]),
+      ['spec.template.spec.containers[0].ports[0].containerPort: Required value'],
+    ],
     [
       'containerPort out of range',
       set(`${CTR}.ports`, [{ containerPort: 70000, protocol: 'TCP' }]),
-      ['spec.template.spec.containers[0].ports[0].containerPort: Invalid value: 70000: must be between 1 and 65535, inclusive'],
+      [
+        'spec.template.spec.containers[0].ports[0].containerPort: Invalid value: 70000: must be between 1 and 65535, inclusive',
+      ],
     ],
     [
       'port protocol unknown',
       set(`${CTR}.ports`, [{ containerPort: 80, protocol: 'X' }]),
-      ['spec.template.spec.containers[0].ports[0].protocol: Unsupported value: "X": supported values: "SCTP", "TCP", "UDP"'],
+      [
+        'spec.template.spec.containers[0].ports[0].protocol: Unsupported value: "X": supported values: "SCTP", "TCP", "UDP"',
+      ],
     ],
     [
       'duplicate port names',
-      set(`${CTR}.ports`, [{ name: 'http', containerPort: 80, protocol: 'TCP' }, { name: 'http', containerPort: 81, protocol: 'TCP' }]),
+      set(`${CTR}.ports`, [
+        { name: 'http', containerPort: 80, protocol: 'TCP' },
+        { name: 'http', containerPort: 81, protocol: 'TCP' },
+      ]),
       ['spec.template.spec.containers[0].ports[1].name: Duplicate value: "http"'],
     ],
     [
@@ -220,7 +316,10 @@ describe('validateDeployment', () => {
     ],
     [
       'duplicate volume names',
-      set(`${SPEC}.volumes`, [{ name: 'data', emptyDir: {} }, { name: 'data', emptyDir: {} }]),
+      set(`${SPEC}.volumes`, [
+        { name: 'data', emptyDir: {} },
+        { name: 'data', emptyDir: {} },
+      ]),
       ['spec.template.spec.volumes[1].name: Duplicate value: "data"'],
     ],
     [
@@ -243,16 +342,26 @@ describe('validateDeployment', () => {
     [
       'request above limit',
       set(`${CTR}.resources`, { limits: { cpu: '1' }, requests: { cpu: '2' } }),
-      ['spec.template.spec.containers[0].resources.requests: Invalid value: "2": must be less than or equal to cpu limit'],
+      [
+        'spec.template.spec.containers[0].resources.requests: Invalid value: "2": must be less than or equal to cpu limit',
+      ],
     ],
     [
       'negative quantity',
       set(`${CTR}.resources`, { limits: { cpu: '-1' } }),
-      ['spec.template.spec.containers[0].resources.limits[cpu]: Invalid value: "-1": must be greater than or equal to 0'],
+      [
+        'spec.template.spec.containers[0].resources.limits[cpu]: Invalid value: "-1": must be greater than or equal to 0',
+      ],
     ],
     [
       'liveness successThreshold',
-      set(`${CTR}.livenessProbe`, { tcpSocket: { port: 80 }, successThreshold: 2, timeoutSeconds: 1, periodSeconds: 10, failureThreshold: 3 }),
+      set(`${CTR}.livenessProbe`, {
+        tcpSocket: { port: 80 },
+        successThreshold: 2,
+        timeoutSeconds: 1,
+        periodSeconds: 10,
+        failureThreshold: 3,
+      }),
       ['spec.template.spec.containers[0].livenessProbe.successThreshold: Invalid value: 2: must be 1'],
     ],
     [
@@ -263,12 +372,16 @@ describe('validateDeployment', () => {
     [
       'read-write GCE PD with 2 replicas',
       all(set('spec.replicas', 2), set(`${SPEC}.volumes`, [{ name: 'pd', gcePersistentDisk: { pdName: 'x' } }])),
-      ['spec.template.spec.volumes[0].gcePersistentDisk.readOnly: Invalid value: false: must be true for replicated pods > 1; GCE PD can only be mounted on multiple machines if it is read-only'],
+      [
+        'spec.template.spec.volumes[0].gcePersistentDisk.readOnly: Invalid value: false: must be true for replicated pods > 1; GCE PD can only be mounted on multiple machines if it is read-only',
+      ],
     ],
     [
       'non-standard metadata finalizer',
       set('metadata.finalizers', ['foo', 'example.com/foo']),
-      ['metadata.finalizers[0]: Invalid value: "foo": name is neither a standard finalizer name nor is it fully qualified'],
+      [
+        'metadata.finalizers[0]: Invalid value: "foo": name is neither a standard finalizer name nor is it fully qualified',
+      ],
     ],
   ])('%s', (_name, mutate, expected) => {
     expect(texts(aDeployment(mutate))).toEqual(expected);
@@ -278,17 +391,39 @@ describe('validateDeployment', () => {
     ['spec a string', set('spec', 'x'), ['spec: Invalid value: "x": must be an object']],
     ['replicas a string', set('spec.replicas', '3'), ['spec.replicas: Invalid value: "3": must be a 32-bit integer']],
     ['selector a list', set('spec.selector', []), ['spec.selector: Invalid value: []: must be an object']],
-    ['maxSurge a float', set('spec.strategy.rollingUpdate.maxSurge', 1.5), ['spec.strategy.rollingUpdate.maxSurge: Invalid value: 1.5: must be an integer or a string']],
-    ['containers an object', set(`${SPEC}.containers`, {}), ['spec.template.spec.containers: Invalid value: {}: must be a list']],
-    ['template labels not a map', set('spec.template.metadata.labels', 'x'), ['spec.template.labels: Invalid value: "x": must be a map of string keys to string values']],
+    [
+      'maxSurge a float',
+      set('spec.strategy.rollingUpdate.maxSurge', 1.5),
+      ['spec.strategy.rollingUpdate.maxSurge: Invalid value: 1.5: must be an integer or a string'],
+    ],
+    [
+      'containers an object',
+      set(`${SPEC}.containers`, {}),
+      ['spec.template.spec.containers: Invalid value: {}: must be a list'],
+    ],
+    [
+      'template labels not a map',
+      set('spec.template.metadata.labels', 'x'),
+      ['spec.template.labels: Invalid value: "x": must be a map of string keys to string values'],
+    ],
     // Go decodes null as the zero value: a null list member is an EnvVar without a name.
-    ['null members', all(set(`${CTR}.ports`, null), set(`${CTR}.env`, [null]), set(`${CTR}.resources`, null)), ['spec.template.spec.containers[0].env[0].name: Required value']],
+    [
+      'null members',
+      all(set(`${CTR}.ports`, null), set(`${CTR}.env`, [null]), set(`${CTR}.resources`, null)),
+      ['spec.template.spec.containers[0].env[0].name: Required value'],
+    ],
   ])('reports a wrongly typed %s without throwing', (_name, mutate, expected) => {
     expect(texts(aDeployment(mutate))).toEqual(expected);
   });
 
   it('never throws on garbage', () => {
-    for (const spec of [null, 1, true, [], { template: 1, selector: { matchExpressions: [1, null, { values: 'x' }] }, strategy: [] }]) {
+    for (const spec of [
+      null,
+      1,
+      true,
+      [],
+      { template: 1, selector: { matchExpressions: [1, null, { values: 'x' }] }, strategy: [] },
+    ]) {
       expect(() => validateDeployment({ metadata: { name: 'x' }, spec })).not.toThrow();
     }
   });
@@ -297,7 +432,9 @@ describe('validateDeployment', () => {
 describe('validateDeploymentUpdate', () => {
   it('rejects a selector change (apps/v1)', () => {
     const old = aDeployment();
-    const next = aDeployment(all(set('spec.selector.matchLabels', { app: 'y' }), set('spec.template.metadata.labels', { app: 'y' })));
+    const next = aDeployment(
+      all(set('spec.selector.matchLabels', { app: 'y' }), set('spec.template.metadata.labels', { app: 'y' })),
+    );
     expect(validateDeploymentUpdate(next, old).map(fieldErrorText)).toEqual([
       'spec.selector: Invalid value: v1.LabelSelector{MatchLabels:map[string]string{"app":"y"}, MatchExpressions:[]v1.LabelSelectorRequirement(nil)}: field is immutable',
     ]);
@@ -326,10 +463,30 @@ describe('validateDeploymentStatus', () => {
         'status.availableReplicas: Invalid value: 0: cannot be greater than status.replicas',
       ],
     ],
-    ['updated above replicas', { replicas: 1, updatedReplicas: 5 }, {}, ['status.updatedReplicas: Invalid value: 5: cannot be greater than status.replicas']],
-    ['available above ready', { replicas: 3, readyReplicas: 1, availableReplicas: 3 }, {}, ['status.availableReplicas: Invalid value: 3: cannot be greater than readyReplicas']],
-    ['collisionCount decreased', { collisionCount: 0 }, { collisionCount: 2 }, ['status.collisionCount: Invalid value: 0: cannot be decremented']],
-    ['collisionCount unset', {}, { collisionCount: 0 }, ['status.collisionCount: Invalid value: 0: cannot be decremented']],
+    [
+      'updated above replicas',
+      { replicas: 1, updatedReplicas: 5 },
+      {},
+      ['status.updatedReplicas: Invalid value: 5: cannot be greater than status.replicas'],
+    ],
+    [
+      'available above ready',
+      { replicas: 3, readyReplicas: 1, availableReplicas: 3 },
+      {},
+      ['status.availableReplicas: Invalid value: 3: cannot be greater than readyReplicas'],
+    ],
+    [
+      'collisionCount decreased',
+      { collisionCount: 0 },
+      { collisionCount: 2 },
+      ['status.collisionCount: Invalid value: 0: cannot be decremented'],
+    ],
+    [
+      'collisionCount unset',
+      {},
+      { collisionCount: 0 },
+      ['status.collisionCount: Invalid value: 0: cannot be decremented'],
+    ],
   ])('%s', (_name, status, oldStatus, expected) => {
     expect(validateDeploymentStatus(withStatus(status), withStatus(oldStatus)).map(fieldErrorText)).toEqual(expected);
   });

@@ -1,12 +1,29 @@
 // Deployment (apps/v1) validation: create, update (selector immutable) and status, with pkg/apis/apps/validation's texts.
 import type { FieldError } from '../../apimachinery/field/errors';
-import { forbiddenField, goLiteral, goQuote, invalidValue, notSupported, required } from '../../apimachinery/field/errors';
+import {
+  forbiddenField,
+  goLiteral,
+  goQuote,
+  invalidValue,
+  notSupported,
+  required,
+} from '../../apimachinery/field/errors';
 import { FieldPath } from '../../apimachinery/field/path';
 import type { ApiObject } from '../../apimachinery/meta/types';
 import { isPlainObject } from '../../apimachinery/meta/types';
 import { regexError } from '../../apimachinery/validation/names';
 import type { JsonObject, Read } from '../../apimachinery/validation/untrusted-json';
-import { WRONG_TYPE, goPointerText, isAbsent, readBoolean, readInt32, readInt64, readObject, readString, readStringMap } from '../../apimachinery/validation/untrusted-json';
+import {
+  WRONG_TYPE,
+  goPointerText,
+  isAbsent,
+  readBoolean,
+  readInt32,
+  readInt64,
+  readObject,
+  readString,
+  readStringMap,
+} from '../../apimachinery/validation/untrusted-json';
 import type { IntOrString } from '../core/go-values';
 import { GO_NIL_VALUE, goStringMapText, intOrStringLiteral, readIntOrString } from '../core/go-values';
 import { semanticEqual } from '../../apimachinery/validation/semantic-equal';
@@ -14,12 +31,22 @@ import { validateKubeFinalizerNames } from '../core/validation-object-meta';
 import { validatePodTemplateSpec } from '../core/validation-pod-template';
 import { validateReadOnlyPersistentDisks } from '../core/validation-volume';
 import type { LabelSelector } from './label-selector';
-import { labelSelectorAsSelector, labelSelectorLiteral, readLabelSelector, validateLabelSelector } from './label-selector';
+import {
+  labelSelectorAsSelector,
+  labelSelectorLiteral,
+  readLabelSelector,
+  validateLabelSelector,
+} from './label-selector';
 
 const NON_NEGATIVE = 'must be greater than or equal to 0';
 export const STRATEGY_TYPES = ['Recreate', 'RollingUpdate'];
 const PERCENT_FMT = '[0-9]+%';
-const PERCENT_ERROR = regexError("a valid percent string must be a numeric string followed by an ending '%'", PERCENT_FMT, '1%', '93%');
+const PERCENT_ERROR = regexError(
+  "a valid percent string must be a numeric string followed by an ending '%'",
+  PERCENT_FMT,
+  '1%',
+  '93%',
+);
 
 const specPath = FieldPath.root('spec');
 const selectorPath = specPath.child('selector');
@@ -45,7 +72,8 @@ function intOrPercentValue(v: IntOrString): number {
 
 /** ValidatePositiveIntOrPercent */
 function validatePositiveIntOrPercent(errs: FieldError[], v: IntOrString, path: FieldPath): void {
-  if (v.type === 1 && percentValue(v) === undefined) errs.push(invalidValue(path, intOrStringLiteral(v), PERCENT_ERROR));
+  if (v.type === 1 && percentValue(v) === undefined)
+    errs.push(invalidValue(path, intOrStringLiteral(v), PERCENT_ERROR));
   if (v.type === 0 && v.intVal < 0) errs.push(invalidValue(path, intOrStringLiteral(v), NON_NEGATIVE));
 }
 
@@ -60,10 +88,15 @@ function validateRollingUpdate(errs: FieldError[], rollingUpdate: JsonObject, pa
   validatePositiveIntOrPercent(errs, unavailable, path.child('maxUnavailable'));
   validatePositiveIntOrPercent(errs, surge, path.child('maxSurge'));
   if (intOrPercentValue(unavailable) === 0 && intOrPercentValue(surge) === 0) {
-    errs.push(invalidValue(path.child('maxUnavailable'), intOrStringLiteral(unavailable), 'may not be 0 when `maxSurge` is 0'));
+    errs.push(
+      invalidValue(path.child('maxUnavailable'), intOrStringLiteral(unavailable), 'may not be 0 when `maxSurge` is 0'),
+    );
   }
   const percent = percentValue(unavailable);
-  if (percent !== undefined && percent > 100) errs.push(invalidValue(path.child('maxUnavailable'), intOrStringLiteral(unavailable), 'must not be greater than 100%'));
+  if (percent !== undefined && percent > 100)
+    errs.push(
+      invalidValue(path.child('maxUnavailable'), intOrStringLiteral(unavailable), 'must not be greater than 100%'),
+    );
 }
 
 /** ValidateDeploymentStrategy */
@@ -74,9 +107,11 @@ function validateStrategy(errs: FieldError[], value: unknown, path: FieldPath): 
   const rollingUpdate = readObject(errs, path.child('rollingUpdate'), strategy?.rollingUpdate);
   if (type === WRONG_TYPE || rollingUpdate === WRONG_TYPE) return;
   if (type === 'Recreate') {
-    if (rollingUpdate !== undefined) errs.push(forbiddenField(path.child('rollingUpdate'), "may not be specified when strategy `type` is 'Recreate'"));
+    if (rollingUpdate !== undefined)
+      errs.push(forbiddenField(path.child('rollingUpdate'), "may not be specified when strategy `type` is 'Recreate'"));
   } else if (type === 'RollingUpdate') {
-    if (rollingUpdate === undefined) errs.push(required(path.child('rollingUpdate'), 'this should be defaulted and never be nil'));
+    if (rollingUpdate === undefined)
+      errs.push(required(path.child('rollingUpdate'), 'this should be defaulted and never be nil'));
     else validateRollingUpdate(errs, rollingUpdate, path.child('rollingUpdate'));
   } else {
     const dump = `apps.DeploymentStrategy{Type:${goQuote(type ?? '')}, RollingUpdate:${goPointerText('apps.RollingUpdateDeployment', rollingUpdate === undefined)}}`;
@@ -92,20 +127,42 @@ function templateLabels(template: JsonObject): Record<string, string> | undefine
 }
 
 /** ValidatePodTemplateSpecForReplicaSet: selector matches labels, template valid, ReplicaSet-only rules. */
-function validateTemplate(errs: FieldError[], template: JsonObject, selector: Read<LabelSelector>, replicas: number, path: FieldPath): void {
+function validateTemplate(
+  errs: FieldError[],
+  template: JsonObject,
+  selector: Read<LabelSelector>,
+  replicas: number,
+  path: FieldPath,
+): void {
   const converted = selector === WRONG_TYPE ? undefined : labelSelectorAsSelector(selector);
   const labels = templateLabels(template);
   if (converted !== undefined && !converted.isEmpty() && labels !== WRONG_TYPE && !converted.matches(labels)) {
-    errs.push(invalidValue(path.child('metadata', 'labels'), goLiteral(goStringMapText(labels)), '`selector` does not match template `labels`'));
+    errs.push(
+      invalidValue(
+        path.child('metadata', 'labels'),
+        goLiteral(goStringMapText(labels)),
+        '`selector` does not match template `labels`',
+      ),
+    );
   }
   errs.push(...validatePodTemplateSpec(template, path));
   const spec = isPlainObject(template.spec) ? template.spec : {};
   if (replicas > 1) errs.push(...validateReadOnlyPersistentDisks(spec.volumes, path.child('spec', 'volumes')));
   const restartPolicy = spec.restartPolicy;
   if (restartPolicy !== 'Always' && (isAbsent(restartPolicy) || typeof restartPolicy === 'string')) {
-    errs.push(notSupported(path.child('spec', 'restartPolicy'), typeof restartPolicy === 'string' ? restartPolicy : '', ['Always']));
+    errs.push(
+      notSupported(path.child('spec', 'restartPolicy'), typeof restartPolicy === 'string' ? restartPolicy : '', [
+        'Always',
+      ]),
+    );
   }
-  if (!isAbsent(spec.activeDeadlineSeconds)) errs.push(forbiddenField(path.child('spec', 'activeDeadlineSeconds'), 'activeDeadlineSeconds in ReplicaSet is not Supported'));
+  if (!isAbsent(spec.activeDeadlineSeconds))
+    errs.push(
+      forbiddenField(
+        path.child('spec', 'activeDeadlineSeconds'),
+        'activeDeadlineSeconds in ReplicaSet is not Supported',
+      ),
+    );
 }
 
 /** ValidateDeploymentSpec */
@@ -116,7 +173,8 @@ function validateDeploymentSpec(errs: FieldError[], value: unknown): void {
   const replicas = nonNegative(errs, specPath.child('replicas'), s.replicas) ?? 0;
   const selector = readLabelSelector(errs, selectorPath, s.selector);
   if (selector === undefined) errs.push(required(selectorPath));
-  else if (selector !== WRONG_TYPE) errs.push(...validateLabelSelector(selector, selectorPath, 'empty selector is invalid for deployment'));
+  else if (selector !== WRONG_TYPE)
+    errs.push(...validateLabelSelector(selector, selectorPath, 'empty selector is invalid for deployment'));
   const template = readObject(errs, specPath.child('template'), s.template);
   if (template !== WRONG_TYPE) {
     // A selector that cannot be converted stops the template checks, as upstream.
@@ -131,7 +189,9 @@ function validateDeploymentSpec(errs: FieldError[], value: unknown): void {
   nonNegative(errs, specPath.child('revisionHistoryLimit'), s.revisionHistoryLimit);
   const deadline = nonNegative(errs, specPath.child('progressDeadlineSeconds'), s.progressDeadlineSeconds);
   if (deadline !== undefined && deadline <= minReadySeconds) {
-    errs.push(invalidValue(specPath.child('progressDeadlineSeconds'), deadline, 'must be greater than minReadySeconds'));
+    errs.push(
+      invalidValue(specPath.child('progressDeadlineSeconds'), deadline, 'must be greater than minReadySeconds'),
+    );
   }
   readBoolean(errs, specPath.child('paused'), s.paused);
 }
@@ -154,7 +214,9 @@ export function validateDeploymentUpdate(obj: ApiObject, old: ApiObject): FieldE
   const next = selectorOf(obj);
   const prev = selectorOf(old);
   if (next !== WRONG_TYPE && prev !== WRONG_TYPE && !semanticEqual(next, prev)) {
-    errs.push(invalidValue(selectorPath, next === undefined ? GO_NIL_VALUE : labelSelectorLiteral(next), 'field is immutable'));
+    errs.push(
+      invalidValue(selectorPath, next === undefined ? GO_NIL_VALUE : labelSelectorLiteral(next), 'field is immutable'),
+    );
   }
   return errs;
 }
@@ -170,7 +232,8 @@ export function validateDeploymentStatus(obj: ApiObject, old: ApiObject): FieldE
   const s = status ?? {};
   nonNegative(errs, statusPath.child('observedGeneration'), s.observedGeneration, readInt64);
   const counts: Record<string, number> = {};
-  for (const counter of STATUS_COUNTERS) counts[counter] = nonNegative(errs, statusPath.child(counter), s[counter]) ?? 0;
+  for (const counter of STATUS_COUNTERS)
+    counts[counter] = nonNegative(errs, statusPath.child(counter), s[counter]) ?? 0;
   const collisionCount = nonNegative(errs, statusPath.child('collisionCount'), s.collisionCount);
   const replicas = counts.replicas ?? 0;
   for (const counter of ['updatedReplicas', 'readyReplicas', 'availableReplicas']) {
@@ -178,7 +241,13 @@ export function validateDeploymentStatus(obj: ApiObject, old: ApiObject): FieldE
     if (n > replicas) errs.push(invalidValue(statusPath.child(counter), n, GREATER_THAN_REPLICAS));
   }
   if ((counts.availableReplicas ?? 0) > (counts.readyReplicas ?? 0)) {
-    errs.push(invalidValue(statusPath.child('availableReplicas'), counts.availableReplicas ?? 0, 'cannot be greater than readyReplicas'));
+    errs.push(
+      invalidValue(
+        statusPath.child('availableReplicas'),
+        counts.availableReplicas ?? 0,
+        'cannot be greater than readyReplicas',
+      ),
+    );
   }
   const oldCollisions = isPlainObject(old.status) ? old.status.collisionCount : undefined;
   // IsDecremented: only when the old value was set; unsetting it counts as a decrement (printed as 0).

@@ -11,10 +11,25 @@ function validateAttributes(spec: Record<string, unknown>): FieldError[] {
   const hasNonResource = isPlainObject(spec['nonResourceAttributes']);
   if (hasResource && hasNonResource) {
     const n = spec['nonResourceAttributes'] as Record<string, unknown>;
-    const literal = goLiteral(`authorization.NonResourceAttributes{Path:${goQuote(String(n['path'] ?? ''))}, Verb:${goQuote(String(n['verb'] ?? ''))}}`);
-    return [invalidValue(FieldPath.root('spec', 'nonResourceAttributes'), literal, 'cannot be specified in combination with resourceAttributes')];
+    const literal = goLiteral(
+      `authorization.NonResourceAttributes{Path:${goQuote(String(n['path'] ?? ''))}, Verb:${goQuote(String(n['verb'] ?? ''))}}`,
+    );
+    return [
+      invalidValue(
+        FieldPath.root('spec', 'nonResourceAttributes'),
+        literal,
+        'cannot be specified in combination with resourceAttributes',
+      ),
+    ];
   }
-  if (!hasResource && !hasNonResource) return [invalidValue(FieldPath.root('spec', 'resourceAttributes'), 'null', 'exactly one of nonResourceAttributes or resourceAttributes must be specified')];
+  if (!hasResource && !hasNonResource)
+    return [
+      invalidValue(
+        FieldPath.root('spec', 'resourceAttributes'),
+        'null',
+        'exactly one of nonResourceAttributes or resourceAttributes must be specified',
+      ),
+    ];
   return [];
 }
 
@@ -24,7 +39,9 @@ function specOf(obj: ApiObject): Record<string, unknown> {
 
 /** ObjectMeta must be empty apart from managedFields. */
 function metadataMustBeEmpty(obj: ApiObject): FieldError[] {
-  const rest = Object.entries(obj.metadata ?? {}).filter(([k, v]) => k !== 'managedFields' && v !== undefined && v !== null && v !== '');
+  const rest = Object.entries(obj.metadata ?? {}).filter(
+    ([k, v]) => k !== 'managedFields' && v !== undefined && v !== null && v !== '',
+  );
   return rest.length > 0 ? [invalidValue(FieldPath.root('metadata'), 'v1.ObjectMeta', 'must be empty')] : [];
 }
 
@@ -37,6 +54,7 @@ export function validateSubjectAccessReview(obj: ApiObject): FieldError[] {
   const errs = validateAttributes(spec);
   const user = typeof spec['user'] === 'string' ? spec['user'] : '';
   const groups = Array.isArray(spec['groups']) ? spec['groups'] : [];
-  if (user === '' && groups.length === 0) errs.push(invalidValue(FieldPath.root('spec', 'user'), user, 'at least one of user or group must be specified'));
+  if (user === '' && groups.length === 0)
+    errs.push(invalidValue(FieldPath.root('spec', 'user'), user, 'at least one of user or group must be specified'));
   return [...errs, ...metadataMustBeEmpty(obj)];
 }

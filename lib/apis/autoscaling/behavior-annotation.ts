@@ -11,7 +11,11 @@ function rulesToGo(rules: unknown): Json | null {
         return { Type: policy.type ?? '', Value: policy.value ?? 0, PeriodSeconds: policy.periodSeconds ?? 0 };
       })
     : null;
-  return { StabilizationWindowSeconds: rules.stabilizationWindowSeconds ?? null, SelectPolicy: rules.selectPolicy ?? null, Policies: policies };
+  return {
+    StabilizationWindowSeconds: rules.stabilizationWindowSeconds ?? null,
+    SelectPolicy: rules.selectPolicy ?? null,
+    Policies: policies,
+  };
 }
 
 /** The annotation's text for a v2 `spec.behavior`. */
@@ -36,10 +40,18 @@ function rulesFromGo(rules: unknown): Json | undefined {
   const policies = Array.isArray(list)
     ? list.map((p: unknown) => {
         const policy = isPlainObject(p) ? p : {};
-        return present({ type: field(policy, 'type'), value: field(policy, 'value'), periodSeconds: field(policy, 'periodSeconds') });
+        return present({
+          type: field(policy, 'type'),
+          value: field(policy, 'value'),
+          periodSeconds: field(policy, 'periodSeconds'),
+        });
       })
     : undefined;
-  return present({ stabilizationWindowSeconds: field(rules, 'stabilizationWindowSeconds'), selectPolicy: field(rules, 'selectPolicy'), policies });
+  return present({
+    stabilizationWindowSeconds: field(rules, 'stabilizationWindowSeconds'),
+    selectPolicy: field(rules, 'selectPolicy'),
+    policies,
+  });
 }
 
 /** The v2 behavior an annotation holds, or undefined when it does not parse or is empty (ignored upstream too). */
@@ -51,6 +63,9 @@ export function behaviorFromAnnotation(text: string): Json | undefined {
     return undefined;
   }
   if (!isPlainObject(parsed)) return undefined;
-  const behavior = present({ scaleUp: rulesFromGo(field(parsed, 'scaleUp')), scaleDown: rulesFromGo(field(parsed, 'scaleDown')) });
+  const behavior = present({
+    scaleUp: rulesFromGo(field(parsed, 'scaleUp')),
+    scaleDown: rulesFromGo(field(parsed, 'scaleDown')),
+  });
   return Object.keys(behavior).length === 0 ? undefined : behavior;
 }

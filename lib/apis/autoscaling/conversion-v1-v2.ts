@@ -2,13 +2,23 @@
 import type { ApiObject } from '../../apimachinery/meta/types';
 import { isPlainObject } from '../../apimachinery/meta/types';
 import type { KindConversions } from '../conversion';
-import { BEHAVIOR_ANNOTATION, CONDITIONS_ANNOTATION, CURRENT_METRICS_ANNOTATION, METRICS_ANNOTATION } from './annotations';
+import {
+  BEHAVIOR_ANNOTATION,
+  CONDITIONS_ANNOTATION,
+  CURRENT_METRICS_ANNOTATION,
+  METRICS_ANNOTATION,
+} from './annotations';
 import { legacyMetricSpec, legacyMetricStatus, v2MetricSpec, v2MetricStatus } from './legacy-metrics';
 import { behaviorAnnotation, behaviorFromAnnotation } from './behavior-annotation';
 
 type Json = Record<string, unknown>;
 
-const ROUND_TRIP_ANNOTATIONS = [METRICS_ANNOTATION, CURRENT_METRICS_ANNOTATION, CONDITIONS_ANNOTATION, BEHAVIOR_ANNOTATION];
+const ROUND_TRIP_ANNOTATIONS = [
+  METRICS_ANNOTATION,
+  CURRENT_METRICS_ANNOTATION,
+  CONDITIONS_ANNOTATION,
+  BEHAVIOR_ANNOTATION,
+];
 /** DefaultCPUUtilization: the target of a v1 object that names none. */
 export const DEFAULT_CPU_UTILIZATION = 80;
 
@@ -37,7 +47,12 @@ function withAnnotations(obj: ApiObject, annotations: Record<string, string>): A
 
 function isCpuUtilization(m: unknown): boolean {
   const resource = at(m, 'resource');
-  return isPlainObject(m) && m.type === 'Resource' && resource.name === 'cpu' && typeof at(resource, 'target').averageUtilization === 'number';
+  return (
+    isPlainObject(m) &&
+    m.type === 'Resource' &&
+    resource.name === 'cpu' &&
+    typeof at(resource, 'target').averageUtilization === 'number'
+  );
 }
 
 function cpuStatusUtilization(statuses: unknown[]): unknown {
@@ -56,7 +71,8 @@ export function hpaV2ToV1(obj: ApiObject): ApiObject {
   const conditions = list(status.conditions);
   const annotations = otherAnnotations(obj);
   if (others.length > 0) annotations[METRICS_ANNOTATION] = JSON.stringify(others);
-  if (currentMetrics.length > 0) annotations[CURRENT_METRICS_ANNOTATION] = JSON.stringify(currentMetrics.map(legacyMetricStatus));
+  if (currentMetrics.length > 0)
+    annotations[CURRENT_METRICS_ANNOTATION] = JSON.stringify(currentMetrics.map(legacyMetricStatus));
   if (isPlainObject(spec.behavior)) annotations[BEHAVIOR_ANNOTATION] = behaviorAnnotation(spec.behavior);
   if (conditions.length > 0) annotations[CONDITIONS_ANNOTATION] = JSON.stringify(conditions);
   return {
@@ -67,7 +83,8 @@ export function hpaV2ToV1(obj: ApiObject): ApiObject {
       scaleTargetRef: spec.scaleTargetRef ?? { kind: '', name: '' },
       minReplicas: spec.minReplicas,
       maxReplicas: spec.maxReplicas ?? 0,
-      targetCPUUtilizationPercentage: cpu === undefined ? undefined : at(at(cpu, 'resource'), 'target').averageUtilization,
+      targetCPUUtilizationPercentage:
+        cpu === undefined ? undefined : at(at(cpu, 'resource'), 'target').averageUtilization,
     }),
     status: present({
       observedGeneration: status.observedGeneration,
@@ -91,7 +108,10 @@ function annotationList(obj: ApiObject, key: string): unknown[] | undefined {
 }
 
 function cpuMetric(utilization: unknown): Json {
-  return { type: 'Resource', resource: { name: 'cpu', target: { type: 'Utilization', averageUtilization: utilization } } };
+  return {
+    type: 'Resource',
+    resource: { name: 'cpu', target: { type: 'Utilization', averageUtilization: utilization } },
+  };
 }
 
 /** autoscaling/v1 → autoscaling/v2, with the v2 default metric (what a read in v2 shows). */
@@ -108,24 +128,36 @@ function v1ToV2(obj: ApiObject, defaulted: boolean): ApiObject {
   const spec = at(obj, 'spec');
   const status = at(obj, 'status');
   const metrics = (annotationList(obj, METRICS_ANNOTATION) ?? []).map(v2MetricSpec);
-  if (typeof spec.targetCPUUtilizationPercentage === 'number') metrics.push(cpuMetric(spec.targetCPUUtilizationPercentage));
+  if (typeof spec.targetCPUUtilizationPercentage === 'number')
+    metrics.push(cpuMetric(spec.targetCPUUtilizationPercentage));
   if (metrics.length === 0 && defaulted) metrics.push(cpuMetric(DEFAULT_CPU_UTILIZATION));
   const behaviorText = obj.metadata.annotations?.[BEHAVIOR_ANNOTATION];
   const behavior = behaviorText === undefined ? undefined : behaviorFromAnnotation(behaviorText);
   const annotated = annotationList(obj, CURRENT_METRICS_ANNOTATION);
   const currentCpu = status.currentCPUUtilizationPercentage;
-  const currentMetrics = annotated !== undefined
-    ? annotated.map(v2MetricStatus)
-    : typeof currentCpu === 'number' ? [{ type: 'Resource', resource: { name: 'cpu', current: { averageUtilization: currentCpu } } }] : [];
+  const currentMetrics =
+    annotated !== undefined
+      ? annotated.map(v2MetricStatus)
+      : typeof currentCpu === 'number'
+        ? [{ type: 'Resource', resource: { name: 'cpu', current: { averageUtilization: currentCpu } } }]
+        : [];
   const conditions = annotationList(obj, CONDITIONS_ANNOTATION);
   return {
     apiVersion: obj.apiVersion,
     kind: obj.kind,
     metadata: withAnnotations(obj, otherAnnotations(obj)),
-    spec: present({ scaleTargetRef: spec.scaleTargetRef ?? { kind: '', name: '' }, minReplicas: spec.minReplicas, maxReplicas: spec.maxReplicas ?? 0, metrics: metrics.length > 0 ? metrics : undefined, behavior }),
+    spec: present({
+      scaleTargetRef: spec.scaleTargetRef ?? { kind: '', name: '' },
+      minReplicas: spec.minReplicas,
+      maxReplicas: spec.maxReplicas ?? 0,
+      metrics: metrics.length > 0 ? metrics : undefined,
+      behavior,
+    }),
     status: {
       ...present({ observedGeneration: status.observedGeneration, lastScaleTime: status.lastScaleTime }),
-      ...(typeof status.currentReplicas === 'number' && status.currentReplicas !== 0 ? { currentReplicas: status.currentReplicas } : {}),
+      ...(typeof status.currentReplicas === 'number' && status.currentReplicas !== 0
+        ? { currentReplicas: status.currentReplicas }
+        : {}),
       desiredReplicas: status.desiredReplicas ?? 0,
       // Not omitempty in v2: an empty list is written as null.
       currentMetrics: currentMetrics.length > 0 ? currentMetrics : null,

@@ -4,17 +4,30 @@ import { forbiddenField, goLiteral, invalidValue, notSupported, required } from 
 import type { FieldPath } from '../../apimachinery/field/path';
 import { isDNS1123Label, isValidPathSegmentName } from '../../apimachinery/validation/names';
 import type { JsonObject, Read } from '../../apimachinery/validation/untrusted-json';
-import { WRONG_TYPE, isAbsent, readInt32, readObject, readObjectList, readString, shownValue } from '../../apimachinery/validation/untrusted-json';
+import {
+  WRONG_TYPE,
+  isAbsent,
+  readInt32,
+  readObject,
+  readObjectList,
+  readString,
+  shownValue,
+} from '../../apimachinery/validation/untrusted-json';
 import { QUANTITY_FORMAT_ERROR, parseQuantity } from '../core/validation-resources';
 
 /** validMetricSourceTypesList: sorted, as sets.String lists them. */
 const METRIC_SOURCE_TYPES = ['ContainerResource', 'External', 'Object', 'Pods', 'Resource'];
 /** The source member of each type, in the order validateMetricSpec looks at them. */
 const SOURCE_MEMBERS: ReadonlyArray<[member: string, type: string]> = [
-  ['object', 'Object'], ['external', 'External'], ['pods', 'Pods'], ['resource', 'Resource'], ['containerResource', 'ContainerResource'],
+  ['object', 'Object'],
+  ['external', 'External'],
+  ['pods', 'Pods'],
+  ['resource', 'Resource'],
+  ['containerResource', 'ContainerResource'],
 ];
 const TARGET_TYPES = new Set(['Utilization', 'Value', 'AverageValue']);
-const SCALE_TO_ZERO_NEEDS_METRIC = 'must specify at least one Object or External metric to support scaling to zero replicas';
+const SCALE_TO_ZERO_NEEDS_METRIC =
+  'must specify at least one Object or External metric to support scaling to zero replicas';
 const NEEDS_SOURCE = 'must populate information for the given metric source';
 const NEEDS_SOURCE_GATED = `${NEEDS_SOURCE} (only allowed when HPAContainerMetrics feature is enabled)`;
 
@@ -59,17 +72,20 @@ function validateMetricTarget(errs: FieldError[], value: unknown, path: FieldPat
   const type = readString(errs, path.child('type'), t.type);
   if (type !== WRONG_TYPE) {
     if (!type) errs.push(required(path.child('type'), 'must specify a metric target type'));
-    if (!TARGET_TYPES.has(type ?? '')) errs.push(invalidValue(path.child('type'), type ?? '', 'must be either Utilization, Value, or AverageValue'));
+    if (!TARGET_TYPES.has(type ?? ''))
+      errs.push(invalidValue(path.child('type'), type ?? '', 'must be either Utilization, Value, or AverageValue'));
   }
   const out: Target = { value: undefined, averageValue: undefined, averageUtilization: undefined };
   for (const key of ['value', 'averageValue'] as const) {
     const q = readQuantity(errs, path.child(key), t[key]);
     out[key] = q;
-    if (q !== WRONG_TYPE && q !== undefined && !(q.value > 0)) errs.push(invalidValue(path.child(key), goLiteral(q.text), 'must be positive'));
+    if (q !== WRONG_TYPE && q !== undefined && !(q.value > 0))
+      errs.push(invalidValue(path.child(key), goLiteral(q.text), 'must be positive'));
   }
   const utilization = readInt32(errs, path.child('averageUtilization'), t.averageUtilization);
   out.averageUtilization = utilization;
-  if (typeof utilization === 'number' && utilization < 1) errs.push(invalidValue(path.child('averageUtilization'), utilization, 'must be greater than 0'));
+  if (typeof utilization === 'number' && utilization < 1)
+    errs.push(invalidValue(path.child('averageUtilization'), utilization, 'must be greater than 0'));
   return out;
 }
 
@@ -88,24 +104,30 @@ function validateObjectSource(errs: FieldError[], src: JsonObject, path: FieldPa
   validateCrossVersionObjectReference(errs, src.describedObject, path.child('describedObject'));
   validateMetricIdentifier(errs, src.metric, path.child('metric'));
   const t = validateMetricTarget(errs, src.target, path.child('target'));
-  if (!isSet(t.value) && !isSet(t.averageValue)) errs.push(required(path.child('target', 'averageValue'), 'must set either a target value or averageValue'));
+  if (!isSet(t.value) && !isSet(t.averageValue))
+    errs.push(required(path.child('target', 'averageValue'), 'must set either a target value or averageValue'));
 }
 
 function validateExternalSource(errs: FieldError[], src: JsonObject, path: FieldPath): void {
   validateMetricIdentifier(errs, src.metric, path.child('metric'));
   const t = validateMetricTarget(errs, src.target, path.child('target'));
   if (!isSet(t.value) && !isSet(t.averageValue)) {
-    errs.push(required(path.child('target', 'averageValue'), 'must set either a target value for metric or a per-pod target'));
+    errs.push(
+      required(path.child('target', 'averageValue'), 'must set either a target value for metric or a per-pod target'),
+    );
   }
   if (isSet(t.value) && isSet(t.averageValue)) {
-    errs.push(forbiddenField(path.child('target', 'value'), 'may not set both a target value for metric and a per-pod target'));
+    errs.push(
+      forbiddenField(path.child('target', 'value'), 'may not set both a target value for metric and a per-pod target'),
+    );
   }
 }
 
 function validatePodsSource(errs: FieldError[], src: JsonObject, path: FieldPath): void {
   validateMetricIdentifier(errs, src.metric, path.child('metric'));
   const t = validateMetricTarget(errs, src.target, path.child('target'));
-  if (!isSet(t.averageValue)) errs.push(required(path.child('target', 'averageValue'), 'must specify a positive target averageValue'));
+  if (!isSet(t.averageValue))
+    errs.push(required(path.child('target', 'averageValue'), 'must specify a positive target averageValue'));
 }
 
 /** The target rules Resource and ContainerResource share: exactly one of averageUtilization and averageValue. */
@@ -115,7 +137,9 @@ function validateResourceTarget(errs: FieldError[], value: unknown, path: FieldP
     errs.push(required(path.child('averageUtilization'), 'must set either a target raw value or a target utilization'));
   }
   if (isSet(t.averageUtilization) && isSet(t.averageValue)) {
-    errs.push(forbiddenField(path.child('averageValue'), 'may not set both a target raw value and a target utilization'));
+    errs.push(
+      forbiddenField(path.child('averageValue'), 'may not set both a target raw value and a target utilization'),
+    );
   }
 }
 
@@ -148,11 +172,17 @@ const SOURCE_VALIDATORS: Readonly<Record<string, (errs: FieldError[], src: JsonO
 };
 
 /** validateMetricSpec: a known type, its member present and valid (only the first present member is checked), no other member. */
-function validateMetricSpec(errs: FieldError[], spec: JsonObject, path: FieldPath, options: MetricsValidationOptions): void {
+function validateMetricSpec(
+  errs: FieldError[],
+  spec: JsonObject,
+  path: FieldPath,
+  options: MetricsValidationOptions,
+): void {
   const type = readString(errs, path.child('type'), spec.type);
   if (type === WRONG_TYPE) return;
   if (!type) errs.push(required(path.child('type'), 'must specify a metric source type'));
-  if (!METRIC_SOURCE_TYPES.includes(type ?? '')) errs.push(notSupported(path.child('type'), type ?? '', METRIC_SOURCE_TYPES));
+  if (!METRIC_SOURCE_TYPES.includes(type ?? ''))
+    errs.push(notSupported(path.child('type'), type ?? '', METRIC_SOURCE_TYPES));
   const present: string[] = [];
   for (const [member] of SOURCE_MEMBERS) {
     const src = readObject(errs, path.child(member), spec[member]);
@@ -163,16 +193,28 @@ function validateMetricSpec(errs: FieldError[], spec: JsonObject, path: FieldPat
   const expected = SOURCE_MEMBERS.find(([, t]) => t === type)?.[0];
   if (expected === undefined) errs.push(notSupported(path.child('type'), type ?? '', METRIC_SOURCE_TYPES));
   else if (!present.includes(expected)) {
-    errs.push(required(path.child(expected), expected === 'containerResource' && !options.hpaContainerMetrics ? NEEDS_SOURCE_GATED : NEEDS_SOURCE));
+    errs.push(
+      required(
+        path.child(expected),
+        expected === 'containerResource' && !options.hpaContainerMetrics ? NEEDS_SOURCE_GATED : NEEDS_SOURCE,
+      ),
+    );
   }
   if (present.length > 1) {
     // Go ranges over a set here (random order); sorted keeps the answer stable.
-    for (const member of present.filter((m) => m !== expected).sort()) errs.push(forbiddenField(path.child(member), 'must populate the given metric source only'));
+    for (const member of present.filter((m) => m !== expected).sort())
+      errs.push(forbiddenField(path.child(member), 'must populate the given metric source only'));
   }
 }
 
 /** validateMetrics, including the scale-to-zero rule: minReplicas 0 needs an Object or External metric. */
-export function validateMetrics(errs: FieldError[], value: unknown, path: FieldPath, minReplicas: number | undefined, options: MetricsValidationOptions): void {
+export function validateMetrics(
+  errs: FieldError[],
+  value: unknown,
+  path: FieldPath,
+  minReplicas: number | undefined,
+  options: MetricsValidationOptions,
+): void {
   const metrics = readObjectList(errs, path, value);
   const list = Array.isArray(metrics) ? metrics : [];
   let scalesToZero = false;

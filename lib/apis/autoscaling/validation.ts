@@ -24,23 +24,33 @@ const specPath = FieldPath.root('spec');
  * validateHorizontalPodAutoscalerSpec. A v1 request is converted first, so its errors name the internal
  * paths as in Kubernetes (`targetCPUUtilizationPercentage: 0` → `spec.metrics[n].resource.target.averageUtilization`).
  */
-function validateSpec(errs: FieldError[], obj: ApiObject, minReplicasLowerBound: number, options: HorizontalPodAutoscalerValidationOptions): void {
+function validateSpec(
+  errs: FieldError[],
+  obj: ApiObject,
+  minReplicasLowerBound: number,
+  options: HorizontalPodAutoscalerValidationOptions,
+): void {
   const spec = readObject(errs, specPath, obj.spec);
   if (spec === WRONG_TYPE) return;
   const s = spec ?? {};
   const minReplicas = readInt32(errs, specPath.child('minReplicas'), s.minReplicas);
   const min = typeof minReplicas === 'number' ? minReplicas : undefined;
   if (min !== undefined && min < minReplicasLowerBound) {
-    errs.push(invalidValue(specPath.child('minReplicas'), min, `must be greater than or equal to ${minReplicasLowerBound}`));
+    errs.push(
+      invalidValue(specPath.child('minReplicas'), min, `must be greater than or equal to ${minReplicasLowerBound}`),
+    );
   }
   const maxReplicas = readInt32(errs, specPath.child('maxReplicas'), s.maxReplicas);
   if (maxReplicas !== WRONG_TYPE) {
     const max = maxReplicas ?? 0;
     if (max < 1) errs.push(invalidValue(specPath.child('maxReplicas'), max, 'must be greater than 0'));
-    if (min !== undefined && max < min) errs.push(invalidValue(specPath.child('maxReplicas'), max, 'must be greater than or equal to `minReplicas`'));
+    if (min !== undefined && max < min)
+      errs.push(invalidValue(specPath.child('maxReplicas'), max, 'must be greater than or equal to `minReplicas`'));
   }
   validateCrossVersionObjectReference(errs, s.scaleTargetRef, specPath.child('scaleTargetRef'));
-  validateMetrics(errs, s.metrics, specPath.child('metrics'), min, { hpaContainerMetrics: options.hpaContainerMetrics === true });
+  validateMetrics(errs, s.metrics, specPath.child('metrics'), min, {
+    hpaContainerMetrics: options.hpaContainerMetrics === true,
+  });
   validateBehavior(errs, s.behavior, specPath.child('behavior'));
 }
 
@@ -49,7 +59,10 @@ function minReplicasOf(obj: ApiObject): unknown {
 }
 
 /** ValidateHorizontalPodAutoscaler (kind part; ObjectMeta's generic rules are the store's). */
-export function validateHorizontalPodAutoscaler(obj: ApiObject, options: HorizontalPodAutoscalerValidationOptions = DEFAULT_OPTIONS): FieldError[] {
+export function validateHorizontalPodAutoscaler(
+  obj: ApiObject,
+  options: HorizontalPodAutoscalerValidationOptions = DEFAULT_OPTIONS,
+): FieldError[] {
   const errs = validateKubeFinalizerNames(obj.metadata);
   validateSpec(errs, obj, options.hpaScaleToZero ? 0 : 1, options);
   return errs;
@@ -74,7 +87,8 @@ export function validateHorizontalPodAutoscalerStatus(obj: ApiObject, _old: ApiO
   if (status === WRONG_TYPE) return errs;
   for (const counter of ['currentReplicas', 'desiredReplicas']) {
     const n = readInt32(errs, statusPath.child(counter), status?.[counter]);
-    if (typeof n === 'number' && n < 0) errs.push(invalidValue(statusPath.child(counter), n, 'must be greater than or equal to 0'));
+    if (typeof n === 'number' && n < 0)
+      errs.push(invalidValue(statusPath.child(counter), n, 'must be greater than or equal to 0'));
   }
   return errs;
 }

@@ -21,7 +21,9 @@ export function readIntOrString(errs: FieldError[], path: FieldPath, value: unkn
 
 /** Go's `%#v` of an intstr.IntOrString value (its String() has a pointer receiver, so the struct is dumped). */
 export function intOrStringLiteral(v: IntOrString): PrintableValue {
-  return v.type === 0 ? goLiteral(`intstr.IntOrString{Type:0, IntVal:${v.intVal}, StrVal:""}`) : goLiteral(`intstr.IntOrString{Type:1, IntVal:0, StrVal:${goQuote(v.strVal)}}`);
+  return v.type === 0
+    ? goLiteral(`intstr.IntOrString{Type:0, IntVal:${v.intVal}, StrVal:""}`)
+    : goLiteral(`intstr.IntOrString{Type:1, IntVal:0, StrVal:${goQuote(v.strVal)}}`);
 }
 
 /** Go's `%#v` of a map[string]string: keys in Go order; `undefined` is the nil map. */

@@ -4,7 +4,15 @@ import { duplicate, forbiddenField, invalidValue, notSupported, required } from 
 import type { FieldPath } from '../../apimachinery/field/path';
 import { isDNS1123Label, isDNS1123Subdomain, isQualifiedName } from '../../apimachinery/validation/names';
 import type { JsonObject } from '../../apimachinery/validation/untrusted-json';
-import { WRONG_TYPE, readInt32, readObject, readObjectList, readString, readStringList, stringAt } from '../../apimachinery/validation/untrusted-json';
+import {
+  WRONG_TYPE,
+  readInt32,
+  readObject,
+  readObjectList,
+  readString,
+  readStringList,
+  stringAt,
+} from '../../apimachinery/validation/untrusted-json';
 import { readLabelSelector, validateLabelSelector } from '../apps/label-selector';
 
 const WEIGHT_RANGE = 'must be in the range 1-100';
@@ -19,7 +27,11 @@ function validateLabelName(errs: FieldError[], key: string, path: FieldPath): vo
 }
 
 /** Reads key, operator and values of a NodeSelectorRequirement; undefined when a member is wrongly typed. */
-function readRequirement(errs: FieldError[], req: JsonObject, path: FieldPath): { key: string; operator: string; values: string[] } | undefined {
+function readRequirement(
+  errs: FieldError[],
+  req: JsonObject,
+  path: FieldPath,
+): { key: string; operator: string; values: string[] } | undefined {
   const key = readString(errs, path.child('key'), req.key);
   const operator = readString(errs, path.child('operator'), req.operator);
   const values = readStringList(errs, path.child('values'), req.values);
@@ -32,11 +44,16 @@ function validateNodeSelectorRequirement(errs: FieldError[], req: JsonObject, pa
   const r = readRequirement(errs, req, path);
   if (r === undefined) return;
   if (r.operator === 'In' || r.operator === 'NotIn') {
-    if (r.values.length === 0) errs.push(required(path.child('values'), "must be specified when `operator` is 'In' or 'NotIn'"));
+    if (r.values.length === 0)
+      errs.push(required(path.child('values'), "must be specified when `operator` is 'In' or 'NotIn'"));
   } else if (r.operator === 'Exists' || r.operator === 'DoesNotExist') {
-    if (r.values.length > 0) errs.push(forbiddenField(path.child('values'), "may not be specified when `operator` is 'Exists' or 'DoesNotExist'"));
+    if (r.values.length > 0)
+      errs.push(
+        forbiddenField(path.child('values'), "may not be specified when `operator` is 'Exists' or 'DoesNotExist'"),
+      );
   } else if (r.operator === 'Gt' || r.operator === 'Lt') {
-    if (r.values.length !== 1) errs.push(required(path.child('values'), "must be specified single value when `operator` is 'Lt' or 'Gt'"));
+    if (r.values.length !== 1)
+      errs.push(required(path.child('values'), "must be specified single value when `operator` is 'Lt' or 'Gt'"));
   } else {
     errs.push(invalidValue(path.child('operator'), r.operator, 'not a valid selector operator'));
   }
@@ -48,24 +65,42 @@ function validateNodeFieldSelectorRequirement(errs: FieldError[], req: JsonObjec
   const r = readRequirement(errs, req, path);
   if (r === undefined) return;
   if (r.operator === 'In' || r.operator === 'NotIn') {
-    if (r.values.length !== 1) errs.push(required(path.child('values'), "must be only one value when `operator` is 'In' or 'NotIn' for node field selector"));
+    if (r.values.length !== 1)
+      errs.push(
+        required(
+          path.child('values'),
+          "must be only one value when `operator` is 'In' or 'NotIn' for node field selector",
+        ),
+      );
   } else {
     errs.push(invalidValue(path.child('operator'), r.operator, 'not a valid selector operator'));
   }
   if (r.key !== 'metadata.name') errs.push(invalidValue(path.child('key'), r.key, 'not a valid field selector key'));
-  else r.values.forEach((v, i) => isDNS1123Subdomain(v).forEach((msg) => errs.push(invalidValue(path.child('values').index(i), v, msg))));
+  else
+    r.values.forEach((v, i) =>
+      isDNS1123Subdomain(v).forEach((msg) => errs.push(invalidValue(path.child('values').index(i), v, msg))),
+    );
 }
 
 /** ValidateNodeSelectorTerm */
 function validateNodeSelectorTerm(errs: FieldError[], value: unknown, path: FieldPath): void {
   const term = readObject(errs, path, value);
   if (term === undefined || term === WRONG_TYPE) return;
-  forEachObject(errs, term.matchExpressions, path.child('matchExpressions'), (req, p) => validateNodeSelectorRequirement(errs, req, p));
-  forEachObject(errs, term.matchFields, path.child('matchFields'), (req, p) => validateNodeFieldSelectorRequirement(errs, req, p));
+  forEachObject(errs, term.matchExpressions, path.child('matchExpressions'), (req, p) =>
+    validateNodeSelectorRequirement(errs, req, p),
+  );
+  forEachObject(errs, term.matchFields, path.child('matchFields'), (req, p) =>
+    validateNodeFieldSelectorRequirement(errs, req, p),
+  );
 }
 
 /** Calls `check` with each object member of a list (absent, null and wrongly typed members are skipped, type errors reported). */
-function forEachObject(errs: FieldError[], value: unknown, path: FieldPath, check: (item: JsonObject, p: FieldPath, i: number) => void): number {
+function forEachObject(
+  errs: FieldError[],
+  value: unknown,
+  path: FieldPath,
+  check: (item: JsonObject, p: FieldPath, i: number) => void,
+): number {
   const list = readObjectList(errs, path, value);
   if (!Array.isArray(list)) return 0;
   list.forEach((item, i) => {
@@ -86,25 +121,35 @@ function validateNodeAffinity(errs: FieldError[], na: JsonObject, path: FieldPat
   const selector = readObject(errs, requiredPath, na.requiredDuringSchedulingIgnoredDuringExecution);
   if (selector !== undefined && selector !== WRONG_TYPE) {
     const termsPath = requiredPath.child('nodeSelectorTerms');
-    const count = forEachObject(errs, selector.nodeSelectorTerms, termsPath, (term, p) => validateNodeSelectorTerm(errs, term, p));
+    const count = forEachObject(errs, selector.nodeSelectorTerms, termsPath, (term, p) =>
+      validateNodeSelectorTerm(errs, term, p),
+    );
     if (count === 0 && readObjectList([], termsPath, selector.nodeSelectorTerms) !== WRONG_TYPE) {
       errs.push(required(termsPath, 'must have at least one node selector term'));
     }
   }
-  forEachObject(errs, na.preferredDuringSchedulingIgnoredDuringExecution, path.child('preferredDuringSchedulingIgnoredDuringExecution'), (term, p) => {
-    validateWeight(errs, term.weight, p.child('weight'));
-    validateNodeSelectorTerm(errs, term.preference ?? {}, p.child('preference'));
-  });
+  forEachObject(
+    errs,
+    na.preferredDuringSchedulingIgnoredDuringExecution,
+    path.child('preferredDuringSchedulingIgnoredDuringExecution'),
+    (term, p) => {
+      validateWeight(errs, term.weight, p.child('weight'));
+      validateNodeSelectorTerm(errs, term.preference ?? {}, p.child('preference'));
+    },
+  );
 }
 
 /** validatePodAffinityTerm: selectors, namespaces (reported at `namespace`, as upstream), topologyKey. */
 function validatePodAffinityTerm(errs: FieldError[], term: JsonObject, path: FieldPath): void {
   for (const key of ['labelSelector', 'namespaceSelector']) {
     const selector = readLabelSelector(errs, path.child(key), term[key]);
-    if (selector !== undefined && selector !== WRONG_TYPE) errs.push(...validateLabelSelector(selector, path.child(key)));
+    if (selector !== undefined && selector !== WRONG_TYPE)
+      errs.push(...validateLabelSelector(selector, path.child(key)));
   }
   const namespaces = readStringList(errs, path.child('namespaces'), term.namespaces);
-  if (Array.isArray(namespaces)) for (const ns of namespaces) for (const msg of isDNS1123Label(ns)) errs.push(invalidValue(path.child('namespace'), ns, msg));
+  if (Array.isArray(namespaces))
+    for (const ns of namespaces)
+      for (const msg of isDNS1123Label(ns)) errs.push(invalidValue(path.child('namespace'), ns, msg));
   const topologyKey = readString(errs, path.child('topologyKey'), term.topologyKey);
   if (topologyKey === WRONG_TYPE) return;
   if (!topologyKey) errs.push(required(path.child('topologyKey'), 'can not be empty'));
@@ -113,12 +158,22 @@ function validatePodAffinityTerm(errs: FieldError[], term: JsonObject, path: Fie
 
 /** validatePodAffinity / validatePodAntiAffinity (identical rules). */
 function validatePodAffinity(errs: FieldError[], pa: JsonObject, path: FieldPath): void {
-  forEachObject(errs, pa.requiredDuringSchedulingIgnoredDuringExecution, path.child('requiredDuringSchedulingIgnoredDuringExecution'), (term, p) => validatePodAffinityTerm(errs, term, p));
-  forEachObject(errs, pa.preferredDuringSchedulingIgnoredDuringExecution, path.child('preferredDuringSchedulingIgnoredDuringExecution'), (term, p) => {
-    validateWeight(errs, term.weight, p.child('weight'));
-    const inner = readObject(errs, p.child('podAffinityTerm'), term.podAffinityTerm);
-    if (inner !== WRONG_TYPE) validatePodAffinityTerm(errs, inner ?? {}, p.child('podAffinityTerm'));
-  });
+  forEachObject(
+    errs,
+    pa.requiredDuringSchedulingIgnoredDuringExecution,
+    path.child('requiredDuringSchedulingIgnoredDuringExecution'),
+    (term, p) => validatePodAffinityTerm(errs, term, p),
+  );
+  forEachObject(
+    errs,
+    pa.preferredDuringSchedulingIgnoredDuringExecution,
+    path.child('preferredDuringSchedulingIgnoredDuringExecution'),
+    (term, p) => {
+      validateWeight(errs, term.weight, p.child('weight'));
+      const inner = readObject(errs, p.child('podAffinityTerm'), term.podAffinityTerm);
+      if (inner !== WRONG_TYPE) validatePodAffinityTerm(errs, inner ?? {}, p.child('podAffinityTerm'));
+    },
+  );
 }
 
 /** validateAffinity */
@@ -143,11 +198,13 @@ function selectorKeys(errs: FieldError[], value: unknown, path: FieldPath): Set<
 /** One TopologySpreadConstraint's maxSkew, topologyKey and whenUnsatisfiable. */
 function validateConstraintBasics(errs: FieldError[], c: JsonObject, path: FieldPath): void {
   const maxSkew = readInt32(errs, path.child('maxSkew'), c.maxSkew);
-  if (maxSkew !== WRONG_TYPE && (maxSkew ?? 0) <= 0) errs.push(invalidValue(path.child('maxSkew'), maxSkew ?? 0, NOT_POSITIVE));
+  if (maxSkew !== WRONG_TYPE && (maxSkew ?? 0) <= 0)
+    errs.push(invalidValue(path.child('maxSkew'), maxSkew ?? 0, NOT_POSITIVE));
   const topologyKey = readString(errs, path.child('topologyKey'), c.topologyKey);
   if (topologyKey !== WRONG_TYPE && !topologyKey) errs.push(required(path.child('topologyKey'), 'can not be empty'));
   const action = readString(errs, path.child('whenUnsatisfiable'), c.whenUnsatisfiable);
-  if (action !== WRONG_TYPE && !SCHEDULE_ACTIONS.includes(action ?? '')) errs.push(notSupported(path.child('whenUnsatisfiable'), action ?? '', SCHEDULE_ACTIONS));
+  if (action !== WRONG_TYPE && !SCHEDULE_ACTIONS.includes(action ?? ''))
+    errs.push(notSupported(path.child('whenUnsatisfiable'), action ?? '', SCHEDULE_ACTIONS));
 }
 
 /** The rules after the duplicate check: minDomains, node inclusion policies, matchLabelKeys. */
@@ -155,18 +212,29 @@ function validateConstraintOptions(errs: FieldError[], c: JsonObject, action: st
   const minDomains = readInt32(errs, path.child('minDomains'), c.minDomains);
   if (typeof minDomains === 'number') {
     if (minDomains <= 0) errs.push(invalidValue(path.child('minDomains'), minDomains, NOT_POSITIVE));
-    if (action !== 'DoNotSchedule') errs.push(invalidValue(path.child('minDomains'), minDomains, `can only use minDomains if whenUnsatisfiable=DoNotSchedule, not ${action}`));
+    if (action !== 'DoNotSchedule')
+      errs.push(
+        invalidValue(
+          path.child('minDomains'),
+          minDomains,
+          `can only use minDomains if whenUnsatisfiable=DoNotSchedule, not ${action}`,
+        ),
+      );
   }
   for (const key of ['nodeAffinityPolicy', 'nodeTaintsPolicy']) {
     const policy = readString(errs, path.child(key), c[key]);
-    if (typeof policy === 'string' && !NODE_INCLUSION_POLICIES.includes(policy)) errs.push(notSupported(path.child(key), policy, NODE_INCLUSION_POLICIES));
+    if (typeof policy === 'string' && !NODE_INCLUSION_POLICIES.includes(policy))
+      errs.push(notSupported(path.child(key), policy, NODE_INCLUSION_POLICIES));
   }
   const keys = selectorKeys(errs, c.labelSelector, path.child('labelSelector'));
   const matchLabelKeys = readStringList(errs, path.child('matchLabelKeys'), c.matchLabelKeys);
   if (!Array.isArray(matchLabelKeys)) return;
   matchLabelKeys.forEach((key, i) => {
     validateLabelName(errs, key, path.child('matchLabelKeys').index(i));
-    if (keys.has(key)) errs.push(invalidValue(path.child('matchLabelKeys').index(i), key, 'exists in both matchLabelKeys and labelSelector'));
+    if (keys.has(key))
+      errs.push(
+        invalidValue(path.child('matchLabelKeys').index(i), key, 'exists in both matchLabelKeys and labelSelector'),
+      );
   });
 }
 
@@ -177,7 +245,9 @@ function validateConstraintOptions(errs: FieldError[], c: JsonObject, action: st
 export function validateTopologySpreadConstraints(errs: FieldError[], value: unknown, path: FieldPath): void {
   const list = readObjectList(errs, path, value);
   if (!Array.isArray(list)) return;
-  const pairs = list.map((c) => (c === WRONG_TYPE ? undefined : { key: stringAt(c, 'topologyKey'), action: stringAt(c, 'whenUnsatisfiable') }));
+  const pairs = list.map((c) =>
+    c === WRONG_TYPE ? undefined : { key: stringAt(c, 'topologyKey'), action: stringAt(c, 'whenUnsatisfiable') },
+  );
   list.forEach((c, i) => {
     const pair = pairs[i];
     if (c === WRONG_TYPE || pair === undefined) return;

@@ -32,24 +32,34 @@ export function validateEventLegacy(event: ApiObject): FieldError[] {
   const namespace = event.metadata.namespace ?? '';
   const involved = objectAt(event, 'involvedObject');
   const involvedNamespace = stringAt(involved, 'namespace');
-  const mismatch = (): FieldError => invalidValue(path('involvedObject', 'namespace'), involvedNamespace, 'does not match event.namespace');
+  const mismatch = (): FieldError =>
+    invalidValue(path('involvedObject', 'namespace'), involvedNamespace, 'does not match event.namespace');
   if (isZeroTime(event['eventTime'])) {
-    if (involvedNamespace === '' ? namespace !== '' && namespace !== DEFAULT_NAMESPACE : namespace !== involvedNamespace) errs.push(mismatch());
+    if (
+      involvedNamespace === '' ? namespace !== '' && namespace !== DEFAULT_NAMESPACE : namespace !== involvedNamespace
+    )
+      errs.push(mismatch());
   } else {
-    if (involvedNamespace === '' && namespace !== DEFAULT_NAMESPACE && namespace !== SYSTEM_NAMESPACE) errs.push(mismatch());
+    if (involvedNamespace === '' && namespace !== DEFAULT_NAMESPACE && namespace !== SYSTEM_NAMESPACE)
+      errs.push(mismatch());
     const controller = stringAt(event, 'reportingComponent');
     if (controller === '') errs.push(required(path('reportingController')));
-    for (const msg of isQualifiedName(controller)) errs.push(invalidValue(path('reportingController'), controller, msg));
+    for (const msg of isQualifiedName(controller))
+      errs.push(invalidValue(path('reportingController'), controller, msg));
     const instance = stringAt(event, 'reportingInstance');
     if (instance === '') errs.push(required(path('reportingInstance')));
-    if (instance.length > REPORTING_INSTANCE_LENGTH_LIMIT) errs.push(invalidValue(path('reportingInstance'), '', tooLongText(REPORTING_INSTANCE_LENGTH_LIMIT)));
+    if (instance.length > REPORTING_INSTANCE_LENGTH_LIMIT)
+      errs.push(invalidValue(path('reportingInstance'), '', tooLongText(REPORTING_INSTANCE_LENGTH_LIMIT)));
     const action = stringAt(event, 'action');
     if (action === '') errs.push(required(path('action')));
-    if (action.length > ACTION_LENGTH_LIMIT) errs.push(invalidValue(path('action'), '', tooLongText(ACTION_LENGTH_LIMIT)));
+    if (action.length > ACTION_LENGTH_LIMIT)
+      errs.push(invalidValue(path('action'), '', tooLongText(ACTION_LENGTH_LIMIT)));
     const reason = stringAt(event, 'reason');
     if (reason === '') errs.push(required(path('reason')));
-    if (reason.length > REASON_LENGTH_LIMIT) errs.push(invalidValue(path('reason'), '', tooLongText(REASON_LENGTH_LIMIT)));
-    if (stringAt(event, 'message').length > NOTE_LENGTH_LIMIT) errs.push(invalidValue(path('message'), '', tooLongText(NOTE_LENGTH_LIMIT)));
+    if (reason.length > REASON_LENGTH_LIMIT)
+      errs.push(invalidValue(path('reason'), '', tooLongText(REASON_LENGTH_LIMIT)));
+    if (stringAt(event, 'message').length > NOTE_LENGTH_LIMIT)
+      errs.push(invalidValue(path('message'), '', tooLongText(NOTE_LENGTH_LIMIT)));
   }
   for (const msg of isDNS1123Subdomain(namespace)) errs.push(invalidValue(path('namespace'), namespace, msg));
   return errs;
@@ -74,12 +84,26 @@ export function validateEventV1Create(event: ApiObject): FieldError[] {
   if (!isZeroTime(event['lastTimestamp'])) errs.push(invalidValue(path('lastTimestamp'), '', 'needs to be unset'));
   if (numberAt(event, 'count') !== 0) errs.push(invalidValue(path('count'), '', 'needs to be unset'));
   const source = objectAt(event, 'source');
-  if (stringAt(source, 'component') !== '' || stringAt(source, 'host') !== '') errs.push(invalidValue(path('source'), '', 'needs to be unset'));
+  if (stringAt(source, 'component') !== '' || stringAt(source, 'host') !== '')
+    errs.push(invalidValue(path('source'), '', 'needs to be unset'));
   return errs;
 }
 
 /** The core field (and JSON name) each immutable check of ValidateEventUpdate covers. */
-const IMMUTABLE_FIELDS = ['involvedObject', 'reason', 'message', 'source', 'firstTimestamp', 'lastTimestamp', 'count', 'reason', 'type', 'eventTime', 'action', 'related'] as const;
+const IMMUTABLE_FIELDS = [
+  'involvedObject',
+  'reason',
+  'message',
+  'source',
+  'firstTimestamp',
+  'lastTimestamp',
+  'count',
+  'reason',
+  'type',
+  'eventTime',
+  'action',
+  'related',
+] as const;
 
 /** An immutable-field value as the error prints it (strings quoted, anything else as compact JSON). */
 function shown(value: unknown): string | number | ReturnType<typeof goLiteral> {
@@ -94,7 +118,8 @@ export function validateEventV1Update(event: ApiObject, old: ApiObject): FieldEr
   // Go's zero values ("" and 0) equal an absent field.
   const zero = (v: unknown): unknown => (v === '' || v === 0 ? null : v);
   const immutable = (field: string, json: string): void => {
-    if (!semanticEqual(zero(event[json]), zero(old[json]))) errs.push(invalidValue(path(field), shown(event[json]), 'field is immutable'));
+    if (!semanticEqual(zero(event[json]), zero(old[json])))
+      errs.push(invalidValue(path(field), shown(event[json]), 'field is immutable'));
   };
   for (const field of IMMUTABLE_FIELDS) immutable(field, field);
   immutable('reportingController', 'reportingComponent');

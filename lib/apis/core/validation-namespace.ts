@@ -17,7 +17,10 @@ const phasePath = FieldPath.root('status', 'Phase');
 
 /** validateFinalizerName: a qualified name, and a standard one when it has no `/`. */
 function validateFinalizerName(name: string, path: FieldPath): FieldError[] {
-  return [...isQualifiedName(name).map((msg) => invalidValue(path, name, msg)), ...validateKubeFinalizerName(name, path)];
+  return [
+    ...isQualifiedName(name).map((msg) => invalidValue(path, name, msg)),
+    ...validateKubeFinalizerName(name, path),
+  ];
 }
 
 /** `spec.finalizers`, each checked at `path(i)` (create reports them all at the list path, without index). */
@@ -34,7 +37,13 @@ function validateSpecFinalizers(errs: FieldError[], obj: ApiObject, pathOf: (i: 
  */
 function validateNameLabel(obj: ApiObject): FieldError[] {
   const { name, labels } = obj.metadata;
-  if (!name || !isPlainObject(labels) || !Object.hasOwn(labels, LABEL_METADATA_NAME) || labels[LABEL_METADATA_NAME] === name) return [];
+  if (
+    !name ||
+    !isPlainObject(labels) ||
+    !Object.hasOwn(labels, LABEL_METADATA_NAME) ||
+    labels[LABEL_METADATA_NAME] === name
+  )
+    return [];
   const shown = Object.values(labels).every((v) => typeof v === 'string') ? goLiteral(goStringMapText(labels)) : null;
   return [invalidValue(FieldPath.root('metadata', 'labels').key(LABEL_METADATA_NAME), shown, `must be '${name}'`)];
 }
@@ -60,7 +69,8 @@ export function validateNamespaceStatusUpdate(obj: ApiObject, _old: ApiObject): 
   const phase = readString(errs, phasePath, status?.phase);
   if (phase === WRONG_TYPE) return errs;
   if (!obj.metadata.deletionTimestamp) {
-    if (phase !== NAMESPACE_ACTIVE) errs.push(invalidValue(phasePath, phase ?? '', "may only be 'Active' if `deletionTimestamp` is empty"));
+    if (phase !== NAMESPACE_ACTIVE)
+      errs.push(invalidValue(phasePath, phase ?? '', "may only be 'Active' if `deletionTimestamp` is empty"));
   } else if (phase !== NAMESPACE_TERMINATING) {
     errs.push(invalidValue(phasePath, phase ?? '', "may only be 'Terminating' if `deletionTimestamp` is not empty"));
   }

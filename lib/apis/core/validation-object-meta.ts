@@ -6,13 +6,20 @@ import type { ObjectMeta } from '../../apimachinery/meta/types';
 import { NAMESPACE_FINALIZER, NAMESPACE_FINALIZER_UPSTREAM } from './well-known-names';
 
 /** helper.IsStandardFinalizerName's set; the upstream token stays accepted so migrated objects validate. */
-const STANDARD_FINALIZERS = new Set([NAMESPACE_FINALIZER, NAMESPACE_FINALIZER_UPSTREAM, 'orphan', 'foregroundDeletion']);
+const STANDARD_FINALIZERS = new Set([
+  NAMESPACE_FINALIZER,
+  NAMESPACE_FINALIZER_UPSTREAM,
+  'orphan',
+  'foregroundDeletion',
+]);
 
 export const NOT_STANDARD_FINALIZER = 'name is neither a standard finalizer name nor is it fully qualified';
 
 /** validateKubeFinalizerName: a name without `/` must be one of the standard finalizers. */
 export function validateKubeFinalizerName(name: string, path: FieldPath): FieldError[] {
-  return !name.includes('/') && !STANDARD_FINALIZERS.has(name) ? [invalidValue(path, name, NOT_STANDARD_FINALIZER)] : [];
+  return !name.includes('/') && !STANDARD_FINALIZERS.has(name)
+    ? [invalidValue(path, name, NOT_STANDARD_FINALIZER)]
+    : [];
 }
 
 /**
@@ -23,5 +30,7 @@ export function validateKubeFinalizerNames(meta: ObjectMeta): FieldError[] {
   const finalizers: unknown = meta.finalizers;
   if (!Array.isArray(finalizers)) return [];
   const path = FieldPath.root('metadata', 'finalizers');
-  return finalizers.flatMap((f: unknown, i) => (typeof f === 'string' ? validateKubeFinalizerName(f, path.index(i)) : []));
+  return finalizers.flatMap((f: unknown, i) =>
+    typeof f === 'string' ? validateKubeFinalizerName(f, path.index(i)) : [],
+  );
 }

@@ -12,5 +12,6 @@ export function validateLocalDescendingPath(errs: FieldError[], target: string, 
 /** validateLocalNonReservedPath: also no leading `..` (such as `..data`, the kubelet's own entry). */
 export function validateLocalNonReservedPath(errs: FieldError[], target: string, path: FieldPath): void {
   validateLocalDescendingPath(errs, target, path);
-  if (target.startsWith('..') && !target.startsWith('../')) errs.push(invalidValue(path, target, "must not start with '..'"));
+  if (target.startsWith('..') && !target.startsWith('../'))
+    errs.push(invalidValue(path, target, "must not start with '..'"));
 }

@@ -17,12 +17,15 @@ const LOCALHOST_PREFIX = 'localhost/';
 /** ValidateSeccompProfile: an annotation's profile name. */
 function validateSeccompAnnotation(errs: FieldError[], profile: string, path: FieldPath): void {
   if (profile === 'runtime/default' || profile === 'docker/default' || profile === 'unconfined') return;
-  if (profile.startsWith(LOCALHOST_PREFIX)) validateLocalDescendingPath(errs, profile.slice(LOCALHOST_PREFIX.length), path);
+  if (profile.startsWith(LOCALHOST_PREFIX))
+    validateLocalDescendingPath(errs, profile.slice(LOCALHOST_PREFIX.length), path);
   else errs.push(invalidValue(path, profile, 'must be a valid seccomp profile'));
 }
 
 function templateHasContainer(spec: unknown, name: string): boolean {
-  return ['containers', 'initContainers', 'ephemeralContainers'].some((key) => objectsAt(spec, key).some((c) => c.name === name));
+  return ['containers', 'initContainers', 'ephemeralContainers'].some((key) =>
+    objectsAt(spec, key).some((c) => c.name === name),
+  );
 }
 
 /** GetDeletionCostFromPodAnnotations: a decimal int32, without `+` or leading zeros (a negative may have them). */
@@ -37,14 +40,22 @@ function isDeletionCost(value: string): boolean {
  * a nodeName, the deletion cost must be an int32, seccomp annotations name valid profiles (reported at
  * `annotations.<key>`), AppArmor ones a container of the template and a valid profile (at `annotations[<key>]`).
  */
-export function validatePodSpecificAnnotations(errs: FieldError[], annotations: unknown, spec: unknown, path: FieldPath): void {
+export function validatePodSpecificAnnotations(
+  errs: FieldError[],
+  annotations: unknown,
+  spec: unknown,
+  path: FieldPath,
+): void {
   if (!isPlainObject(annotations)) return;
   const mirror = annotations[MIRROR_POD_ANNOTATION];
   if (typeof mirror === 'string' && stringAt(spec, 'nodeName') === '') {
-    errs.push(invalidValue(path.key(MIRROR_POD_ANNOTATION), mirror, 'must set spec.nodeName if mirror pod annotation is set'));
+    errs.push(
+      invalidValue(path.key(MIRROR_POD_ANNOTATION), mirror, 'must set spec.nodeName if mirror pod annotation is set'),
+    );
   }
   const cost = annotations[DELETION_COST_ANNOTATION];
-  if (typeof cost === 'string' && !isDeletionCost(cost)) errs.push(invalidValue(path.key(DELETION_COST_ANNOTATION), cost, 'must be a 32bit integer'));
+  if (typeof cost === 'string' && !isDeletionCost(cost))
+    errs.push(invalidValue(path.key(DELETION_COST_ANNOTATION), cost, 'must be a 32bit integer'));
   const pod = annotations[SECCOMP_POD_ANNOTATION];
   if (typeof pod === 'string') validateSeccompAnnotation(errs, pod, path.child(SECCOMP_POD_ANNOTATION));
   for (const [key, profile] of Object.entries(annotations)) {
@@ -54,8 +65,13 @@ export function validatePodSpecificAnnotations(errs: FieldError[], annotations: 
   for (const [key, profile] of Object.entries(annotations)) {
     if (typeof profile !== 'string' || !key.startsWith(APPARMOR_CONTAINER_PREFIX)) continue;
     const container = key.slice(APPARMOR_CONTAINER_PREFIX.length);
-    if (!templateHasContainer(spec, container)) errs.push(invalidValue(path.key(key), container, 'container not found'));
-    const valid = profile === '' || profile === 'runtime/default' || profile === 'unconfined' || profile.startsWith(LOCALHOST_PREFIX);
+    if (!templateHasContainer(spec, container))
+      errs.push(invalidValue(path.key(key), container, 'container not found'));
+    const valid =
+      profile === '' ||
+      profile === 'runtime/default' ||
+      profile === 'unconfined' ||
+      profile.startsWith(LOCALHOST_PREFIX);
     if (!valid) errs.push(invalidValue(path.key(key), profile, `invalid AppArmor profile name: ${goQuote(profile)}`));
   }
 }
@@ -66,10 +82,14 @@ function seccompMismatch(errs: FieldError[], annotation: string, profile: unknow
   const type = stringAt(profile, 'type');
   const typeMismatch = forbiddenField(path.child('type'), 'seccomp type in annotation and field must match');
   if (type === 'Unconfined' && annotation !== 'unconfined') errs.push(typeMismatch);
-  else if (type === 'RuntimeDefault' && annotation !== 'runtime/default' && annotation !== 'docker/default') errs.push(typeMismatch);
+  else if (type === 'RuntimeDefault' && annotation !== 'runtime/default' && annotation !== 'docker/default')
+    errs.push(typeMismatch);
   else if (type === 'Localhost') {
     if (!annotation.startsWith(LOCALHOST_PREFIX)) errs.push(typeMismatch);
-    else if (typeof profile.localhostProfile !== 'string' || annotation.slice(LOCALHOST_PREFIX.length) !== profile.localhostProfile) {
+    else if (
+      typeof profile.localhostProfile !== 'string' ||
+      annotation.slice(LOCALHOST_PREFIX.length) !== profile.localhostProfile
+    ) {
       errs.push(forbiddenField(path.child('localhostProfile'), 'seccomp profile in annotation and field must match'));
     }
   }
@@ -79,16 +99,28 @@ function seccompMismatch(errs: FieldError[], annotation: string, profile: unknow
  * validateSeccompAnnotationsAndFields: where a seccomp annotation and a seccompProfile field are both set (pod, or a
  * container: init containers, containers, ephemeral containers in that order), they must agree.
  */
-export function validateSeccompAnnotationsAndFields(errs: FieldError[], annotations: unknown, spec: unknown, specPath: FieldPath): void {
+export function validateSeccompAnnotationsAndFields(
+  errs: FieldError[],
+  annotations: unknown,
+  spec: unknown,
+  specPath: FieldPath,
+): void {
   if (!isPlainObject(annotations)) return;
   const pod = annotations[SECCOMP_POD_ANNOTATION];
   const podProfile = objectAt(objectAt(spec, 'securityContext'), 'seccompProfile');
-  if (typeof pod === 'string' && podProfile !== undefined) seccompMismatch(errs, pod, podProfile, specPath.child('securityContext', 'seccompProfile'));
+  if (typeof pod === 'string' && podProfile !== undefined)
+    seccompMismatch(errs, pod, podProfile, specPath.child('securityContext', 'seccompProfile'));
   for (const key of ['initContainers', 'containers', 'ephemeralContainers']) {
     objectsAt(spec, key).forEach((ctr, i) => {
       const profile = objectAt(objectAt(ctr, 'securityContext'), 'seccompProfile');
       const annotation = annotations[`${SECCOMP_CONTAINER_PREFIX}${stringAt(ctr, 'name')}`];
-      if (profile !== undefined && typeof annotation === 'string') seccompMismatch(errs, annotation, profile, specPath.child(key).index(i).child('securityContext', 'seccompProfile'));
+      if (profile !== undefined && typeof annotation === 'string')
+        seccompMismatch(
+          errs,
+          annotation,
+          profile,
+          specPath.child(key).index(i).child('securityContext', 'seccompProfile'),
+        );
     });
   }
 }

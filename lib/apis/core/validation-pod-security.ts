@@ -4,7 +4,14 @@ import { goLiteral, goQuote, invalidValue, notSupported } from '../../apimachine
 import type { FieldPath } from '../../apimachinery/field/path';
 import { isQualifiedName, isValidLabelValue } from '../../apimachinery/validation/names';
 import type { JsonObject } from '../../apimachinery/validation/untrusted-json';
-import { WRONG_TYPE, isAbsent, objectsAt, readList, readObject, readObjectList } from '../../apimachinery/validation/untrusted-json';
+import {
+  WRONG_TYPE,
+  isAbsent,
+  objectsAt,
+  readList,
+  readObject,
+  readObjectList,
+} from '../../apimachinery/validation/untrusted-json';
 import { validateId, validateSeccompProfileField, validateWindowsOptions } from './validation-security-context';
 
 const TAINT_EFFECTS = ['NoSchedule', 'PreferNoSchedule', 'NoExecute'];
@@ -18,7 +25,13 @@ function validateHostNetwork(errs: FieldError[], spec: JsonObject, path: FieldPa
       const containerPort = typeof port.containerPort === 'number' ? port.containerPort : 0;
       const hostPort = typeof port.hostPort === 'number' ? port.hostPort : 0;
       if (hostPort !== containerPort) {
-        errs.push(invalidValue(path.index(i).child('ports').index(j).child('containerPort'), containerPort, 'must match `hostPort` when `hostNetwork` is true'));
+        errs.push(
+          invalidValue(
+            path.index(i).child('ports').index(j).child('containerPort'),
+            containerPort,
+            'must match `hostPort` when `hostNetwork` is true',
+          ),
+        );
       }
     });
   });
@@ -35,9 +48,16 @@ export function validatePodSecurityContext(errs: FieldError[], spec: JsonObject,
   validateId(errs, sc.runAsUser, path.child('runAsUser'));
   validateId(errs, sc.runAsGroup, path.child('runAsGroup'));
   const groups = readList(errs, path.child('supplementalGroups'), sc.supplementalGroups);
-  if (Array.isArray(groups)) groups.forEach((gid, g) => validateId(errs, gid, path.child('supplementalGroups').index(g)));
+  if (Array.isArray(groups))
+    groups.forEach((gid, g) => validateId(errs, gid, path.child('supplementalGroups').index(g)));
   if (spec.shareProcessNamespace === true && spec.hostPID === true) {
-    errs.push(invalidValue(path.child('shareProcessNamespace'), true, 'ShareProcessNamespace and HostPID cannot both be enabled'));
+    errs.push(
+      invalidValue(
+        path.child('shareProcessNamespace'),
+        true,
+        'ShareProcessNamespace and HostPID cannot both be enabled',
+      ),
+    );
   }
   validateSeccompProfileField(errs, sc.seccompProfile, path.child('seccompProfile'));
   validateWindowsOptions(errs, sc.windowsOptions, path.child('windowsOptions'));
@@ -63,7 +83,13 @@ export function validateTolerations(errs: FieldError[], value: unknown, path: Fi
     const val = typeof item.value === 'string' ? item.value : '';
     if (key !== '') for (const msg of isQualifiedName(key)) errs.push(invalidValue(p.child('key'), key, msg));
     if (key === '' && operator !== 'Exists') {
-      errs.push(invalidValue(p.child('operator'), operator, 'operator must be Exists when `key` is empty, which means "match all values and all keys"'));
+      errs.push(
+        invalidValue(
+          p.child('operator'),
+          operator,
+          'operator must be Exists when `key` is empty, which means "match all values and all keys"',
+        ),
+      );
     }
     if (!isAbsent(item.tolerationSeconds) && effect !== 'NoExecute') {
       errs.push(invalidValue(p.child('effect'), effect, "effect must be 'NoExecute' when `tolerationSeconds` is set"));
@@ -72,10 +98,18 @@ export function validateTolerations(errs: FieldError[], value: unknown, path: Fi
       const msgs = isValidLabelValue(val);
       if (msgs.length > 0) errs.push(invalidValue(p.child('operator'), val, msgs.join(';')));
     } else if (operator === 'Exists') {
-      if (val !== '') errs.push(invalidValue(p.child('operator'), goLiteral(tolerationLiteral(item)), "value must be empty when `operator` is 'Exists'"));
+      if (val !== '')
+        errs.push(
+          invalidValue(
+            p.child('operator'),
+            goLiteral(tolerationLiteral(item)),
+            "value must be empty when `operator` is 'Exists'",
+          ),
+        );
     } else {
       errs.push(notSupported(p.child('operator'), operator, TOLERATION_OPERATORS));
     }
-    if (effect !== '' && !TAINT_EFFECTS.includes(effect)) errs.push(notSupported(p.child('effect'), effect, TAINT_EFFECTS));
+    if (effect !== '' && !TAINT_EFFECTS.includes(effect))
+      errs.push(notSupported(p.child('effect'), effect, TAINT_EFFECTS));
   });
 }

@@ -5,7 +5,14 @@ import type { FieldPath } from '../../apimachinery/field/path';
 import { isDNS1123Label, isDNS1123Subdomain } from '../../apimachinery/validation/names';
 import { validateAnnotations, validateLabels } from '../../apimachinery/validation/object-meta';
 import type { JsonObject } from '../../apimachinery/validation/untrusted-json';
-import { WRONG_TYPE, readBoolean, readInt64, readList, readObject, readString } from '../../apimachinery/validation/untrusted-json';
+import {
+  WRONG_TYPE,
+  readBoolean,
+  readInt64,
+  readList,
+  readObject,
+  readString,
+} from '../../apimachinery/validation/untrusted-json';
 import { validateContainers, validateEnum, validateInitContainers } from './validation-container';
 import { validateAffinity, validateTopologySpreadConstraints } from './validation-affinity';
 import { validatePodSecurityContext, validateTolerations } from './validation-pod-security';
@@ -19,9 +26,16 @@ const DNS_NONE = 'None';
 const MAX_INT32 = 2 ** 31 - 1;
 const NON_NEGATIVE = 'must be greater than or equal to 0';
 
-function validateOptionalName(errs: FieldError[], spec: JsonObject, key: string, path: FieldPath, check: (s: string) => string[]): void {
+function validateOptionalName(
+  errs: FieldError[],
+  spec: JsonObject,
+  key: string,
+  path: FieldPath,
+  check: (s: string) => string[],
+): void {
   const value = readString(errs, path.child(key), spec[key]);
-  if (typeof value === 'string' && value !== '') for (const msg of check(value)) errs.push(invalidValue(path.child(key), value, msg));
+  if (typeof value === 'string' && value !== '')
+    for (const msg of check(value)) errs.push(invalidValue(path.child(key), value, msg));
 }
 
 /** ValidatePodSpec (template subset): volumes, containers, policies, names, deadlines. */
@@ -37,24 +51,30 @@ export function validatePodSpec(spec: JsonObject, path: FieldPath): FieldError[]
   readList(errs, path.child('imagePullSecrets'), spec.imagePullSecrets);
   validateAffinity(errs, spec.affinity, path.child('affinity'));
   const dnsConfig = readObject(errs, path.child('dnsConfig'), spec.dnsConfig);
-  if (dnsPolicy === DNS_NONE && dnsConfig === undefined) errs.push(required(path.child('dnsConfig'), `must provide \`dnsConfig\` when \`dnsPolicy\` is ${DNS_NONE}`));
+  if (dnsPolicy === DNS_NONE && dnsConfig === undefined)
+    errs.push(required(path.child('dnsConfig'), `must provide \`dnsConfig\` when \`dnsPolicy\` is ${DNS_NONE}`));
   validateTopologySpreadConstraints(errs, spec.topologySpreadConstraints, path.child('topologySpreadConstraints'));
   for (const flag of ['hostNetwork', 'hostPID', 'hostIPC']) readBoolean(errs, path.child(flag), spec[flag]);
   validateOptionalName(errs, spec, 'serviceAccountName', path, isDNS1123Subdomain);
   validateOptionalName(errs, spec, 'nodeName', path, isDNS1123Subdomain);
   const deadline = readInt64(errs, path.child('activeDeadlineSeconds'), spec.activeDeadlineSeconds);
   if (typeof deadline === 'number' && (deadline < 1 || deadline > MAX_INT32)) {
-    errs.push(invalidValue(path.child('activeDeadlineSeconds'), deadline, `must be between 1 and ${MAX_INT32}, inclusive`));
+    errs.push(
+      invalidValue(path.child('activeDeadlineSeconds'), deadline, `must be between 1 and ${MAX_INT32}, inclusive`),
+    );
   }
   validateOptionalName(errs, spec, 'hostname', path, isDNS1123Label);
   validateOptionalName(errs, spec, 'subdomain', path, isDNS1123Label);
   validateTolerations(errs, spec.tolerations, path.child('tolerations'));
   validateOptionalName(errs, spec, 'priorityClassName', path, isDNS1123Subdomain);
   const runtimeClassName = readString(errs, path.child('runtimeClassName'), spec.runtimeClassName);
-  if (typeof runtimeClassName === 'string') for (const msg of isDNS1123Subdomain(runtimeClassName)) errs.push(invalidValue(path.child('runtimeClassName'), runtimeClassName, msg));
+  if (typeof runtimeClassName === 'string')
+    for (const msg of isDNS1123Subdomain(runtimeClassName))
+      errs.push(invalidValue(path.child('runtimeClassName'), runtimeClassName, msg));
   // Not a 1.26 PodSpec rule (pods clamp negatives to 1); the orch reference lists it as essential.
   const grace = readInt64(errs, path.child('terminationGracePeriodSeconds'), spec.terminationGracePeriodSeconds);
-  if (typeof grace === 'number' && grace < 0) errs.push(invalidValue(path.child('terminationGracePeriodSeconds'), grace, NON_NEGATIVE));
+  if (typeof grace === 'number' && grace < 0)
+    errs.push(invalidValue(path.child('terminationGracePeriodSeconds'), grace, NON_NEGATIVE));
   return errs;
 }
 
@@ -75,7 +95,9 @@ export function validatePodTemplateSpec(template: JsonObject, path: FieldPath): 
   validateSeccompAnnotationsAndFields(errs, meta?.annotations, spec, path.child('spec'));
   const ephemeral = spec?.ephemeralContainers;
   if (Array.isArray(ephemeral) && ephemeral.length > 0) {
-    errs.push(forbiddenField(path.child('spec', 'ephemeralContainers'), 'ephemeral containers not allowed in pod template'));
+    errs.push(
+      forbiddenField(path.child('spec', 'ephemeralContainers'), 'ephemeral containers not allowed in pod template'),
+    );
   }
   return errs;
 }

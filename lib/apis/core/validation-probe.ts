@@ -4,7 +4,16 @@ import { forbiddenField, invalidValue, notSupported, required } from '../../apim
 import type { FieldPath } from '../../apimachinery/field/path';
 import { maxLenError, regexError } from '../../apimachinery/validation/names';
 import type { JsonObject } from '../../apimachinery/validation/untrusted-json';
-import { WRONG_TYPE, isAbsent, readInt32, readInt64, readObject, readObjectList, readString, readStringList } from '../../apimachinery/validation/untrusted-json';
+import {
+  WRONG_TYPE,
+  isAbsent,
+  readInt32,
+  readInt64,
+  readObject,
+  readObjectList,
+  readString,
+  readStringList,
+} from '../../apimachinery/validation/untrusted-json';
 import { readIntOrString } from './go-values';
 
 const HTTP_SCHEMES = ['HTTP', 'HTTPS'];
@@ -30,7 +39,15 @@ export function isValidPortName(port: string): string[] {
 const HTTP_HEADER_NAME_FMT = '[-A-Za-z0-9]+';
 
 function isHTTPHeaderName(name: string): string[] {
-  return new RegExp(`^${HTTP_HEADER_NAME_FMT}$`).test(name) ? [] : [regexError("a valid HTTP header must consist of alphanumeric characters or '-'", HTTP_HEADER_NAME_FMT, 'X-Header-Name')];
+  return new RegExp(`^${HTTP_HEADER_NAME_FMT}$`).test(name)
+    ? []
+    : [
+        regexError(
+          "a valid HTTP header must consist of alphanumeric characters or '-'",
+          HTTP_HEADER_NAME_FMT,
+          'X-Header-Name',
+        ),
+      ];
 }
 
 /** ValidatePortNumOrName: an absent port is IntOrString's zero value, the int 0. */
@@ -51,12 +68,19 @@ const HANDLER_VALIDATORS: Record<string, (errs: FieldError[], action: JsonObject
     if (p === undefined || p === '') errs.push(required(path.child('path')));
     validatePortNumOrName(errs, path.child('port'), action.port);
     const scheme = readString(errs, path.child('scheme'), action.scheme);
-    if (scheme !== WRONG_TYPE && !HTTP_SCHEMES.includes(scheme ?? '')) errs.push(notSupported(path.child('scheme'), scheme ?? '', HTTP_SCHEMES));
+    if (scheme !== WRONG_TYPE && !HTTP_SCHEMES.includes(scheme ?? ''))
+      errs.push(notSupported(path.child('scheme'), scheme ?? '', HTTP_SCHEMES));
     const headers = readObjectList(errs, path.child('httpHeaders'), action.httpHeaders);
     if (Array.isArray(headers)) {
       headers.forEach((h, i) => {
-        const name = readString(errs, path.child('httpHeaders').index(i).child('name'), h === WRONG_TYPE ? undefined : h?.name);
-        if (name !== WRONG_TYPE) for (const msg of isHTTPHeaderName(name ?? '')) errs.push(invalidValue(path.child('httpHeaders'), name ?? '', msg));
+        const name = readString(
+          errs,
+          path.child('httpHeaders').index(i).child('name'),
+          h === WRONG_TYPE ? undefined : h?.name,
+        );
+        if (name !== WRONG_TYPE)
+          for (const msg of isHTTPHeaderName(name ?? ''))
+            errs.push(invalidValue(path.child('httpHeaders'), name ?? '', msg));
       });
     }
   },
@@ -65,7 +89,8 @@ const HANDLER_VALIDATORS: Record<string, (errs: FieldError[], action: JsonObject
   },
   grpc(errs, action, path) {
     const port = readInt32(errs, path.child('port'), action.port);
-    if (port !== WRONG_TYPE) for (const msg of isValidPortNum(port ?? 0)) errs.push(invalidValue(path.child('port'), port ?? 0, msg));
+    if (port !== WRONG_TYPE)
+      for (const msg of isValidPortNum(port ?? 0)) errs.push(invalidValue(path.child('port'), port ?? 0, msg));
   },
 };
 
@@ -87,7 +112,13 @@ function validateHandler(errs: FieldError[], handler: JsonObject, path: FieldPat
 
 const PROBE_HANDLERS = ['exec', 'httpGet', 'tcpSocket', 'grpc'];
 const LIFECYCLE_HANDLERS = ['exec', 'httpGet', 'tcpSocket'];
-const PROBE_COUNTERS = ['initialDelaySeconds', 'timeoutSeconds', 'periodSeconds', 'successThreshold', 'failureThreshold'];
+const PROBE_COUNTERS = [
+  'initialDelaySeconds',
+  'timeoutSeconds',
+  'periodSeconds',
+  'successThreshold',
+  'failureThreshold',
+];
 
 /** validateProbe; returns the probe object for the kind-specific rules. */
 export function validateProbe(errs: FieldError[], value: unknown, path: FieldPath): JsonObject | undefined {
@@ -99,13 +130,15 @@ export function validateProbe(errs: FieldError[], value: unknown, path: FieldPat
     if (typeof n === 'number' && n < 0) errs.push(invalidValue(path.child(counter), n, NON_NEGATIVE));
   }
   const grace = readInt64(errs, path.child('terminationGracePeriodSeconds'), probe.terminationGracePeriodSeconds);
-  if (typeof grace === 'number' && grace <= 0) errs.push(invalidValue(path.child('terminationGracePeriodSeconds'), grace, 'must be greater than 0'));
+  if (typeof grace === 'number' && grace <= 0)
+    errs.push(invalidValue(path.child('terminationGracePeriodSeconds'), grace, 'must be greater than 0'));
   return probe;
 }
 
 export function requireSuccessThresholdOne(errs: FieldError[], probe: JsonObject | undefined, path: FieldPath): void {
   if (probe === undefined) return;
-  const threshold = typeof probe.successThreshold === 'number' ? probe.successThreshold : isAbsent(probe.successThreshold) ? 0 : 1;
+  const threshold =
+    typeof probe.successThreshold === 'number' ? probe.successThreshold : isAbsent(probe.successThreshold) ? 0 : 1;
   if (threshold !== 1) errs.push(invalidValue(path.child('successThreshold'), threshold, 'must be 1'));
 }
 
@@ -114,6 +147,7 @@ export function validateLifecycle(errs: FieldError[], value: unknown, path: Fiel
   if (lifecycle === undefined || lifecycle === WRONG_TYPE) return;
   for (const hook of ['postStart', 'preStop']) {
     const handler = readObject(errs, path.child(hook), lifecycle[hook]);
-    if (handler !== undefined && handler !== WRONG_TYPE) validateHandler(errs, handler, path.child(hook), LIFECYCLE_HANDLERS);
+    if (handler !== undefined && handler !== WRONG_TYPE)
+      validateHandler(errs, handler, path.child(hook), LIFECYCLE_HANDLERS);
   }
 }

@@ -6,12 +6,27 @@ import { isQualifiedName } from '../../apimachinery/validation/names';
 import { WRONG_TYPE, isAbsent, readObject, shownValue } from '../../apimachinery/validation/untrusted-json';
 
 /** resource.ErrFormatWrong: Kubernetes fails the decode with this text; we report it as a field error. */
-export const QUANTITY_FORMAT_ERROR = "quantities must match the regular expression '^([+-]?[0-9.]+)([eEinumkKMGTP]*[-+]?[0-9]*)$'";
+export const QUANTITY_FORMAT_ERROR =
+  "quantities must match the regular expression '^([+-]?[0-9.]+)([eEinumkKMGTP]*[-+]?[0-9]*)$'";
 
 const QUANTITY_RE = /^([+-]?(?:[0-9]+(?:\.[0-9]*)?|\.[0-9]+))(Ki|Mi|Gi|Ti|Pi|Ei|[numkMGTPE]|[eE][+-]?[0-9]+)?$/;
 const SUFFIX_MULTIPLIER: Record<string, number> = {
-  n: 1e-9, u: 1e-6, m: 1e-3, '': 1, k: 1e3, M: 1e6, G: 1e9, T: 1e12, P: 1e15, E: 1e18,
-  Ki: 2 ** 10, Mi: 2 ** 20, Gi: 2 ** 30, Ti: 2 ** 40, Pi: 2 ** 50, Ei: 2 ** 60,
+  n: 1e-9,
+  u: 1e-6,
+  m: 1e-3,
+  '': 1,
+  k: 1e3,
+  M: 1e6,
+  G: 1e9,
+  T: 1e12,
+  P: 1e15,
+  E: 1e18,
+  Ki: 2 ** 10,
+  Mi: 2 ** 20,
+  Gi: 2 ** 30,
+  Ti: 2 ** 40,
+  Pi: 2 ** 50,
+  Ei: 2 ** 60,
 };
 
 /** A decoded resource.Quantity: its text (as sent; canonicalisation is the serializer's) and numeric value. */
@@ -35,10 +50,25 @@ export function parseQuantity(raw: unknown): Quantity | undefined {
 const STANDARD_CONTAINER_RESOURCES = new Set(['cpu', 'memory', 'ephemeral-storage']);
 // helper.IsStandardResourceName's set (quota and container names) in 1.26.
 const STANDARD_RESOURCES = new Set([
-  'cpu', 'memory', 'ephemeral-storage', 'requests.cpu', 'requests.memory', 'requests.ephemeral-storage',
-  'limits.cpu', 'limits.memory', 'limits.ephemeral-storage', 'pods', 'services', 'replicationcontrollers',
-  'resourcequotas', 'secrets', 'persistentvolumeclaims', 'configmaps', 'services.nodeports',
-  'services.loadbalancers', 'requests.storage',
+  'cpu',
+  'memory',
+  'ephemeral-storage',
+  'requests.cpu',
+  'requests.memory',
+  'requests.ephemeral-storage',
+  'limits.cpu',
+  'limits.memory',
+  'limits.ephemeral-storage',
+  'pods',
+  'services',
+  'replicationcontrollers',
+  'resourcequotas',
+  'secrets',
+  'persistentvolumeclaims',
+  'configmaps',
+  'services.nodeports',
+  'services.loadbalancers',
+  'requests.storage',
 ]);
 const HUGEPAGES_PREFIX = 'hugepages-';
 const REQUESTS_PREFIX = 'requests.';
@@ -47,16 +77,22 @@ const NATIVE_DOMAIN = 'kubernetes.io/';
 const isHugePages = (name: string): boolean => name.startsWith(HUGEPAGES_PREFIX);
 const isNative = (name: string): boolean => !name.includes('/') || name.includes(NATIVE_DOMAIN);
 const isOvercommitAllowed = (name: string): boolean => isNative(name) && !isHugePages(name);
-const isExtended = (name: string): boolean => !isNative(name) && !name.startsWith(REQUESTS_PREFIX) && isQualifiedName(`${REQUESTS_PREFIX}${name}`).length === 0;
+const isExtended = (name: string): boolean =>
+  !isNative(name) && !name.startsWith(REQUESTS_PREFIX) && isQualifiedName(`${REQUESTS_PREFIX}${name}`).length === 0;
 
 function validateContainerResourceName(name: string, path: FieldPath): FieldError[] {
   const errs = isQualifiedName(name).map((msg) => invalidValue(path, name, msg));
   if (errs.length > 0) return errs;
   if (!name.includes('/')) {
-    if (!STANDARD_RESOURCES.has(name) && !isHugePages(name) && !name.startsWith(`${REQUESTS_PREFIX}${HUGEPAGES_PREFIX}`)) {
+    if (
+      !STANDARD_RESOURCES.has(name) &&
+      !isHugePages(name) &&
+      !name.startsWith(`${REQUESTS_PREFIX}${HUGEPAGES_PREFIX}`)
+    ) {
       errs.push(invalidValue(path, name, 'must be a standard resource type or fully qualified'));
     }
-    if (!STANDARD_CONTAINER_RESOURCES.has(name) && !isHugePages(name)) errs.push(invalidValue(path, name, 'must be a standard resource for containers'));
+    if (!STANDARD_CONTAINER_RESOURCES.has(name) && !isHugePages(name))
+      errs.push(invalidValue(path, name, 'must be a standard resource for containers'));
   } else if (!isNative(name) && !isExtended(name)) {
     errs.push(invalidValue(path, name, "doesn't follow extended resource name standard"));
   }
@@ -67,7 +103,8 @@ function validateQuantityValue(name: string, q: Quantity, path: FieldPath): Fiel
   const errs: FieldError[] = [];
   if (q.value < 0) errs.push(invalidValue(path, q.text, 'must be greater than or equal to 0'));
   // Extended resources are integers (helper.IsIntegerResourceName); compared in milli-units as upstream.
-  if (isExtended(name) && Math.round(q.value * 1000) % 1000 !== 0) errs.push(invalidValue(path, q.text, 'must be an integer'));
+  if (isExtended(name) && Math.round(q.value * 1000) % 1000 !== 0)
+    errs.push(invalidValue(path, q.text, 'must be an integer'));
   return errs;
 }
 
@@ -98,17 +135,25 @@ export function validateResourceRequirements(value: unknown, path: FieldPath): F
   let cpuOrMemory = false;
   let hugePages = false;
   for (const [name, q] of limits) {
-    errs.push(...validateContainerResourceName(name, limPath.key(name)), ...validateQuantityValue(name, q, limPath.key(name)));
+    errs.push(
+      ...validateContainerResourceName(name, limPath.key(name)),
+      ...validateQuantityValue(name, q, limPath.key(name)),
+    );
     if (isHugePages(name)) hugePages = true;
     if (name === 'cpu' || name === 'memory') cpuOrMemory = true;
   }
   for (const [name, q] of requests) {
-    errs.push(...validateContainerResourceName(name, reqPath.key(name)), ...validateQuantityValue(name, q, reqPath.key(name)));
+    errs.push(
+      ...validateContainerResourceName(name, reqPath.key(name)),
+      ...validateQuantityValue(name, q, reqPath.key(name)),
+    );
     const limit = limits.get(name);
     if (limit !== undefined) {
       // Upstream reports both at the `requests` path itself, not at the resource key.
-      if (q.value !== limit.value && !isOvercommitAllowed(name)) errs.push(invalidValue(reqPath, q.text, `must be equal to ${name} limit`));
-      else if (q.value > limit.value) errs.push(invalidValue(reqPath, q.text, `must be less than or equal to ${name} limit`));
+      if (q.value !== limit.value && !isOvercommitAllowed(name))
+        errs.push(invalidValue(reqPath, q.text, `must be equal to ${name} limit`));
+      else if (q.value > limit.value)
+        errs.push(invalidValue(reqPath, q.text, `must be less than or equal to ${name} limit`));
     } else if (!isOvercommitAllowed(name)) {
       errs.push(required(limPath, 'Limit must be set for non overcommitable resources'));
     }

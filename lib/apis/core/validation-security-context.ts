@@ -5,7 +5,17 @@ import { goLiteral, goQuote, invalidValue, notSupported, required } from '../../
 import type { FieldPath } from '../../apimachinery/field/path';
 import { isDNS1123Subdomain } from '../../apimachinery/validation/names';
 import type { JsonObject } from '../../apimachinery/validation/untrusted-json';
-import { WRONG_TYPE, goPointerText, isAbsent, readBoolean, readInt64, readObject, readString, readStringList, stringAt } from '../../apimachinery/validation/untrusted-json';
+import {
+  WRONG_TYPE,
+  goPointerText,
+  isAbsent,
+  readBoolean,
+  readInt64,
+  readObject,
+  readString,
+  readStringList,
+  stringAt,
+} from '../../apimachinery/validation/untrusted-json';
 import { validateLocalDescendingPath } from './validation-paths';
 
 const MAX_ID = 2 ** 31 - 1;
@@ -35,10 +45,17 @@ export function validateSeccompProfileField(errs: FieldError[], value: unknown, 
   if (!type) errs.push(required(path.child('type'), 'type is required when seccompProfile is set'));
   else if (!SECCOMP_TYPES.includes(type)) errs.push(notSupported(path.child('type'), type, SECCOMP_TYPES));
   if (type === 'Localhost') {
-    if (localhost === undefined) errs.push(required(path.child('localhostProfile'), 'must be set when seccomp type is Localhost'));
+    if (localhost === undefined)
+      errs.push(required(path.child('localhostProfile'), 'must be set when seccomp type is Localhost'));
     else validateLocalDescendingPath(errs, localhost, path.child('localhostProfile'));
   } else if (localhost !== undefined) {
-    errs.push(invalidValue(path.child('localhostProfile'), goLiteral(seccompProfileLiteral(sp)), 'can only be set when seccomp type is Localhost'));
+    errs.push(
+      invalidValue(
+        path.child('localhostProfile'),
+        goLiteral(seccompProfileLiteral(sp)),
+        'can only be set when seccomp type is Localhost',
+      ),
+    );
   }
 }
 
@@ -61,13 +78,17 @@ function runAsUserNameErrors(name: string): string[] {
   if (parts.length > 2) return ['runAsUserName cannot contain more than one backslash'];
   const [domain, user] = parts.length === 1 ? ['', parts[0] ?? ''] : [parts[0] ?? '', parts[1] ?? ''];
   const msgs: string[] = [];
-  if (Buffer.byteLength(domain) >= MAX_DOMAIN_LENGTH) msgs.push(`runAsUserName's Domain length must be under ${MAX_DOMAIN_LENGTH} characters`);
-  if (parts.length === 2 && !(NETBIOS_DOMAIN.test(domain) || DNS_DOMAIN.test(domain))) msgs.push("runAsUserName's Domain doesn't match the NetBios nor the DNS format");
+  if (Buffer.byteLength(domain) >= MAX_DOMAIN_LENGTH)
+    msgs.push(`runAsUserName's Domain length must be under ${MAX_DOMAIN_LENGTH} characters`);
+  if (parts.length === 2 && !(NETBIOS_DOMAIN.test(domain) || DNS_DOMAIN.test(domain)))
+    msgs.push("runAsUserName's Domain doesn't match the NetBios nor the DNS format");
   const userLength = Buffer.byteLength(user);
   if (userLength === 0) msgs.push("runAsUserName's User cannot be empty");
-  else if (userLength > MAX_USER_LENGTH) msgs.push(`runAsUserName's User length must not be longer than ${MAX_USER_LENGTH} characters`);
+  else if (userLength > MAX_USER_LENGTH)
+    msgs.push(`runAsUserName's User length must not be longer than ${MAX_USER_LENGTH} characters`);
   if (USER_ONLY_DOTS_SPACES.test(user)) msgs.push("runAsUserName's User cannot contain only periods or spaces");
-  if (USER_BAD_CHARS.test(user)) msgs.push('runAsUserName\'s User cannot contain the following characters: "/\\:;|=,+*?<>@[]');
+  if (USER_BAD_CHARS.test(user))
+    msgs.push('runAsUserName\'s User cannot contain the following characters: "/\\:;|=,+*?<>@[]');
   return msgs;
 }
 
@@ -76,20 +97,32 @@ export function validateWindowsOptions(errs: FieldError[], value: unknown, path:
   const wo = readObject(errs, path, value);
   if (wo === undefined || wo === WRONG_TYPE) return;
   const specName = readString(errs, path.child('gmsaCredentialSpecName'), wo.gmsaCredentialSpecName);
-  if (typeof specName === 'string') for (const msg of isDNS1123Subdomain(specName)) errs.push(invalidValue(path.child('gmsaCredentialSpecName'), specName, msg));
+  if (typeof specName === 'string')
+    for (const msg of isDNS1123Subdomain(specName))
+      errs.push(invalidValue(path.child('gmsaCredentialSpecName'), specName, msg));
   const spec = readString(errs, path.child('gmsaCredentialSpec'), wo.gmsaCredentialSpec);
-  if (spec === '') errs.push(invalidValue(path.child('gmsaCredentialSpec'), spec, 'gmsaCredentialSpec cannot be an empty string'));
+  if (spec === '')
+    errs.push(invalidValue(path.child('gmsaCredentialSpec'), spec, 'gmsaCredentialSpec cannot be an empty string'));
   else if (typeof spec === 'string' && Buffer.byteLength(spec) > MAX_GMSA_SPEC_KIB * 1024) {
-    errs.push(invalidValue(path.child('gmsaCredentialSpec'), spec, `gmsaCredentialSpec size must be under ${MAX_GMSA_SPEC_KIB} KiB`));
+    errs.push(
+      invalidValue(
+        path.child('gmsaCredentialSpec'),
+        spec,
+        `gmsaCredentialSpec size must be under ${MAX_GMSA_SPEC_KIB} KiB`,
+      ),
+    );
   }
   const userName = readString(errs, path.child('runAsUserName'), wo.runAsUserName);
-  if (typeof userName === 'string') for (const msg of runAsUserNameErrors(userName)) errs.push(invalidValue(path.child('runAsUserName'), userName, msg));
+  if (typeof userName === 'string')
+    for (const msg of runAsUserNameErrors(userName))
+      errs.push(invalidValue(path.child('runAsUserName'), userName, msg));
   readBoolean(errs, path.child('hostProcess'), wo.hostProcess);
 }
 
 /** Go's `%#v` of a *core.SecurityContext (the value of the allowPrivilegeEscalation errors). */
 function securityContextLiteral(sc: JsonObject): string {
-  const ptr = (type: string, key: string): string => `${key[0]?.toUpperCase()}${key.slice(1)}:${goPointerText(type, isAbsent(sc[key]))}`;
+  const ptr = (type: string, key: string): string =>
+    `${key[0]?.toUpperCase()}${key.slice(1)}:${goPointerText(type, isAbsent(sc[key]))}`;
   return (
     'core.SecurityContext{' +
     [
@@ -119,7 +152,8 @@ function readUncheckedParts(errs: FieldError[], sc: JsonObject, path: FieldPath)
     if (Array.isArray(add)) added = add;
   }
   const se = readObject(errs, path.child('seLinuxOptions'), sc.seLinuxOptions);
-  if (se !== undefined && se !== WRONG_TYPE) for (const key of ['user', 'role', 'type', 'level']) readString(errs, path.child('seLinuxOptions', key), se[key]);
+  if (se !== undefined && se !== WRONG_TYPE)
+    for (const key of ['user', 'role', 'type', 'level']) readString(errs, path.child('seLinuxOptions', key), se[key]);
   for (const key of ['runAsNonRoot', 'readOnlyRootFilesystem']) readBoolean(errs, path.child(key), sc[key]);
   return added;
 }
@@ -135,15 +169,24 @@ export function validateSecurityContext(errs: FieldError[], value: unknown, path
   validateId(errs, sc.runAsUser, path.child('runAsUser'));
   validateId(errs, sc.runAsGroup, path.child('runAsGroup'));
   const procMount = readString(errs, path.child('procMount'), sc.procMount);
-  if (typeof procMount === 'string' && !PROC_MOUNT_TYPES.includes(procMount)) errs.push(notSupported(path.child('procMount'), procMount, PROC_MOUNT_TYPES));
+  if (typeof procMount === 'string' && !PROC_MOUNT_TYPES.includes(procMount))
+    errs.push(notSupported(path.child('procMount'), procMount, PROC_MOUNT_TYPES));
   validateSeccompProfileField(errs, sc.seccompProfile, path.child('seccompProfile'));
   const added = readUncheckedParts(errs, sc, path);
   const escalation = readBoolean(errs, path.child('allowPrivilegeEscalation'), sc.allowPrivilegeEscalation);
   if (escalation === false) {
     const literal = goLiteral(securityContextLiteral(sc));
-    if (privileged === true) errs.push(invalidValue(path, literal, 'cannot set `allowPrivilegeEscalation` to false and `privileged` to true'));
+    if (privileged === true)
+      errs.push(invalidValue(path, literal, 'cannot set `allowPrivilegeEscalation` to false and `privileged` to true'));
     for (const cap of added) {
-      if (cap === 'CAP_SYS_ADMIN') errs.push(invalidValue(path, literal, 'cannot set `allowPrivilegeEscalation` to false and `capabilities.Add` CAP_SYS_ADMIN'));
+      if (cap === 'CAP_SYS_ADMIN')
+        errs.push(
+          invalidValue(
+            path,
+            literal,
+            'cannot set `allowPrivilegeEscalation` to false and `capabilities.Add` CAP_SYS_ADMIN',
+          ),
+        );
     }
   }
   validateWindowsOptions(errs, sc.windowsOptions, path.child('windowsOptions'));

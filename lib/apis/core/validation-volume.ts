@@ -6,17 +6,58 @@ import { isDNS1123Label } from '../../apimachinery/validation/names';
 import { validateContainerResourceFieldSelector, validateObjectFieldSelector } from './validation-env';
 import { validateLocalNonReservedPath } from './validation-paths';
 import type { JsonObject } from '../../apimachinery/validation/untrusted-json';
-import { WRONG_TYPE, readBoolean, readInt32, readObject, readObjectList, readString } from '../../apimachinery/validation/untrusted-json';
+import {
+  WRONG_TYPE,
+  readBoolean,
+  readInt32,
+  readObject,
+  readObjectList,
+  readString,
+} from '../../apimachinery/validation/untrusted-json';
 
 /** Every VolumeSource member, in the order validateVolumeSource looks at them. */
 export const VOLUME_SOURCE_TYPES = [
-  'emptyDir', 'hostPath', 'gitRepo', 'gcePersistentDisk', 'awsElasticBlockStore', 'secret', 'nfs', 'iscsi',
-  'glusterfs', 'flocker', 'persistentVolumeClaim', 'rbd', 'cinder', 'cephfs', 'quobyte', 'downwardAPI', 'fc',
-  'flexVolume', 'configMap', 'azureFile', 'vsphereVolume', 'photonPersistentDisk', 'portworxVolume',
-  'azureDisk', 'storageos', 'projected', 'scaleIO', 'csi', 'ephemeral',
+  'emptyDir',
+  'hostPath',
+  'gitRepo',
+  'gcePersistentDisk',
+  'awsElasticBlockStore',
+  'secret',
+  'nfs',
+  'iscsi',
+  'glusterfs',
+  'flocker',
+  'persistentVolumeClaim',
+  'rbd',
+  'cinder',
+  'cephfs',
+  'quobyte',
+  'downwardAPI',
+  'fc',
+  'flexVolume',
+  'configMap',
+  'azureFile',
+  'vsphereVolume',
+  'photonPersistentDisk',
+  'portworxVolume',
+  'azureDisk',
+  'storageos',
+  'projected',
+  'scaleIO',
+  'csi',
+  'ephemeral',
 ] as const;
 
-const HOST_PATH_TYPES = ['', 'BlockDevice', 'CharDevice', 'Directory', 'DirectoryOrCreate', 'File', 'FileOrCreate', 'Socket'];
+const HOST_PATH_TYPES = [
+  '',
+  'BlockDevice',
+  'CharDevice',
+  'Directory',
+  'DirectoryOrCreate',
+  'File',
+  'FileOrCreate',
+  'Socket',
+];
 const FILE_MODE_ERROR = 'must be a number between 0 and 0777 (octal), both inclusive';
 const MAX_FILE_MODE = 0o777;
 
@@ -29,11 +70,18 @@ function requireString(errs: FieldError[], source: JsonObject, key: string, path
 
 function validateDefaultMode(errs: FieldError[], source: JsonObject, path: FieldPath): void {
   const mode = readInt32(errs, path.child('defaultMode'), source.defaultMode);
-  if (typeof mode === 'number' && (mode < 0 || mode > MAX_FILE_MODE)) errs.push(invalidValue(path.child('defaultMode'), mode, FILE_MODE_ERROR));
+  if (typeof mode === 'number' && (mode < 0 || mode > MAX_FILE_MODE))
+    errs.push(invalidValue(path.child('defaultMode'), mode, FILE_MODE_ERROR));
 }
 
 /** sets.List() order of validVolumeDownwardAPIFieldPathExpressions. */
-const VOLUME_FIELD_PATHS = ['metadata.annotations', 'metadata.labels', 'metadata.name', 'metadata.namespace', 'metadata.uid'];
+const VOLUME_FIELD_PATHS = [
+  'metadata.annotations',
+  'metadata.labels',
+  'metadata.name',
+  'metadata.namespace',
+  'metadata.uid',
+];
 
 /** validateDownwardAPIVolumeFile for each item; upstream reports at the source's path, not the item's. */
 function validateDownwardAPIItems(errs: FieldError[], value: unknown, path: FieldPath): void {
@@ -53,24 +101,29 @@ function validateDownwardAPIItems(errs: FieldError[], value: unknown, path: Fiel
     if (fieldRef === WRONG_TYPE || resourceFieldRef === WRONG_TYPE) return;
     if (fieldRef !== undefined) {
       validateObjectFieldSelector(errs, fieldRef, path.child('fieldRef'), VOLUME_FIELD_PATHS);
-      if (resourceFieldRef !== undefined) errs.push(invalidValue(path, 'resource', 'fieldRef and resourceFieldRef can not be specified simultaneously'));
+      if (resourceFieldRef !== undefined)
+        errs.push(invalidValue(path, 'resource', 'fieldRef and resourceFieldRef can not be specified simultaneously'));
     } else if (resourceFieldRef !== undefined) {
       validateContainerResourceFieldSelector(errs, resourceFieldRef, path.child('resourceFieldRef'), true);
     } else {
       errs.push(required(path, 'one of fieldRef and resourceFieldRef is required'));
     }
     const mode = readInt32(errs, itemPath.child('mode'), file.mode);
-    if (typeof mode === 'number' && (mode < 0 || mode > MAX_FILE_MODE)) errs.push(invalidValue(path.child('mode'), mode, FILE_MODE_ERROR));
+    if (typeof mode === 'number' && (mode < 0 || mode > MAX_FILE_MODE))
+      errs.push(invalidValue(path.child('mode'), mode, FILE_MODE_ERROR));
   });
 }
 
-const SOURCE_VALIDATORS: Partial<Record<(typeof VOLUME_SOURCE_TYPES)[number], (errs: FieldError[], source: JsonObject, path: FieldPath) => void>> = {
+const SOURCE_VALIDATORS: Partial<
+  Record<(typeof VOLUME_SOURCE_TYPES)[number], (errs: FieldError[], source: JsonObject, path: FieldPath) => void>
+> = {
   hostPath(errs, source, path) {
     const p = requireString(errs, source, 'path', path);
     if (!p) return;
     if (p.split('/').includes('..')) errs.push(invalidValue(path.child('path'), p, "must not contain '..'"));
     const type = readString(errs, path.child('type'), source.type);
-    if (typeof type === 'string' && !HOST_PATH_TYPES.includes(type)) errs.push(notSupported(path.child('type'), type, HOST_PATH_TYPES));
+    if (typeof type === 'string' && !HOST_PATH_TYPES.includes(type))
+      errs.push(notSupported(path.child('type'), type, HOST_PATH_TYPES));
   },
   gcePersistentDisk(errs, source, path) {
     requireString(errs, source, 'pdName', path);
@@ -127,7 +180,8 @@ export function validateVolumes(errs: FieldError[], value: unknown, path: FieldP
     const volumeErrs = validateVolumeSource(volume ?? {}, p);
     const name = readString(volumeErrs, p.child('name'), volume?.name);
     if (name === undefined || name === '') volumeErrs.push(required(p.child('name')));
-    else if (name !== WRONG_TYPE) for (const msg of isDNS1123Label(name)) volumeErrs.push(invalidValue(p.child('name'), name, msg));
+    else if (name !== WRONG_TYPE)
+      for (const msg of isDNS1123Label(name)) volumeErrs.push(invalidValue(p.child('name'), name, msg));
     if (typeof name === 'string' && names.has(name)) volumeErrs.push(duplicate(p.child('name'), name));
     if (volumeErrs.length === 0 && typeof name === 'string') names.add(name);
     errs.push(...volumeErrs);
@@ -135,7 +189,8 @@ export function validateVolumes(errs: FieldError[], value: unknown, path: FieldP
   return names;
 }
 
-const GCE_PD_READ_ONLY = 'must be true for replicated pods > 1; GCE PD can only be mounted on multiple machines if it is read-only';
+const GCE_PD_READ_ONLY =
+  'must be true for replicated pods > 1; GCE PD can only be mounted on multiple machines if it is read-only';
 
 /** ValidateReadOnlyPersistentDisks: replicated pods may only mount GCE PDs read-only. */
 export function validateReadOnlyPersistentDisks(value: unknown, path: FieldPath): FieldError[] {
@@ -147,7 +202,8 @@ export function validateReadOnlyPersistentDisks(value: unknown, path: FieldPath)
     if (vol === undefined || vol === WRONG_TYPE) return;
     const pd = readObject(ignored, path, vol.gcePersistentDisk);
     if (pd === undefined || pd === WRONG_TYPE) return;
-    if (readBoolean(ignored, path, pd.readOnly) !== true) errs.push(invalidValue(path.index(i).child('gcePersistentDisk', 'readOnly'), false, GCE_PD_READ_ONLY));
+    if (readBoolean(ignored, path, pd.readOnly) !== true)
+      errs.push(invalidValue(path.index(i).child('gcePersistentDisk', 'readOnly'), false, GCE_PD_READ_ONLY));
   });
   return errs;
 }

@@ -11,8 +11,10 @@ function renameShares(obj: ApiObject, from: string, to: string): ApiObject {
   return { ...obj, spec: { ...spec, limited } };
 }
 
-export const v1beta2PriorityLevelToV1beta3 = (obj: ApiObject): ApiObject => renameShares(obj, 'assuredConcurrencyShares', 'nominalConcurrencyShares');
-export const v1beta3PriorityLevelToV1beta2 = (obj: ApiObject): ApiObject => renameShares(obj, 'nominalConcurrencyShares', 'assuredConcurrencyShares');
+export const v1beta2PriorityLevelToV1beta3 = (obj: ApiObject): ApiObject =>
+  renameShares(obj, 'assuredConcurrencyShares', 'nominalConcurrencyShares');
+export const v1beta3PriorityLevelToV1beta2 = (obj: ApiObject): ApiObject =>
+  renameShares(obj, 'nominalConcurrencyShares', 'assuredConcurrencyShares');
 
 /** PriorityLevelConfiguration, stored as v1beta3. */
 export const PRIORITY_LEVEL_CONVERSIONS: KindConversions = {

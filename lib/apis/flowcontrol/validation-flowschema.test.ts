@@ -27,10 +27,26 @@ import {
 describe('validateFlowSchema', () => {
   it.each<[string, Patch[], string[]]>([
     ['a complete valid schema', [], []],
-    ['matchingPrecedence negative', [['spec.matchingPrecedence', -5]], ['spec.matchingPrecedence: Invalid value: -5: must be a positive value']],
-    ['matchingPrecedence 0 (not defaulted)', [['spec.matchingPrecedence', 0]], ['spec.matchingPrecedence: Invalid value: 0: must be a positive value']],
-    ['matchingPrecedence absent (not defaulted)', [['spec.matchingPrecedence', undefined]], ['spec.matchingPrecedence: Invalid value: 0: must be a positive value']],
-    ['matchingPrecedence 10001', [['spec.matchingPrecedence', 10001]], ['spec.matchingPrecedence: Invalid value: 10001: must not be greater than 10000']],
+    [
+      'matchingPrecedence negative',
+      [['spec.matchingPrecedence', -5]],
+      ['spec.matchingPrecedence: Invalid value: -5: must be a positive value'],
+    ],
+    [
+      'matchingPrecedence 0 (not defaulted)',
+      [['spec.matchingPrecedence', 0]],
+      ['spec.matchingPrecedence: Invalid value: 0: must be a positive value'],
+    ],
+    [
+      'matchingPrecedence absent (not defaulted)',
+      [['spec.matchingPrecedence', undefined]],
+      ['spec.matchingPrecedence: Invalid value: 0: must be a positive value'],
+    ],
+    [
+      'matchingPrecedence 10001',
+      [['spec.matchingPrecedence', 10001]],
+      ['spec.matchingPrecedence: Invalid value: 10001: must not be greater than 10000'],
+    ],
     ['matchingPrecedence 10000', [['spec.matchingPrecedence', 10000]], []],
     [
       'matchingPrecedence 1 on a schema not named exempt',
@@ -40,24 +56,40 @@ describe('validateFlowSchema', () => {
     [
       'unknown distinguisher method',
       [['spec.distinguisherMethod.type', 'X']],
-      ['spec.distinguisherMethod.type: Unsupported value: flowcontrol.FlowDistinguisherMethod{Type:"X"}: supported values: "ByNamespace", "ByUser"'],
+      [
+        'spec.distinguisherMethod.type: Unsupported value: flowcontrol.FlowDistinguisherMethod{Type:"X"}: supported values: "ByNamespace", "ByUser"',
+      ],
     ],
     [
       'distinguisher method without type',
       [['spec.distinguisherMethod', {}]],
-      ['spec.distinguisherMethod.type: Unsupported value: flowcontrol.FlowDistinguisherMethod{Type:""}: supported values: "ByNamespace", "ByUser"'],
+      [
+        'spec.distinguisherMethod.type: Unsupported value: flowcontrol.FlowDistinguisherMethod{Type:""}: supported values: "ByNamespace", "ByUser"',
+      ],
     ],
     ['ByNamespace distinguisher', [['spec.distinguisherMethod.type', 'ByNamespace']], []],
     ['no distinguisher', [['spec.distinguisherMethod', undefined]], []],
-    ['empty priority level name', [['spec.priorityLevelConfiguration.name', '']], ['spec.priorityLevelConfiguration.name: Required value: must reference a priority level']],
-    ['no priority level reference', [['spec.priorityLevelConfiguration', undefined]], ['spec.priorityLevelConfiguration.name: Required value: must reference a priority level']],
+    [
+      'empty priority level name',
+      [['spec.priorityLevelConfiguration.name', '']],
+      ['spec.priorityLevelConfiguration.name: Required value: must reference a priority level'],
+    ],
+    [
+      'no priority level reference',
+      [['spec.priorityLevelConfiguration', undefined]],
+      ['spec.priorityLevelConfiguration.name: Required value: must reference a priority level'],
+    ],
     [
       'priority level name not a DNS subdomain',
       [['spec.priorityLevelConfiguration.name', 'Bad_Name']],
       [`spec.priorityLevelConfiguration.name: Invalid value: "Bad_Name": ${SUBDOMAIN_TEXT}`],
     ],
     ['no rules', [['spec.rules', undefined]], []],
-    ['rule without subjects', [[`${R}.subjects`, []]], [`${R}.subjects: Required value: subjects must contain at least one value`]],
+    [
+      'rule without subjects',
+      [[`${R}.subjects`, []]],
+      [`${R}.subjects: Required value: subjects must contain at least one value`],
+    ],
     [
       'rule with neither resource nor non-resource rules',
       [
@@ -66,7 +98,11 @@ describe('validateFlowSchema', () => {
       ],
       [`${R}: Required value: at least one of resourceRules and nonResourceRules has to be non-empty`],
     ],
-    ['unknown subject kind', [[`${SUBJ}.kind`, 'Foo']], [`${SUBJ}.kind: Unsupported value: "Foo": supported values: "Group", "ServiceAccount", "User"`]],
+    [
+      'unknown subject kind',
+      [[`${SUBJ}.kind`, 'Foo']],
+      [`${SUBJ}.kind: Unsupported value: "Foo": supported values: "Group", "ServiceAccount", "User"`],
+    ],
     [
       'ServiceAccount subject without serviceAccount, with user',
       [[`${SUBJ}.kind`, 'ServiceAccount']],
@@ -75,11 +111,24 @@ describe('validateFlowSchema', () => {
         `${SUBJ}.user: Forbidden: user is forbidden when subject kind is not 'User'`,
       ],
     ],
-    ['User subject without user', [[SUBJ, { kind: 'User' }]], [`${SUBJ}.user: Required value: user is required when subject kind is 'User'`]],
-    ['Group subject without group', [[SUBJ, { kind: 'Group' }]], [`${SUBJ}.group: Required value: group is required when subject kind is 'Group'`]],
+    [
+      'User subject without user',
+      [[SUBJ, { kind: 'User' }]],
+      [`${SUBJ}.user: Required value: user is required when subject kind is 'User'`],
+    ],
+    [
+      'Group subject without group',
+      [[SUBJ, { kind: 'Group' }]],
+      [`${SUBJ}.group: Required value: group is required when subject kind is 'Group'`],
+    ],
     [
       'Group subject with user and serviceAccount as well',
-      [[SUBJ, { kind: 'Group', group: { name: 'g' }, user: { name: 'u' }, serviceAccount: { namespace: 'ns', name: 'sa' } }]],
+      [
+        [
+          SUBJ,
+          { kind: 'Group', group: { name: 'g' }, user: { name: 'u' }, serviceAccount: { namespace: 'ns', name: 'sa' } },
+        ],
+      ],
       [
         `${SUBJ}.serviceAccount: Forbidden: serviceAccount is forbidden when subject kind is not 'ServiceAccount'`,
         `${SUBJ}.user: Forbidden: user is forbidden when subject kind is not 'User'`,
@@ -96,25 +145,55 @@ describe('validateFlowSchema', () => {
     [
       'service account with empty name and namespace',
       [[SUBJ, { kind: 'ServiceAccount', serviceAccount: { name: '', namespace: '' } }]],
-      [`${SUBJ}.serviceAccount.name: Required value`, `${SUBJ}.serviceAccount.namespace: Required value: must specify namespace for service account`],
+      [
+        `${SUBJ}.serviceAccount.name: Required value`,
+        `${SUBJ}.serviceAccount.namespace: Required value: must specify namespace for service account`,
+      ],
     ],
     [
       'service account with bad name and namespace',
       [[SUBJ, { kind: 'ServiceAccount', serviceAccount: { name: 'Bad_SA', namespace: 'Bad.NS' } }]],
-      [`${SUBJ}.serviceAccount.name: Invalid value: "Bad_SA": ${SUBDOMAIN_TEXT}`, `${SUBJ}.serviceAccount.namespace: Invalid value: "Bad.NS": ${LABEL_TEXT}`],
+      [
+        `${SUBJ}.serviceAccount.name: Invalid value: "Bad_SA": ${SUBDOMAIN_TEXT}`,
+        `${SUBJ}.serviceAccount.namespace: Invalid value: "Bad.NS": ${LABEL_TEXT}`,
+      ],
     ],
-    ['service account * of a namespace', [[SUBJ, { kind: 'ServiceAccount', serviceAccount: { name: '*', namespace: 'kube-system' } }]], []],
-    ['resource rule without verbs', [[`${RR}.verbs`, []]], [`${RR}.verbs: Required value: verbs must contain at least one value`]],
-    ['resource rule verbs * with others', [[`${RR}.verbs`, ['*', 'get']]], [`${RR}.verbs: Invalid value: []string{"*", "get"}: if '*' is present, must not specify other verbs`]],
+    [
+      'service account * of a namespace',
+      [[SUBJ, { kind: 'ServiceAccount', serviceAccount: { name: '*', namespace: 'kube-system' } }]],
+      [],
+    ],
+    [
+      'resource rule without verbs',
+      [[`${RR}.verbs`, []]],
+      [`${RR}.verbs: Required value: verbs must contain at least one value`],
+    ],
+    [
+      'resource rule verbs * with others',
+      [[`${RR}.verbs`, ['*', 'get']]],
+      [`${RR}.verbs: Invalid value: []string{"*", "get"}: if '*' is present, must not specify other verbs`],
+    ],
     ['resource rule verbs *', [[`${RR}.verbs`, ['*']]], []],
-    ['resource rule unsupported verb', [[`${RR}.verbs`, ['get', 'post']]], [`${RR}.verbs: Unsupported value: []string{"get", "post"}: supported values: ${VERBS}`]],
-    ['resource rule without apiGroups', [[`${RR}.apiGroups`, undefined]], [`${RR}.apiGroups: Required value: resource rules must supply at least one api group`]],
+    [
+      'resource rule unsupported verb',
+      [[`${RR}.verbs`, ['get', 'post']]],
+      [`${RR}.verbs: Unsupported value: []string{"get", "post"}: supported values: ${VERBS}`],
+    ],
+    [
+      'resource rule without apiGroups',
+      [[`${RR}.apiGroups`, undefined]],
+      [`${RR}.apiGroups: Required value: resource rules must supply at least one api group`],
+    ],
     [
       'resource rule apiGroups * with others',
       [[`${RR}.apiGroups`, ['*', 'apps']]],
       [`${RR}.apiGroups: Invalid value: []string{"*", "apps"}: if '*' is present, must not specify other api groups`],
     ],
-    ['resource rule without resources', [[`${RR}.resources`, []]], [`${RR}.resources: Required value: resource rules must supply at least one resource`]],
+    [
+      'resource rule without resources',
+      [[`${RR}.resources`, []]],
+      [`${RR}.resources: Required value: resource rules must supply at least one resource`],
+    ],
     [
       'resource rule resources * with others',
       [[`${RR}.resources`, ['pods', '*']]],
@@ -123,7 +202,9 @@ describe('validateFlowSchema', () => {
     [
       'namespaced rule without namespaces',
       [[`${RR}.namespaces`, []]],
-      [`${RR}.namespaces: Required value: resource rules that are not cluster scoped must supply at least one namespace`],
+      [
+        `${RR}.namespaces: Required value: resource rules that are not cluster scoped must supply at least one namespace`,
+      ],
     ],
     [
       'namespaced rule with null namespaces and clusterScope false',
@@ -131,7 +212,9 @@ describe('validateFlowSchema', () => {
         [`${RR}.namespaces`, null],
         [`${RR}.clusterScope`, false],
       ],
-      [`${RR}.namespaces: Required value: resource rules that are not cluster scoped must supply at least one namespace`],
+      [
+        `${RR}.namespaces: Required value: resource rules that are not cluster scoped must supply at least one namespace`,
+      ],
     ],
     [
       'cluster-scoped rule without namespaces',
@@ -144,38 +227,94 @@ describe('validateFlowSchema', () => {
     [
       'namespaces * with others',
       [[`${RR}.namespaces`, ['*', 'default']]],
-      [`${RR}.namespaces: Invalid value: []string{"*", "default"}: if '*' is present, must not specify other namespaces`],
+      [
+        `${RR}.namespaces: Invalid value: []string{"*", "default"}: if '*' is present, must not specify other namespaces`,
+      ],
     ],
     ['namespaces *', [[`${RR}.namespaces`, ['*']]], []],
-    ['namespace not a DNS label', [[`${RR}.namespaces`, ['default', 'Bad']]], [`${RR}.namespaces[1]: Invalid value: "Bad": ${NS_INTRO}${LABEL_TEXT}`]],
+    [
+      'namespace not a DNS label',
+      [[`${RR}.namespaces`, ['default', 'Bad']]],
+      [`${RR}.namespaces[1]: Invalid value: "Bad": ${NS_INTRO}${LABEL_TEXT}`],
+    ],
     // Spec wins: "" means "any specified namespace".
     ['namespaces [""] (spec: any specified namespace)', [[`${RR}.namespaces`, ['']]], []],
     ['namespaces "" among others', [[`${RR}.namespaces`, ['', 'default']]], []],
-    ['non-resource rule unsupported verb (HTTP method)', [[`${NR}.verbs`, ['post']]], [`${NR}.verbs: Unsupported value: []string{"post"}: supported values: ${VERBS}`]],
-    ['non-resource rule without verbs', [[`${NR}.verbs`, undefined]], [`${NR}.verbs: Required value: verbs must contain at least one value`]],
-    ['non-resource rule without URLs', [[`${NR}.nonResourceURLs`, []]], [`${NR}.nonResourceURLs: Required value: nonResourceURLs must contain at least one value`]],
+    [
+      'non-resource rule unsupported verb (HTTP method)',
+      [[`${NR}.verbs`, ['post']]],
+      [`${NR}.verbs: Unsupported value: []string{"post"}: supported values: ${VERBS}`],
+    ],
+    [
+      'non-resource rule without verbs',
+      [[`${NR}.verbs`, undefined]],
+      [`${NR}.verbs: Required value: verbs must contain at least one value`],
+    ],
+    [
+      'non-resource rule without URLs',
+      [[`${NR}.nonResourceURLs`, []]],
+      [`${NR}.nonResourceURLs: Required value: nonResourceURLs must contain at least one value`],
+    ],
     [
       'URL * with others',
       [[`${NR}.nonResourceURLs`, ['*', '/healthz']]],
-      [`${NR}.nonResourceURLs: Invalid value: []string{"*", "/healthz"}: if '*' is present, must not specify other non-resource URLs`],
+      [
+        `${NR}.nonResourceURLs: Invalid value: []string{"*", "/healthz"}: if '*' is present, must not specify other non-resource URLs`,
+      ],
     ],
     ['URL * alone', [[`${NR}.nonResourceURLs`, ['*']]], []],
     ['URL root', [[`${NR}.nonResourceURLs`, ['/']]], []],
     ['URL ending in / (matches sub-paths)', [[`${NR}.nonResourceURLs`, ['/healthz/', '/livez']]], []],
-    ['empty URL', [[`${NR}.nonResourceURLs`, ['']]], [`${NR}.nonResourceURLs[0]: Invalid value: "": must not be empty`]],
-    ['URL without leading slash', [[`${NR}.nonResourceURLs`, ['healthz']]], [`${NR}.nonResourceURLs[0]: Invalid value: "healthz": must start with slash`]],
-    ['URL with a space', [[`${NR}.nonResourceURLs`, ['/a b']]], [`${NR}.nonResourceURLs[0]: Invalid value: "/a b": must not contain white-space`]],
-    ['URL with double slash', [[`${NR}.nonResourceURLs`, ['/a//b']]], [`${NR}.nonResourceURLs[0]: Invalid value: "/a//b": must not contain double slash`]],
+    [
+      'empty URL',
+      [[`${NR}.nonResourceURLs`, ['']]],
+      [`${NR}.nonResourceURLs[0]: Invalid value: "": must not be empty`],
+    ],
+    [
+      'URL without leading slash',
+      [[`${NR}.nonResourceURLs`, ['healthz']]],
+      [`${NR}.nonResourceURLs[0]: Invalid value: "healthz": must start with slash`],
+    ],
+    [
+      'URL with a space',
+      [[`${NR}.nonResourceURLs`, ['/a b']]],
+      [`${NR}.nonResourceURLs[0]: Invalid value: "/a b": must not contain white-space`],
+    ],
+    [
+      'URL with double slash',
+      [[`${NR}.nonResourceURLs`, ['/a//b']]],
+      [`${NR}.nonResourceURLs[0]: Invalid value: "/a//b": must not contain double slash`],
+    ],
     // Spec wins: no trailing /* and no partial wildcards.
     [
       'URL ending in /*',
       [[`${NR}.nonResourceURLs`, ['/healthz', '/healthz/*']]],
-      [`${NR}.nonResourceURLs[1]: Invalid value: "/healthz/*": must not end with "/*"; a path ending in "/" matches all its sub-paths`],
+      [
+        `${NR}.nonResourceURLs[1]: Invalid value: "/healthz/*": must not end with "/*"; a path ending in "/" matches all its sub-paths`,
+      ],
     ],
-    ['URL /*', [[`${NR}.nonResourceURLs`, ['/*']]], [`${NR}.nonResourceURLs[0]: Invalid value: "/*": must not end with "/*"; a path ending in "/" matches all its sub-paths`]],
-    ['URL prefix*', [[`${NR}.nonResourceURLs`, ['/healthz*']]], [`${NR}.nonResourceURLs[0]: Invalid value: "/healthz*": partial wildcards are not allowed`]],
-    ['URL with inner *', [[`${NR}.nonResourceURLs`, ['/api/*/x']]], [`${NR}.nonResourceURLs[0]: Invalid value: "/api/*/x": partial wildcards are not allowed`]],
-    ['URL ending in /**', [[`${NR}.nonResourceURLs`, ['/a/**']]], [`${NR}.nonResourceURLs[0]: Invalid value: "/a/**": partial wildcards are not allowed`]],
+    [
+      'URL /*',
+      [[`${NR}.nonResourceURLs`, ['/*']]],
+      [
+        `${NR}.nonResourceURLs[0]: Invalid value: "/*": must not end with "/*"; a path ending in "/" matches all its sub-paths`,
+      ],
+    ],
+    [
+      'URL prefix*',
+      [[`${NR}.nonResourceURLs`, ['/healthz*']]],
+      [`${NR}.nonResourceURLs[0]: Invalid value: "/healthz*": partial wildcards are not allowed`],
+    ],
+    [
+      'URL with inner *',
+      [[`${NR}.nonResourceURLs`, ['/api/*/x']]],
+      [`${NR}.nonResourceURLs[0]: Invalid value: "/api/*/x": partial wildcards are not allowed`],
+    ],
+    [
+      'URL ending in /**',
+      [[`${NR}.nonResourceURLs`, ['/a/**']]],
+      [`${NR}.nonResourceURLs[0]: Invalid value: "/a/**": partial wildcards are not allowed`],
+    ],
     [
       'every error of a request, in order',
       [
@@ -202,7 +341,10 @@ describe('validateFlowSchema', () => {
     [
       'status conditions: duplicate and empty types',
       [['status', { conditions: [{ type: 'Dangling', status: 'True' }, { type: 'Dangling' }, {}] }]],
-      ['status.conditions[1].type: Duplicate value: "Dangling"', 'status.conditions[2].type: Required value: must not be empty'],
+      [
+        'status.conditions[1].type: Duplicate value: "Dangling"',
+        'status.conditions[2].type: Required value: must not be empty',
+      ],
     ],
   ])('%s', (_name, patches, expected) => {
     expect(texts(validateFlowSchema(build(aFlowSchema, patches)))).toEqual(expected);
@@ -211,7 +353,9 @@ describe('validateFlowSchema', () => {
   it('re-validates the whole object on update', () => {
     const old = aFlowSchema();
     const obj = build(aFlowSchema, [['spec.matchingPrecedence', -1]]);
-    expect(texts(validateFlowSchemaUpdate(obj, old))).toEqual(['spec.matchingPrecedence: Invalid value: -1: must be a positive value']);
+    expect(texts(validateFlowSchemaUpdate(obj, old))).toEqual([
+      'spec.matchingPrecedence: Invalid value: -1: must be a positive value',
+    ]);
   });
 
   it('checks only the status on a status update', () => {
@@ -219,7 +363,9 @@ describe('validateFlowSchema', () => {
       ['spec.matchingPrecedence', -1],
       ['status', { conditions: [{ type: '' }] }],
     ]);
-    expect(texts(validateFlowSchemaStatus(obj, aFlowSchema()))).toEqual(['status.conditions[0].type: Required value: must not be empty']);
+    expect(texts(validateFlowSchemaStatus(obj, aFlowSchema()))).toEqual([
+      'status.conditions[0].type: Required value: must not be empty',
+    ]);
   });
 });
 
@@ -238,9 +384,12 @@ describe('mandatory FlowSchemas', () => {
   });
 
   it('rejects any other spec with a Go dump of the spec', () => {
-    const obj = mandatory('catch-all', { priorityLevelConfiguration: { name: 'catch-all' }, matchingPrecedence: 10000 });
+    const obj = mandatory('catch-all', {
+      priorityLevelConfiguration: { name: 'catch-all' },
+      matchingPrecedence: 10000,
+    });
     expect(texts(validateFlowSchema(obj))).toEqual([
-      "spec: Invalid value: flowcontrol.FlowSchemaSpec{PriorityLevelConfiguration:flowcontrol.PriorityLevelConfigurationReference{Name:\"catch-all\"}, MatchingPrecedence:10000, DistinguisherMethod:(*flowcontrol.FlowDistinguisherMethod)(nil), Rules:[]flowcontrol.PolicyRulesWithSubjects(nil)}: spec of 'catch-all' must equal the fixed value",
+      'spec: Invalid value: flowcontrol.FlowSchemaSpec{PriorityLevelConfiguration:flowcontrol.PriorityLevelConfigurationReference{Name:"catch-all"}, MatchingPrecedence:10000, DistinguisherMethod:(*flowcontrol.FlowDistinguisherMethod)(nil), Rules:[]flowcontrol.PolicyRulesWithSubjects(nil)}: spec of \'catch-all\' must equal the fixed value',
     ]);
   });
 
@@ -249,11 +398,16 @@ describe('mandatory FlowSchemas', () => {
       priorityLevelConfiguration: { name: 'exempt' },
       matchingPrecedence: 1,
       distinguisherMethod: { type: 'ByUser' },
-      rules: [{ subjects: [{ kind: 'Group', group: { name: 'system:masters' } }], nonResourceRules: [{ verbs: ['*'], nonResourceURLs: [] }] }],
+      rules: [
+        {
+          subjects: [{ kind: 'Group', group: { name: 'system:masters' } }],
+          nonResourceRules: [{ verbs: ['*'], nonResourceURLs: [] }],
+        },
+      ],
     });
     expect(texts(validateFlowSchema(obj))).toEqual([
       'spec.rules[0].nonResourceRules[0].nonResourceURLs: Required value: nonResourceURLs must contain at least one value',
-      "spec: Invalid value: flowcontrol.FlowSchemaSpec{PriorityLevelConfiguration:flowcontrol.PriorityLevelConfigurationReference{Name:\"exempt\"}, MatchingPrecedence:1, DistinguisherMethod:(*flowcontrol.FlowDistinguisherMethod)(0xc000000000), Rules:[]flowcontrol.PolicyRulesWithSubjects{flowcontrol.PolicyRulesWithSubjects{Subjects:[]flowcontrol.Subject{flowcontrol.Subject{Kind:\"Group\", User:(*flowcontrol.UserSubject)(nil), Group:(*flowcontrol.GroupSubject)(0xc000000000), ServiceAccount:(*flowcontrol.ServiceAccountSubject)(nil)}}, ResourceRules:[]flowcontrol.ResourcePolicyRule(nil), NonResourceRules:[]flowcontrol.NonResourcePolicyRule{flowcontrol.NonResourcePolicyRule{Verbs:[]string{\"*\"}, NonResourceURLs:[]string{}}}}}}: spec of 'exempt' must equal the fixed value",
+      'spec: Invalid value: flowcontrol.FlowSchemaSpec{PriorityLevelConfiguration:flowcontrol.PriorityLevelConfigurationReference{Name:"exempt"}, MatchingPrecedence:1, DistinguisherMethod:(*flowcontrol.FlowDistinguisherMethod)(0xc000000000), Rules:[]flowcontrol.PolicyRulesWithSubjects{flowcontrol.PolicyRulesWithSubjects{Subjects:[]flowcontrol.Subject{flowcontrol.Subject{Kind:"Group", User:(*flowcontrol.UserSubject)(nil), Group:(*flowcontrol.GroupSubject)(0xc000000000), ServiceAccount:(*flowcontrol.ServiceAccountSubject)(nil)}}, ResourceRules:[]flowcontrol.ResourcePolicyRule(nil), NonResourceRules:[]flowcontrol.NonResourcePolicyRule{flowcontrol.NonResourcePolicyRule{Verbs:[]string{"*"}, NonResourceURLs:[]string{}}}}}}: spec of \'exempt\' must equal the fixed value',
     ]);
   });
 

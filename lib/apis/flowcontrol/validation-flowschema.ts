@@ -1,9 +1,25 @@
 // FlowSchema spec validation (pkg/apis/flowcontrol/validation of Kubernetes 1.26, with the orch spec's two deviations).
 import type { FieldError } from '../../apimachinery/field/errors';
-import { forbiddenField, goLiteral, goQuote, invalidValue, notSupported, required } from '../../apimachinery/field/errors';
+import {
+  forbiddenField,
+  goLiteral,
+  goQuote,
+  invalidValue,
+  notSupported,
+  required,
+} from '../../apimachinery/field/errors';
 import type { FieldPath } from '../../apimachinery/field/path';
 import { validateDNS1123LabelName, validateDNS1123SubdomainName } from '../../apimachinery/validation/names';
-import { WRONG_TYPE, goStringSliceText, readBoolean, readInt32, readList, readObject, readString, readStringList } from '../../apimachinery/validation/untrusted-json';
+import {
+  WRONG_TYPE,
+  goStringSliceText,
+  readBoolean,
+  readInt32,
+  readList,
+  readObject,
+  readString,
+  readStringList,
+} from '../../apimachinery/validation/untrusted-json';
 
 export const FLOW_SCHEMA_MAX_MATCHING_PRECEDENCE = 10000;
 export const FLOW_SCHEMA_NAME_EXEMPT = 'exempt';
@@ -90,14 +106,23 @@ function validatePolicyRulesWithSubjects(errs: FieldError[], value: unknown, pat
 
   const resourceRules = readList(errs, path.child('resourceRules'), r.resourceRules);
   const nonResourceRules = readList(errs, path.child('nonResourceRules'), r.nonResourceRules);
-  if (resourceRules !== WRONG_TYPE && nonResourceRules !== WRONG_TYPE && (resourceRules ?? []).length === 0 && (nonResourceRules ?? []).length === 0) {
+  if (
+    resourceRules !== WRONG_TYPE &&
+    nonResourceRules !== WRONG_TYPE &&
+    (resourceRules ?? []).length === 0 &&
+    (nonResourceRules ?? []).length === 0
+  ) {
     errs.push(required(path, 'at least one of resourceRules and nonResourceRules has to be non-empty'));
   }
   if (resourceRules !== WRONG_TYPE) {
-    (resourceRules ?? []).forEach((rr, i) => validateResourcePolicyRule(errs, rr, path.child('resourceRules').index(i)));
+    (resourceRules ?? []).forEach((rr, i) =>
+      validateResourcePolicyRule(errs, rr, path.child('resourceRules').index(i)),
+    );
   }
   if (nonResourceRules !== WRONG_TYPE) {
-    (nonResourceRules ?? []).forEach((nr, i) => validateNonResourcePolicyRule(errs, nr, path.child('nonResourceRules').index(i)));
+    (nonResourceRules ?? []).forEach((nr, i) =>
+      validateNonResourcePolicyRule(errs, nr, path.child('nonResourceRules').index(i)),
+    );
   }
 }
 
@@ -148,13 +173,15 @@ function validateServiceAccountSubject(errs: FieldError[], value: unknown, path:
   if (name !== WRONG_TYPE) {
     if (name === undefined || name === '') errs.push(required(path.child('name')));
     else if (name !== WILDCARD) {
-      for (const msg of validateDNS1123SubdomainName(name, false)) errs.push(invalidValue(path.child('name'), name, msg));
+      for (const msg of validateDNS1123SubdomainName(name, false))
+        errs.push(invalidValue(path.child('name'), name, msg));
     }
   }
   const namespace = readString(errs, path.child('namespace'), sa.namespace);
   if (namespace !== WRONG_TYPE) {
     if (namespace !== undefined && namespace.length > 0) {
-      for (const msg of validateDNS1123LabelName(namespace, false)) errs.push(invalidValue(path.child('namespace'), namespace, msg));
+      for (const msg of validateDNS1123LabelName(namespace, false))
+        errs.push(invalidValue(path.child('namespace'), namespace, msg));
     } else {
       errs.push(required(path.child('namespace'), 'must specify namespace for service account'));
     }
@@ -179,19 +206,30 @@ function validateVerbs(errs: FieldError[], value: unknown, path: FieldPath): voi
   if (verbs === undefined || verbs.length === 0) {
     errs.push(required(path, 'verbs must contain at least one value'));
   } else if (verbs.includes(WILDCARD)) {
-    if (verbs.length > 1) errs.push(invalidValue(path, goLiteral(goStringSliceText(verbs)), "if '*' is present, must not specify other verbs"));
+    if (verbs.length > 1)
+      errs.push(
+        invalidValue(path, goLiteral(goStringSliceText(verbs)), "if '*' is present, must not specify other verbs"),
+      );
   } else if (!verbs.every((v) => SUPPORTED_VERBS.includes(v))) {
     errs.push(notSupported(path, goLiteral(goStringSliceText(verbs)), SUPPORTED_VERBS));
   }
 }
 
 /** apiGroups and resources: non-empty, and `*` only alone. */
-function validateWildcardList(errs: FieldError[], value: unknown, path: FieldPath, missing: string, what: string): void {
+function validateWildcardList(
+  errs: FieldError[],
+  value: unknown,
+  path: FieldPath,
+  missing: string,
+  what: string,
+): void {
   const list = readStringList(errs, path, value);
   if (list === WRONG_TYPE) return;
   if (list === undefined || list.length === 0) errs.push(required(path, missing));
   else if (list.length > 1 && list.includes(WILDCARD)) {
-    errs.push(invalidValue(path, goLiteral(goStringSliceText(list)), `if '*' is present, must not specify other ${what}`));
+    errs.push(
+      invalidValue(path, goLiteral(goStringSliceText(list)), `if '*' is present, must not specify other ${what}`),
+    );
   }
 }
 
@@ -200,8 +238,20 @@ function validateResourcePolicyRule(errs: FieldError[], value: unknown, path: Fi
   if (rule === WRONG_TYPE) return;
   const r = rule ?? {};
   validateVerbs(errs, r.verbs, path.child('verbs'));
-  validateWildcardList(errs, r.apiGroups, path.child('apiGroups'), 'resource rules must supply at least one api group', 'api groups');
-  validateWildcardList(errs, r.resources, path.child('resources'), 'resource rules must supply at least one resource', 'resources');
+  validateWildcardList(
+    errs,
+    r.apiGroups,
+    path.child('apiGroups'),
+    'resource rules must supply at least one api group',
+    'api groups',
+  );
+  validateWildcardList(
+    errs,
+    r.resources,
+    path.child('resources'),
+    'resource rules must supply at least one resource',
+    'resources',
+  );
 
   const clusterScope = readBoolean(errs, path.child('clusterScope'), r.clusterScope);
   const nsPath = path.child('namespaces');
@@ -213,12 +263,20 @@ function validateResourcePolicyRule(errs: FieldError[], value: unknown, path: Fi
       errs.push(required(nsPath, 'resource rules that are not cluster scoped must supply at least one namespace'));
     }
   } else if (list.includes(WILDCARD)) {
-    if (list.length > 1) errs.push(invalidValue(nsPath, goLiteral(goStringSliceText(list)), "if '*' is present, must not specify other namespaces"));
+    if (list.length > 1)
+      errs.push(
+        invalidValue(
+          nsPath,
+          goLiteral(goStringSliceText(list)),
+          "if '*' is present, must not specify other namespaces",
+        ),
+      );
   } else {
     list.forEach((ns, i) => {
       // Spec deviation: "" means "any specified namespace" (Kubernetes 1.26 rejects it; `*` is its form).
       if (ns === '') return;
-      for (const msg of validateDNS1123LabelName(ns, false)) errs.push(invalidValue(nsPath.index(i), ns, NS_ERR_INTRO + msg));
+      for (const msg of validateDNS1123LabelName(ns, false))
+        errs.push(invalidValue(nsPath.index(i), ns, NS_ERR_INTRO + msg));
     });
   }
 }
@@ -235,7 +293,14 @@ function validateNonResourcePolicyRule(errs: FieldError[], value: unknown, path:
   if (urls === undefined || urls.length === 0) {
     errs.push(required(urlsPath, 'nonResourceURLs must contain at least one value'));
   } else if (urls.includes(WILDCARD)) {
-    if (urls.length > 1) errs.push(invalidValue(urlsPath, goLiteral(goStringSliceText(urls)), "if '*' is present, must not specify other non-resource URLs"));
+    if (urls.length > 1)
+      errs.push(
+        invalidValue(
+          urlsPath,
+          goLiteral(goStringSliceText(urls)),
+          "if '*' is present, must not specify other non-resource URLs",
+        ),
+      );
   } else {
     urls.forEach((url, i) => {
       const err = validateNonResourceURLPath(url, urlsPath.index(i));

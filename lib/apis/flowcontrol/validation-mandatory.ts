@@ -123,7 +123,10 @@ function toGoFlowSchemaSpec(value: unknown): GoFlowSchemaSpec {
             kind: str(sub.kind),
             user: optional(sub.user, (u) => ({ name: str(u.name) })),
             group: optional(sub.group, (g) => ({ name: str(g.name) })),
-            serviceAccount: optional(sub.serviceAccount, (sa) => ({ namespace: str(sa.namespace), name: str(sa.name) })),
+            serviceAccount: optional(sub.serviceAccount, (sa) => ({
+              namespace: str(sa.namespace),
+              name: str(sa.name),
+            })),
           };
         }),
         resourceRules: list(r.resourceRules, (xv) => {
@@ -170,7 +173,8 @@ function dumpFlowSchemaSpec(spec: GoFlowSchemaSpec): string {
     const nonResourceRules = goSlice(
       'flowcontrol.NonResourcePolicyRule',
       r.nonResourceRules,
-      (x) => `flowcontrol.NonResourcePolicyRule{Verbs:${goStringSliceText(x.verbs)}, NonResourceURLs:${goStringSliceText(x.nonResourceURLs)}}`,
+      (x) =>
+        `flowcontrol.NonResourcePolicyRule{Verbs:${goStringSliceText(x.verbs)}, NonResourceURLs:${goStringSliceText(x.nonResourceURLs)}}`,
     );
     return `flowcontrol.PolicyRulesWithSubjects{Subjects:${subjects}, ResourceRules:${resourceRules}, NonResourceRules:${nonResourceRules}}`;
   });
@@ -231,7 +235,11 @@ function toGoPriorityLevelSpec(value: unknown): GoPriorityLevelSpec {
         nominalConcurrencyShares: int(l.nominalConcurrencyShares),
         limitResponse: {
           type: str(lr.type),
-          queuing: optional(lr.queuing, (q) => ({ queues: int(q.queues), handSize: int(q.handSize), queueLengthLimit: int(q.queueLengthLimit) })),
+          queuing: optional(lr.queuing, (q) => ({
+            queues: int(q.queues),
+            handSize: int(q.handSize),
+            queueLengthLimit: int(q.queueLengthLimit),
+          })),
         },
         lendablePercent: intPtr(l.lendablePercent),
         borrowingLimitPercent: intPtr(l.borrowingLimitPercent),

@@ -20,7 +20,12 @@ const MAX_HASH_BITS = 60;
  * Spec errors in Kubernetes' order. `value` is the v1beta3 form (`nominalConcurrencyShares`); a
  * request through v1beta2 reports that field as `assuredConcurrencyShares`, as Kubernetes does.
  */
-export function validatePriorityLevelConfigurationSpec(name: string, value: unknown, path: FieldPath, version: FlowcontrolVersion): FieldError[] {
+export function validatePriorityLevelConfigurationSpec(
+  name: string,
+  value: unknown,
+  path: FieldPath,
+  version: FlowcontrolVersion,
+): FieldError[] {
   const errs: FieldError[] = [];
   const spec = readObject(errs, path, value);
   if (spec === WRONG_TYPE) return errs;
@@ -35,7 +40,8 @@ export function validatePriorityLevelConfigurationSpec(name: string, value: unkn
   }
   switch (type) {
     case 'Exempt':
-      if (s.limited !== undefined && s.limited !== null) errs.push(forbiddenField(path.child('limited'), 'must be nil if the type is not Limited'));
+      if (s.limited !== undefined && s.limited !== null)
+        errs.push(forbiddenField(path.child('limited'), 'must be nil if the type is not Limited'));
       break;
     case 'Limited': {
       const limited = readObject(errs, path.child('limited'), s.limited);
@@ -64,7 +70,9 @@ function validateLimited(errs: FieldError[], limited: JsonObject, path: FieldPat
   }
   const borrowing = readInt32(errs, path.child('borrowingLimitPercent'), limited.borrowingLimitPercent);
   if (typeof borrowing === 'number' && borrowing < 0) {
-    errs.push(invalidValue(path.child('borrowingLimitPercent'), borrowing, 'if specified, must be a non-negative integer'));
+    errs.push(
+      invalidValue(path.child('borrowingLimitPercent'), borrowing, 'if specified, must be a non-negative integer'),
+    );
   }
 }
 
@@ -76,11 +84,13 @@ function validateLimitResponse(errs: FieldError[], lr: JsonObject, path: FieldPa
   switch (type) {
     case 'Reject':
       // Upstream's texts say "Limited" where they mean "Queue"; kept byte for byte.
-      if (lr.queuing !== undefined && lr.queuing !== null) errs.push(forbiddenField(queuingPath, 'must be nil if limited.limitResponse.type is not Limited'));
+      if (lr.queuing !== undefined && lr.queuing !== null)
+        errs.push(forbiddenField(queuingPath, 'must be nil if limited.limitResponse.type is not Limited'));
       break;
     case 'Queue': {
       const queuing = readObject(errs, queuingPath, lr.queuing);
-      if (queuing === undefined) errs.push(required(queuingPath, 'must not be empty if limited.limitResponse.type is Limited'));
+      if (queuing === undefined)
+        errs.push(required(queuingPath, 'must not be empty if limited.limitResponse.type is Limited'));
       else if (queuing !== WRONG_TYPE) validateQueuing(errs, queuing, queuingPath);
       break;
     }
@@ -110,7 +120,13 @@ function validateQueuing(errs: FieldError[], queuing: JsonObject, path: FieldPat
   else if (queues === undefined) return;
   else if (hand > queues) errs.push(invalidValue(handPath, hand, `should not be greater than queues (${queues})`));
   else if (requiredEntropyBits(queues, hand) > MAX_HASH_BITS) {
-    errs.push(invalidValue(handPath, hand, `required entropy bits of deckSize ${queues} and handSize ${hand} should not be greater than ${MAX_HASH_BITS}`));
+    errs.push(
+      invalidValue(
+        handPath,
+        hand,
+        `required entropy bits of deckSize ${queues} and handSize ${hand} should not be greater than ${MAX_HASH_BITS}`,
+      ),
+    );
   }
 }
 

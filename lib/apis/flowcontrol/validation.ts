@@ -43,7 +43,10 @@ export function validateFlowSchemaStatus(obj: ApiObject, _old: ApiObject): Field
   return validateConditions(obj.status, statusPath);
 }
 
-export function validatePriorityLevelConfiguration(obj: ApiObject, version: FlowcontrolVersion = 'v1beta3'): FieldError[] {
+export function validatePriorityLevelConfiguration(
+  obj: ApiObject,
+  version: FlowcontrolVersion = 'v1beta3',
+): FieldError[] {
   const name = objectName(obj);
   return [
     ...validatePriorityLevelConfigurationSpec(name, obj.spec, specPath, version),
@@ -52,7 +55,11 @@ export function validatePriorityLevelConfiguration(obj: ApiObject, version: Flow
   ];
 }
 
-export function validatePriorityLevelConfigurationUpdate(obj: ApiObject, _old: ApiObject, version: FlowcontrolVersion = 'v1beta3'): FieldError[] {
+export function validatePriorityLevelConfigurationUpdate(
+  obj: ApiObject,
+  _old: ApiObject,
+  version: FlowcontrolVersion = 'v1beta3',
+): FieldError[] {
   return validatePriorityLevelConfiguration(obj, version);
 }
 

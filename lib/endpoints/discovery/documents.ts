@@ -13,13 +13,21 @@ function apiResources(served: ServedResource): Record<string, unknown>[] {
   const def = served.definition;
   const routes = routesOf(served);
   const namespaced = routes.namespaced;
-  const main: Record<string, unknown> = { name: def.resource, singularName: '', namespaced, kind: def.kind, verbs: routes.verbs };
+  const main: Record<string, unknown> = {
+    name: def.resource,
+    singularName: '',
+    namespaced,
+    kind: def.kind,
+    verbs: routes.verbs,
+  };
   if (def.shortNames.length > 0) main['shortNames'] = def.shortNames;
   if (def.categories.length > 0) main['categories'] = def.categories;
   main['storageVersionHash'] = storageVersionHash(def.group, served.encodingVersion, def.kind);
   const entries: Record<string, unknown>[] = [main];
   for (const sub of routes.subresources) {
-    const kind = sub.kind ? { group: sub.kind.group, version: sub.kind.version, kind: sub.kind.kind } : { kind: def.kind };
+    const kind = sub.kind
+      ? { group: sub.kind.group, version: sub.kind.version, kind: sub.kind.kind }
+      : { kind: def.kind };
     entries.push({ name: `${def.resource}/${sub.name}`, singularName: '', namespaced, ...kind, verbs: sub.verbs });
   }
   return entries;

@@ -17,7 +17,10 @@ import { writeResponse } from './write-response';
 import { goShape } from '../../apimachinery/serializers/go-shape';
 
 /** The applied configuration: YAML (JSON included), an object; strict duplicate keys per fieldValidation. */
-export function applyConfiguration(body: Buffer, directive: FieldValidation): { config: Record<string, unknown>; warnings: string[] } {
+export function applyConfiguration(
+  body: Buffer,
+  directive: FieldValidation,
+): { config: Record<string, unknown>; warnings: string[] } {
   let converted;
   try {
     converted = yamlToJson(body.toString('utf8'), { strict: directive !== 'Ignore' });
@@ -25,7 +28,10 @@ export function applyConfiguration(body: Buffer, directive: FieldValidation): { 
     throw badRequest(`error decoding YAML: ${err instanceof Error ? err.message : String(err)}`);
   }
   const parsed: unknown = JSON.parse(converted.json);
-  if (parsed !== null && !isPlainObject(parsed)) throw badRequest(`error decoding YAML: json: cannot unmarshal ${goJsonKind(parsed)} into Go value of type ${MAP_GO}`);
+  if (parsed !== null && !isPlainObject(parsed))
+    throw badRequest(
+      `error decoding YAML: json: cannot unmarshal ${goJsonKind(parsed)} into Go value of type ${MAP_GO}`,
+    );
   const warnings: string[] = [];
   if (converted.duplicateKeysError !== undefined) {
     if (directive === 'Strict') throw badRequest(`error strict decoding YAML: ${converted.duplicateKeysError}`);
@@ -36,18 +42,29 @@ export function applyConfiguration(body: Buffer, directive: FieldValidation): { 
 
 /** `fieldManager` is required for apply (422 on PatchOptions). */
 export function requireApplyManager(options: WriteQuery): string {
-  if (options.fieldManager === '') throw invalid({ group: META_GROUP, kind: 'PatchOptions' }, '', [required(FieldPath.root('fieldManager'), 'is required for apply patch')]);
+  if (options.fieldManager === '')
+    throw invalid({ group: META_GROUP, kind: 'PatchOptions' }, '', [
+      required(FieldPath.root('fieldManager'), 'is required for apply patch'),
+    ]);
   return options.fieldManager;
 }
 
-export async function handleApply(r: ApiRequest, options: WriteQuery, directive: FieldValidation, body: Buffer, force: boolean): Promise<void> {
+export async function handleApply(
+  r: ApiRequest,
+  options: WriteQuery,
+  directive: FieldValidation,
+  body: Buffer,
+  force: boolean,
+): Promise<void> {
   const manager = requireApplyManager(options);
   const { config, warnings } = applyConfiguration(body, directive);
   const scope = fieldManagerScope(r);
   const def = r.served.definition;
   const run = (live: ApiObject | undefined): ApiObject => {
     // The merged result becomes the kind's Go type before it is stored, as in Kubernetes.
-    const obj = goShape(applyToObject(live === undefined ? undefined : asServed(r, live), config, manager, force, scope));
+    const obj = goShape(
+      applyToObject(live === undefined ? undefined : asServed(r, live), config, manager, force, scope),
+    );
     checkNameAndNamespace(r, obj);
     def.strategy.applyDefaults(obj);
     return toStorage(r, obj);
@@ -61,5 +78,11 @@ export async function handleApply(r: ApiRequest, options: WriteQuery, directive:
       return run(undefined);
     },
   });
-  writeResponse(r.res, result.created ? 201 : 200, asServed(r, result.object), r.negotiated ?? { mediaType: 'application/json' }, { pretty: r.pretty, warnings: [...warnings, ...result.warnings] });
+  writeResponse(
+    r.res,
+    result.created ? 201 : 200,
+    asServed(r, result.object),
+    r.negotiated ?? { mediaType: 'application/json' },
+    { pretty: r.pretty, warnings: [...warnings, ...result.warnings] },
+  );
 }

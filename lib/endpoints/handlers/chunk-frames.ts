@@ -59,7 +59,12 @@ const batchChunks = new WeakMap<readonly unknown[], Map<string, Buffer>>();
  * Writes a group's batch as one chunk, framed once for every watcher of the group (`lines` runs for the first
  * one only). Returns the bytes waiting in the socket's buffer, or undefined when there is no socket to write to.
  */
-export function writeBatchChunk(res: ServerResponse, batch: readonly unknown[], form: string, lines: () => Buffer[]): number | undefined {
+export function writeBatchChunk(
+  res: ServerResponse,
+  batch: readonly unknown[],
+  form: string,
+  lines: () => Buffer[],
+): number | undefined {
   const socket = res.socket;
   if (socket === null || socket.destroyed) return undefined;
   let byForm = batchChunks.get(batch);
@@ -75,4 +80,3 @@ export function writeBatchChunk(res: ServerResponse, batch: readonly unknown[], 
   socket.write(chunk);
   return socket.writableLength;
 }
-

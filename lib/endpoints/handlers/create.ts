@@ -22,6 +22,13 @@ export async function handleCreate(r: ApiRequest): Promise<void> {
   const manager = managerOrUserAgent(options.fieldManager, r.req.headers['user-agent']);
   const scope = fieldManagerScope(r);
   const track = (o: ApiObject, live: ApiObject | undefined): ApiObject => updateManagedFields(live, o, manager, scope);
-  const result = await r.store.create(requestNamespace(r), toStorage(r, obj), { dryRun: options.dryRun, transform: track, user: r.user });
-  writeResponse(r.res, 201, asServed(r, result.object), r.negotiated, { pretty: r.pretty, warnings: [...warnings, ...result.warnings] });
+  const result = await r.store.create(requestNamespace(r), toStorage(r, obj), {
+    dryRun: options.dryRun,
+    transform: track,
+    user: r.user,
+  });
+  writeResponse(r.res, 201, asServed(r, result.object), r.negotiated, {
+    pretty: r.pretty,
+    warnings: [...warnings, ...result.warnings],
+  });
 }

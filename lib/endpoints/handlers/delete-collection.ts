@@ -9,8 +9,15 @@ import { writeResponse } from './write-response';
 
 export async function handleDeleteCollection(r: ApiRequest): Promise<void> {
   r.negotiated = negotiateResponse(r.req.headers.accept, false);
-  const params = parseListParams(r.query, { watch: false, listChunking: r.features.listChunking, selectors: r.served.selectors, watchList: r.features.watchList !== false });
+  const params = parseListParams(r.query, {
+    watch: false,
+    listChunking: r.features.listChunking,
+    selectors: r.served.selectors,
+    watchList: r.features.watchList !== false,
+  });
   const options = await readDeleteOptions(r, false);
-  const outcome = await r.store.deleteCollection(requestNamespace(r), params, options, { dryRun: (options.dryRun ?? []).length > 0 });
+  const outcome = await r.store.deleteCollection(requestNamespace(r), params, options, {
+    dryRun: (options.dryRun ?? []).length > 0,
+  });
   writeResponse(r.res, 200, listBody(r, outcome), r.negotiated, { pretty: r.pretty });
 }

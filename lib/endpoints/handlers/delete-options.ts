@@ -25,7 +25,8 @@ function fromBody(value: unknown): DeleteOptions {
   const options: DeleteOptions = {};
   const grace = value['gracePeriodSeconds'];
   if (grace !== undefined && grace !== null) {
-    if (!Number.isInteger(grace)) throw badRequest('json: cannot unmarshal into Go struct field DeleteOptions.gracePeriodSeconds of type int64');
+    if (!Number.isInteger(grace))
+      throw badRequest('json: cannot unmarshal into Go struct field DeleteOptions.gracePeriodSeconds of type int64');
     options.gracePeriodSeconds = grace as number;
   }
   const pre = value['preconditions'];
@@ -36,7 +37,8 @@ function fromBody(value: unknown): DeleteOptions {
   }
   if (typeof value['orphanDependents'] === 'boolean') options.orphanDependents = value['orphanDependents'];
   if (typeof value['propagationPolicy'] === 'string') options.propagationPolicy = value['propagationPolicy'];
-  if (Array.isArray(value['dryRun'])) options.dryRun = (value['dryRun'] as unknown[]).map(String).filter((v) => v !== '');
+  if (Array.isArray(value['dryRun']))
+    options.dryRun = (value['dryRun'] as unknown[]).map(String).filter((v) => v !== '');
   return options;
 }
 
@@ -75,7 +77,12 @@ export async function readDeleteOptions(r: ApiRequest, allowPreconditionQuery: b
     const format = bodyFormatOf(r.req.headers['content-type']);
     let value: unknown;
     try {
-      value = format === 'yaml' ? parseYamlOptions(body.toString('utf8')) : format === 'protobuf' ? protobufDeleteOptions(body) : JSON.parse(body.toString('utf8'));
+      value =
+        format === 'yaml'
+          ? parseYamlOptions(body.toString('utf8'))
+          : format === 'protobuf'
+            ? protobufDeleteOptions(body)
+            : JSON.parse(body.toString('utf8'));
     } catch (err) {
       throw badRequest(`couldn't decode DeleteOptions: ${err instanceof Error ? err.message : String(err)}`);
     }

@@ -9,7 +9,9 @@ import { writeResponse } from './write-response';
 export async function handleDelete(r: ApiRequest): Promise<void> {
   r.negotiated = negotiateResponse(r.req.headers.accept, false);
   const options = await readDeleteOptions(r, true);
-  const outcome = await r.store.delete(requestNamespace(r), r.info.name, options, { dryRun: (options.dryRun ?? []).length > 0 });
+  const outcome = await r.store.delete(requestNamespace(r), r.info.name, options, {
+    dryRun: (options.dryRun ?? []).length > 0,
+  });
   if (outcome.kind === 'terminating') {
     writeResponse(r.res, outcome.accepted ? 202 : 200, asServed(r, outcome.object), r.negotiated, { pretty: r.pretty });
     return;

@@ -9,7 +9,9 @@ const FIELD_MANAGER_MAX_BYTES = 128;
 /** managerOrUserAgent: the `fieldManager` query, else the User-Agent up to its first `/` (printable, at most 128 bytes). */
 export function managerOrUserAgent(fieldManager: string, userAgent: string | undefined): string {
   if (fieldManager !== '') return fieldManager;
-  const prefix = [...(userAgent ?? '').split('/')[0] ?? ''].filter((ch) => (ch.codePointAt(0) ?? 0) >= 0x20 && ch !== '\u007f').join('');
+  const prefix = [...((userAgent ?? '').split('/')[0] ?? '')]
+    .filter((ch) => (ch.codePointAt(0) ?? 0) >= 0x20 && ch !== '\u007f')
+    .join('');
   let out = '';
   for (const ch of prefix) {
     if (Buffer.byteLength(out + ch) > FIELD_MANAGER_MAX_BYTES) break;
@@ -25,5 +27,11 @@ export function fieldManagerScope(r: ApiRequest): FieldManagerScope {
 
 /** The Scale kind's scope, for /scale writes. */
 export function scaleFieldManagerScope(): FieldManagerScope {
-  return { schema: schemaFor('autoscaling/v1', 'Scale'), apiVersion: 'autoscaling/v1', kind: 'Scale', subresource: 'scale', ignored: RESET_STATUS };
+  return {
+    schema: schemaFor('autoscaling/v1', 'Scale'),
+    apiVersion: 'autoscaling/v1',
+    kind: 'Scale',
+    subresource: 'scale',
+    ignored: RESET_STATUS,
+  };
 }

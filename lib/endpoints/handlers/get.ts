@@ -24,7 +24,8 @@ function writeStoredJson(r: ApiRequest, { json, resourceVersion }: StoredJson): 
 export async function handleGet(r: ApiRequest): Promise<void> {
   r.negotiated = negotiateResponse(r.req.headers.accept, true);
   const resourceVersion = parseResourceVersion(r.query.get('resourceVersion'));
-  const plainJson = !r.negotiated.table && !r.negotiated.partial && r.negotiated.mediaType === 'application/json' && !r.pretty;
+  const plainJson =
+    !r.negotiated.table && !r.negotiated.partial && r.negotiated.mediaType === 'application/json' && !r.pretty;
   let stored: ApiObject;
   if (resourceVersion === undefined) {
     // Most Recent: a quorum read of etcd, as Kubernetes does without a resourceVersion.
@@ -42,10 +43,17 @@ export async function handleGet(r: ApiRequest): Promise<void> {
   }
   if (r.negotiated.table) {
     const includeObject = parseIncludeObject(r.query.get('includeObject'));
-    const table = toTable([obj], r.served.definition.strategy.table, { resourceVersion: obj.metadata.resourceVersion ?? '' }, { request: r.negotiated.table, includeObject, cellsFrom: (o) => toStorage(r, o) });
+    const table = toTable(
+      [obj],
+      r.served.definition.strategy.table,
+      { resourceVersion: obj.metadata.resourceVersion ?? '' },
+      { request: r.negotiated.table, includeObject, cellsFrom: (o) => toStorage(r, o) },
+    );
     writeResponse(r.res, 200, table, r.negotiated, { pretty: r.pretty });
     return;
   }
   const partial = r.negotiated.partial;
-  writeResponse(r.res, 200, partial ? partialObjectOf(obj, partial, r.served.definition.group) : obj, r.negotiated, { pretty: r.pretty });
+  writeResponse(r.res, 200, partial ? partialObjectOf(obj, partial, r.served.definition.group) : obj, r.negotiated, {
+    pretty: r.pretty,
+  });
 }

@@ -96,7 +96,10 @@ function stringField(op: Operation, name: 'path' | 'from'): string {
 
 function located(doc: Container, op: Operation, name: 'path' | 'from'): { con: Container; key: string } {
   const path = stringField(op, name);
-  return findObject(doc, path) ?? fail(`${op['op']} operation does not apply: doc is missing ${name === 'from' ? 'from ' : ''}path: ${path}`);
+  return (
+    findObject(doc, path) ??
+    fail(`${op['op']} operation does not apply: doc is missing ${name === 'from' ? 'from ' : ''}path: ${path}`)
+  );
 }
 
 /** `value` of an operation; a missing one is Go's nil node, which encodes as null. */
@@ -111,7 +114,8 @@ function test(doc: Container, op: Operation): void {
     actual = get(con, key);
   }
   const expected = op['value'];
-  const passed = Object.hasOwn(op, 'value') && ((actual ?? null) === null ? expected === null : isDeepStrictEqual(actual, expected));
+  const passed =
+    Object.hasOwn(op, 'value') && ((actual ?? null) === null ? expected === null : isDeepStrictEqual(actual, expected));
   if (!passed) fail(`testing value ${path} failed: test failed`);
 }
 
@@ -159,7 +163,9 @@ export function applyJsonPatch(doc: Record<string, unknown>, ops: readonly unkno
         const to = located(root, op, 'path');
         copiedBytes += value === null ? 0 : Buffer.byteLength(JSON.stringify(value));
         if (copiedBytes > MAX_ACCUMULATED_COPY_BYTES) {
-          fail(`Unable to complete the copy, the accumulated size increase of copy is ${copiedBytes}, exceeding the limit ${MAX_ACCUMULATED_COPY_BYTES}`);
+          fail(
+            `Unable to complete the copy, the accumulated size increase of copy is ${copiedBytes}, exceeding the limit ${MAX_ACCUMULATED_COPY_BYTES}`,
+          );
         }
         add(to.con, to.key, structuredClone(value));
         break;

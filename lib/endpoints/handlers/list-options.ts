@@ -7,7 +7,12 @@ import { FieldPath } from '../../apimachinery/field/path';
 import { parseFieldSelector } from '../../apimachinery/fields/selector';
 import { parseLabelSelector } from '../../apimachinery/labels/selector';
 import type { ListParams } from '../../registry/generic/list';
-import { DEFAULT_SELECTOR_SUPPORT, metadataFieldSet, type FieldSet, type SelectorSupport } from '../../registry/rest/selector-support';
+import {
+  DEFAULT_SELECTOR_SUPPORT,
+  metadataFieldSet,
+  type FieldSet,
+  type SelectorSupport,
+} from '../../registry/rest/selector-support';
 
 export const META_GROUP = 'meta.orch.io';
 
@@ -22,7 +27,9 @@ export function parseIntegerParam(value: string | null): number | undefined {
 export function parseResourceVersion(value: string | null): number | undefined {
   if (value === null || value === '') return undefined;
   if (!/^\d+$/.test(value)) {
-    throw badRequest(`invalid resource version: resourceVersion: Invalid value: ${JSON.stringify(value)}: strconv.ParseUint: parsing ${JSON.stringify(value)}: invalid syntax`);
+    throw badRequest(
+      `invalid resource version: resourceVersion: Invalid value: ${JSON.stringify(value)}: strconv.ParseUint: parsing ${JSON.stringify(value)}: invalid syntax`,
+    );
   }
   return Number(value);
 }
@@ -43,22 +50,32 @@ function validateListOptions(query: URLSearchParams, watch: boolean, watchList: 
   const errs: FieldError[] = [];
   const sendInitialEvents = watchList ? parseSendInitialEvents(query) : undefined;
   if (watch && watchList) {
-    if (sendInitialEvents !== undefined && match !== 'NotOlderThan') errs.push(forbiddenField(path, 'sendInitialEvents requires setting resourceVersionMatch to NotOlderThan'));
+    if (sendInitialEvents !== undefined && match !== 'NotOlderThan')
+      errs.push(forbiddenField(path, 'sendInitialEvents requires setting resourceVersionMatch to NotOlderThan'));
     if (match === '') return errs;
-    if (sendInitialEvents === undefined) errs.push(forbiddenField(path, 'resourceVersionMatch is forbidden for watch unless sendInitialEvents is provided'));
+    if (sendInitialEvents === undefined)
+      errs.push(
+        forbiddenField(path, 'resourceVersionMatch is forbidden for watch unless sendInitialEvents is provided'),
+      );
     if (match !== 'NotOlderThan') errs.push(notSupported(path, match, ['NotOlderThan']));
-    if ((query.get('continue') ?? '') !== '') errs.push(forbiddenField(path, 'resourceVersionMatch is forbidden when continue is provided'));
+    if ((query.get('continue') ?? '') !== '')
+      errs.push(forbiddenField(path, 'resourceVersionMatch is forbidden when continue is provided'));
     return errs;
   }
   if (match !== '') {
     if (watch) errs.push(forbiddenField(path, 'resourceVersionMatch is forbidden for watch'));
     const rv = query.get('resourceVersion') ?? '';
-    if (rv === '') errs.push(forbiddenField(path, 'resourceVersionMatch is forbidden unless resourceVersion is provided'));
-    if ((query.get('continue') ?? '') !== '') errs.push(forbiddenField(path, 'resourceVersionMatch is forbidden when continue is provided'));
-    if (match !== 'Exact' && match !== 'NotOlderThan') errs.push(notSupported(path, match, ['Exact', 'NotOlderThan', '']));
-    if (match === 'Exact' && rv === '0') errs.push(forbiddenField(path, 'resourceVersionMatch "exact" is forbidden for resourceVersion "0"'));
+    if (rv === '')
+      errs.push(forbiddenField(path, 'resourceVersionMatch is forbidden unless resourceVersion is provided'));
+    if ((query.get('continue') ?? '') !== '')
+      errs.push(forbiddenField(path, 'resourceVersionMatch is forbidden when continue is provided'));
+    if (match !== 'Exact' && match !== 'NotOlderThan')
+      errs.push(notSupported(path, match, ['Exact', 'NotOlderThan', '']));
+    if (match === 'Exact' && rv === '0')
+      errs.push(forbiddenField(path, 'resourceVersionMatch "exact" is forbidden for resourceVersion "0"'));
   }
-  if (sendInitialEvents !== undefined) errs.push(forbiddenField(FieldPath.root('sendInitialEvents'), 'sendInitialEvents is forbidden for list'));
+  if (sendInitialEvents !== undefined)
+    errs.push(forbiddenField(FieldPath.root('sendInitialEvents'), 'sendInitialEvents is forbidden for list'));
   return errs;
 }
 
@@ -68,7 +85,10 @@ export { DEFAULT_SELECTOR_SUPPORT, metadataFieldSet, type FieldSet, type Selecto
  * Builds ListParams; `listChunking` false makes `limit` ignored (feature gate APIListChunking); `watchList`
  * (feature gate WatchList, on unless set false) accepts sendInitialEvents on watches.
  */
-export function parseListParams(query: URLSearchParams, options: { watch: boolean; listChunking: boolean; selectors: SelectorSupport; watchList?: boolean }): ListParams {
+export function parseListParams(
+  query: URLSearchParams,
+  options: { watch: boolean; listChunking: boolean; selectors: SelectorSupport; watchList?: boolean },
+): ListParams {
   const labelSelector = parseLabelSelector(query.get('labelSelector') ?? '');
   const fieldSelector = parseFieldSelector(query.get('fieldSelector') ?? '', options.selectors.fields);
   const limit = parseIntegerParam(query.get('limit')) ?? 0;
@@ -78,7 +98,7 @@ export function parseListParams(query: URLSearchParams, options: { watch: boolea
   const errs = validateListOptions(query, options.watch, watchList);
   if (errs.length > 0) throw invalid({ group: META_GROUP, kind: 'ListOptions' }, '', errs);
   const resourceVersion = parseResourceVersion(query.get('resourceVersion'));
-  const continueToken = options.listChunking ? query.get('continue') ?? '' : '';
+  const continueToken = options.listChunking ? (query.get('continue') ?? '') : '';
 
   const hasSelector = !labelSelector.isEmpty() || !fieldSelector.isEmpty();
   const params: ListParams = {

@@ -7,7 +7,12 @@ import { isProtobuf, negotiateResponse } from '../negotiation';
 import { parseListParams } from './list-options';
 import { writeResponse } from './write-response';
 import { writeStreamedBody } from './streamed-body';
-import { decodeStoredValue, servedItemBytes, storedItemParts, storedPrefix } from '../../apimachinery/serializers/served-json';
+import {
+  decodeStoredValue,
+  servedItemBytes,
+  storedItemParts,
+  storedPrefix,
+} from '../../apimachinery/serializers/served-json';
 import { parseIncludeObject, toTable } from '../table';
 import { partialListOf } from '../partial-object-metadata';
 import { encodeProtobufListParts } from '../../apimachinery/serializers/protobuf';
@@ -43,7 +48,12 @@ export function listBody(r: ApiRequest, outcome: ListOutcome): Record<string, un
 export async function handleList(r: ApiRequest): Promise<void> {
   r.negotiated = negotiateResponse(r.req.headers.accept, true);
   const includeObject = r.negotiated.table ? parseIncludeObject(r.query.get('includeObject')) : 'Metadata';
-  const params = parseListParams(r.query, { watch: false, listChunking: r.features.listChunking, selectors: r.served.selectors, watchList: r.features.watchList !== false });
+  const params = parseListParams(r.query, {
+    watch: false,
+    listChunking: r.features.listChunking,
+    selectors: r.served.selectors,
+    watchList: r.features.watchList !== false,
+  });
   const converted = r.negotiated.table !== undefined || r.negotiated.partial !== undefined;
   const plainJson = !converted && r.negotiated.mediaType === 'application/json' && !r.pretty;
   const protobuf = !converted && isProtobuf(r.negotiated.mediaType);
@@ -51,18 +61,39 @@ export async function handleList(r: ApiRequest): Promise<void> {
   if (r.negotiated.table) {
     const def = r.served.definition;
     const items = outcome.items.map((o) => asServed(r, o));
-    writeResponse(r.res, 200, toTable(items, def.strategy.table, listMetaOf(outcome), { request: r.negotiated.table, includeObject, cellsFrom: (o) => toStorage(r, o) }), r.negotiated, { pretty: r.pretty });
+    writeResponse(
+      r.res,
+      200,
+      toTable(items, def.strategy.table, listMetaOf(outcome), {
+        request: r.negotiated.table,
+        includeObject,
+        cellsFrom: (o) => toStorage(r, o),
+      }),
+      r.negotiated,
+      { pretty: r.pretty },
+    );
     return;
   }
   if (r.negotiated.partial) {
     const def = r.served.definition;
     const items = outcome.items.map((o) => asServed(r, o));
-    writeResponse(r.res, 200, partialListOf(items, listMetaOf(outcome), r.negotiated.partial, def.group, def.listKind), r.negotiated, { pretty: r.pretty });
+    writeResponse(
+      r.res,
+      200,
+      partialListOf(items, listMetaOf(outcome), r.negotiated.partial, def.group, def.listKind),
+      r.negotiated,
+      { pretty: r.pretty },
+    );
     return;
   }
   if (plainJson || protobuf) {
     // Written item by item from the items' kept bytes: never joined into one body.
-    await writeStreamedBody(r.res, 200, { 'Content-Type': r.negotiated.mediaType }, plainJson ? listJsonParts(r, outcome) : listProtobufParts(r, outcome));
+    await writeStreamedBody(
+      r.res,
+      200,
+      { 'Content-Type': r.negotiated.mediaType },
+      plainJson ? listJsonParts(r, outcome) : listProtobufParts(r, outcome),
+    );
     return;
   }
   writeResponse(r.res, 200, listBody(r, outcome), r.negotiated, { pretty: r.pretty });
@@ -86,7 +117,10 @@ export function listJsonParts(r: ApiRequest, outcome: ListOutcome): Buffer[] {
     if (i > 0) parts.push(COMMA);
     const stored = storedItemParts(item.value, item.resourceVersion, prefix as Buffer);
     if (stored) parts.push(...stored);
-    else parts.push(Buffer.from(JSON.stringify(listItem(asServed(r, decodeStoredValue(item.value, item.resourceVersion))))));
+    else
+      parts.push(
+        Buffer.from(JSON.stringify(listItem(asServed(r, decodeStoredValue(item.value, item.resourceVersion))))),
+      );
   });
   parts.push(LIST_END);
   return parts;

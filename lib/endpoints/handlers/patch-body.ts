@@ -43,14 +43,17 @@ export function jsonPatchOperations(patch: unknown, fieldValidation: FieldValida
   const refuse = (value: unknown, goType: string): never => {
     throw badRequest(`${prefix}json: cannot unmarshal ${goJsonKind(value)} into Go ${goType}`);
   };
-  if (!Array.isArray(patch)) refuse(patch, strict ? 'value of type []handlers.jsonPatchOp' : 'value of type jsonpatch.Patch');
+  if (!Array.isArray(patch))
+    refuse(patch, strict ? 'value of type []handlers.jsonPatchOp' : 'value of type jsonpatch.Patch');
   const operations = patch as unknown[]; // an array: refused just above otherwise
   for (const op of operations) {
     if (op === null) continue;
-    if (!isPlainObject(op)) refuse(op, strict ? 'value of type handlers.jsonPatchOp' : 'value of type jsonpatch.Operation');
+    if (!isPlainObject(op))
+      refuse(op, strict ? 'value of type handlers.jsonPatchOp' : 'value of type jsonpatch.Operation');
     if (!strict) continue;
     for (const [field, value] of Object.entries(op as Record<string, unknown>)) {
-      if (JSON_PATCH_STRING_FIELDS.has(field) && value !== null && typeof value !== 'string') refuse(value, `struct field jsonPatchOp.${field} of type string`);
+      if (JSON_PATCH_STRING_FIELDS.has(field) && value !== null && typeof value !== 'string')
+        refuse(value, `struct field jsonPatchOp.${field} of type string`);
     }
   }
   return operations;
@@ -60,9 +63,15 @@ export function jsonPatchOperations(patch: unknown, fieldValidation: FieldValida
  * A merge patch must be an object. Strict decoding refuses other JSON with a type error; lenient
  * decoding lets a list through (it becomes the document) and refuses the rest as ErrBadJSONPatch.
  */
-export function mergePatchDocument(patch: unknown, fieldValidation: FieldValidation): Record<string, unknown> | unknown[] {
+export function mergePatchDocument(
+  patch: unknown,
+  fieldValidation: FieldValidation,
+): Record<string, unknown> | unknown[] {
   if (isPlainObject(patch)) return patch;
-  if (patch !== null && decodesStrictly(fieldValidation)) throw badRequest(`${STRICT_DECODE_PREFIX}json: cannot unmarshal ${goJsonKind(patch)} into Go value of type ${MAP_GO}`);
+  if (patch !== null && decodesStrictly(fieldValidation))
+    throw badRequest(
+      `${STRICT_DECODE_PREFIX}json: cannot unmarshal ${goJsonKind(patch)} into Go value of type ${MAP_GO}`,
+    );
   if (Array.isArray(patch)) return patch;
   throw badRequest(BAD_JSON_PATCH_TEXT);
 }

@@ -41,7 +41,9 @@ export function patchedObject(result: unknown): ApiObject {
   if (result === null) return { metadata: {} }; // `null` decodes to the zero object
   if (!isPlainObject(result)) {
     const detail = `couldn't get version/kind; json parse error: json: cannot unmarshal ${goJsonKind(result)} into Go value of type ${TYPE_META_GO}`;
-    const err = invalid({ group: '', kind: '' }, '', [invalidValue(FieldPath.root('patch'), goMarshal(result), detail)]);
+    const err = invalid({ group: '', kind: '' }, '', [
+      invalidValue(FieldPath.root('patch'), goMarshal(result), detail),
+    ]);
     delete err.status.details?.kind; // an empty GroupKind leaves details without a kind
     throw err;
   }

@@ -12,7 +12,13 @@ import { writeResponse } from './write-response';
 import { checkNameAndNamespace } from './update';
 import { mergePatch } from './merge-patch';
 import { applyJsonPatch, JsonPatchError } from './json-patch';
-import { jsonPatchOperations, mergePatchDocument, parsePatchText, strategicPatchDocument, type PatchType } from './patch-body';
+import {
+  jsonPatchOperations,
+  mergePatchDocument,
+  parsePatchText,
+  strategicPatchDocument,
+  type PatchType,
+} from './patch-body';
 import { patchedObject, patchRejected, strategicPatchFailure } from './patch-result';
 import type { FieldValidation } from './write-options';
 import { apiVersionOfDefinition } from '../../registry/rest/resource';
@@ -33,7 +39,10 @@ import { PATCH_TYPES } from '../routes/route-table';
 /** `force` (apply only: 422 Forbidden on other patches). */
 export function parseForce(query: URLSearchParams, type: PatchType): boolean {
   if (!query.has('force')) return false;
-  if (type !== 'apply') throw invalid({ group: META_GROUP, kind: 'PatchOptions' }, '', [forbiddenField(FieldPath.root('force'), 'may not be specified for non-apply patch')]);
+  if (type !== 'apply')
+    throw invalid({ group: META_GROUP, kind: 'PatchOptions' }, '', [
+      forbiddenField(FieldPath.root('force'), 'may not be specified for non-apply patch'),
+    ]);
   return parseQueryBool(query.get('force'));
 }
 
@@ -59,7 +68,11 @@ export function patchTypeOf(contentType: string | undefined): PatchType {
 }
 
 /** The patch body as JSON (400 with the Go decoder's text for the type and fieldValidation when it is not). */
-export function parsePatchBody(body: Buffer, type: PatchType = 'merge', fieldValidation: FieldValidation = 'Warn'): unknown {
+export function parsePatchBody(
+  body: Buffer,
+  type: PatchType = 'merge',
+  fieldValidation: FieldValidation = 'Warn',
+): unknown {
   return parsePatchText(body, type, fieldValidation);
 }
 
@@ -74,13 +87,19 @@ export interface PatcherOptions {
  * again on each retry). Failures are Kubernetes': 400 for undecodable patches, 413 for too many JSON
  * patch operations, 422 for failed JSON patch operations, strategic merge errors as interpreted upstream.
  */
-export function patcher(type: PatchType, patch: unknown, options: PatcherOptions = {}): (current: ApiObject) => ApiObject {
+export function patcher(
+  type: PatchType,
+  patch: unknown,
+  options: PatcherOptions = {},
+): (current: ApiObject) => ApiObject {
   const fieldValidation = options.fieldValidation ?? 'Warn';
   switch (type) {
     case 'json': {
       const operations = jsonPatchOperations(patch, fieldValidation);
       if (operations.length > MAX_JSON_PATCH_OPERATIONS) {
-        throw requestEntityTooLarge(`The allowed maximum operations in a JSON patch is ${MAX_JSON_PATCH_OPERATIONS}, got ${operations.length}`);
+        throw requestEntityTooLarge(
+          `The allowed maximum operations in a JSON patch is ${MAX_JSON_PATCH_OPERATIONS}, got ${operations.length}`,
+        );
       }
       return (current) => {
         try {
@@ -115,10 +134,18 @@ interface DecodedPatch {
   bodyProblems: ReturnType<typeof patchBodyProblems>;
 }
 
-function decodePatch(r: ApiRequest, body: Buffer, type: Exclude<PatchType, 'apply'>, directive: FieldValidation): DecodedPatch {
+function decodePatch(
+  r: ApiRequest,
+  body: Buffer,
+  type: Exclude<PatchType, 'apply'>,
+  directive: FieldValidation,
+): DecodedPatch {
   const patch = parsePatchBody(body, type, directive);
   const def = r.served.definition;
-  const apply = patcher(type, patch, { schema: patchMetaForKind(apiVersionOfDefinition(def), def.kind), fieldValidation: directive });
+  const apply = patcher(type, patch, {
+    schema: patchMetaForKind(apiVersionOfDefinition(def), def.kind),
+    fieldValidation: directive,
+  });
   return { patch, apply, bodyProblems: patchBodyProblems(body, type, directive) };
 }
 
@@ -138,17 +165,26 @@ export async function handlePatch(r: ApiRequest): Promise<void> {
   const scope = fieldManagerScope(r);
   // Decoded once the object is known to exist: Kubernetes answers 404 for any patch of a missing object, even a malformed one.
   let decoded: DecodedPatch | undefined;
-  const result = await r.store.patch(requestNamespace(r), r.info.name, (current) => {
-    decoded ??= decodePatch(r, body, type, directive);
-    const { patch, apply, bodyProblems } = decoded;
-    const checked = checkPatchedObject(apply(asServed(r, current)), schema, type, patch, directive, bodyProblems);
-    warnings = checked.warnings;
-    const patched = checked.object;
-    if (!isPlainObject(patched) || !isPlainObject(patched['metadata'])) throw badRequest('the patched object is not a valid object');
-    const obj = patched as ApiObject; // checked to be an object with metadata just above
-    checkNameAndNamespace(r, obj);
-    def.strategy.applyDefaults(obj);
-    return toStorage(r, obj);
-  }, { dryRun: options.dryRun, transform: (obj, live) => updateManagedFields(live, obj, manager, scope), user: r.user });
-  writeResponse(r.res, 200, asServed(r, result.object), r.negotiated, { pretty: r.pretty, warnings: [...warnings, ...result.warnings] });
+  const result = await r.store.patch(
+    requestNamespace(r),
+    r.info.name,
+    (current) => {
+      decoded ??= decodePatch(r, body, type, directive);
+      const { patch, apply, bodyProblems } = decoded;
+      const checked = checkPatchedObject(apply(asServed(r, current)), schema, type, patch, directive, bodyProblems);
+      warnings = checked.warnings;
+      const patched = checked.object;
+      if (!isPlainObject(patched) || !isPlainObject(patched['metadata']))
+        throw badRequest('the patched object is not a valid object');
+      const obj = patched as ApiObject; // checked to be an object with metadata just above
+      checkNameAndNamespace(r, obj);
+      def.strategy.applyDefaults(obj);
+      return toStorage(r, obj);
+    },
+    { dryRun: options.dryRun, transform: (obj, live) => updateManagedFields(live, obj, manager, scope), user: r.user },
+  );
+  writeResponse(r.res, 200, asServed(r, result.object), r.negotiated, {
+    pretty: r.pretty,
+    warnings: [...warnings, ...result.warnings],
+  });
 }

@@ -16,14 +16,28 @@ import { rejectUnroutedPatch } from './patch-route';
 import { writeResponse } from './write-response';
 import { checkNameAndNamespace } from './update';
 import { parseForce, parsePatchBody, patcher, patchTypeOf } from './patch';
-import { applyToObject, parentEntriesAfterScale, scaleEntries, updateManagedFields } from '../../apimachinery/managed-fields';
+import {
+  applyToObject,
+  parentEntriesAfterScale,
+  scaleEntries,
+  updateManagedFields,
+} from '../../apimachinery/managed-fields';
 import { apiVersionOfDefinition, groupResource } from '../../registry/rest/resource';
 import { fieldValidationDirective } from '../decode-body';
 import { applyConfiguration, requireApplyManager } from './apply';
 import { managerOrUserAgent, scaleFieldManagerScope } from './field-manager';
 
 /** The Scale kind as a body to decode (autoscaling/v1). */
-const SCALE: ResourceDefinition = { group: 'autoscaling', version: 'v1', resource: 'scale', kind: 'Scale', listKind: '', shortNames: [], categories: [], strategy: defaultStrategy };
+const SCALE: ResourceDefinition = {
+  group: 'autoscaling',
+  version: 'v1',
+  resource: 'scale',
+  kind: 'Scale',
+  listKind: '',
+  shortNames: [],
+  categories: [],
+  strategy: defaultStrategy,
+};
 
 function adapterOf(r: ApiRequest): ScaleAdapter {
   const adapter = r.served.scale;
@@ -38,31 +52,51 @@ function scaled(r: ApiRequest, current: ApiObject, scale: ApiObject): ApiObject 
   if (errors.length > 0) throw invalid({ group: SCALE.group, kind: SCALE.kind }, name, errors);
   const uid = scale.metadata.uid;
   if (uid && uid !== current.metadata.uid) {
-    throw conflict(groupResource(r.served.definition), name, `Precondition failed: UID in precondition: ${uid}, UID in object meta: ${current.metadata.uid ?? ''}`);
+    throw conflict(
+      groupResource(r.served.definition),
+      name,
+      `Precondition failed: UID in precondition: ${uid}, UID in object meta: ${current.metadata.uid ?? ''}`,
+    );
   }
   const next = adapterOf(r).setReplicas(current, replicas);
   // A resourceVersion on the Scale is a precondition on the object; the store compares it with etcd's.
-  return { ...next, metadata: { ...next.metadata, resourceVersion: scale.metadata.resourceVersion || current.metadata.resourceVersion } };
+  return {
+    ...next,
+    metadata: { ...next.metadata, resourceVersion: scale.metadata.resourceVersion || current.metadata.resourceVersion },
+  };
 }
 
 /** A Scale write: the old Scale carries the parent's replicas owners; the new Scale's owners go back to the parent. */
 async function writeScale(r: ApiRequest, toScale: (oldScale: ApiObject) => ApiObject, dryRun: boolean): Promise<void> {
   const adapter = adapterOf(r);
   const parentApiVersion = apiVersionOfDefinition(r.served.definition);
-  const result = await r.store.patch(requestNamespace(r), r.info.name, (current) => {
-    const oldScale = adapter.toScale(current);
-    const entries = scaleEntries(current.metadata.managedFields, adapter.replicasPaths);
-    if (entries !== undefined) oldScale.metadata.managedFields = entries as ApiObject['metadata']['managedFields'];
-    const scale = toScale(oldScale);
-    // Every patch (and apply) of the Scale is checked against the URL, as the patcher's checkName does.
-    checkNameAndNamespace(r, scale);
-    const next = scaled(r, current, scale);
-    const parentEntries = parentEntriesAfterScale(current.metadata.managedFields, scale.metadata.managedFields, parentApiVersion, adapter.replicasPaths);
-    const metadata = { ...next.metadata, managedFields: parentEntries as ApiObject['metadata']['managedFields'] };
-    if (parentEntries === undefined) delete metadata.managedFields;
-    return { ...next, metadata };
-  }, { dryRun });
-  writeResponse(r.res, 200, adapter.toScale(result.object), r.negotiated ?? { mediaType: 'application/json' }, { pretty: r.pretty, warnings: result.warnings });
+  const result = await r.store.patch(
+    requestNamespace(r),
+    r.info.name,
+    (current) => {
+      const oldScale = adapter.toScale(current);
+      const entries = scaleEntries(current.metadata.managedFields, adapter.replicasPaths);
+      if (entries !== undefined) oldScale.metadata.managedFields = entries as ApiObject['metadata']['managedFields'];
+      const scale = toScale(oldScale);
+      // Every patch (and apply) of the Scale is checked against the URL, as the patcher's checkName does.
+      checkNameAndNamespace(r, scale);
+      const next = scaled(r, current, scale);
+      const parentEntries = parentEntriesAfterScale(
+        current.metadata.managedFields,
+        scale.metadata.managedFields,
+        parentApiVersion,
+        adapter.replicasPaths,
+      );
+      const metadata = { ...next.metadata, managedFields: parentEntries as ApiObject['metadata']['managedFields'] };
+      if (parentEntries === undefined) delete metadata.managedFields;
+      return { ...next, metadata };
+    },
+    { dryRun },
+  );
+  writeResponse(r.res, 200, adapter.toScale(result.object), r.negotiated ?? { mediaType: 'application/json' }, {
+    pretty: r.pretty,
+    warnings: result.warnings,
+  });
 }
 
 export async function handleGetScale(r: ApiRequest): Promise<void> {
@@ -78,7 +112,11 @@ export async function handleUpdateScale(r: ApiRequest): Promise<void> {
   const scale = decodeObject(await readBody(r.req), format, SCALE, (v, k) => v === 'autoscaling/v1' && k === 'Scale');
   checkNameAndNamespace(r, scale);
   const manager = managerOrUserAgent(options.fieldManager, r.req.headers['user-agent']);
-  await writeScale(r, (oldScale) => updateManagedFields(oldScale, structuredClone(scale), manager, scaleFieldManagerScope()), options.dryRun);
+  await writeScale(
+    r,
+    (oldScale) => updateManagedFields(oldScale, structuredClone(scale), manager, scaleFieldManagerScope()),
+    options.dryRun,
+  );
 }
 
 export async function handlePatchScale(r: ApiRequest): Promise<void> {
@@ -91,7 +129,10 @@ export async function handlePatchScale(r: ApiRequest): Promise<void> {
   const scope = scaleFieldManagerScope();
   if (type === 'apply') {
     const manager = requireApplyManager(options);
-    const { config } = applyConfiguration(body, fieldValidationDirective(options.fieldValidation, r.features.serverSideFieldValidation !== false));
+    const { config } = applyConfiguration(
+      body,
+      fieldValidationDirective(options.fieldValidation, r.features.serverSideFieldValidation !== false),
+    );
     await writeScale(r, (oldScale) => applyToObject(oldScale, config, manager, force, scope), options.dryRun);
     return;
   }
@@ -103,7 +144,8 @@ export async function handlePatchScale(r: ApiRequest): Promise<void> {
     (oldScale) => {
       apply ??= patcher(type, parsePatchBody(body));
       const patched = apply(structuredClone(oldScale));
-      if (!isPlainObject(patched) || !isPlainObject(patched['metadata'])) throw badRequest('the patched object is not a valid Scale');
+      if (!isPlainObject(patched) || !isPlainObject(patched['metadata']))
+        throw badRequest('the patched object is not a valid Scale');
       return updateManagedFields(oldScale, patched as ApiObject, manager, scope); // checked to be an object with metadata just above
     },
     options.dryRun,

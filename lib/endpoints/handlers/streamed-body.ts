@@ -44,7 +44,12 @@ async function writeAll(res: ServerResponse, out: Writable, parts: readonly Buff
  * Sends `parts` as the body: Content-Length when sent as they are (the same head as a body written at once),
  * a chunked gzip stream when the filter offered gzip and the body passes GZIP_THRESHOLD_BYTES.
  */
-export async function writeStreamedBody(res: ServerResponse, status: number, headers: Record<string, string | number>, parts: readonly Buffer[]): Promise<void> {
+export async function writeStreamedBody(
+  res: ServerResponse,
+  status: number,
+  headers: Record<string, string | number>,
+  parts: readonly Buffer[],
+): Promise<void> {
   const length = parts.reduce((n, part) => n + part.length, 0);
   const unwrap = gzipOffers.get(res);
   unwrap?.();

@@ -14,11 +14,14 @@ import type { ApiObject } from '../../apimachinery/meta/types';
 /** checkName of the update and patch handlers. */
 export function checkNameAndNamespace(r: ApiRequest, obj: ApiObject): void {
   const name = obj.metadata.name ?? '';
-  if (name !== r.info.name) throw badRequest(`the name of the object (${name}) does not match the name on the URL (${r.info.name})`);
+  if (name !== r.info.name)
+    throw badRequest(`the name of the object (${name}) does not match the name on the URL (${r.info.name})`);
   const namespace = requestNamespace(r);
   const objNamespace = obj.metadata.namespace ?? '';
   if (namespace !== '' && objNamespace !== '' && objNamespace !== namespace) {
-    throw badRequest(`the namespace of the object (${objNamespace}) does not match the namespace on the request (${namespace})`);
+    throw badRequest(
+      `the namespace of the object (${objNamespace}) does not match the namespace on the request (${namespace})`,
+    );
   }
 }
 
@@ -35,6 +38,13 @@ export async function handleUpdate(r: ApiRequest): Promise<void> {
   const manager = managerOrUserAgent(options.fieldManager, r.req.headers['user-agent']);
   const scope = fieldManagerScope(r);
   const track = (o: ApiObject, live: ApiObject | undefined): ApiObject => updateManagedFields(live, o, manager, scope);
-  const result = await r.store.update(requestNamespace(r), r.info.name, toStorage(r, obj), { dryRun: options.dryRun, transform: track, user: r.user });
-  writeResponse(r.res, result.created ? 201 : 200, asServed(r, result.object), r.negotiated, { pretty: r.pretty, warnings: [...warnings, ...result.warnings] });
+  const result = await r.store.update(requestNamespace(r), r.info.name, toStorage(r, obj), {
+    dryRun: options.dryRun,
+    transform: track,
+    user: r.user,
+  });
+  writeResponse(r.res, result.created ? 201 : 200, asServed(r, result.object), r.negotiated, {
+    pretty: r.pretty,
+    warnings: [...warnings, ...result.warnings],
+  });
 }

@@ -36,7 +36,15 @@ const CLOSED_SOCKET_LINGER_MS = 30_000;
 function errorStatus(failure: Error): Status {
   const err = watchFailure(failure);
   if (isStatusError(err)) return err.status;
-  return { kind: 'Status', apiVersion: 'v1', metadata: {}, status: 'Failure', message: err.message, reason: 'InternalError', code: 500 };
+  return {
+    kind: 'Status',
+    apiVersion: 'v1',
+    metadata: {},
+    status: 'Failure',
+    message: err.message,
+    reason: 'InternalError',
+    code: 500,
+  };
 }
 
 export interface WatchStreamOptions {
@@ -102,11 +110,20 @@ export class WatchStream implements WatchDelivery {
    */
   begin(initial: ApiObject[], initialEventsEnd?: number): void {
     const res = this.#options.res;
-    res.writeHead(200, { 'Content-Type': this.#options.contentType, 'Transfer-Encoding': 'chunked', 'Cache-Control': 'no-cache, private' });
+    res.writeHead(200, {
+      'Content-Type': this.#options.contentType,
+      'Transfer-Encoding': 'chunked',
+      'Cache-Control': 'no-cache, private',
+    });
     res.flushHeaders();
     const lines = initial.map((obj) => this.#line('ADDED', this.#options.serve(obj)));
     if (initialEventsEnd !== undefined && this.#options.bookmarks) {
-      lines.push(this.#encode('BOOKMARK', this.#options.bookmarkObject(String(initialEventsEnd), INITIAL_EVENTS_END) as Record<string, unknown>));
+      lines.push(
+        this.#encode(
+          'BOOKMARK',
+          this.#options.bookmarkObject(String(initialEventsEnd), INITIAL_EVENTS_END) as Record<string, unknown>,
+        ),
+      );
     }
     this.#pending = lines.concat(this.#pending);
     this.#started = true;
@@ -133,7 +150,9 @@ export class WatchStream implements WatchDelivery {
       this.flush();
       return;
     }
-    const written = writeBatchChunk(this.#options.res, events, shareKey, () => events.map((e) => this.#eventBytes(e.type, e.object, e)));
+    const written = writeBatchChunk(this.#options.res, events, shareKey, () =>
+      events.map((e) => this.#eventBytes(e.type, e.object, e)),
+    );
     if (written === undefined) {
       for (const event of events) this.send(event.type, event.object, event);
       this.flush();
@@ -200,7 +219,9 @@ export class WatchStream implements WatchDelivery {
 
   bookmark(resourceVersion: number): void {
     if (!this.#options.bookmarks || !this.#started) return;
-    this.#pending.push(this.#encode('BOOKMARK', this.#options.bookmarkObject(String(resourceVersion)) as Record<string, unknown>));
+    this.#pending.push(
+      this.#encode('BOOKMARK', this.#options.bookmarkObject(String(resourceVersion)) as Record<string, unknown>),
+    );
     this.flush();
   }
 
@@ -231,7 +252,13 @@ export class WatchStream implements WatchDelivery {
 
   /** One event as the bytes of one line or frame (encoded once; shared by watchers through the event's cache). */
   #line(type: WatchEventType, object: ApiObject): Buffer {
-    if (this.#options.protobuf) return encodeWatchEventProtobuf(type, object as Record<string, unknown>, object.apiVersion ?? '', object.kind ?? '');
+    if (this.#options.protobuf)
+      return encodeWatchEventProtobuf(
+        type,
+        object as Record<string, unknown>,
+        object.apiVersion ?? '',
+        object.kind ?? '',
+      );
     const table = this.#options.table;
     if (table !== undefined) {
       const first = !this.#tableColumnsSent;
@@ -239,6 +266,8 @@ export class WatchStream implements WatchDelivery {
       return Buffer.from(`${JSON.stringify({ type, object: table.render(object, first) })}\n`);
     }
     const reused = servedJson(object);
-    return Buffer.from(reused === undefined ? `${JSON.stringify({ type, object })}\n` : `{"type":"${type}","object":${reused}}\n`);
+    return Buffer.from(
+      reused === undefined ? `${JSON.stringify({ type, object })}\n` : `{"type":"${type}","object":${reused}}\n`,
+    );
   }
 }

@@ -26,7 +26,8 @@ function pinName(r: ApiRequest): void {
   if (r.info.name === '') return;
   const pinned = r.query.get('fieldSelector');
   const byName = `metadata.name=${r.info.name}`;
-  if (pinned && pinned !== byName && !pinned.split(',').includes(byName)) throw badRequest("fieldSelector metadata.name doesn't match requested name");
+  if (pinned && pinned !== byName && !pinned.split(',').includes(byName))
+    throw badRequest("fieldSelector metadata.name doesn't match requested name");
   r.query.set('fieldSelector', pinned ? `${pinned},${byName}` : byName);
 }
 
@@ -35,7 +36,10 @@ function servedForm(r: ApiRequest): (obj: ApiObject) => ApiObject {
   const def = r.served.definition;
   const conversions = conversionsOf(def.group, def.kind);
   const apiVersion = apiVersionOf(def);
-  return (obj) => (obj.apiVersion === apiVersion && obj.kind === def.kind ? obj : convertObject(conversions, obj, def.group, def.kind, def.version));
+  return (obj) =>
+    obj.apiVersion === apiVersion && obj.kind === def.kind
+      ? obj
+      : convertObject(conversions, obj, def.group, def.kind, def.version);
 }
 
 export async function handleWatch(r: ApiRequest): Promise<void> {
@@ -44,7 +48,12 @@ export async function handleWatch(r: ApiRequest): Promise<void> {
   const includeObject = table ? parseIncludeObject(r.query.get('includeObject')) : 'Metadata';
   r.negotiated = negotiated;
   pinName(r);
-  const params = parseListParams(r.query, { watch: true, listChunking: false, selectors: r.served.selectors, watchList: r.features.watchList !== false });
+  const params = parseListParams(r.query, {
+    watch: true,
+    listChunking: false,
+    selectors: r.served.selectors,
+    watchList: r.features.watchList !== false,
+  });
   const timeoutSeconds = parseIntegerParam(r.query.get('timeoutSeconds'));
   const bookmarks = parseQueryBool(r.query.get('allowWatchBookmarks'));
   const kind = r.served.definition.kind;
@@ -53,14 +62,21 @@ export async function handleWatch(r: ApiRequest): Promise<void> {
   const served = servedForm(r);
   // An empty object of the kind as Go writes one (zero values included), carrying only the resourceVersion.
   const emptyObject = (resourceVersion: string, annotations?: Record<string, string>): ApiObject =>
-    goShape({ kind, apiVersion, metadata: annotations ? { resourceVersion, annotations } : { resourceVersion } }) as ApiObject;
+    goShape({
+      kind,
+      apiVersion,
+      metadata: annotations ? { resourceVersion, annotations } : { resourceVersion },
+    }) as ApiObject;
 
   const stream = new WatchStream({
     res: r.res,
     log: r.log,
     // Kubernetes transforms every event's object, bookmarks included (PartialObjectMetadata of the empty object).
     serve: partial ? (obj) => asPartialObject(served(obj), partial) as ApiObject : served,
-    bookmarkObject: (resourceVersion, annotations) => (partial ? asPartialObject(emptyObject(resourceVersion, annotations), partial) : emptyObject(resourceVersion, annotations)),
+    bookmarkObject: (resourceVersion, annotations) =>
+      partial
+        ? asPartialObject(emptyObject(resourceVersion, annotations), partial)
+        : emptyObject(resourceVersion, annotations),
     bookmarks,
     contentType: watchContentType(negotiated),
     protobuf: isProtobuf(negotiated.mediaType),
@@ -69,7 +85,13 @@ export async function handleWatch(r: ApiRequest): Promise<void> {
       ? {
           table: {
             key: `${table.group}/${table.version}/${includeObject}`,
-            render: (obj, first) => toTable([obj], r.served.definition.strategy.table, { resourceVersion: obj.metadata.resourceVersion ?? '' }, { request: table, includeObject, withoutColumns: !first, cellsFrom: (o) => toStorage(r, o) }),
+            render: (obj, first) =>
+              toTable(
+                [obj],
+                r.served.definition.strategy.table,
+                { resourceVersion: obj.metadata.resourceVersion ?? '' },
+                { request: table, includeObject, withoutColumns: !first, cellsFrom: (o) => toStorage(r, o) },
+              ),
           },
         }
       : {}),
@@ -84,10 +106,16 @@ export async function handleWatch(r: ApiRequest): Promise<void> {
   }
 
   // A negative timeoutSeconds is a deadline already past: kube-apiserver ends the stream at once.
-  const seconds = timeoutSeconds === undefined || timeoutSeconds === 0 ? MIN_REQUEST_TIMEOUT_SECONDS * (1 + Math.random()) : Math.max(timeoutSeconds, 0);
+  const seconds =
+    timeoutSeconds === undefined || timeoutSeconds === 0
+      ? MIN_REQUEST_TIMEOUT_SECONDS * (1 + Math.random())
+      : Math.max(timeoutSeconds, 0);
   await new Promise<void>((resolve) => {
     const deadline = setTimeout(() => r.res.end(), partial?.list ? 0 : seconds * 1000);
-    const lastBookmark = bookmarks && seconds * 1000 > FINAL_BOOKMARK_LEAD_MS ? setTimeout(() => stream.bookmark(watch.revision), seconds * 1000 - FINAL_BOOKMARK_LEAD_MS) : undefined;
+    const lastBookmark =
+      bookmarks && seconds * 1000 > FINAL_BOOKMARK_LEAD_MS
+        ? setTimeout(() => stream.bookmark(watch.revision), seconds * 1000 - FINAL_BOOKMARK_LEAD_MS)
+        : undefined;
     let finished = false;
     const finish = (): void => {
       if (finished) return;

@@ -27,7 +27,11 @@ export function warningHeaderValue(text: string): string {
  * without a kind (version info, path lists) stays JSON, as Kubernetes writes those; a kind without a protobuf
  * message is a 406.
  */
-export function encodeBody(value: unknown, negotiated: Negotiated, pretty: boolean): { body: string | Buffer; contentType: string } {
+export function encodeBody(
+  value: unknown,
+  negotiated: Negotiated,
+  pretty: boolean,
+): { body: string | Buffer; contentType: string } {
   if (isProtobuf(negotiated.mediaType)) {
     const body = encodeProtobufResponse(value);
     if (body) return { body, contentType: negotiated.mediaType };
@@ -46,11 +50,24 @@ export function writeJsonText(res: ServerResponse, code: number, json: string): 
   res.end(body);
 }
 
-export function writeResponse(res: ServerResponse, code: number, value: unknown, negotiated: Negotiated, options: ResponseOptions): void {
+export function writeResponse(
+  res: ServerResponse,
+  code: number,
+  value: unknown,
+  negotiated: Negotiated,
+  options: ResponseOptions,
+): void {
   const { body, contentType } = encodeBody(value, negotiated, options.pretty);
-  const headers: Record<string, string | string[] | number> = { 'Content-Type': contentType, 'Content-Length': Buffer.byteLength(body) };
+  const headers: Record<string, string | string[] | number> = {
+    'Content-Type': contentType,
+    'Content-Length': Buffer.byteLength(body),
+  };
   // Warnings set earlier in the chain (a deprecated version's) come first.
-  if (options.warnings && options.warnings.length > 0) headers['Warning'] = [...[res.getHeader('Warning') ?? []].flat().map(String), ...options.warnings.map(warningHeaderValue)];
+  if (options.warnings && options.warnings.length > 0)
+    headers['Warning'] = [
+      ...[res.getHeader('Warning') ?? []].flat().map(String),
+      ...options.warnings.map(warningHeaderValue),
+    ];
   res.writeHead(code, headers);
   res.end(body);
 }

@@ -14,7 +14,13 @@ export function statusOfResponse(res: ServerResponse): StatusError['status'] | u
   return writtenStatus.get(res);
 }
 
-export function writeError(res: ServerResponse, err: unknown, log: Logger, negotiated: Negotiated | undefined, pretty: boolean): void {
+export function writeError(
+  res: ServerResponse,
+  err: unknown,
+  log: Logger,
+  negotiated: Negotiated | undefined,
+  pretty: boolean,
+): void {
   let statusError = isStatusError(err) ? err : undefined;
   if (!statusError) {
     log.error({ err }, 'unhandled error while serving request');
@@ -29,7 +35,10 @@ export function writeError(res: ServerResponse, err: unknown, log: Logger, negot
   const status = statusError.status;
   writtenStatus.set(res, status);
   const { body, contentType } = encodeBody(status, negotiated ?? FALLBACK, pretty || negotiated === undefined);
-  const headers: Record<string, string | number> = { 'Content-Type': contentType, 'Content-Length': Buffer.byteLength(body) };
+  const headers: Record<string, string | number> = {
+    'Content-Type': contentType,
+    'Content-Length': Buffer.byteLength(body),
+  };
   const retryAfter = status.details?.retryAfterSeconds;
   if (retryAfter !== undefined && retryAfter > 0) headers['Retry-After'] = String(retryAfter);
   if (status.code === 403) headers['X-Content-Type-Options'] = 'nosniff';

@@ -56,7 +56,8 @@ class DefinitionBuilder {
   #definition(name: string, message: CatalogMessage): Json {
     const description = typeDescription(name);
     const repr = message.jsonRepresentation;
-    if (repr !== null) return withDescription(this.#nonObjectDefinition(repr.jsonType, repr.format, repr.itemJsonType), description);
+    if (repr !== null)
+      return withDescription(this.#nonObjectDefinition(repr.jsonType, repr.format, repr.itemJsonType), description);
     const properties: Record<string, Json> = {};
     const required: string[] = [];
     this.#collect(name, message, properties, required);
@@ -65,7 +66,12 @@ class DefinitionBuilder {
     const mapType = message.structType ?? message.mapType;
     if (mapType) setExtension(def, 'map-type', mapType);
     const gvks = this.gvks.get(name);
-    if (gvks) setExtension(def, 'group-version-kind', gvks.map((g) => ({ group: g.group, kind: g.kind, version: g.version })));
+    if (gvks)
+      setExtension(
+        def,
+        'group-version-kind',
+        gvks.map((g) => ({ group: g.group, kind: g.kind, version: g.version })),
+      );
     return def;
   }
 
@@ -118,7 +124,8 @@ class DefinitionBuilder {
     const message = catalogMessage(typeRef);
     if (!message) throw new Error(`openapi: the type catalog has no message ${typeRef}`);
     // Types with their own OpenAPI form (Time, Quantity, IntOrString, RawExtension…) get no enforced default.
-    const siblings: Json = forced !== NO_DEFAULT && message.jsonRepresentation === null ? { default: {}, ...ext } : { ...ext };
+    const siblings: Json =
+      forced !== NO_DEFAULT && message.jsonRepresentation === null ? { default: {}, ...ext } : { ...ext };
     return this.ref(typeRef, siblings);
   }
 
@@ -155,6 +162,10 @@ function sortedByKey<T>(record: Record<string, T>): Record<string, T> {
 }
 
 /** Every definition reachable from the root messages (catalog full names), keyed by definition name. */
-export function buildDefinitions(roots: Iterable<string>, style: SchemaStyle, gvks: ReadonlyMap<string, Gvk[]>): Record<string, Json> {
+export function buildDefinitions(
+  roots: Iterable<string>,
+  style: SchemaStyle,
+  gvks: ReadonlyMap<string, Gvk[]>,
+): Record<string, Json> {
   return sortedByKey(new DefinitionBuilder(style, gvks).build(roots));
 }

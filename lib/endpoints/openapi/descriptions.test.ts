@@ -3,15 +3,29 @@ import { groupVersionDocument } from './v3';
 import { swaggerDocument } from './v2';
 import { fakeRegistry, SERVED_RESOURCES } from './testing/fake-registry';
 
-type Json = Record<string, any>;  
+type Json = Record<string, any>;
 
 const FC = 'flowcontrol.apiserver.orch.io';
 // Every described version is served here (the fake registry's defaults hold one version per kind).
 const registry = fakeRegistry([
   ...SERVED_RESOURCES,
-  { group: 'autoscaling', version: 'v2', resource: 'horizontalpodautoscalers', kind: 'HorizontalPodAutoscaler', namespaced: true, status: true },
+  {
+    group: 'autoscaling',
+    version: 'v2',
+    resource: 'horizontalpodautoscalers',
+    kind: 'HorizontalPodAutoscaler',
+    namespaced: true,
+    status: true,
+  },
   { group: FC, version: 'v1beta2', resource: 'flowschemas', kind: 'FlowSchema', namespaced: false, status: true },
-  { group: FC, version: 'v1beta2', resource: 'prioritylevelconfigurations', kind: 'PriorityLevelConfiguration', namespaced: false, status: true },
+  {
+    group: FC,
+    version: 'v1beta2',
+    resource: 'prioritylevelconfigurations',
+    kind: 'PriorityLevelConfiguration',
+    namespaced: false,
+    status: true,
+  },
 ]);
 const ROOTS = [
   'io.k8s.api.apps.v1.Deployment',
@@ -59,7 +73,8 @@ function undescribed(definitions: Json, roots: readonly string[]): { reached: nu
     if (def === undefined) throw new Error(`no definition ${name}`);
     if (typeof def['description'] !== 'string' || def['description'].trim() === '') missing.push(name);
     for (const [prop, schema] of Object.entries((def['properties'] ?? {}) as Json)) {
-      if (typeof schema['description'] !== 'string' || schema['description'].trim() === '') missing.push(`${name}.${prop}`);
+      if (typeof schema['description'] !== 'string' || schema['description'].trim() === '')
+        missing.push(`${name}.${prop}`);
       queue.push(...refsOf(schema, []));
     }
   }
@@ -78,7 +93,16 @@ describe('descriptions', () => {
     expect(undescribed(definitions, Object.keys(definitions)).missing).toEqual([]);
   });
 
-  it.each([['apps', 'v1'], ['autoscaling', 'v1'], ['autoscaling', 'v2'], ['', 'v1'], [FC, 'v1beta2'], [FC, 'v1beta3'], ['events.orch.io', 'v1'], ['admissionregistration.orch.io', 'v1']])(
+  it.each([
+    ['apps', 'v1'],
+    ['autoscaling', 'v1'],
+    ['autoscaling', 'v2'],
+    ['', 'v1'],
+    [FC, 'v1beta2'],
+    [FC, 'v1beta3'],
+    ['events.orch.io', 'v1'],
+    ['admissionregistration.orch.io', 'v1'],
+  ])(
     'cover every definition and property reachable from the described kinds in /openapi/v3 for %s/%s',
     (group, version) => {
       const schemas = (groupVersionDocument(registry, group, version) as Json)['components']['schemas'] as Json;
@@ -91,8 +115,13 @@ describe('descriptions', () => {
 
   it('are written on the property (beside its $ref) and on the type', () => {
     const schemas = (groupVersionDocument(registry, 'apps', 'v1') as Json)['components']['schemas'] as Json;
-    expect(schemas['io.k8s.api.apps.v1.DeploymentSpec']['properties']['replicas']['description']).toMatch(/^How many pods should run\. Defaults to 1\./);
-    expect(schemas['io.k8s.api.apps.v1.DeploymentSpec']['properties']['strategy']).toMatchObject({ allOf: [{ $ref: '#/components/schemas/io.k8s.api.apps.v1.DeploymentStrategy' }], default: {} });
+    expect(schemas['io.k8s.api.apps.v1.DeploymentSpec']['properties']['replicas']['description']).toMatch(
+      /^How many pods should run\. Defaults to 1\./,
+    );
+    expect(schemas['io.k8s.api.apps.v1.DeploymentSpec']['properties']['strategy']).toMatchObject({
+      allOf: [{ $ref: '#/components/schemas/io.k8s.api.apps.v1.DeploymentStrategy' }],
+      default: {},
+    });
     expect(schemas['io.k8s.api.apps.v1.DeploymentStrategy']['description']).toBe('How a Deployment replaces its pods.');
   });
 });

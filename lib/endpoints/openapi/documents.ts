@@ -34,7 +34,11 @@ export class OpenApiDocuments {
     if (this.#v3) return this.#v3;
     const docs = new Map<string, RenderedDocument>();
     for (const { group, versions } of this.#registry.groups()) {
-      for (const version of versions) docs.set(groupVersionKey(group, version), render(groupVersionDocument(this.#registry, group, version), this.#created));
+      for (const version of versions)
+        docs.set(
+          groupVersionKey(group, version),
+          render(groupVersionDocument(this.#registry, group, version), this.#created),
+        );
     }
     this.#v3 = docs;
     return docs;
@@ -61,7 +65,10 @@ export class OpenApiDocuments {
   /** The v2 document as gnostic protobuf, made from the JSON bytes with their ETag, as kube-openapi's handler does. */
   v2Protobuf(): RenderedDocument {
     const json = this.v2();
-    this.#v2Protobuf ??= { ...json, body: encodeSwaggerProtobuf(JSON.parse(json.body.toString('utf8')) as Record<string, unknown>) };
+    this.#v2Protobuf ??= {
+      ...json,
+      body: encodeSwaggerProtobuf(JSON.parse(json.body.toString('utf8')) as Record<string, unknown>),
+    };
     return this.#v2Protobuf;
   }
 }

@@ -26,11 +26,38 @@ export const QUERY_PARAM_TYPES = {
 export type QueryParam = keyof typeof QUERY_PARAM_TYPES;
 
 /** list, and the deprecated `/watch/` paths. */
-export const LIST_PARAMS: readonly QueryParam[] = ['allowWatchBookmarks', 'continue', 'fieldSelector', 'labelSelector', 'limit', 'resourceVersion', 'resourceVersionMatch', 'timeoutSeconds', 'watch'];
+export const LIST_PARAMS: readonly QueryParam[] = [
+  'allowWatchBookmarks',
+  'continue',
+  'fieldSelector',
+  'labelSelector',
+  'limit',
+  'resourceVersion',
+  'resourceVersionMatch',
+  'timeoutSeconds',
+  'watch',
+];
 /** create and update (POST, PUT). */
 export const WRITE_PARAMS: readonly QueryParam[] = ['dryRun', 'fieldManager', 'fieldValidation'];
 /** patch: the write parameters and `force` (server-side apply). */
 export const PATCH_PARAMS: readonly QueryParam[] = [...WRITE_PARAMS, 'force'];
-export const DELETE_PARAMS: readonly QueryParam[] = ['dryRun', 'gracePeriodSeconds', 'orphanDependents', 'propagationPolicy'];
+export const DELETE_PARAMS: readonly QueryParam[] = [
+  'dryRun',
+  'gracePeriodSeconds',
+  'orphanDependents',
+  'propagationPolicy',
+];
 /** deletecollection: delete's parameters and the list selection ones (without `watch` and bookmarks). */
-export const DELETE_COLLECTION_PARAMS: readonly QueryParam[] = ['continue', 'dryRun', 'fieldSelector', 'gracePeriodSeconds', 'labelSelector', 'limit', 'orphanDependents', 'propagationPolicy', 'resourceVersion', 'resourceVersionMatch', 'timeoutSeconds'];
+export const DELETE_COLLECTION_PARAMS: readonly QueryParam[] = [
+  'continue',
+  'dryRun',
+  'fieldSelector',
+  'gracePeriodSeconds',
+  'labelSelector',
+  'limit',
+  'orphanDependents',
+  'propagationPolicy',
+  'resourceVersion',
+  'resourceVersionMatch',
+  'timeoutSeconds',
+];

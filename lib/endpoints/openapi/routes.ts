@@ -4,7 +4,14 @@ import { apiVersionOf, messageNameFor } from '../../apimachinery/schema';
 import type { ServedResource } from '../../registry/resource-registry';
 import { META, type Gvk } from './definition-names';
 import { routesOf, serves } from '../routes/route-table';
-import { DELETE_COLLECTION_PARAMS, DELETE_PARAMS, LIST_PARAMS, PATCH_PARAMS, WRITE_PARAMS, type QueryParam } from './parameters';
+import {
+  DELETE_COLLECTION_PARAMS,
+  DELETE_PARAMS,
+  LIST_PARAMS,
+  PATCH_PARAMS,
+  WRITE_PARAMS,
+  type QueryParam,
+} from './parameters';
 
 export type Method = 'get' | 'put' | 'post' | 'delete' | 'patch';
 export type Action = 'list' | 'post' | 'deletecollection' | 'get' | 'put' | 'patch' | 'delete' | 'watch' | 'watchlist';
@@ -55,7 +62,11 @@ export function groupVersionPath(group: string, version: string): string {
 }
 
 /** The documented methods of a subresource's verbs, in the order its path lists them. */
-const SUBRESOURCE_METHODS: ReadonlyArray<['get' | 'put' | 'patch', 'get' | 'update' | 'patch']> = [['get', 'get'], ['put', 'update'], ['patch', 'patch']];
+const SUBRESOURCE_METHODS: ReadonlyArray<['get' | 'put' | 'patch', 'get' | 'update' | 'patch']> = [
+  ['get', 'get'],
+  ['put', 'update'],
+  ['patch', 'patch'],
+];
 
 const ok = (message: string) => ({ code: '200', description: 'OK', message });
 const created = (message: string) => ({ code: '201', description: 'Created', message });
@@ -79,39 +90,116 @@ export function pathItemsOf(served: ServedResource): PathItem[] {
   const tag = tagOf(def.group, def.version);
   const nameOf = `name of the ${def.kind}`;
   const nsParams: Array<'namespace'> = namespaced ? ['namespace'] : [];
-  const kindOp = (method: Method, action: Action, verb: string, description: string, params: readonly QueryParam[], extra: Partial<Operation> = {}): Operation => ({
-    method, action, operationId: id(verb), description, gvk, params, responses: [ok(kindMessage)], streams: false, ...extra,
+  const kindOp = (
+    method: Method,
+    action: Action,
+    verb: string,
+    description: string,
+    params: readonly QueryParam[],
+    extra: Partial<Operation> = {},
+  ): Operation => ({
+    method,
+    action,
+    operationId: id(verb),
+    description,
+    gvk,
+    params,
+    responses: [ok(kindMessage)],
+    streams: false,
+    ...extra,
   });
 
   const items: PathItem[] = [
     {
-      path: `${gv}${ns}/${def.resource}`, pathParams: nsParams, nameOf, tag,
+      path: `${gv}${ns}/${def.resource}`,
+      pathParams: nsParams,
+      nameOf,
+      tag,
       operations: [
-        kindOp('get', 'list', 'list', `list or watch objects of kind ${def.kind}`, LIST_PARAMS, { responses: [ok(listMessage)], streams: true }),
-        kindOp('post', 'post', 'create', `create a ${def.kind}`, WRITE_PARAMS, { body: { message: kindMessage, kind: 'object', required: true }, responses: [ok(kindMessage), created(kindMessage), accepted(kindMessage)] }),
+        kindOp('get', 'list', 'list', `list or watch objects of kind ${def.kind}`, LIST_PARAMS, {
+          responses: [ok(listMessage)],
+          streams: true,
+        }),
+        kindOp('post', 'post', 'create', `create a ${def.kind}`, WRITE_PARAMS, {
+          body: { message: kindMessage, kind: 'object', required: true },
+          responses: [ok(kindMessage), created(kindMessage), accepted(kindMessage)],
+        }),
         ...(serves(routes, 'deletecollection')
-          ? [kindOp('delete', 'deletecollection', 'delete', `delete collection of ${def.kind}`, DELETE_COLLECTION_PARAMS, { operationId: id('delete', '', 'Collection'), body: { message: META.deleteOptions, kind: 'object', required: false }, responses: [ok(META.status)] })]
+          ? [
+              kindOp(
+                'delete',
+                'deletecollection',
+                'delete',
+                `delete collection of ${def.kind}`,
+                DELETE_COLLECTION_PARAMS,
+                {
+                  operationId: id('delete', '', 'Collection'),
+                  body: { message: META.deleteOptions, kind: 'object', required: false },
+                  responses: [ok(META.status)],
+                },
+              ),
+            ]
           : []),
       ],
     },
     {
-      path: `${gv}${ns}/${def.resource}/{name}`, pathParams: [...nsParams, 'name'], nameOf, tag,
+      path: `${gv}${ns}/${def.resource}/{name}`,
+      pathParams: [...nsParams, 'name'],
+      nameOf,
+      tag,
       operations: [
         kindOp('get', 'get', 'read', `read the specified ${def.kind}`, []),
-        kindOp('put', 'put', 'replace', `replace the specified ${def.kind}`, WRITE_PARAMS, { body: { message: kindMessage, kind: 'object', required: true }, responses: [ok(kindMessage), created(kindMessage)] }),
-        kindOp('patch', 'patch', 'patch', `partially update the specified ${def.kind}`, PATCH_PARAMS, { body: { message: META.patch, kind: 'patch', required: true }, responses: [ok(kindMessage), created(kindMessage)] }),
-        kindOp('delete', 'delete', 'delete', `delete a ${def.kind}`, DELETE_PARAMS, { body: { message: META.deleteOptions, kind: 'object', required: false }, responses: [ok(META.status), accepted(META.status)] }),
+        kindOp('put', 'put', 'replace', `replace the specified ${def.kind}`, WRITE_PARAMS, {
+          body: { message: kindMessage, kind: 'object', required: true },
+          responses: [ok(kindMessage), created(kindMessage)],
+        }),
+        kindOp('patch', 'patch', 'patch', `partially update the specified ${def.kind}`, PATCH_PARAMS, {
+          body: { message: META.patch, kind: 'patch', required: true },
+          responses: [ok(kindMessage), created(kindMessage)],
+        }),
+        kindOp('delete', 'delete', 'delete', `delete a ${def.kind}`, DELETE_PARAMS, {
+          body: { message: META.deleteOptions, kind: 'object', required: false },
+          responses: [ok(META.status), accepted(META.status)],
+        }),
       ],
     },
   ];
-  const subresource = (name: string, message: string, subGvk: Gvk, verbs: ReadonlyArray<'get' | 'put' | 'patch'>): PathItem => {
+  const subresource = (
+    name: string,
+    message: string,
+    subGvk: Gvk,
+    verbs: ReadonlyArray<'get' | 'put' | 'patch'>,
+  ): PathItem => {
     const word = capitalize(name);
     const ops: Record<'get' | 'put' | 'patch', () => Operation> = {
-      get: () => kindOp('get', 'get', 'read', `read ${name} of the specified ${def.kind}`, [], { operationId: id('read', word), gvk: subGvk, responses: [ok(message)] }),
-      put: () => kindOp('put', 'put', 'replace', `replace ${name} of the specified ${def.kind}`, WRITE_PARAMS, { operationId: id('replace', word), gvk: subGvk, body: { message, kind: 'object', required: true }, responses: [ok(message), created(message)] }),
-      patch: () => kindOp('patch', 'patch', 'patch', `partially update ${name} of the specified ${def.kind}`, PATCH_PARAMS, { operationId: id('patch', word), gvk: subGvk, body: { message: META.patch, kind: 'patch', required: true }, responses: [ok(message), created(message)] }),
+      get: () =>
+        kindOp('get', 'get', 'read', `read ${name} of the specified ${def.kind}`, [], {
+          operationId: id('read', word),
+          gvk: subGvk,
+          responses: [ok(message)],
+        }),
+      put: () =>
+        kindOp('put', 'put', 'replace', `replace ${name} of the specified ${def.kind}`, WRITE_PARAMS, {
+          operationId: id('replace', word),
+          gvk: subGvk,
+          body: { message, kind: 'object', required: true },
+          responses: [ok(message), created(message)],
+        }),
+      patch: () =>
+        kindOp('patch', 'patch', 'patch', `partially update ${name} of the specified ${def.kind}`, PATCH_PARAMS, {
+          operationId: id('patch', word),
+          gvk: subGvk,
+          body: { message: META.patch, kind: 'patch', required: true },
+          responses: [ok(message), created(message)],
+        }),
     };
-    return { path: `${gv}${ns}/${def.resource}/{name}/${name}`, pathParams: [...nsParams, 'name'], nameOf, tag, operations: verbs.map((v) => ops[v]()) };
+    return {
+      path: `${gv}${ns}/${def.resource}/{name}/${name}`,
+      pathParams: [...nsParams, 'name'],
+      nameOf,
+      tag,
+      operations: verbs.map((v) => ops[v]()),
+    };
   };
   for (const sub of routes.subresources) {
     if (!sub.documented) continue;
@@ -120,18 +208,71 @@ export function pathItemsOf(served: ServedResource): PathItem[] {
   }
 
   const watchOp = (action: 'watch' | 'watchlist', operationId: string, description: string): Operation => ({
-    method: 'get', action, operationId, description, gvk, params: LIST_PARAMS, responses: [ok(META.watchEvent)], streams: true,
+    method: 'get',
+    action,
+    operationId,
+    description,
+    gvk,
+    params: LIST_PARAMS,
+    responses: [ok(META.watchEvent)],
+    streams: true,
   });
   const deprecated = "deprecated: use the 'watch' parameter with a list operation instead";
   items.push(
-    { path: `${gv}/watch${ns}/${def.resource}`, pathParams: nsParams, nameOf, tag, operations: [watchOp('watchlist', id('watch', 'List'), `watch individual changes to a list of ${def.kind}. ${deprecated}.`)] },
-    { path: `${gv}/watch${ns}/${def.resource}/{name}`, pathParams: [...nsParams, 'name'], nameOf, tag, operations: [watchOp('watch', id('watch'), `watch changes to an object of kind ${def.kind}. ${deprecated}, filtered to a single item with the 'fieldSelector' parameter.`)] },
+    {
+      path: `${gv}/watch${ns}/${def.resource}`,
+      pathParams: nsParams,
+      nameOf,
+      tag,
+      operations: [
+        watchOp('watchlist', id('watch', 'List'), `watch individual changes to a list of ${def.kind}. ${deprecated}.`),
+      ],
+    },
+    {
+      path: `${gv}/watch${ns}/${def.resource}/{name}`,
+      pathParams: [...nsParams, 'name'],
+      nameOf,
+      tag,
+      operations: [
+        watchOp(
+          'watch',
+          id('watch'),
+          `watch changes to an object of kind ${def.kind}. ${deprecated}, filtered to a single item with the 'fieldSelector' parameter.`,
+        ),
+      ],
+    },
   );
   if (namespaced) {
     const allId = (verb: string, suffix: string): string => `${verb}${gvWord}${def.kind}${suffix}`;
     items.push(
-      { path: `${gv}/${def.resource}`, pathParams: [], nameOf, tag, operations: [{ ...kindOp('get', 'list', 'list', `list or watch objects of kind ${def.kind}`, LIST_PARAMS, { responses: [ok(listMessage)], streams: true }), operationId: allId('list', 'ForAllNamespaces') }] },
-      { path: `${gv}/watch/${def.resource}`, pathParams: [], nameOf, tag, operations: [watchOp('watchlist', allId('watch', 'ListForAllNamespaces'), `watch individual changes to a list of ${def.kind}. ${deprecated}.`)] },
+      {
+        path: `${gv}/${def.resource}`,
+        pathParams: [],
+        nameOf,
+        tag,
+        operations: [
+          {
+            ...kindOp('get', 'list', 'list', `list or watch objects of kind ${def.kind}`, LIST_PARAMS, {
+              responses: [ok(listMessage)],
+              streams: true,
+            }),
+            operationId: allId('list', 'ForAllNamespaces'),
+          },
+        ],
+      },
+      {
+        path: `${gv}/watch/${def.resource}`,
+        pathParams: [],
+        nameOf,
+        tag,
+        operations: [
+          watchOp(
+            'watchlist',
+            allId('watch', 'ListForAllNamespaces'),
+            `watch individual changes to a list of ${def.kind}. ${deprecated}.`,
+          ),
+        ],
+      },
     );
   }
   return items;

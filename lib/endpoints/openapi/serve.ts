@@ -27,7 +27,11 @@ export function negotiateOpenApi(accept: string | undefined, offered: readonly s
       return { type, subtype, q: q === undefined ? 1 : Number(q.slice(2)) || 0 };
     })
     .filter((c) => c.q > 0)
-    .sort((a, b) => b.q - a.q || Number(b.type !== '*') + Number(b.subtype !== '*') - Number(a.type !== '*') - Number(a.subtype !== '*'));
+    .sort(
+      (a, b) =>
+        b.q - a.q ||
+        Number(b.type !== '*') + Number(b.subtype !== '*') - Number(a.type !== '*') - Number(a.subtype !== '*'),
+    );
   for (const { type, subtype } of clauses) {
     const match = offered.find((media) => {
       const [t, s] = media.split('/');
@@ -47,7 +51,13 @@ function notModified(req: IncomingMessage, doc: RenderedDocument): boolean {
   });
 }
 
-function writeDocument(req: IncomingMessage, res: ServerResponse, doc: RenderedDocument, headers: Record<string, string>, contentType = JSON_TYPE): void {
+function writeDocument(
+  req: IncomingMessage,
+  res: ServerResponse,
+  doc: RenderedDocument,
+  headers: Record<string, string>,
+  contentType = JSON_TYPE,
+): void {
   const all = { ...headers, ETag: `"${doc.etag}"`, 'Last-Modified': doc.lastModified.toUTCString() };
   if (notModified(req, doc)) {
     res.writeHead(304, all);
@@ -67,7 +77,13 @@ function writeNotAcceptable(res: ServerResponse, headers: Record<string, string>
  * Serves an `/openapi/...` path (split into parts); false when the path names no document, so the caller
  * answers its 404.
  */
-export function serveOpenApi(registry: ResourceRegistry, req: IncomingMessage, res: ServerResponse, parts: readonly string[], query: URLSearchParams): boolean {
+export function serveOpenApi(
+  registry: ResourceRegistry,
+  req: IncomingMessage,
+  res: ServerResponse,
+  parts: readonly string[],
+  query: URLSearchParams,
+): boolean {
   if (req.method !== 'GET' && req.method !== 'HEAD') return false;
   const docs = openApiDocuments(registry);
   const vary = { Vary: 'Accept' };
@@ -96,7 +112,10 @@ export function serveOpenApi(registry: ResourceRegistry, req: IncomingMessage, r
     res.end();
     return true;
   }
-  const caching: Record<string, string> = hash === '' ? {} : { 'Cache-Control': 'public, immutable', Expires: new Date(Date.now() + ONE_YEAR_MS).toUTCString() };
+  const caching: Record<string, string> =
+    hash === ''
+      ? {}
+      : { 'Cache-Control': 'public, immutable', Expires: new Date(Date.now() + ONE_YEAR_MS).toUTCString() };
   writeDocument(req, res, doc, { ...vary, ...caching });
   return true;
 }

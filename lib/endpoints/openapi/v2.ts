@@ -17,7 +17,11 @@ function queryParam(name: QueryParam): Json {
 
 function pathParams(item: PathItem): Json[] {
   const params: Json[] = item.pathParams.map((name) => ({
-    uniqueItems: true, type: 'string', name, in: 'path', required: true,
+    uniqueItems: true,
+    type: 'string',
+    name,
+    in: 'path',
+    required: true,
     description: name === 'name' ? item.nameOf : 'object name and auth scope, such as for teams and projects',
   }));
   return [...params, { ...queryParam('pretty'), description: "If 'true', then the output is pretty printed." }];
@@ -27,7 +31,12 @@ function operation(op: Operation, tag: string, messages: Set<string>): Json {
   const parameters: Json[] = [];
   if (op.body) {
     messages.add(op.body.message);
-    parameters.push({ name: 'body', in: 'body', ...(op.body.required ? { required: true } : {}), schema: ref(op.body.message) });
+    parameters.push({
+      name: 'body',
+      in: 'body',
+      ...(op.body.required ? { required: true } : {}),
+      schema: ref(op.body.message),
+    });
   }
   parameters.push(...op.params.map(queryParam));
   const responses: Json = {};
@@ -63,5 +72,10 @@ export function swaggerDocument(registry: ResourceRegistry): Json {
     }
   }
   const definitions = buildDefinitions(messages, SWAGGER_V2, servedKinds(registry));
-  return { swagger: '2.0', info: OPENAPI_INFO, paths: Object.fromEntries(Object.entries(paths).sort(([a], [b]) => (a < b ? -1 : 1))), definitions };
+  return {
+    swagger: '2.0',
+    info: OPENAPI_INFO,
+    paths: Object.fromEntries(Object.entries(paths).sort(([a], [b]) => (a < b ? -1 : 1))),
+    definitions,
+  };
 }

@@ -18,7 +18,9 @@ function queryParam(name: QueryParam): Json {
 
 function pathParams(item: PathItem): Json[] {
   const params: Json[] = item.pathParams.map((name) => ({
-    name, in: 'path', required: true,
+    name,
+    in: 'path',
+    required: true,
     description: name === 'name' ? item.nameOf : 'object name and auth scope, such as for teams and projects',
     schema: { type: 'string', uniqueItems: true },
   }));
@@ -26,7 +28,8 @@ function pathParams(item: PathItem): Json[] {
 }
 
 function operation(op: Operation, tag: string, messages: Set<string>): Json {
-  const content = (message: string, types: string[]): Json => Object.fromEntries(types.map((t) => [t, { schema: ref(message) }]));
+  const content = (message: string, types: string[]): Json =>
+    Object.fromEntries(types.map((t) => [t, { schema: ref(message) }]));
   const responses: Json = {};
   for (const r of op.responses) {
     messages.add(r.message);
@@ -36,7 +39,10 @@ function operation(op: Operation, tag: string, messages: Set<string>): Json {
   const out: Json = { description: op.description, operationId: op.operationId, parameters: op.params.map(queryParam) };
   if (op.body) {
     messages.add(op.body.message);
-    out['requestBody'] = { content: content(op.body.message, requestTypes(op)), ...(op.body.required ? { required: true } : {}) };
+    out['requestBody'] = {
+      content: content(op.body.message, requestTypes(op)),
+      ...(op.body.required ? { required: true } : {}),
+    };
   }
   Object.assign(out, { responses, tags: [tag] });
   setExtension(out, 'action', op.action);

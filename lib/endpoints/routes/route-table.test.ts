@@ -11,10 +11,32 @@ const served = (group: string, resource: string): ServedResource => {
 
 describe('routesOf', () => {
   it('lists the resource verbs alphabetically, without deletecollection where the collection cannot be deleted', () => {
-    expect(routesOf(served('apps', 'deployments')).verbs).toEqual(['create', 'delete', 'deletecollection', 'get', 'list', 'patch', 'update', 'watch']);
-    expect(routesOf(served('', 'namespaces')).verbs).toEqual(['create', 'delete', 'get', 'list', 'patch', 'update', 'watch']);
+    expect(routesOf(served('apps', 'deployments')).verbs).toEqual([
+      'create',
+      'delete',
+      'deletecollection',
+      'get',
+      'list',
+      'patch',
+      'update',
+      'watch',
+    ]);
+    expect(routesOf(served('', 'namespaces')).verbs).toEqual([
+      'create',
+      'delete',
+      'get',
+      'list',
+      'patch',
+      'update',
+      'watch',
+    ]);
     expect(serves(routesOf(served('', 'namespaces')), 'deletecollection')).toBe(false);
-    expect(routesOf(served('', 'namespaces')).patchTypes).toEqual(['application/json-patch+json', 'application/merge-patch+json', 'application/strategic-merge-patch+json', 'application/apply-patch+yaml']);
+    expect(routesOf(served('', 'namespaces')).patchTypes).toEqual([
+      'application/json-patch+json',
+      'application/merge-patch+json',
+      'application/strategic-merge-patch+json',
+      'application/apply-patch+yaml',
+    ]);
   });
 
   it('carries scope and subresources (status, scale with its own kind, PUT-only finalize)', () => {
@@ -34,8 +56,18 @@ describe('routesOf', () => {
     const accounts = served('', 'events'); // any resource: the server installs POST-only subresources after the registry is built
     const first = routesOf(accounts);
     expect(routesOf(accounts)).toBe(first);
-    accounts.postSubresources = new Map([['token', { handler: () => Promise.resolve(), group: 'authentication.k8s.io', version: 'v1', kind: 'TokenRequest' }]]);
+    accounts.postSubresources = new Map([
+      [
+        'token',
+        { handler: () => Promise.resolve(), group: 'authentication.k8s.io', version: 'v1', kind: 'TokenRequest' },
+      ],
+    ]);
     const token = subresourceOf(routesOf(accounts), 'token');
-    expect(token).toMatchObject({ serves: 'post', verbs: ['create'], documented: false, kind: { group: 'authentication.k8s.io', version: 'v1', kind: 'TokenRequest' } });
+    expect(token).toMatchObject({
+      serves: 'post',
+      verbs: ['create'],
+      documented: false,
+      kind: { group: 'authentication.k8s.io', version: 'v1', kind: 'TokenRequest' },
+    });
   });
 });

@@ -44,19 +44,56 @@ export interface ResourceRoutes {
 export const SCALE_KIND: SubresourceKind = { group: 'autoscaling', version: 'v1', kind: 'Scale' };
 
 /** The patch types the installer's PATCH routes consume for built-in kinds, in its order (server-side apply last). */
-export const PATCH_TYPES: readonly string[] = ['application/json-patch+json', 'application/merge-patch+json', 'application/strategic-merge-patch+json', 'application/apply-patch+yaml'];
+export const PATCH_TYPES: readonly string[] = [
+  'application/json-patch+json',
+  'application/merge-patch+json',
+  'application/strategic-merge-patch+json',
+  'application/apply-patch+yaml',
+];
 
-const RESOURCE_VERBS: readonly Verb[] = ['create', 'delete', 'deletecollection', 'get', 'list', 'patch', 'update', 'watch'];
+const RESOURCE_VERBS: readonly Verb[] = [
+  'create',
+  'delete',
+  'deletecollection',
+  'get',
+  'list',
+  'patch',
+  'update',
+  'watch',
+];
 const OBJECT_SUBRESOURCE_VERBS: readonly Verb[] = ['get', 'patch', 'update'];
 
 function buildRoutes(served: ServedResource): ResourceRoutes {
   const verbs = served.deleteCollection ? RESOURCE_VERBS : RESOURCE_VERBS.filter((v) => v !== 'deletecollection');
   const subresources: SubresourceRoutes[] = [];
-  if (served.statusStore) subresources.push({ name: 'status', serves: 'object', verbs: OBJECT_SUBRESOURCE_VERBS, store: served.statusStore, documented: true });
-  if (served.scale) subresources.push({ name: 'scale', serves: 'scale', verbs: OBJECT_SUBRESOURCE_VERBS, store: served.store, kind: SCALE_KIND, documented: true });
-  for (const [name, store] of served.putSubresources) subresources.push({ name, serves: 'object', verbs: ['update'], store, documented: true });
+  if (served.statusStore)
+    subresources.push({
+      name: 'status',
+      serves: 'object',
+      verbs: OBJECT_SUBRESOURCE_VERBS,
+      store: served.statusStore,
+      documented: true,
+    });
+  if (served.scale)
+    subresources.push({
+      name: 'scale',
+      serves: 'scale',
+      verbs: OBJECT_SUBRESOURCE_VERBS,
+      store: served.store,
+      kind: SCALE_KIND,
+      documented: true,
+    });
+  for (const [name, store] of served.putSubresources)
+    subresources.push({ name, serves: 'object', verbs: ['update'], store, documented: true });
   for (const [name, post] of served.postSubresources ?? []) {
-    subresources.push({ name, serves: 'post', verbs: ['create'], store: served.store, kind: { group: post.group, version: post.version, kind: post.kind }, documented: false });
+    subresources.push({
+      name,
+      serves: 'post',
+      verbs: ['create'],
+      store: served.store,
+      kind: { group: post.group, version: post.version, kind: post.kind },
+      documented: false,
+    });
   }
   return { namespaced: served.definition.strategy.namespaced, patchTypes: PATCH_TYPES, verbs, subresources };
 }

@@ -31,8 +31,18 @@ export interface DanglingCondition {
 /** The condition Kubernetes 1.26 wants for a FlowSchema referencing `plName` (without its time). */
 export function desiredDanglingCondition(plName: string, exists: boolean): DanglingCondition {
   return exists
-    ? { type: DANGLING_CONDITION_TYPE, status: 'False', reason: 'Found', message: `This FlowSchema references the PriorityLevelConfiguration object named ${goQuote(plName)} and it exists` }
-    : { type: DANGLING_CONDITION_TYPE, status: 'True', reason: 'NotFound', message: `This FlowSchema references the PriorityLevelConfiguration object named ${goQuote(plName)} but there is no such object` };
+    ? {
+        type: DANGLING_CONDITION_TYPE,
+        status: 'False',
+        reason: 'Found',
+        message: `This FlowSchema references the PriorityLevelConfiguration object named ${goQuote(plName)} and it exists`,
+      }
+    : {
+        type: DANGLING_CONDITION_TYPE,
+        status: 'True',
+        reason: 'NotFound',
+        message: `This FlowSchema references the PriorityLevelConfiguration object named ${goQuote(plName)} but there is no such object`,
+      };
 }
 
 function priorityLevelOf(fs: ApiObject): string {
@@ -49,7 +59,12 @@ function conditionsOf(fs: ApiObject): unknown[] {
 /** What Kubernetes' config consumer applies (ApplyStatus, forced): the name and the one Dangling condition. */
 export function danglingApplyConfiguration(fs: ApiObject, apiVersion: string): Record<string, unknown> {
   const condition = conditionsOf(fs).find((c) => isPlainObject(c) && c['type'] === DANGLING_CONDITION_TYPE);
-  return { apiVersion, kind: 'FlowSchema', metadata: { name: fs.metadata.name }, status: { conditions: condition === undefined ? [] : [condition] } };
+  return {
+    apiVersion,
+    kind: 'FlowSchema',
+    metadata: { name: fs.metadata.name },
+    status: { conditions: condition === undefined ? [] : [condition] },
+  };
 }
 
 /** The FlowSchema with its condition set, or undefined when status, reason and message already match (no write). */
@@ -58,9 +73,21 @@ export function withDanglingCondition(fs: ApiObject, exists: boolean, now: strin
   const conditions = conditionsOf(fs);
   const index = conditions.findIndex((c) => isPlainObject(c) && c['type'] === DANGLING_CONDITION_TYPE);
   const have = conditions[index];
-  if (isPlainObject(have) && have['status'] === want.status && have['reason'] === want.reason && have['message'] === want.message) return undefined;
+  if (
+    isPlainObject(have) &&
+    have['status'] === want.status &&
+    have['reason'] === want.reason &&
+    have['message'] === want.message
+  )
+    return undefined;
   // Like upstream, every write stamps the time: writes only happen when status, reason or message change.
-  const condition: DanglingCondition = { type: want.type, status: want.status, lastTransitionTime: now, reason: want.reason, message: want.message };
+  const condition: DanglingCondition = {
+    type: want.type,
+    status: want.status,
+    lastTransitionTime: now,
+    reason: want.reason,
+    message: want.message,
+  };
   const next = index < 0 ? [...conditions, condition] : conditions.map((c, i) => (i === index ? condition : c));
   const status = isPlainObject(fs['status']) ? fs['status'] : {};
   return { ...fs, status: { ...status, conditions: next } };
@@ -102,7 +129,9 @@ export class DanglingConditionController {
   constructor(deps: DanglingConditionControllerDeps) {
     this.#deps = deps;
     const apiVersion = apiVersionOfDefinition(deps.flowSchemaStatus.definition);
-    this.#track = appliedAs(APF_CONFIG_CONSUMER_MANAGER, deps.flowSchemaStatus.definition, 'status', (fs) => danglingApplyConfiguration(fs, apiVersion));
+    this.#track = appliedAs(APF_CONFIG_CONSUMER_MANAGER, deps.flowSchemaStatus.definition, 'status', (fs) =>
+      danglingApplyConfiguration(fs, apiVersion),
+    );
   }
 
   start(): void {
@@ -111,7 +140,11 @@ export class DanglingConditionController {
     const log = this.#deps.log;
     const priorityLevels = new Informer(this.#deps.priorityLevels, { log, resource: 'prioritylevelconfigurations' });
     // The periodic resync re-checks every FlowSchema (catches up anything missed).
-    const flowSchemas = new Informer(this.#deps.flowSchemas, { log, resource: 'flowschemas', resyncPeriodMs: RESYNC_INTERVAL_MS });
+    const flowSchemas = new Informer(this.#deps.flowSchemas, {
+      log,
+      resource: 'flowschemas',
+      resyncPeriodMs: RESYNC_INTERVAL_MS,
+    });
     this.#priorityLevels = priorityLevels;
     this.#flowSchemas = flowSchemas;
     // FlowSchemas are checked only once the priority levels are known (else every reference would look dangling).
@@ -119,8 +152,17 @@ export class DanglingConditionController {
       if (priorityLevels.hasSynced()) this.#queue.add(fs.metadata.name ?? '');
     };
     // Only existence matters, so only adds and deletes of priority levels change anything.
-    const referencing = (pl: ApiObject): void => this.#queue.add(...[...flowSchemas.objects.values()].filter((fs) => priorityLevelOf(fs) === pl.metadata.name).map((fs) => fs.metadata.name ?? ''));
-    priorityLevels.addHandler({ add: referencing, delete: referencing, synced: () => this.#queue.add(...flowSchemas.objects.keys()) });
+    const referencing = (pl: ApiObject): void =>
+      this.#queue.add(
+        ...[...flowSchemas.objects.values()]
+          .filter((fs) => priorityLevelOf(fs) === pl.metadata.name)
+          .map((fs) => fs.metadata.name ?? ''),
+      );
+    priorityLevels.addHandler({
+      add: referencing,
+      delete: referencing,
+      synced: () => this.#queue.add(...flowSchemas.objects.keys()),
+    });
     flowSchemas.addHandler({
       add: check,
       // Our own status writes come back here too; the sync finds nothing to change and writes nothing.
@@ -178,11 +220,16 @@ export class DanglingConditionController {
     let wrote = false;
     try {
       // Re-decided on the stored object at compare-and-swap time; interference is retried by the store.
-      await this.#deps.flowSchemaStatus.patch('', name, (latest) => {
-        const next = withDanglingCondition(latest, this.#plExists(priorityLevelOf(latest)), nowTimestamp());
-        wrote = next !== undefined;
-        return next ?? latest;
-      }, { dryRun: false, transform: this.#track });
+      await this.#deps.flowSchemaStatus.patch(
+        '',
+        name,
+        (latest) => {
+          const next = withDanglingCondition(latest, this.#plExists(priorityLevelOf(latest)), nowTimestamp());
+          wrote = next !== undefined;
+          return next ?? latest;
+        },
+        { dryRun: false, transform: this.#track },
+      );
     } catch (err) {
       if (err instanceof StatusError && err.code === 404) return; // deleted meanwhile; the watch says so too
       throw err;
@@ -191,10 +238,18 @@ export class DanglingConditionController {
     this.#writes.set(name, [...(this.#writes.get(name) ?? []), Date.now()]);
     // An event when the reference breaks, and when a broken one is mended (not for every FlowSchema found at start).
     const condition = desiredDanglingCondition(priorityLevelOf(current), this.#plExists(priorityLevelOf(current)));
-    const wasDangling = conditionsOf(current).some((c) => isPlainObject(c) && c['type'] === DANGLING_CONDITION_TYPE && c['status'] === 'True');
+    const wasDangling = conditionsOf(current).some(
+      (c) => isPlainObject(c) && c['type'] === DANGLING_CONDITION_TYPE && c['status'] === 'True',
+    );
     if (condition.status === 'False' && !wasDangling) return;
     const type = condition.status === 'True' ? 'Warning' : 'Normal';
-    this.#deps.recorder?.record(referenceTo(current, apiVersionOfDefinition(this.#deps.flowSchemas.definition), 'FlowSchema'), type, condition.reason, 'UpdateStatus', condition.message);
+    this.#deps.recorder?.record(
+      referenceTo(current, apiVersionOfDefinition(this.#deps.flowSchemas.definition), 'FlowSchema'),
+      type,
+      condition.reason,
+      'UpdateStatus',
+      condition.message,
+    );
   }
 
   #rateLimited(name: string): boolean {

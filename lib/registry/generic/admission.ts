@@ -48,7 +48,8 @@ export function chainAdmission(first: Admission, ...rest: Admission[]): Admissio
     },
     mutate: async (attributes) => {
       let object = attributes.object;
-      for (const a of all) if (a.mutate) object = (await a.mutate({ ...attributes, ...(object ? { object } : {}) })) ?? object;
+      for (const a of all)
+        if (a.mutate) object = (await a.mutate({ ...attributes, ...(object ? { object } : {}) })) ?? object;
       return object;
     },
     validate: async (attributes) => {

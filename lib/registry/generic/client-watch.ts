@@ -74,7 +74,11 @@ async function compaction(storage: Storage, prefix: string, revision: number): P
   }
 }
 
-export async function startCachedWatch(storage: Storage, cacher: Cacher, request: ClientWatchRequest): Promise<StartedWatch> {
+export async function startCachedWatch(
+  storage: Storage,
+  cacher: Cacher,
+  request: ClientWatchRequest,
+): Promise<StartedWatch> {
   const rv = request.resourceVersion;
   if (request.sendInitialEvents !== undefined) return startCachedWatchList(storage, cacher, request);
   if (rv !== undefined && rv > 0) return watchAfter(storage, cacher, request, rv);
@@ -83,7 +87,12 @@ export async function startCachedWatch(storage: Storage, cacher: Cacher, request
 }
 
 /** Changes after `rv`, replayed from the cache's window (410 Expired when it is compacted or no longer held). */
-async function watchAfter(storage: Storage, cacher: Cacher, request: ClientWatchRequest, rv: number): Promise<StartedWatch> {
+async function watchAfter(
+  storage: Storage,
+  cacher: Cacher,
+  request: ClientWatchRequest,
+  rv: number,
+): Promise<StartedWatch> {
   if (!(await cacher.waitReady())) throw new Error('watch cache stopped');
   const compacted = rv < cacher.revision ? await compaction(storage, request.prefix, rv) : undefined;
   if (compacted !== undefined) return expiredStart(watchExpired(compacted));
@@ -96,7 +105,13 @@ async function watchAfter(storage: Storage, cacher: Cacher, request: ClientWatch
  * The current state as ADDED events, then changes. `atLeast`: the state is at least as new as this revision
  * (a quorum read's when `consistent`); the cache serves it when it is that fresh, etcd otherwise.
  */
-async function startFromState(storage: Storage, cacher: Cacher, request: ClientWatchRequest, consistent: boolean, atLeast = 0): Promise<{ initial: ApiObject[]; watch: CacheWatch; revision: number }> {
+async function startFromState(
+  storage: Storage,
+  cacher: Cacher,
+  request: ClientWatchRequest,
+  consistent: boolean,
+  atLeast = 0,
+): Promise<{ initial: ApiObject[]; watch: CacheWatch; revision: number }> {
   // Most Recent needs a state at least as new as a quorum read; the cache serves it when it is that fresh.
   const quorumRevision = consistent ? await storage.currentRevision() : atLeast;
   if (!(await cacher.waitReady())) throw new Error('watch cache stopped');
@@ -121,7 +136,11 @@ async function startFromState(storage: Storage, cacher: Cacher, request: ClientW
  * a state at least as new as the resourceVersion (unset: a consistent one) then an end-of-initial-events
  * BOOKMARK at that state's revision; false starts at that revision without a state.
  */
-async function startCachedWatchList(storage: Storage, cacher: Cacher, request: ClientWatchRequest): Promise<StartedWatch> {
+async function startCachedWatchList(
+  storage: Storage,
+  cacher: Cacher,
+  request: ClientWatchRequest,
+): Promise<StartedWatch> {
   const rv = request.resourceVersion;
   if (request.sendInitialEvents === true) {
     const started = await startFromState(storage, cacher, request, rv === undefined, rv ?? 0);

@@ -35,8 +35,12 @@ export function checkDeletePreconditions(gk: GroupKind, current: ApiObject, opti
 export function finalizersForDeletion(current: ApiObject, options: DeleteOptions): string[] | undefined {
   const existing = current.metadata.finalizers ?? [];
   const policyGiven = options.propagationPolicy !== undefined || options.orphanDependents !== undefined;
-  const orphan = options.orphanDependents === true || options.propagationPolicy === 'Orphan' || (!policyGiven && existing.includes(FINALIZER_ORPHAN));
-  const foreground = options.propagationPolicy === 'Foreground' || (!policyGiven && existing.includes(FINALIZER_FOREGROUND));
+  const orphan =
+    options.orphanDependents === true ||
+    options.propagationPolicy === 'Orphan' ||
+    (!policyGiven && existing.includes(FINALIZER_ORPHAN));
+  const foreground =
+    options.propagationPolicy === 'Foreground' || (!policyGiven && existing.includes(FINALIZER_FOREGROUND));
   const next = existing.filter((f) => f !== FINALIZER_ORPHAN && f !== FINALIZER_FOREGROUND);
   if (orphan) next.push(FINALIZER_ORPHAN);
   if (foreground) next.push(FINALIZER_FOREGROUND);

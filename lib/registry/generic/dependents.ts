@@ -17,7 +17,9 @@ export class DependentsIndex {
       if (set?.size === 0) this.#dependentsOf.delete(uid);
     }
     this.#ownersOf.delete(key);
-    const uids = (obj?.metadata.ownerReferences ?? []).map((ref) => ref.uid).filter((uid): uid is string => Boolean(uid));
+    const uids = (obj?.metadata.ownerReferences ?? [])
+      .map((ref) => ref.uid)
+      .filter((uid): uid is string => Boolean(uid));
     if (uids.length === 0) return;
     this.#ownersOf.set(key, uids);
     for (const uid of uids) {
@@ -46,7 +48,11 @@ export function storeForReference(stores: readonly GenericStore[], ref: OwnerRef
 type OwnerState = 'exists' | 'absent' | 'unknown';
 
 /** Live lookup of one owner: absent when no object of that name exists or it has another uid. */
-async function ownerState(stores: readonly GenericStore[], dependent: ApiObject, ref: OwnerReference): Promise<OwnerState> {
+async function ownerState(
+  stores: readonly GenericStore[],
+  dependent: ApiObject,
+  ref: OwnerReference,
+): Promise<OwnerState> {
   const store = storeForReference(stores, ref);
   // A kind this server does not serve cannot be verified; the dependent is left alone (upstream retries).
   if (!store) return 'unknown';
@@ -65,7 +71,12 @@ async function ownerState(stores: readonly GenericStore[], dependent: ApiObject,
  * background (uid precondition, so a recreated object of that name is spared); when only some are absent, the
  * dangling references are removed. Returns what it did, for logs.
  */
-export async function attemptToDelete(stores: readonly GenericStore[], store: GenericStore, namespace: string, name: string): Promise<'deleted' | 'pruned' | 'kept'> {
+export async function attemptToDelete(
+  stores: readonly GenericStore[],
+  store: GenericStore,
+  namespace: string,
+  name: string,
+): Promise<'deleted' | 'pruned' | 'kept'> {
   let dependent: ApiObject;
   try {
     dependent = await store.get(namespace, name);
@@ -81,13 +92,29 @@ export async function attemptToDelete(stores: readonly GenericStore[], store: Ge
   const uid = dependent.metadata.uid ?? '';
   try {
     if (dangling.size === refs.length) {
-      await store.delete(namespace, name, { propagationPolicy: 'Background', preconditions: { uid } }, { dryRun: false });
+      await store.delete(
+        namespace,
+        name,
+        { propagationPolicy: 'Background', preconditions: { uid } },
+        { dryRun: false },
+      );
       return 'deleted';
     }
-    await store.patch(namespace, name, (cur) => {
-      if (cur.metadata.uid !== uid) return cur;
-      return { ...cur, metadata: { ...cur.metadata, ownerReferences: (cur.metadata.ownerReferences ?? []).filter((r) => !dangling.has(r.uid)) } };
-    }, { dryRun: false });
+    await store.patch(
+      namespace,
+      name,
+      (cur) => {
+        if (cur.metadata.uid !== uid) return cur;
+        return {
+          ...cur,
+          metadata: {
+            ...cur.metadata,
+            ownerReferences: (cur.metadata.ownerReferences ?? []).filter((r) => !dangling.has(r.uid)),
+          },
+        };
+      },
+      { dryRun: false },
+    );
     return 'pruned';
   } catch (err) {
     // gone meanwhile, or replaced by another object of that name (uid precondition): nothing left to collect

@@ -22,7 +22,10 @@ export class DryRunStorage extends ForwardingStorage {
     const result = await update(structuredClone(current));
     // The resourceVersion is left at its current value: nothing was written.
     const object = goShape(result.object);
-    return { object: { ...object, metadata: { ...object.metadata, resourceVersion: current.metadata.resourceVersion } }, deleted: result.delete === true };
+    return {
+      object: { ...object, metadata: { ...object.metadata, resourceVersion: current.metadata.resourceVersion } },
+      deleted: result.delete === true,
+    };
   }
 
   override async delete(key: string, check?: DeleteCheck): Promise<ApiObject> {

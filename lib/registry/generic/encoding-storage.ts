@@ -5,7 +5,18 @@
 import type { ApiObject } from '../../apimachinery/meta/types';
 import { convertObject } from '../../apis/conversion';
 import type { KindConversions } from '../../apis/conversion';
-import type { ChangeSink, DeleteCheck, PutOptions, GetOptions, ListOptions, ListResult, Storage, UpdateFunc, WatchHandle, WatchSink } from '../../storage/storage';
+import type {
+  ChangeSink,
+  DeleteCheck,
+  PutOptions,
+  GetOptions,
+  ListOptions,
+  ListResult,
+  Storage,
+  UpdateFunc,
+  WatchHandle,
+  WatchSink,
+} from '../../storage/storage';
 import { ForwardingStorage } from '../../storage/forwarding-storage';
 
 export interface StorageEncoding {
@@ -41,7 +52,10 @@ export class EncodingStorage extends ForwardingStorage {
 
   override async list(prefix: string, options?: ListOptions): Promise<ListResult> {
     const predicate = options?.predicate;
-    const listed = await this.inner.list(prefix, predicate ? { ...options, predicate: (obj) => predicate(this.#decoded(obj)) } : options);
+    const listed = await this.inner.list(
+      prefix,
+      predicate ? { ...options, predicate: (obj) => predicate(this.#decoded(obj)) } : options,
+    );
     return { ...listed, items: listed.items.map(this.#decoded) };
   }
 
@@ -49,11 +63,19 @@ export class EncodingStorage extends ForwardingStorage {
     return this.#decoded(await this.inner.create(key, this.#encoded(obj), options));
   }
 
-  override async guaranteedUpdate(key: string, update: UpdateFunc, options?: PutOptions): Promise<{ object: ApiObject; deleted: boolean }> {
-    const result = await this.inner.guaranteedUpdate(key, async (current) => {
-      const next = await update(this.#decoded(current));
-      return { ...next, object: this.#encoded(next.object) };
-    }, options);
+  override async guaranteedUpdate(
+    key: string,
+    update: UpdateFunc,
+    options?: PutOptions,
+  ): Promise<{ object: ApiObject; deleted: boolean }> {
+    const result = await this.inner.guaranteedUpdate(
+      key,
+      async (current) => {
+        const next = await update(this.#decoded(current));
+        return { ...next, object: this.#encoded(next.object) };
+      },
+      options,
+    );
     return { ...result, object: this.#decoded(result.object) };
   }
 
@@ -64,14 +86,25 @@ export class EncodingStorage extends ForwardingStorage {
   override watch(prefix: string, afterRevision: number, sink: WatchSink): Promise<WatchHandle> {
     return this.inner.watch(prefix, afterRevision, {
       event: (event) =>
-        sink.event(event.type === 'DELETED' ? { ...event, object: this.#decoded(event.object) } : { ...event, object: this.#decoded(event.object), ...(event.previous ? { previous: this.#decoded(event.previous) } : {}) }),
+        sink.event(
+          event.type === 'DELETED'
+            ? { ...event, object: this.#decoded(event.object) }
+            : {
+                ...event,
+                object: this.#decoded(event.object),
+                ...(event.previous ? { previous: this.#decoded(event.previous) } : {}),
+              },
+        ),
       error: (err) => sink.error(err),
     });
   }
 
   override watchChanges(prefix: string, afterRevision: number, sink: ChangeSink): Promise<WatchHandle> {
     return this.inner.watchChanges(prefix, afterRevision, {
-      changes: (batch) => sink.changes(batch.map((change) => (change.type === 'put' ? { ...change, object: this.#decoded(change.object) } : change))),
+      changes: (batch) =>
+        sink.changes(
+          batch.map((change) => (change.type === 'put' ? { ...change, object: this.#decoded(change.object) } : change)),
+        ),
       progress: (revision) => sink.progress(revision),
       error: (err) => sink.error(err),
     });

@@ -15,7 +15,10 @@ const DEPENDENTS_REMAINING_RECHECK_MS = 1000;
 
 function isGcPending(obj: ApiObject): boolean {
   const finalizers = obj.metadata.finalizers ?? [];
-  return Boolean(obj.metadata.deletionTimestamp) && (finalizers.includes(FINALIZER_ORPHAN) || finalizers.includes(FINALIZER_FOREGROUND));
+  return (
+    Boolean(obj.metadata.deletionTimestamp) &&
+    (finalizers.includes(FINALIZER_ORPHAN) || finalizers.includes(FINALIZER_FOREGROUND))
+  );
 }
 
 function ownedBy(obj: ApiObject, uid: string): boolean {
@@ -54,14 +57,20 @@ export class GarbageCollector {
     this.#stores = stores;
     this.#log = log;
     const seen = new Set<string>();
-    this.#primary = new Set(stores.flatMap((store, i) => (seen.has(store.keyPrefix) ? [] : (seen.add(store.keyPrefix), [i]))));
+    this.#primary = new Set(
+      stores.flatMap((store, i) => (seen.has(store.keyPrefix) ? [] : (seen.add(store.keyPrefix), [i]))),
+    );
     this.#informers = stores.map((store, index) => {
       const informer = new Informer(store, { log, resource: store.definition.resource, listResourceVersion: 0 });
       const present = (obj: ApiObject): void => {
         if (isGcPending(obj)) this.#queue.add(OWNER + this.#key(index, obj));
         this.#observe(index, obj, false);
       };
-      informer.addHandler({ add: present, update: (_old, obj) => present(obj), delete: (obj) => this.#observe(index, obj, true) });
+      informer.addHandler({
+        add: present,
+        update: (_old, obj) => present(obj),
+        delete: (obj) => this.#observe(index, obj, true),
+      });
       return informer;
     });
   }
@@ -91,7 +100,8 @@ export class GarbageCollector {
     const key = this.#key(index, obj);
     this.#index.observe(key, deleted ? undefined : obj);
     if (!deleted && (obj.metadata.ownerReferences ?? []).length > 0) this.#queue.add(DEPENDENT + key);
-    if (deleted && obj.metadata.uid) this.#queue.add(...this.#index.dependentsOf(obj.metadata.uid).map((k) => DEPENDENT + k));
+    if (deleted && obj.metadata.uid)
+      this.#queue.add(...this.#index.dependentsOf(obj.metadata.uid).map((k) => DEPENDENT + k));
   }
 
   async #sync(queued: string): Promise<void> {
@@ -104,7 +114,11 @@ export class GarbageCollector {
     const store = this.#stores[Number(indexText)];
     if (!store) return;
     const outcome = await attemptToDelete(this.#stores, store, namespace, name);
-    if (outcome !== 'kept') this.#log.info({ name, namespace, resource: store.definition.resource, outcome }, 'garbage collector collected a dependent whose owner is gone');
+    if (outcome !== 'kept')
+      this.#log.info(
+        { name, namespace, resource: store.definition.resource, outcome },
+        'garbage collector collected a dependent whose owner is gone',
+      );
   }
 
   async #syncOwner(key: string): Promise<void> {
@@ -124,7 +138,18 @@ export class GarbageCollector {
     const finalizers = owner.metadata.finalizers ?? [];
     if (finalizers.includes(FINALIZER_ORPHAN)) {
       await this.#forEachDependent(scope, uid, (dep, depStore) =>
-        depStore.patch(dep.metadata.namespace ?? '', dep.metadata.name ?? '', (cur) => ({ ...cur, metadata: { ...cur.metadata, ownerReferences: (cur.metadata.ownerReferences ?? []).filter((r) => r.uid !== uid) } }), { dryRun: false }),
+        depStore.patch(
+          dep.metadata.namespace ?? '',
+          dep.metadata.name ?? '',
+          (cur) => ({
+            ...cur,
+            metadata: {
+              ...cur.metadata,
+              ownerReferences: (cur.metadata.ownerReferences ?? []).filter((r) => r.uid !== uid),
+            },
+          }),
+          { dryRun: false },
+        ),
       );
       await this.#removeFinalizer(store, owner, FINALIZER_ORPHAN);
       return;
@@ -133,7 +158,13 @@ export class GarbageCollector {
     await this.#forEachDependent(scope, uid, async (dep, depStore) => {
       // the owner waits only for dependents whose reference has blockOwnerDeletion (as upstream)
       if (blocksOwner(dep, uid)) remaining++;
-      if (!dep.metadata.deletionTimestamp) await depStore.delete(dep.metadata.namespace ?? '', dep.metadata.name ?? '', { propagationPolicy: 'Foreground' }, { dryRun: false });
+      if (!dep.metadata.deletionTimestamp)
+        await depStore.delete(
+          dep.metadata.namespace ?? '',
+          dep.metadata.name ?? '',
+          { propagationPolicy: 'Foreground' },
+          { dryRun: false },
+        );
     });
     if (remaining > 0) {
       setTimeout(() => this.#queue.add(OWNER + key), DEPENDENTS_REMAINING_RECHECK_MS).unref();
@@ -142,7 +173,11 @@ export class GarbageCollector {
     await this.#removeFinalizer(store, owner, FINALIZER_FOREGROUND);
   }
 
-  async #forEachDependent(namespace: string, uid: string, action: (dep: ApiObject, store: GenericStore) => Promise<unknown>): Promise<void> {
+  async #forEachDependent(
+    namespace: string,
+    uid: string,
+    action: (dep: ApiObject, store: GenericStore) => Promise<unknown>,
+  ): Promise<void> {
     for (const depStore of this.#stores) {
       const { items } = await depStore.list(depStore.namespaced ? namespace : '', LIST_EVERYTHING);
       for (const dep of items.filter((o) => ownedBy(o, uid))) await action(dep, depStore).catch(ignoreNotFound);
@@ -151,8 +186,19 @@ export class GarbageCollector {
 
   async #removeFinalizer(store: GenericStore, owner: ApiObject, finalizer: string): Promise<void> {
     await store
-      .patch(owner.metadata.namespace ?? '', owner.metadata.name ?? '', (cur) => ({ ...cur, metadata: { ...cur.metadata, finalizers: (cur.metadata.finalizers ?? []).filter((f) => f !== finalizer) } }), { dryRun: false })
+      .patch(
+        owner.metadata.namespace ?? '',
+        owner.metadata.name ?? '',
+        (cur) => ({
+          ...cur,
+          metadata: { ...cur.metadata, finalizers: (cur.metadata.finalizers ?? []).filter((f) => f !== finalizer) },
+        }),
+        { dryRun: false },
+      )
       .catch(ignoreNotFound);
-    this.#log.info({ name: owner.metadata.name, namespace: owner.metadata.namespace, finalizer }, 'garbage collector finalizer removed');
+    this.#log.info(
+      { name: owner.metadata.name, namespace: owner.metadata.namespace, finalizer },
+      'garbage collector finalizer removed',
+    );
   }
 }

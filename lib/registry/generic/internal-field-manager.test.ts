@@ -3,9 +3,14 @@ import { resourceDefinitions } from '../install';
 import { fieldManagerScopeOf } from './internal-field-manager';
 
 const resets = (group: string, version: string, resource: string, subresource: string): string[] => {
-  const def = resourceDefinitions({}).find((d) => d.group === group && d.version === version && d.resource === resource);
+  const def = resourceDefinitions({}).find(
+    (d) => d.group === group && d.version === version && d.resource === resource,
+  );
   if (!def) throw new Error(`${group}/${version}/${resource} is not served`);
-  return fieldManagerScopeOf(def, subresource).ignored.paths().map((path) => path.map((pe) => (pe.kind === 'field' ? pe.name : '?')).join('.')).sort();
+  return fieldManagerScopeOf(def, subresource)
+    .ignored.paths()
+    .map((path) => path.map((pe) => (pe.kind === 'field' ? pe.name : '?')).join('.'))
+    .sort();
 };
 
 describe('reset fields of write paths', () => {
@@ -21,7 +26,10 @@ describe('reset fields of write paths', () => {
     expect(resets('apps', 'v1', 'deployments', 'status')).toEqual(['metadata.labels', 'spec']);
     for (const version of ['v1beta2', 'v1beta3']) {
       expect(resets('flowcontrol.apiserver.orch.io', version, 'flowschemas', 'status')).toEqual(['metadata', 'spec']);
-      expect(resets('flowcontrol.apiserver.orch.io', version, 'prioritylevelconfigurations', 'status')).toEqual(['metadata', 'spec']);
+      expect(resets('flowcontrol.apiserver.orch.io', version, 'prioritylevelconfigurations', 'status')).toEqual([
+        'metadata',
+        'spec',
+      ]);
     }
   });
 });

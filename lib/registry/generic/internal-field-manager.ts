@@ -2,7 +2,14 @@
 // field manager, so they show up in managedFields as an Update (or Apply) by that manager in the version the client writes.
 import type { ApiObject } from '../../apimachinery/meta/types';
 import { isPlainObject } from '../../apimachinery/meta/types';
-import { applyToObject, RESET_SPEC, updateManagedFields, type FieldManagerScope, type FieldSet, type VersionView } from '../../apimachinery/managed-fields';
+import {
+  applyToObject,
+  RESET_SPEC,
+  updateManagedFields,
+  type FieldManagerScope,
+  type FieldSet,
+  type VersionView,
+} from '../../apimachinery/managed-fields';
 import { convertObject, type KindConversions } from '../../apis/conversion';
 import { conversionsOf } from '../../apis/conversions';
 import { schemaFor } from '../../apimachinery/schema/kinds';
@@ -20,7 +27,13 @@ export const APF_CONFIG_CONSUMER_MANAGER = 'api-priority-and-fairness-config-con
 /** The field-tracking scope of writes to a resource (or one of its subresources) in the definition's version. */
 export function fieldManagerScopeOf(def: ResourceDefinition, subresource: string): FieldManagerScope {
   const apiVersion = apiVersionOfDefinition(def);
-  const scope: FieldManagerScope = { schema: schemaFor(apiVersion, def.kind), apiVersion, kind: def.kind, subresource, ignored: resetFieldsOf(def, subresource) };
+  const scope: FieldManagerScope = {
+    schema: schemaFor(apiVersion, def.kind),
+    apiVersion,
+    kind: def.kind,
+    subresource,
+    ignored: resetFieldsOf(def, subresource),
+  };
   const conversions = conversionsOf(def.group, def.kind);
   if (conversions !== undefined) scope.atVersion = (other) => versionView(conversions, def, other);
   return scope;
@@ -33,16 +46,28 @@ function resetFieldsOf(def: ResourceDefinition, subresource: string): FieldSet {
 }
 
 /** `def`'s kind in `apiVersion` (one of its group's versions the conversions know), else undefined; converted without defaulting. */
-function versionView(conversions: KindConversions, def: ResourceDefinition, apiVersion: string): VersionView | undefined {
+function versionView(
+  conversions: KindConversions,
+  def: ResourceDefinition,
+  apiVersion: string,
+): VersionView | undefined {
   const prefix = def.group === '' ? '' : `${def.group}/`;
   const version = apiVersion.slice(prefix.length);
-  if (!apiVersion.startsWith(prefix) || (version !== conversions.hub && conversions.versions[version] === undefined)) return undefined;
-  const convert = (obj: unknown): unknown => (isPlainObject(obj) && isPlainObject(obj['metadata']) ? convertObject(conversions, obj as ApiObject, def.group, def.kind, version, true) : obj);
+  if (!apiVersion.startsWith(prefix) || (version !== conversions.hub && conversions.versions[version] === undefined))
+    return undefined;
+  const convert = (obj: unknown): unknown =>
+    isPlainObject(obj) && isPlainObject(obj['metadata'])
+      ? convertObject(conversions, obj as ApiObject, def.group, def.kind, version, true)
+      : obj;
   return { schema: schemaFor(apiVersion, def.kind), convert };
 }
 
 /** A store write transform recording the write as an Update by `manager`. */
-export function trackedAs(manager: string, def: ResourceDefinition, subresource = ''): (obj: ApiObject, live: ApiObject | undefined) => ApiObject {
+export function trackedAs(
+  manager: string,
+  def: ResourceDefinition,
+  subresource = '',
+): (obj: ApiObject, live: ApiObject | undefined) => ApiObject {
   const scope = fieldManagerScopeOf(def, subresource);
   return (obj, live) => updateManagedFields(live, obj, manager, scope);
 }
@@ -51,7 +76,12 @@ export function trackedAs(manager: string, def: ResourceDefinition, subresource 
  * A store write transform recording the write as a forced server-side apply of `configOf(obj)` by `manager` (what
  * client-go's Apply/ApplyStatus with Force records); the written object stays `obj`, only its managedFields change.
  */
-export function appliedAs(manager: string, def: ResourceDefinition, subresource: string, configOf: (obj: ApiObject) => Record<string, unknown>): (obj: ApiObject, live: ApiObject | undefined) => ApiObject {
+export function appliedAs(
+  manager: string,
+  def: ResourceDefinition,
+  subresource: string,
+  configOf: (obj: ApiObject) => Record<string, unknown>,
+): (obj: ApiObject, live: ApiObject | undefined) => ApiObject {
   const scope = fieldManagerScopeOf(def, subresource);
   return (obj, live) => {
     const applied = applyToObject(live, configOf(obj), manager, true, scope);

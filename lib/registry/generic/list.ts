@@ -30,7 +30,12 @@ export interface ListParams {
 }
 
 /** Every object, latest state, one page: what controllers list. */
-export const LIST_EVERYTHING: Readonly<ListParams> = { hasSelector: false, limit: 0, continueToken: '', resourceVersionMatch: '' };
+export const LIST_EVERYTHING: Readonly<ListParams> = {
+  hasSelector: false,
+  limit: 0,
+  continueToken: '',
+  resourceVersionMatch: '',
+};
 
 export interface ListOutcome {
   items: ApiObject[];
@@ -61,7 +66,13 @@ function consistentFromCache(params: ListParams): boolean {
 }
 
 /** `raw`: the caller writes JSON and can take etcd's bytes undecoded (only used when nothing needs decoding). */
-export async function listObjects(storage: Storage, prefix: string, params: ListParams, cacher?: Cacher, raw = false): Promise<ListOutcome> {
+export async function listObjects(
+  storage: Storage,
+  prefix: string,
+  params: ListParams,
+  cacher?: Cacher,
+  raw = false,
+): Promise<ListOutcome> {
   // Most Recent without limit or continue: from the cache once it has caught up with etcd (KEP-2340).
   if (cacher !== undefined && consistentFromCache(params) && (await cacher.caughtUpWithEtcd())) {
     const listed = cacher.list(prefix, params.predicate);
@@ -79,10 +90,11 @@ export async function listObjects(storage: Storage, prefix: string, params: List
   if (params.predicate) options.predicate = params.predicate;
   else if (raw) options.raw = true;
   // Serving paths (raw: nothing changes the items) take the values etcd names from the watch cache's objects.
-  if (raw && cacher?.ready) options.known = (key, resourceVersion) => {
-    const cached = cacher.get(key);
-    return cached?.metadata.resourceVersion === resourceVersion ? cached : undefined;
-  };
+  if (raw && cacher?.ready)
+    options.known = (key, resourceVersion) => {
+      const cached = cacher.get(key);
+      return cached?.metadata.resourceVersion === resourceVersion ? cached : undefined;
+    };
   const rv = params.resourceVersion;
 
   if (params.continueToken !== '') {
@@ -104,7 +116,13 @@ export async function listObjects(storage: Storage, prefix: string, params: List
   return readPage(storage, prefix, options, params, false);
 }
 
-async function readPage(storage: Storage, prefix: string, options: ListOptions, params: ListParams, fromToken: boolean): Promise<ListOutcome> {
+async function readPage(
+  storage: Storage,
+  prefix: string,
+  options: ListOptions,
+  params: ListParams,
+  fromToken: boolean,
+): Promise<ListOutcome> {
   try {
     const result = await storage.list(prefix, options);
     const outcome: ListOutcome = { items: result.items, resourceVersion: String(result.revision) };
@@ -112,7 +130,8 @@ async function readPage(storage: Storage, prefix: string, options: ListOptions, 
     if (result.raw) outcome.raw = result.raw;
     if (result.lastKey !== undefined) {
       outcome.continue = encodeContinueToken(prefix, result.lastKey, result.revision);
-      if (!params.hasSelector && result.remainingItemCount !== undefined) outcome.remainingItemCount = result.remainingItemCount;
+      if (!params.hasSelector && result.remainingItemCount !== undefined)
+        outcome.remainingItemCount = result.remainingItemCount;
     }
     return outcome;
   } catch (err) {
@@ -123,15 +142,25 @@ async function readPage(storage: Storage, prefix: string, options: ListOptions, 
     }
     if (fromToken && isStorageError(err, 'Compacted') && options.startKey !== undefined) {
       // Offer to continue from the same key at the latest revision, as Kubernetes does.
-      const inconsistent = encodeContinueToken(prefix, options.startKey.endsWith('\u0000') ? options.startKey.slice(0, -1) : options.startKey, -1);
-      throw toStatusError(err, { operation: 'list', expired: CONTINUE_TOO_OLD_INCONSISTENT_TEXT, continueToken: inconsistent });
+      const inconsistent = encodeContinueToken(
+        prefix,
+        options.startKey.endsWith('\u0000') ? options.startKey.slice(0, -1) : options.startKey,
+        -1,
+      );
+      throw toStatusError(err, {
+        operation: 'list',
+        expired: CONTINUE_TOO_OLD_INCONSISTENT_TEXT,
+        continueToken: inconsistent,
+      });
     }
     throw err;
   }
 }
 
 function tooLargeResourceVersion(rv: number, current: number): Error {
-  return timeout(`Too large resource version: ${rv}, current: ${current}`, TOO_LARGE_RV_RETRY_AFTER_SECONDS, [{ reason: 'ResourceVersionTooLarge', message: 'Too large resource version' }]);
+  return timeout(`Too large resource version: ${rv}, current: ${current}`, TOO_LARGE_RV_RETRY_AFTER_SECONDS, [
+    { reason: 'ResourceVersionTooLarge', message: 'Too large resource version' },
+  ]);
 }
 
 /** Polls `read` until its revision reaches `rv`; 504 Too large resource version after ~3 s. */
@@ -146,11 +175,25 @@ async function untilRevision<T>(rv: number, read: () => Promise<T>, revisionOf: 
   }
 }
 
-function waitForRevision(storage: Storage, prefix: string, options: ListOptions, params: ListParams, rv: number): Promise<ListOutcome> {
-  return untilRevision(rv, () => readPage(storage, prefix, options, params, false), (outcome) => Number(outcome.resourceVersion));
+function waitForRevision(
+  storage: Storage,
+  prefix: string,
+  options: ListOptions,
+  params: ListParams,
+  rv: number,
+): Promise<ListOutcome> {
+  return untilRevision(
+    rv,
+    () => readPage(storage, prefix, options, params, false),
+    (outcome) => Number(outcome.resourceVersion),
+  );
 }
 
 /** Waits (up to ~3 s, then 504) until the backing store has reached revision `rv`. */
 export async function waitForStorageRevision(storage: Storage, rv: number): Promise<void> {
-  await untilRevision(rv, () => storage.currentRevision(), (revision) => revision);
+  await untilRevision(
+    rv,
+    () => storage.currentRevision(),
+    (revision) => revision,
+  );
 }

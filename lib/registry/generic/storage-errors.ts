@@ -1,7 +1,18 @@
 // The one place where StorageErrors become StatusErrors (KeyExists → 409, Compacted → 410 Expired, a bad continue
 // token → 400, unreachable → 500 ServerTimeout, timed out or a write's outcome unknown → 504 Timeout…).
 import type { GroupResource } from '../../apimachinery/errors';
-import { alreadyExists, badRequest, conflict, internalError, notFound, resourceExpired, serverTimeout, timeout, OBJECT_MODIFIED_TEXT, type StatusError } from '../../apimachinery/errors';
+import {
+  alreadyExists,
+  badRequest,
+  conflict,
+  internalError,
+  notFound,
+  resourceExpired,
+  serverTimeout,
+  timeout,
+  OBJECT_MODIFIED_TEXT,
+  type StatusError,
+} from '../../apimachinery/errors';
 import { isStatusError } from '../../apimachinery/errors';
 import { StorageError } from '../../storage/storage-error';
 

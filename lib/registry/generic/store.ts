@@ -1,6 +1,14 @@
 // GenericStore: the one implementation of the verbs; a ResourceDefinition's strategy supplies what differs per kind.
 import type { StatusError } from '../../apimachinery/errors';
-import { alreadyExists, badRequest, conflict, generateNameConflict, invalid, notFound, OBJECT_MODIFIED_TEXT } from '../../apimachinery/errors';
+import {
+  alreadyExists,
+  badRequest,
+  conflict,
+  generateNameConflict,
+  invalid,
+  notFound,
+  OBJECT_MODIFIED_TEXT,
+} from '../../apimachinery/errors';
 import type { DeleteOptions } from '../../apimachinery/meta/delete-options';
 import type { ApiObject } from '../../apimachinery/meta/types';
 import { validateObjectMeta, validateObjectMetaUpdate } from '../../apimachinery/validation/object-meta';
@@ -93,7 +101,15 @@ export class GenericStore {
 
   /** The same resource and storage with another strategy (the status subresource). */
   withStrategy(strategy: Strategy): GenericStore {
-    return new GenericStore({ definition: this.definition, strategy, storage: this.#storage, keyPrefix: this.keyPrefix, admission: this.#admission, cacher: this.#cacher, guard: this.#guard });
+    return new GenericStore({
+      definition: this.definition,
+      strategy,
+      storage: this.#storage,
+      keyPrefix: this.keyPrefix,
+      admission: this.#admission,
+      cacher: this.#cacher,
+      guard: this.#guard,
+    });
   }
 
   get namespaced(): boolean {
@@ -134,12 +150,20 @@ export class GenericStore {
    * it, protobuf bytes, is reused instead of decoding and encoding again), else the stored value decoded.
    */
   latestObject(namespace: string, name: string, stored: { json: string; resourceVersion: string }): ApiObject {
-    return this.#cachedAt(this.keyFor(namespace, name), stored.resourceVersion) ?? decodeStoredValue(stored.json, stored.resourceVersion);
+    return (
+      this.#cachedAt(this.keyFor(namespace, name), stored.resourceVersion) ??
+      decodeStoredValue(stored.json, stored.resourceVersion)
+    );
   }
 
   /** A listed object, or the watch cache's object of the same version (decoded once, its encodings kept). */
   cachedVersionOf(obj: ApiObject): ApiObject {
-    return this.#cachedAt(this.keyFor(obj.metadata.namespace ?? '', obj.metadata.name ?? ''), obj.metadata.resourceVersion ?? '') ?? obj;
+    return (
+      this.#cachedAt(
+        this.keyFor(obj.metadata.namespace ?? '', obj.metadata.name ?? ''),
+        obj.metadata.resourceVersion ?? '',
+      ) ?? obj
+    );
   }
 
   /** A raw list item as an object: the watch cache's when it holds that version, else the stored value decoded. */
@@ -163,7 +187,11 @@ export class GenericStore {
   }
 
   /** A client watch (see client-watch.ts), served from the watch cache when there is one. */
-  async startWatch(namespace: string, params: Pick<ListParams, 'predicate' | 'resourceVersion' | 'sendInitialEvents'>, delivery: WatchDelivery): Promise<StartedWatch> {
+  async startWatch(
+    namespace: string,
+    params: Pick<ListParams, 'predicate' | 'resourceVersion' | 'sendInitialEvents'>,
+    delivery: WatchDelivery,
+  ): Promise<StartedWatch> {
     const request = {
       prefix: this.collectionPrefix(namespace),
       resourceVersion: params.resourceVersion,
@@ -172,7 +200,9 @@ export class GenericStore {
       ...(params.sendInitialEvents !== undefined ? { sendInitialEvents: params.sendInitialEvents } : {}),
     };
     try {
-      return this.#cacher ? await startCachedWatch(this.#storage, this.#cacher, request) : await startDirectWatch(this.#storage, request);
+      return this.#cacher
+        ? await startCachedWatch(this.#storage, this.#cacher, request)
+        : await startDirectWatch(this.#storage, request);
     } catch (err) {
       throw this.#statusError(err, '', 'list');
     }
@@ -190,12 +220,18 @@ export class GenericStore {
         if (cached === undefined) throw new StorageError('KeyNotFound', key, `key not found: ${key}`);
         return cached;
       }
-      if (resourceVersion !== undefined && this.#cacher && (await this.#cacher.waitReady()) && this.#cacher.revision >= resourceVersion) {
+      if (
+        resourceVersion !== undefined &&
+        this.#cacher &&
+        (await this.#cacher.waitReady()) &&
+        this.#cacher.revision >= resourceVersion
+      ) {
         const cached = this.#cacher.get(key);
         if (cached === undefined) throw new StorageError('KeyNotFound', key, `key not found: ${key}`);
         return cached;
       }
-      if (resourceVersion !== undefined && resourceVersion > 0) await waitForStorageRevision(this.#storage, resourceVersion);
+      if (resourceVersion !== undefined && resourceVersion > 0)
+        await waitForStorageRevision(this.#storage, resourceVersion);
       return await this.#storage.get(key);
     } catch (err) {
       throw this.#statusError(err, name, 'get');
@@ -219,17 +255,27 @@ export class GenericStore {
     const storage = options.dryRun ? this.#dryRunStorage : this.#storage;
     if (options.transform) obj = options.transform(obj, undefined);
     await this.#admission?.admitCreate(this.definition, namespace, obj);
-    obj = (await this.#admission?.mutate?.({ ...this.#attributes('CREATE', namespace, obj.metadata.name ?? '', options.dryRun), object: obj })) ?? obj;
+    obj =
+      (await this.#admission?.mutate?.({
+        ...this.#attributes('CREATE', namespace, obj.metadata.name ?? '', options.dryRun),
+        object: obj,
+      })) ?? obj;
     if (options.user) this.#guard?.admitWrite(this.definition, namespace, obj, options.user);
     fillSystemMetadataOnCreate(obj);
     this.#setNamespace(obj, namespace);
     this.strategy.prepareForCreate(obj);
     const generate = !obj.metadata.name && Boolean(obj.metadata.generateName);
     if (generate) obj.metadata.name = generateName(obj.metadata.generateName ?? '');
-    this.#throwIfInvalid(obj, [...validateObjectMeta(obj.metadata, this.strategy.namespaced, this.strategy.validateName), ...this.strategy.validate(obj)]);
+    this.#throwIfInvalid(obj, [
+      ...validateObjectMeta(obj.metadata, this.strategy.namespaced, this.strategy.validateName),
+      ...this.strategy.validate(obj),
+    ]);
     const warnings = this.strategy.warningsOnCreate(obj);
     this.strategy.canonicalize(obj);
-    await this.#admission?.validate?.({ ...this.#attributes('CREATE', namespace, obj.metadata.name ?? '', options.dryRun), object: obj });
+    await this.#admission?.validate?.({
+      ...this.#attributes('CREATE', namespace, obj.metadata.name ?? '', options.dryRun),
+      object: obj,
+    });
 
     for (let attempt = 1; ; attempt++) {
       const name = obj.metadata.name ?? '';
@@ -240,7 +286,8 @@ export class GenericStore {
       } catch (err) {
         if (!isStorageError(err, 'KeyExists')) throw this.#statusError(err, name, 'create');
         if (!generate) throw await this.#alreadyExists(namespace, name);
-        if (attempt >= GENERATE_NAME_ATTEMPTS) throw generateNameConflict(groupResource(this.definition), name, GENERATE_NAME_RETRY_AFTER_SECONDS);
+        if (attempt >= GENERATE_NAME_ATTEMPTS)
+          throw generateNameConflict(groupResource(this.definition), name, GENERATE_NAME_RETRY_AFTER_SECONDS);
         obj.metadata.name = generateName(obj.metadata.generateName ?? '');
       }
     }
@@ -261,13 +308,23 @@ export class GenericStore {
   }
 
   /** PATCH: `patch` turns the current object into the desired one; retried on interference like any update. */
-  async patch(namespace: string, name: string, patch: (current: ApiObject) => ApiObject, options: WriteOptions): Promise<WriteResult> {
+  async patch(
+    namespace: string,
+    name: string,
+    patch: (current: ApiObject) => ApiObject,
+    options: WriteOptions,
+  ): Promise<WriteResult> {
     try {
-      return await this.#guaranteedUpdate(namespace, name, (current) => {
-        const obj = patch(current);
-        this.#setNamespace(obj, namespace);
-        return obj;
-      }, options);
+      return await this.#guaranteedUpdate(
+        namespace,
+        name,
+        (current) => {
+          const obj = patch(current);
+          this.#setNamespace(obj, namespace);
+          return obj;
+        },
+        options,
+      );
     } catch (err) {
       if (options.createMissing && isStorageError(err, 'KeyNotFound')) {
         const obj = options.createMissing();
@@ -278,7 +335,12 @@ export class GenericStore {
     }
   }
 
-  async #guaranteedUpdate(namespace: string, name: string, desired: (current: ApiObject) => ApiObject, options: WriteOptions): Promise<WriteResult> {
+  async #guaranteedUpdate(
+    namespace: string,
+    name: string,
+    desired: (current: ApiObject) => ApiObject,
+    options: WriteOptions,
+  ): Promise<WriteResult> {
     const storage = options.dryRun ? this.#dryRunStorage : this.#storage;
     let warnings: string[] = [];
     const { object } = await storage.guaranteedUpdate(this.keyFor(namespace, name), async (current) => {
@@ -287,11 +349,16 @@ export class GenericStore {
       const attributes = { ...this.#attributes('UPDATE', namespace, name, options.dryRun), oldObject: current };
       obj = (await this.#admission?.mutate?.({ ...attributes, object: obj })) ?? obj;
       const requested = obj.metadata.resourceVersion;
-      if (requested && requested !== current.metadata.resourceVersion) throw conflict(groupResource(this.definition), name, OBJECT_MODIFIED_TEXT);
-      if (!requested && this.strategy.allowUnconditionalUpdate) obj.metadata.resourceVersion = current.metadata.resourceVersion;
+      if (requested && requested !== current.metadata.resourceVersion)
+        throw conflict(groupResource(this.definition), name, OBJECT_MODIFIED_TEXT);
+      if (!requested && this.strategy.allowUnconditionalUpdate)
+        obj.metadata.resourceVersion = current.metadata.resourceVersion;
       carrySystemMetadataOnUpdate(obj, current);
       this.strategy.prepareForUpdate(obj, current);
-      this.#throwIfInvalid(obj, [...validateObjectMetaUpdate(obj.metadata, current.metadata), ...this.strategy.validateUpdate(obj, current)]);
+      this.#throwIfInvalid(obj, [
+        ...validateObjectMetaUpdate(obj.metadata, current.metadata),
+        ...this.strategy.validateUpdate(obj, current),
+      ]);
       if (options.user) this.#guard?.admitWrite(this.definition, namespace, obj, options.user);
       warnings = this.strategy.warningsOnUpdate(obj, current);
       this.strategy.canonicalize(obj);
@@ -302,7 +369,12 @@ export class GenericStore {
     return { object, warnings, created: false };
   }
 
-  async delete(namespace: string, name: string, options: DeleteOptions, writeOptions: WriteOptions): Promise<DeleteOutcome> {
+  async delete(
+    namespace: string,
+    name: string,
+    options: DeleteOptions,
+    writeOptions: WriteOptions,
+  ): Promise<DeleteOutcome> {
     const storage = writeOptions.dryRun ? this.#dryRunStorage : this.#storage;
     const key = this.keyFor(namespace, name);
     const gk = groupKind(this.definition);
@@ -310,7 +382,11 @@ export class GenericStore {
       const current = await storage.get(key);
       await this.#admission?.admitDelete(this.definition, namespace, name);
       // As the delete handler does: mutating admission without objects, validating admission with the stored one.
-      const attributes = this.#attributes('DELETE', namespace, name, writeOptions.dryRun, { kind: 'DeleteOptions', apiVersion: 'meta.k8s.io/v1', ...options });
+      const attributes = this.#attributes('DELETE', namespace, name, writeOptions.dryRun, {
+        kind: 'DeleteOptions',
+        apiVersion: 'meta.k8s.io/v1',
+        ...options,
+      });
       await this.#admission?.mutate?.(attributes);
       await this.#admission?.validate?.({ ...attributes, oldObject: current });
       checkDeletePreconditions(gk, current, options);
@@ -321,7 +397,11 @@ export class GenericStore {
         if (refusal) throw refusal;
         return { kind: 'terminating', object: current, accepted };
       }
-      if (finalizers !== undefined || (current.metadata.finalizers ?? []).length > 0 || this.strategy.blocksDeletion?.(current) === true) {
+      if (
+        finalizers !== undefined ||
+        (current.metadata.finalizers ?? []).length > 0 ||
+        this.strategy.blocksDeletion?.(current) === true
+      ) {
         const { object } = await storage.guaranteedUpdate(key, (latest) => {
           checkDeletePreconditions(gk, latest, options);
           markTerminating(latest, finalizers);
@@ -340,7 +420,12 @@ export class GenericStore {
   }
 
   /** Lists what matches, deletes each (NotFound ignored), and returns the list as read. */
-  async deleteCollection(namespace: string, params: ListParams, options: DeleteOptions, writeOptions: WriteOptions): Promise<ListOutcome> {
+  async deleteCollection(
+    namespace: string,
+    params: ListParams,
+    options: DeleteOptions,
+    writeOptions: WriteOptions,
+  ): Promise<ListOutcome> {
     const listed = await this.list(namespace, params);
     const queue = [...listed.items];
     const worker = async (): Promise<void> => {
@@ -356,10 +441,26 @@ export class GenericStore {
     return listed;
   }
 
-  #attributes(operation: AdmissionOperation, namespace: string, name: string, dryRun: boolean, requestOptions?: Record<string, unknown>): AdmissionAttributes {
+  #attributes(
+    operation: AdmissionOperation,
+    namespace: string,
+    name: string,
+    dryRun: boolean,
+    requestOptions?: Record<string, unknown>,
+  ): AdmissionAttributes {
     const kind = operation === 'CREATE' ? 'CreateOptions' : 'UpdateOptions';
-    const attributes: AdmissionAttributes = { definition: this.definition, operation, namespace: this.strategy.namespaced ? namespace : '', name, dryRun };
-    attributes.options = requestOptions ?? { kind, apiVersion: 'meta.k8s.io/v1', ...(dryRun ? { dryRun: ['All'] } : {}) };
+    const attributes: AdmissionAttributes = {
+      definition: this.definition,
+      operation,
+      namespace: this.strategy.namespaced ? namespace : '',
+      name,
+      dryRun,
+    };
+    attributes.options = requestOptions ?? {
+      kind,
+      apiVersion: 'meta.k8s.io/v1',
+      ...(dryRun ? { dryRun: ['All'] } : {}),
+    };
     return attributes;
   }
 
@@ -384,7 +485,11 @@ export class GenericStore {
 
   async #alreadyExists(namespace: string, name: string): Promise<Error> {
     const existing = await this.#storage.get(this.keyFor(namespace, name)).catch(() => undefined);
-    return alreadyExists(groupResource(this.definition), name, existing?.metadata.deletionTimestamp ? 'object is being deleted: ' : '');
+    return alreadyExists(
+      groupResource(this.definition),
+      name,
+      existing?.metadata.deletionTimestamp ? 'object is being deleted: ' : '',
+    );
   }
 
   #statusError(err: unknown, name: string, operation: Parameters<typeof toStatusError>[1]['operation']): Error {

@@ -29,7 +29,8 @@ export function carrySystemMetadataOnUpdate(obj: ApiObject, old: ApiObject): voi
   if (oldMeta.creationTimestamp) meta.creationTimestamp = oldMeta.creationTimestamp;
   if (oldMeta.deletionTimestamp) meta.deletionTimestamp = oldMeta.deletionTimestamp;
   else delete meta.deletionTimestamp;
-  if (oldMeta.deletionGracePeriodSeconds !== undefined) meta.deletionGracePeriodSeconds = oldMeta.deletionGracePeriodSeconds;
+  if (oldMeta.deletionGracePeriodSeconds !== undefined)
+    meta.deletionGracePeriodSeconds = oldMeta.deletionGracePeriodSeconds;
   else delete meta.deletionGracePeriodSeconds;
   delete meta.selfLink;
 }

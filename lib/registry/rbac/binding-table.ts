@@ -30,7 +30,14 @@ export function bindingTable(noun: string, roleRefDoc: string): TableConvertor {
     cells(obj: ApiObject, now: Date): unknown[] {
       const ref = roleRefOf(obj);
       const { users, groups, serviceAccounts } = subjectStrings(obj);
-      return [obj.metadata.name ?? '', `${ref.kind}/${ref.name}`, formatAge(obj.metadata.creationTimestamp, now), users.join(', '), groups.join(', '), serviceAccounts.join(', ')];
+      return [
+        obj.metadata.name ?? '',
+        `${ref.kind}/${ref.name}`,
+        formatAge(obj.metadata.creationTimestamp, now),
+        users.join(', '),
+        groups.join(', '),
+        serviceAccounts.join(', '),
+      ];
     },
   };
 }

@@ -72,6 +72,14 @@ export type Registrar = (options: RegistrationOptions) => ResourceRegistration;
 /** A served version's definition: the storage definition with its version and defaults. */
 export function versionDefinition(storage: ResourceDefinition, extra: ExtraVersion): ResourceDefinition {
   const strategy = { ...storage.strategy, applyDefaults: extra.applyDefaults, ...extra.validation };
-  const statusStrategy = storage.statusStrategy ? { ...storage.statusStrategy, applyDefaults: extra.applyDefaults } : undefined;
-  return { ...storage, group: extra.group ?? storage.group, version: extra.version, strategy, ...(statusStrategy ? { statusStrategy } : {}) };
+  const statusStrategy = storage.statusStrategy
+    ? { ...storage.statusStrategy, applyDefaults: extra.applyDefaults }
+    : undefined;
+  return {
+    ...storage,
+    group: extra.group ?? storage.group,
+    version: extra.version,
+    strategy,
+    ...(statusStrategy ? { statusStrategy } : {}),
+  };
 }

@@ -5,11 +5,17 @@ import type { ApiObject } from '../../apimachinery/meta/types';
 /** The fields a field selector can address, for one object. */
 export type FieldSet = (obj: ApiObject) => Record<string, string>;
 
-export const metadataFieldSet: FieldSet = (obj) => ({ 'metadata.name': obj.metadata.name ?? '', 'metadata.namespace': obj.metadata.namespace ?? '' });
+export const metadataFieldSet: FieldSet = (obj) => ({
+  'metadata.name': obj.metadata.name ?? '',
+  'metadata.namespace': obj.metadata.namespace ?? '',
+});
 
 export interface SelectorSupport {
   fields: readonly string[];
   fieldSet: FieldSet;
 }
 
-export const DEFAULT_SELECTOR_SUPPORT: SelectorSupport = { fields: ['metadata.name', 'metadata.namespace'], fieldSet: metadataFieldSet };
+export const DEFAULT_SELECTOR_SUPPORT: SelectorSupport = {
+  fields: ['metadata.name', 'metadata.namespace'],
+  fieldSet: metadataFieldSet,
+};

@@ -1,6 +1,11 @@
 // The spec/status carry-over helpers shared by the Deployment, HPA, Namespace and flowcontrol strategies.
 import type { ApiObject } from '../../apimachinery/meta/types';
-import { carryFromStorage, carrySpecAndMetadata, carryStatusAndBumpGeneration, clearStatusAndStartGeneration } from './spec-status';
+import {
+  carryFromStorage,
+  carrySpecAndMetadata,
+  carryStatusAndBumpGeneration,
+  clearStatusAndStartGeneration,
+} from './spec-status';
 
 function anObject(extra: Partial<ApiObject> = {}): ApiObject {
   return { metadata: { name: 'x', generation: 2, labels: { a: 'b' } }, spec: { n: 1 }, status: { s: 1 }, ...extra };
@@ -40,8 +45,13 @@ describe('spec/status carry-over', () => {
   });
 
   it('takes spec and metadata but managedFields from storage', () => {
-    const old = anObject({ metadata: { name: 'x', generation: 2, labels: { a: 'b' }, managedFields: [{ manager: 'old' }] } });
-    const obj = anObject({ spec: { n: 9 }, metadata: { name: 'x', labels: { c: 'd' }, managedFields: [{ manager: 'new' }] } });
+    const old = anObject({
+      metadata: { name: 'x', generation: 2, labels: { a: 'b' }, managedFields: [{ manager: 'old' }] },
+    });
+    const obj = anObject({
+      spec: { n: 9 },
+      metadata: { name: 'x', labels: { c: 'd' }, managedFields: [{ manager: 'new' }] },
+    });
     carrySpecAndMetadata(obj, old);
     expect(obj.spec).toEqual({ n: 1 });
     expect(obj.metadata).toEqual({ name: 'x', generation: 2, labels: { a: 'b' }, managedFields: [{ manager: 'new' }] });

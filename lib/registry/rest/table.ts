@@ -32,7 +32,13 @@ export function stringColumn(name: string, description: string, priority = 0): T
 }
 
 /** The first column of every kind's table: metadata.name. */
-export const nameColumn: TableColumnDefinition = { name: 'Name', type: 'string', format: 'name', description: NAME_DOC, priority: 0 };
+export const nameColumn: TableColumnDefinition = {
+  name: 'Name',
+  type: 'string',
+  format: 'name',
+  description: NAME_DOC,
+  priority: 0,
+};
 
 /** The Age column; its cells come from `formatAge` (./age). */
 export const ageColumn: TableColumnDefinition = stringColumn('Age', CREATION_TIMESTAMP_DOC);

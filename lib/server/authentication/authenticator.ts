@@ -50,7 +50,11 @@ export function bearerToken(req: IncomingMessage): string | undefined {
 }
 
 /** Tries the token authenticators in order from `from`; stays synchronous until one returns a promise. */
-function tokenUserFrom(token: string, authenticators: readonly TokenAuthenticator[], from: number): Outcome | Promise<Outcome> {
+function tokenUserFrom(
+  token: string,
+  authenticators: readonly TokenAuthenticator[],
+  from: number,
+): Outcome | Promise<Outcome> {
   for (let i = from; i < authenticators.length; i++) {
     let result: ReturnType<TokenAuthenticator>;
     try {

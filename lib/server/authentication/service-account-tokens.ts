@@ -33,7 +33,9 @@ function algorithmOf(key: KeyObject): string {
 
 /** keyIDFromPublicKey: base64url (no padding) of the SHA-256 of the DER public key. */
 function keyId(publicKey: KeyObject): string {
-  return createHash('sha256').update(publicKey.export({ type: 'spki', format: 'der' })).digest('base64url');
+  return createHash('sha256')
+    .update(publicKey.export({ type: 'spki', format: 'der' }))
+    .digest('base64url');
 }
 
 function readPem(path: string, flag: string): string {
@@ -61,17 +63,27 @@ export class ServiceAccountTokens {
     const privateKey = createPrivateKey(readPem(options.signingKeyFile, '--service-account-signing-key-file'));
     const signingPublic = createPublicKey(privateKey);
     this.#signing = { key: privateKey, alg: algorithmOf(privateKey), kid: keyId(signingPublic) };
-    const publicKeys = options.keyFiles.length > 0 ? options.keyFiles.map((f) => createPublicKey(readPem(f, '--service-account-key-file'))) : [signingPublic];
+    const publicKeys =
+      options.keyFiles.length > 0
+        ? options.keyFiles.map((f) => createPublicKey(readPem(f, '--service-account-key-file')))
+        : [signingPublic];
     this.#verifying = publicKeys.map((key) => ({ key, alg: algorithmOf(key), kid: keyId(key) }));
     this.issuers = options.issuers;
     this.apiAudiences = options.apiAudiences;
   }
 
   /** A token for `sa`, meant for `audiences`, valid `expirationSeconds` from now. */
-  async issue(sa: ServiceAccountRef, audiences: readonly string[], expirationSeconds: number, now = new Date()): Promise<{ token: string; expires: Date }> {
+  async issue(
+    sa: ServiceAccountRef,
+    audiences: readonly string[],
+    expirationSeconds: number,
+    now = new Date(),
+  ): Promise<{ token: string; expires: Date }> {
     const iat = Math.floor(now.getTime() / 1000);
     const exp = iat + expirationSeconds;
-    const token = await new SignJWT({ 'kubernetes.io': { namespace: sa.namespace, serviceaccount: { name: sa.name, uid: sa.uid } } })
+    const token = await new SignJWT({
+      'kubernetes.io': { namespace: sa.namespace, serviceaccount: { name: sa.name, uid: sa.uid } },
+    })
       .setProtectedHeader({ alg: this.#signing.alg, kid: this.#signing.kid })
       .setIssuer(this.issuers[0] ?? '')
       .setSubject(serviceAccountUsername(sa.namespace, sa.name))
@@ -87,29 +99,43 @@ export class ServiceAccountTokens {
    * The token authenticator: undefined for tokens that are not ours (not a JWT, another issuer); a rejection for ours
    * that fail (signature, expiry, audience, a deleted or replaced service account).
    */
-  authenticator(lookup: (namespace: string, name: string) => ApiObject | undefined, audiences: readonly string[] = this.apiAudiences): TokenAuthenticator {
+  authenticator(
+    lookup: (namespace: string, name: string) => ApiObject | undefined,
+    audiences: readonly string[] = this.apiAudiences,
+  ): TokenAuthenticator {
     return async (token) => {
       const claims = this.#ourClaims(token);
       if (!claims) return undefined;
       let payload: Record<string, unknown> | undefined;
       for (const key of this.#verifying) {
         try {
-          payload = (await jwtVerify(token, key.key, { issuer: [...this.issuers], algorithms: [key.alg] })).payload as Record<string, unknown>;
+          payload = (await jwtVerify(token, key.key, { issuer: [...this.issuers], algorithms: [key.alg] }))
+            .payload as Record<string, unknown>;
           break;
         } catch {
           // the next key may have signed it
         }
       }
       if (!payload) throw new Error('invalid bearer token');
-      const tokenAudiences = Array.isArray(payload['aud']) ? (payload['aud'] as string[]) : typeof payload['aud'] === 'string' ? [payload['aud']] : [];
-      if (!tokenAudiences.some((a) => audiences.includes(a))) throw new Error(`token audiences ${JSON.stringify(tokenAudiences)} is invalid for the target audiences ${JSON.stringify(audiences)}`);
-      const k8s = payload['kubernetes.io'] as { namespace?: string; serviceaccount?: { name?: string; uid?: string } } | undefined;
+      const tokenAudiences = Array.isArray(payload['aud'])
+        ? (payload['aud'] as string[])
+        : typeof payload['aud'] === 'string'
+          ? [payload['aud']]
+          : [];
+      if (!tokenAudiences.some((a) => audiences.includes(a)))
+        throw new Error(
+          `token audiences ${JSON.stringify(tokenAudiences)} is invalid for the target audiences ${JSON.stringify(audiences)}`,
+        );
+      const k8s = payload['kubernetes.io'] as
+        { namespace?: string; serviceaccount?: { name?: string; uid?: string } } | undefined;
       const namespace = k8s?.namespace ?? '';
       const name = k8s?.serviceaccount?.name ?? '';
       const uid = k8s?.serviceaccount?.uid ?? '';
       const sa = lookup(namespace, name);
-      if (!sa || sa.metadata.deletionTimestamp) throw new Error(`service account ${namespace}/${name} has been deleted`);
-      if (sa.metadata.uid !== uid) throw new Error(`service account UID (${sa.metadata.uid ?? ''}) does not match claim (${uid})`);
+      if (!sa || sa.metadata.deletionTimestamp)
+        throw new Error(`service account ${namespace}/${name} has been deleted`);
+      if (sa.metadata.uid !== uid)
+        throw new Error(`service account UID (${sa.metadata.uid ?? ''}) does not match claim (${uid})`);
       return serviceAccountUser(namespace, name, uid);
     };
   }
@@ -127,5 +153,9 @@ export class ServiceAccountTokens {
 }
 
 export function serviceAccountUser(namespace: string, name: string, uid: string): UserInfo {
-  return { name: serviceAccountUsername(namespace, name), uid, groups: [SERVICE_ACCOUNTS_GROUP, `${SERVICE_ACCOUNTS_GROUP}:${namespace}`] };
+  return {
+    name: serviceAccountUsername(namespace, name),
+    uid,
+    groups: [SERVICE_ACCOUNTS_GROUP, `${SERVICE_ACCOUNTS_GROUP}:${namespace}`],
+  };
 }

@@ -22,14 +22,18 @@ export function loadTokenFile(path: string, log: Logger): Map<string, UserInfo> 
   const tokens = new Map<string, UserInfo>();
   let recordNum = 0;
   for (const record of records) {
-    if (record.length < 3) throw new Error(`token file '${path}' must have at least 3 columns (token, user name, user uid), found ${record.length}`);
+    if (record.length < 3)
+      throw new Error(
+        `token file '${path}' must have at least 3 columns (token, user name, user uid), found ${record.length}`,
+      );
     recordNum++;
     const [token = '', name = '', uid = ''] = record;
     if (token === '') {
       log.warn(`empty token has been found in token file '${path}', record number '${recordNum}'`);
       continue;
     }
-    if (tokens.has(token)) log.warn(`duplicate token has been found in token file '${path}', record number '${recordNum}'`);
+    if (tokens.has(token))
+      log.warn(`duplicate token has been found in token file '${path}', record number '${recordNum}'`);
     // Go's strings.Split: an empty fourth column is one empty group, as kube-apiserver reads it.
     const groups = record.length >= 4 ? (record[3] ?? '').split(',') : [];
     tokens.set(token, Object.freeze({ name, uid, groups: Object.freeze(groups) }));

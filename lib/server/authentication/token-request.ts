@@ -21,7 +21,16 @@ const DEFAULT_EXPIRATION_SECONDS = 3600;
 const MIN_EXPIRATION_SECONDS = 600;
 const MAX_EXPIRATION_SECONDS = 2 ** 32;
 
-const TOKEN_REQUEST: ResourceDefinition = { group: 'authentication.k8s.io', version: 'v1', resource: 'tokenrequests', kind: 'TokenRequest', listKind: 'TokenRequestList', shortNames: [], categories: [], strategy: { ...defaultStrategy } };
+const TOKEN_REQUEST: ResourceDefinition = {
+  group: 'authentication.k8s.io',
+  version: 'v1',
+  resource: 'tokenrequests',
+  kind: 'TokenRequest',
+  listKind: 'TokenRequestList',
+  shortNames: [],
+  categories: [],
+  strategy: { ...defaultStrategy },
+};
 
 export function tokenRequestHandler(tokens: ServiceAccountTokens): (r: ApiRequest) => Promise<void> {
   return async (r) => {
@@ -29,22 +38,61 @@ export function tokenRequestHandler(tokens: ServiceAccountTokens): (r: ApiReques
     const options = parseWriteQuery(r.query, 'CreateOptions');
     const body = await readBody(r.req);
     const directive = fieldValidationDirective(options.fieldValidation, r.features.serverSideFieldValidation !== false);
-    const { object } = decodeBody(body, bodyFormatOf(r.req.headers['content-type']), TOKEN_REQUEST, (v, k) => r.registry.isKnownKind(v, k), directive);
+    const { object } = decodeBody(
+      body,
+      bodyFormatOf(r.req.headers['content-type']),
+      TOKEN_REQUEST,
+      (v, k) => r.registry.isKnownKind(v, k),
+      directive,
+    );
     const { name, namespace } = r.info;
     const spec = isPlainObject(object['spec']) ? object['spec'] : {};
-    const expirationSeconds = typeof spec['expirationSeconds'] === 'number' ? spec['expirationSeconds'] : DEFAULT_EXPIRATION_SECONDS;
+    const expirationSeconds =
+      typeof spec['expirationSeconds'] === 'number' ? spec['expirationSeconds'] : DEFAULT_EXPIRATION_SECONDS;
     const errs: FieldError[] = [];
-    if (object.metadata.name && object.metadata.name !== name) errs.push(invalidValue(FieldPath.root('metadata', 'name'), object.metadata.name, 'must match the service account name if specified'));
-    if (object.metadata.namespace && object.metadata.namespace !== namespace) errs.push(invalidValue(FieldPath.root('metadata', 'namespace'), object.metadata.namespace, 'must match the service account namespace if specified'));
+    if (object.metadata.name && object.metadata.name !== name)
+      errs.push(
+        invalidValue(
+          FieldPath.root('metadata', 'name'),
+          object.metadata.name,
+          'must match the service account name if specified',
+        ),
+      );
+    if (object.metadata.namespace && object.metadata.namespace !== namespace)
+      errs.push(
+        invalidValue(
+          FieldPath.root('metadata', 'namespace'),
+          object.metadata.namespace,
+          'must match the service account namespace if specified',
+        ),
+      );
     if (errs.length === 0) {
-      if (expirationSeconds < MIN_EXPIRATION_SECONDS) errs.push(invalidValue(FieldPath.root('spec', 'expirationSeconds'), expirationSeconds, 'may not specify a duration less than 10 minutes'));
-      if (expirationSeconds > MAX_EXPIRATION_SECONDS) errs.push(invalidValue(FieldPath.root('spec', 'expirationSeconds'), expirationSeconds, 'may not specify a duration larger than 2^32 seconds'));
+      if (expirationSeconds < MIN_EXPIRATION_SECONDS)
+        errs.push(
+          invalidValue(
+            FieldPath.root('spec', 'expirationSeconds'),
+            expirationSeconds,
+            'may not specify a duration less than 10 minutes',
+          ),
+        );
+      if (expirationSeconds > MAX_EXPIRATION_SECONDS)
+        errs.push(
+          invalidValue(
+            FieldPath.root('spec', 'expirationSeconds'),
+            expirationSeconds,
+            'may not specify a duration larger than 2^32 seconds',
+          ),
+        );
     }
     if (errs.length > 0) throw invalid({ group: AUTHENTICATION_GROUP, kind: 'TokenRequest' }, name, errs);
     const sa = await r.store.get(namespace, name); // 404 serviceaccounts "<name>" not found
     const requested = Array.isArray(spec['audiences']) ? (spec['audiences'] as string[]) : [];
     const audiences = requested.length > 0 ? requested : [...tokens.apiAudiences];
-    const { token, expires } = await tokens.issue({ namespace, name, uid: sa.metadata.uid ?? '' }, audiences, expirationSeconds);
+    const { token, expires } = await tokens.issue(
+      { namespace, name, uid: sa.metadata.uid ?? '' },
+      audiences,
+      expirationSeconds,
+    );
     const apiVersion = object.apiVersion ?? `${TOKEN_REQUEST.group}/v1`;
     const out = goShape({
       apiVersion,

@@ -7,9 +7,21 @@ import { defaultStrategy } from '../../registry/rest/strategy';
 import type { TokenAuthenticator } from './authenticator';
 import { AUTHENTICATION_GROUP } from './token-request';
 
-export function tokenReview(authenticators: readonly TokenAuthenticator[], audiences: readonly string[]): ReviewResource {
+export function tokenReview(
+  authenticators: readonly TokenAuthenticator[],
+  audiences: readonly string[],
+): ReviewResource {
   return {
-    definition: { group: AUTHENTICATION_GROUP, version: 'v1', resource: 'tokenreviews', kind: 'TokenReview', listKind: 'TokenReviewList', shortNames: [], categories: [], strategy: { ...defaultStrategy, namespaced: false } },
+    definition: {
+      group: AUTHENTICATION_GROUP,
+      version: 'v1',
+      resource: 'tokenreviews',
+      kind: 'TokenReview',
+      listKind: 'TokenReviewList',
+      shortNames: [],
+      categories: [],
+      strategy: { ...defaultStrategy, namespaced: false },
+    },
     async review(obj) {
       const spec = isPlainObject(obj['spec']) ? obj['spec'] : {};
       const token = typeof spec['token'] === 'string' ? spec['token'] : '';
@@ -20,7 +32,10 @@ export function tokenReview(authenticators: readonly TokenAuthenticator[], audie
           const user = await authenticate(token);
           if (!user) continue;
           const groups = user.groups.includes(ALL_AUTHENTICATED) ? user.groups : [...user.groups, ALL_AUTHENTICATED];
-          return { ...obj, status: { authenticated: true, user: userInfoJson({ ...user, groups }), audiences: [...audiences] } };
+          return {
+            ...obj,
+            status: { authenticated: true, user: userInfoJson({ ...user, groups }), audiences: [...audiences] },
+          };
         } catch (err) {
           error = err instanceof Error ? err.message : String(err);
         }

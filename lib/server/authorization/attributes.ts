@@ -33,7 +33,18 @@ function nameFromFieldSelector(query: URLSearchParams): string {
 
 export function attributesOf(user: UserInfo, info: RequestInfo, query: URLSearchParams): Attributes {
   if (!info.isResourceRequest) {
-    return { user, verb: info.verb, isResourceRequest: false, path: info.path, apiGroup: '', apiVersion: '', namespace: '', resource: '', subresource: '', name: '' };
+    return {
+      user,
+      verb: info.verb,
+      isResourceRequest: false,
+      path: info.path,
+      apiGroup: '',
+      apiVersion: '',
+      namespace: '',
+      resource: '',
+      subresource: '',
+      name: '',
+    };
   }
   const listing = (info.verb === 'list' || info.verb === 'watch') && info.name === '';
   return {

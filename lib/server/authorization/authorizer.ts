@@ -17,7 +17,9 @@ export interface Authorizer {
 export const ALWAYS_ALLOW: Authorizer = { authorize: () => ({ decision: 'allow', reason: '' }) };
 
 /** AlwaysDeny has no opinion, with its reason, as upstream's alwaysDenyAuthorizer. */
-export const ALWAYS_DENY: Authorizer = { authorize: () => ({ decision: 'noOpinion', reason: 'Everything is forbidden.' }) };
+export const ALWAYS_DENY: Authorizer = {
+  authorize: () => ({ decision: 'noOpinion', reason: 'Everything is forbidden.' }),
+};
 
 /** kube-apiserver puts this first: members of system:masters may do anything. */
 export const PRIVILEGED_GROUPS: Authorizer = {

@@ -23,7 +23,16 @@ export interface RulesResolver {
 const clusterScoped = { ...defaultStrategy, namespaced: false };
 
 function definition(resource: string, kind: string): ResourceDefinition {
-  return { group: AUTHORIZATION_GROUP, version: 'v1', resource, kind, listKind: `${kind}List`, shortNames: [], categories: [], strategy: clusterScoped };
+  return {
+    group: AUTHORIZATION_GROUP,
+    version: 'v1',
+    resource,
+    kind,
+    listKind: `${kind}List`,
+    shortNames: [],
+    categories: [],
+    strategy: clusterScoped,
+  };
 }
 
 function text(obj: Record<string, unknown>, key: string): string {
@@ -34,10 +43,32 @@ function text(obj: Record<string, unknown>, key: string): string {
 function attributesFrom(user: UserInfo, spec: Record<string, unknown>): Attributes {
   const r = spec['resourceAttributes'];
   if (isPlainObject(r)) {
-    return { user, verb: text(r, 'verb'), isResourceRequest: true, path: '', apiGroup: text(r, 'group'), apiVersion: text(r, 'version') || '*', namespace: text(r, 'namespace'), resource: text(r, 'resource'), subresource: text(r, 'subresource'), name: text(r, 'name') };
+    return {
+      user,
+      verb: text(r, 'verb'),
+      isResourceRequest: true,
+      path: '',
+      apiGroup: text(r, 'group'),
+      apiVersion: text(r, 'version') || '*',
+      namespace: text(r, 'namespace'),
+      resource: text(r, 'resource'),
+      subresource: text(r, 'subresource'),
+      name: text(r, 'name'),
+    };
   }
   const n = isPlainObject(spec['nonResourceAttributes']) ? spec['nonResourceAttributes'] : {};
-  return { user, verb: text(n, 'verb'), isResourceRequest: false, path: text(n, 'path'), apiGroup: '', apiVersion: '', namespace: '', resource: '', subresource: '', name: '' };
+  return {
+    user,
+    verb: text(n, 'verb'),
+    isResourceRequest: false,
+    path: text(n, 'path'),
+    apiGroup: '',
+    apiVersion: '',
+    namespace: '',
+    resource: '',
+    subresource: '',
+    name: '',
+  };
 }
 
 function statusOf(authorizer: Authorizer, a: Attributes): Record<string, unknown> {
@@ -68,7 +99,12 @@ export function accessReviews(authorizer: Authorizer, resolver: RulesResolver): 
         check('SubjectAccessReview', validateSubjectAccessReview(obj));
         const spec = isPlainObject(obj['spec']) ? obj['spec'] : {};
         const extra = isPlainObject(spec['extra']) ? (spec['extra'] as Record<string, string[]>) : undefined;
-        const subject: UserInfo = { name: text(spec, 'user'), uid: text(spec, 'uid'), groups: Array.isArray(spec['groups']) ? (spec['groups'] as string[]) : [], ...(extra ? { extra } : {}) };
+        const subject: UserInfo = {
+          name: text(spec, 'user'),
+          uid: text(spec, 'uid'),
+          groups: Array.isArray(spec['groups']) ? (spec['groups'] as string[]) : [],
+          ...(extra ? { extra } : {}),
+        };
         return { ...obj, status: statusOf(authorizer, attributesFrom(subject, spec)) };
       },
     },
@@ -80,8 +116,17 @@ export function accessReviews(authorizer: Authorizer, resolver: RulesResolver): 
         if (namespace === '') throw badRequest('no namespace on request');
         const { rules, incomplete, errors } = resolver.rulesFor(user, namespace);
         const status: Record<string, unknown> = {
-          resourceRules: rules.filter((r) => (r.resources ?? []).length > 0).map((r) => ({ verbs: r.verbs, apiGroups: r.apiGroups, resources: r.resources, resourceNames: r.resourceNames })),
-          nonResourceRules: rules.filter((r) => (r.nonResourceURLs ?? []).length > 0).map((r) => ({ verbs: r.verbs, nonResourceURLs: r.nonResourceURLs })),
+          resourceRules: rules
+            .filter((r) => (r.resources ?? []).length > 0)
+            .map((r) => ({
+              verbs: r.verbs,
+              apiGroups: r.apiGroups,
+              resources: r.resources,
+              resourceNames: r.resourceNames,
+            })),
+          nonResourceRules: rules
+            .filter((r) => (r.nonResourceURLs ?? []).length > 0)
+            .map((r) => ({ verbs: r.verbs, nonResourceURLs: r.nonResourceURLs })),
           incomplete,
         };
         if (errors.length > 0) status['evaluationError'] = aggregateMessages(errors);

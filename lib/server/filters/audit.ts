@@ -20,7 +20,8 @@ export interface AuditLog {
 function mkdirAll(dir: string, mode: number): void {
   const existing = statSync(dir, { throwIfNoEntry: false });
   if (existing?.isDirectory()) return;
-  if (existing) throw Object.assign(new Error(`ENOTDIR: not a directory, mkdir '${dir}'`), { syscall: 'mkdir', path: dir });
+  if (existing)
+    throw Object.assign(new Error(`ENOTDIR: not a directory, mkdir '${dir}'`), { syscall: 'mkdir', path: dir });
   const parent = dirname(dir);
   if (parent !== dir) mkdirAll(parent, mode);
   mkdirSync(dir, { mode });
@@ -45,7 +46,14 @@ export function openAuditLog(path: string, log: Logger): AuditLog {
     broken = true;
   });
   // pino's level slot carries the event's leading TypeMeta and level (an empty one would leave a stray comma).
-  const writer = pino({ base: null, timestamp: false, formatters: { level: () => ({ kind: 'Event', apiVersion: 'audit.orch.io/v1', level: 'Metadata' }) } }, destination);
+  const writer = pino(
+    {
+      base: null,
+      timestamp: false,
+      formatters: { level: () => ({ kind: 'Event', apiVersion: 'audit.orch.io/v1', level: 'Metadata' }) },
+    },
+    destination,
+  );
   let closed = false;
   return {
     write(event) {
@@ -81,14 +89,24 @@ function nowMicros(): number {
 }
 
 function sourceIPs(req: IncomingMessage): string[] {
-  const forwarded = String(req.headers['x-forwarded-for'] ?? '').split(',').map((s) => s.trim()).filter(Boolean);
+  const forwarded = String(req.headers['x-forwarded-for'] ?? '')
+    .split(',')
+    .map((s) => s.trim())
+    .filter(Boolean);
   const remote = req.socket.remoteAddress;
   return remote && !forwarded.includes(remote) ? [...forwarded, remote] : forwarded;
 }
 
 function objectRef(info: RequestInfo): Record<string, string> | undefined {
   if (!info.isResourceRequest) return undefined;
-  const ref = { resource: info.resource, namespace: info.namespace, name: info.name, apiGroup: info.apiGroup, apiVersion: info.apiVersion, subresource: info.subresource };
+  const ref = {
+    resource: info.resource,
+    namespace: info.namespace,
+    name: info.name,
+    apiGroup: info.apiGroup,
+    apiVersion: info.apiVersion,
+    subresource: info.subresource,
+  };
   return Object.fromEntries(Object.entries(ref).filter(([, v]) => v !== ''));
 }
 
@@ -101,7 +119,12 @@ function userOf(req: IncomingMessage): Record<string, unknown> {
  * Starts auditing one request: sets `Audit-Id` and writes the ResponseComplete event when the response ends.
  * Returns the annotations map filters may add to (deprecation) before then.
  */
-export function auditRequest(audit: AuditLog | undefined, req: IncomingMessage, res: ServerResponse, info: RequestInfo): Record<string, string> {
+export function auditRequest(
+  audit: AuditLog | undefined,
+  req: IncomingMessage,
+  res: ServerResponse,
+  info: RequestInfo,
+): Record<string, string> {
   const annotations: Record<string, string> = {};
   const auditID = randomUUID();
   res.setHeader('Audit-Id', auditID);
@@ -123,7 +146,16 @@ export function auditRequest(audit: AuditLog | undefined, req: IncomingMessage, 
     if (ref) event['objectRef'] = ref;
     // A failure's Status contributes its bounded fields (audit.LogResponseObject); a success shows just its code.
     const status = statusOfResponse(res);
-    event['responseStatus'] = status ? { metadata: {}, status: status.status, message: status.message, reason: status.reason, details: status.details, code: status.code } : { metadata: {}, code: res.statusCode };
+    event['responseStatus'] = status
+      ? {
+          metadata: {},
+          status: status.status,
+          message: status.message,
+          reason: status.reason,
+          details: status.details,
+          code: status.code,
+        }
+      : { metadata: {}, code: res.statusCode };
     event['requestReceivedTimestamp'] = received;
     event['stageTimestamp'] = microTime(nowMicros());
     if (Object.keys(annotations).length > 0) event['annotations'] = annotations;

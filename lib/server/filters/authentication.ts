@@ -11,12 +11,26 @@ import { writeError } from '../../endpoints/handlers/write-status';
 import type { RequestAuthenticator } from '../authentication/authenticator';
 
 /** The user, set in the request context; undefined when a 401 has been written. */
-export function authenticate(authenticator: RequestAuthenticator, req: IncomingMessage, res: ServerResponse, query: URLSearchParams, log: Logger): UserInfo | undefined | Promise<UserInfo | undefined> {
+export function authenticate(
+  authenticator: RequestAuthenticator,
+  req: IncomingMessage,
+  res: ServerResponse,
+  query: URLSearchParams,
+  log: Logger,
+): UserInfo | undefined | Promise<UserInfo | undefined> {
   const found = authenticator(req);
-  return found instanceof Promise ? found.then((user) => settle(user, req, res, query, log)) : settle(found, req, res, query, log);
+  return found instanceof Promise
+    ? found.then((user) => settle(user, req, res, query, log))
+    : settle(found, req, res, query, log);
 }
 
-function settle(user: UserInfo | undefined, req: IncomingMessage, res: ServerResponse, query: URLSearchParams, log: Logger): UserInfo | undefined {
+function settle(
+  user: UserInfo | undefined,
+  req: IncomingMessage,
+  res: ServerResponse,
+  query: URLSearchParams,
+  log: Logger,
+): UserInfo | undefined {
   if (user) {
     setRequestUser(req, user);
     return user;
@@ -26,7 +40,13 @@ function settle(user: UserInfo | undefined, req: IncomingMessage, res: ServerRes
 }
 
 /** A filter's error in the format the client negotiates (an unacceptable Accept still gets JSON), as ErrorNegotiated. */
-export function writeFilterError(req: IncomingMessage, res: ServerResponse, query: URLSearchParams, err: StatusError, log: Logger): void {
+export function writeFilterError(
+  req: IncomingMessage,
+  res: ServerResponse,
+  query: URLSearchParams,
+  err: StatusError,
+  log: Logger,
+): void {
   let negotiated: Negotiated | undefined;
   try {
     negotiated = negotiateResponse(req.headers.accept, false);

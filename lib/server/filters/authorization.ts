@@ -14,7 +14,16 @@ const DECISION_ANNOTATION = 'authorization.k8s.io/decision';
 const REASON_ANNOTATION = 'authorization.k8s.io/reason';
 
 /** True when the request may go on; otherwise the 403 has been written. */
-export function authorizeRequest(authorizer: Authorizer, user: UserInfo, info: RequestInfo, req: IncomingMessage, res: ServerResponse, query: URLSearchParams, auditAnnotations: Record<string, string>, log: Logger): boolean {
+export function authorizeRequest(
+  authorizer: Authorizer,
+  user: UserInfo,
+  info: RequestInfo,
+  req: IncomingMessage,
+  res: ServerResponse,
+  query: URLSearchParams,
+  auditAnnotations: Record<string, string>,
+  log: Logger,
+): boolean {
   const attributes = attributesOf(user, info, query);
   const { decision, reason } = authorizer.authorize(attributes);
   if (decision === 'allow') {
@@ -29,7 +38,13 @@ export function authorizeRequest(authorizer: Authorizer, user: UserInfo, info: R
 }
 
 /** The same request checked as another verb (apply that creates: create); throws the 403. */
-export function authorizeVerb(authorizer: Authorizer, req: IncomingMessage, info: RequestInfo, query: URLSearchParams, verb: string): void {
+export function authorizeVerb(
+  authorizer: Authorizer,
+  req: IncomingMessage,
+  info: RequestInfo,
+  query: URLSearchParams,
+  verb: string,
+): void {
   const user = requestUser(req) ?? ANONYMOUS;
   const attributes = { ...attributesOf(user, info, query), verb };
   const { decision, reason } = authorizer.authorize(attributes);

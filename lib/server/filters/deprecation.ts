@@ -20,12 +20,27 @@ export function deprecationWarning(group: string, version: string, kind: string,
 }
 
 /** Marks a request to a deprecated version: Warning header first, gauge set, annotations for the audit event. */
-export function markDeprecated(res: ServerResponse, served: ServedResource, info: ResourceRequestInfo, metrics: ApiServerMetrics, annotations: Record<string, string>): void {
+export function markDeprecated(
+  res: ServerResponse,
+  served: ServedResource,
+  info: ResourceRequestInfo,
+  metrics: ApiServerMetrics,
+  annotations: Record<string, string>,
+): void {
   const deprecation = served.deprecation;
   if (!deprecation) return;
   const { group, version, kind } = served.definition;
   res.setHeader('Warning', [warningHeaderValue(deprecationWarning(group, version, kind, deprecation))]);
-  metrics.deprecatedApis.set({ group, version, resource: info.resource, subresource: info.subresource, removed_release: deprecation.removedIn ?? '' }, 1);
+  metrics.deprecatedApis.set(
+    {
+      group,
+      version,
+      resource: info.resource,
+      subresource: info.subresource,
+      removed_release: deprecation.removedIn ?? '',
+    },
+    1,
+  );
   annotations[DEPRECATED_ANNOTATION] = 'true';
   if (deprecation.removedIn !== undefined) annotations[REMOVED_RELEASE_ANNOTATION] = deprecation.removedIn;
 }

@@ -21,7 +21,13 @@ export interface PriorityAndFairness {
  * true: serve the request now; false: it was answered (429) or its client left; a promise of either when it waits
  * in a queue. The caller has set the PF headers already, so a 429 carries them.
  */
-export function admitRequest(apf: PriorityAndFairness, res: ServerResponse, classification: Classification, digest: RequestDigest, query: URLSearchParams): boolean | Promise<boolean> {
+export function admitRequest(
+  apf: PriorityAndFairness,
+  res: ServerResponse,
+  classification: Classification,
+  digest: RequestDigest,
+  query: URLSearchParams,
+): boolean | Promise<boolean> {
   const info = digest.info;
   const work = estimateWork(apf.estimator, info, query);
   const ticket = apf.dispatcher.admit(classification, work, digest);
@@ -54,7 +60,15 @@ export function admitRequest(apf: PriorityAndFairness, res: ServerResponse, clas
   });
 }
 
-function execute(apf: PriorityAndFairness, res: ServerResponse, ticket: ExemptTicket | FqRequest, info: RequestInfo, level: string, flowSchema: string, waited: number | undefined): void {
+function execute(
+  apf: PriorityAndFairness,
+  res: ServerResponse,
+  ticket: ExemptTicket | FqRequest,
+  info: RequestInfo,
+  level: string,
+  flowSchema: string,
+  waited: number | undefined,
+): void {
   const seats = ticket instanceof FqRequest ? ticket.maxSeats : 1;
   apf.metrics.dispatchedRequest(level, flowSchema, seats, waited);
   const started = performance.now();

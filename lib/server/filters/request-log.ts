@@ -48,9 +48,27 @@ export function requestLabels(info: RequestInfo, req: IncomingMessage, query: UR
   const dryRun = query.has('dryRun') ? dryRunLabel(query.getAll('dryRun').filter(Boolean)) : '';
   if (!info.isResourceRequest) {
     // Only the health endpoints are instrumented among non-resource paths, with an empty component (healthz.InstallPathHandler).
-    return { verb: metricVerb(info, req), dry_run: dryRun, group: '', version: '', resource: '', subresource: info.path, scope: '', component: '' };
+    return {
+      verb: metricVerb(info, req),
+      dry_run: dryRun,
+      group: '',
+      version: '',
+      resource: '',
+      subresource: info.path,
+      scope: '',
+      component: '',
+    };
   }
-  return { verb: metricVerb(info, req), dry_run: dryRun, group: info.apiGroup, version: info.apiVersion, resource: info.resource, subresource: info.subresource, scope: scopeOf(info), component: 'apiserver' };
+  return {
+    verb: metricVerb(info, req),
+    dry_run: dryRun,
+    group: info.apiGroup,
+    version: info.apiVersion,
+    resource: info.resource,
+    subresource: info.subresource,
+    scope: scopeOf(info),
+    component: 'apiserver',
+  };
 }
 
 function longRunningLabels(labels: RequestLabels): Omit<RequestLabels, 'dry_run'> {
@@ -75,7 +93,15 @@ export function requestLogLevel(code: number, seconds: number, verb: string): 'e
  * Call when a request arrives; logs when its response finishes or its connection closes, and records metrics when
  * `instrumented` (a route serves it: paths no route serves would make label values unbounded).
  */
-export function trackRequest(req: IncomingMessage, res: ServerResponse, info: RequestInfo, query: URLSearchParams, log: Logger, metrics: ApiServerMetrics, instrumented: boolean): void {
+export function trackRequest(
+  req: IncomingMessage,
+  res: ServerResponse,
+  info: RequestInfo,
+  query: URLSearchParams,
+  log: Logger,
+  metrics: ApiServerMetrics,
+  instrumented: boolean,
+): void {
   const started = performance.now();
   const labels = requestLabels(info, req, query);
   const gaugeLabels = instrumented && labels.verb === 'WATCH' ? longRunningLabels(labels) : undefined;

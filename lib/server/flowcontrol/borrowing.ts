@@ -77,8 +77,12 @@ export interface AllocationItem {
  * Finds the fair proportion p so that Σ min(upper, max(lower, p × target)) = total, and returns each level's share.
  * When even the lower bounds exceed the total they are returned as they are (and the upper bounds when those fall short).
  */
-export function computeConcurrencyAllocation(total: number, items: readonly AllocationItem[]): { allocs: number[]; fairProp: number } {
-  const at = (p: number): number => items.reduce((sum, it) => sum + Math.min(it.upperBound, Math.max(it.lowerBound, p * it.target)), 0);
+export function computeConcurrencyAllocation(
+  total: number,
+  items: readonly AllocationItem[],
+): { allocs: number[]; fairProp: number } {
+  const at = (p: number): number =>
+    items.reduce((sum, it) => sum + Math.min(it.upperBound, Math.max(it.lowerBound, p * it.target)), 0);
   const lowSum = items.reduce((s, it) => s + it.lowerBound, 0);
   const highSum = items.reduce((s, it) => s + it.upperBound, 0);
   if (lowSum >= total) return { allocs: items.map((it) => it.lowerBound), fairProp: 0 };
@@ -92,5 +96,8 @@ export function computeConcurrencyAllocation(total: number, items: readonly Allo
     else hi = mid;
   }
   const fairProp = hi;
-  return { allocs: items.map((it) => Math.min(it.upperBound, Math.max(it.lowerBound, fairProp * it.target))), fairProp };
+  return {
+    allocs: items.map((it) => Math.min(it.upperBound, Math.max(it.lowerBound, fairProp * it.target))),
+    fairProp,
+  };
 }

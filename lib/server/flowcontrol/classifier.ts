@@ -3,7 +3,10 @@ import type { ApiObject } from '../../apimachinery/meta/types';
 import { isPlainObject } from '../../apimachinery/meta/types';
 import type { RequestInfo } from '../../endpoints/request-info';
 import { MANDATORY_FLOW_SCHEMA_SPECS, MANDATORY_PRIORITY_LEVEL_SPECS } from '../../apis/flowcontrol/validation';
-import { FLOW_SCHEMA_DEFAULT_MATCHING_PRECEDENCE, QUEUING_DEFAULT_QUEUES } from '../../apis/flowcontrol/v1beta3/defaults';
+import {
+  FLOW_SCHEMA_DEFAULT_MATCHING_PRECEDENCE,
+  QUEUING_DEFAULT_QUEUES,
+} from '../../apis/flowcontrol/v1beta3/defaults';
 import { compileRules, requestMatches, type PreparedRequest, type RuleMatcher } from './rule-matchers';
 import { SubjectIndex } from './subject-index';
 import { ANONYMOUS as ANONYMOUS_USER } from '../../apimachinery/user';
@@ -92,7 +95,10 @@ function levelQueues(spec: unknown): boolean {
   const response = spec['limited']['limitResponse'];
   if (!isPlainObject(response) || response['type'] !== 'Queue') return false;
   const queuing = response['queuing'];
-  const queues = isPlainObject(queuing) && typeof queuing['queues'] === 'number' && queuing['queues'] !== 0 ? queuing['queues'] : QUEUING_DEFAULT_QUEUES;
+  const queues =
+    isPlainObject(queuing) && typeof queuing['queues'] === 'number' && queuing['queues'] !== 0
+      ? queuing['queues']
+      : QUEUING_DEFAULT_QUEUES;
   return queues > 1;
 }
 
@@ -109,13 +115,21 @@ function distinguishOf(spec: Record<string, unknown>): Distinguish {
 }
 
 /** undefined when the schema is unusable (no name, no spec) or dangling (its level does not exist). */
-function compileSchema(name: string, uid: string, spec: unknown, levels: ReadonlyMap<string, CompiledLevel>): CompiledSchema | undefined {
+function compileSchema(
+  name: string,
+  uid: string,
+  spec: unknown,
+  levels: ReadonlyMap<string, CompiledLevel>,
+): CompiledSchema | undefined {
   if (name === '' || !isPlainObject(spec)) return undefined;
-  const levelName = isPlainObject(spec['priorityLevelConfiguration']) ? spec['priorityLevelConfiguration']['name'] : undefined;
+  const levelName = isPlainObject(spec['priorityLevelConfiguration'])
+    ? spec['priorityLevelConfiguration']['name']
+    : undefined;
   const level = typeof levelName === 'string' ? levels.get(levelName) : undefined;
   if (level === undefined) return undefined;
   const p = spec['matchingPrecedence'];
-  const precedence = typeof p === 'number' && Number.isFinite(p) && p !== 0 ? p : FLOW_SCHEMA_DEFAULT_MATCHING_PRECEDENCE;
+  const precedence =
+    typeof p === 'number' && Number.isFinite(p) && p !== 0 ? p : FLOW_SCHEMA_DEFAULT_MATCHING_PRECEDENCE;
   return {
     flowSchema: Object.freeze({ name, uid }),
     priorityLevel: level.ref,
@@ -156,7 +170,14 @@ class CompiledClassifier implements Classifier {
       const info = digest.info;
       const view = this.#viewOf(digest.user);
       const candidates = info.isResourceRequest ? view.resource : view.nonResource;
-      const req: PreparedRequest = { info, resourceKey: info.isResourceRequest ? (info.subresource === '' ? info.resource : `${info.resource}/${info.subresource}`) : '' };
+      const req: PreparedRequest = {
+        info,
+        resourceKey: info.isResourceRequest
+          ? info.subresource === ''
+            ? info.resource
+            : `${info.resource}/${info.subresource}`
+          : '',
+      };
       for (const candidate of candidates) {
         for (const rule of candidate.rules) if (requestMatches(rule, req)) return result(candidate.schema, digest);
       }
@@ -207,7 +228,8 @@ export function compileClassifier(flowSchemas: readonly ApiObject[], priorityLev
   const levels = new Map<string, CompiledLevel>();
   for (const pl of priorityLevels) {
     const name = metaString(pl, 'name');
-    if (name !== '' && !levels.has(name)) levels.set(name, compileLevel(name, metaString(pl, 'uid'), isPlainObject(pl) ? pl['spec'] : undefined));
+    if (name !== '' && !levels.has(name))
+      levels.set(name, compileLevel(name, metaString(pl, 'uid'), isPlainObject(pl) ? pl['spec'] : undefined));
   }
   const schemas: CompiledSchema[] = [];
   const seen = new Set<string>();

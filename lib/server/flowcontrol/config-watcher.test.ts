@@ -14,14 +14,21 @@ import { FlowcontrolConfig } from './config-watcher';
 import { bootstrapFlowSchemas, bootstrapPriorityLevels } from './testing/bootstrap-config';
 import { NO_ADMISSION } from '../../../test/helpers/registry-fixtures';
 
-const LIST_DEPLOYMENTS = requestDigest(parseRequestInfo('GET', '/apis/apps/v1/namespaces/default/deployments', new URLSearchParams()));
+const LIST_DEPLOYMENTS = requestDigest(
+  parseRequestInfo('GET', '/apis/apps/v1/namespaces/default/deployments', new URLSearchParams()),
+);
 const log = pino({ level: 'silent' });
 
 const shared = useTestEtcd();
 
 let prefixCounter = 0;
 function stores(): { flowSchemas: GenericStore; priorityLevels: GenericStore } {
-  const registry = buildRegistry(new EtcdStorage(shared.client()), `/fc-${++prefixCounter}`, parseFeatureGates(''), NO_ADMISSION);
+  const registry = buildRegistry(
+    new EtcdStorage(shared.client()),
+    `/fc-${++prefixCounter}`,
+    parseFeatureGates(''),
+    NO_ADMISSION,
+  );
   const flowSchemas = registry.lookup(FLOWCONTROL_GROUP, 'v1beta3', 'flowschemas')?.store;
   const priorityLevels = registry.lookup(FLOWCONTROL_GROUP, 'v1beta3', 'prioritylevelconfigurations')?.store;
   if (!flowSchemas || !priorityLevels) throw new Error('flowcontrol resources are not served');
@@ -35,8 +42,10 @@ function fresh(obj: ApiObject): ApiObject {
 }
 
 async function seed(s: ReturnType<typeof stores>, schemas: string[], levels: string[]): Promise<void> {
-  for (const pl of bootstrapPriorityLevels().filter((o) => levels.includes(o.metadata.name ?? ''))) await s.priorityLevels.create('', fresh(pl), { dryRun: false });
-  for (const fs of bootstrapFlowSchemas().filter((o) => schemas.includes(o.metadata.name ?? ''))) await s.flowSchemas.create('', fresh(fs), { dryRun: false });
+  for (const pl of bootstrapPriorityLevels().filter((o) => levels.includes(o.metadata.name ?? '')))
+    await s.priorityLevels.create('', fresh(pl), { dryRun: false });
+  for (const fs of bootstrapFlowSchemas().filter((o) => schemas.includes(o.metadata.name ?? '')))
+    await s.flowSchemas.create('', fresh(fs), { dryRun: false });
 }
 
 function teamSchema(name: string, level: string, matchingPrecedence = 100): ApiObject {
@@ -47,18 +56,28 @@ function teamSchema(name: string, level: string, matchingPrecedence = 100): ApiO
     spec: {
       priorityLevelConfiguration: { name: level },
       matchingPrecedence,
-      rules: [{ subjects: [{ kind: 'User', user: { name: 'system:anonymous' } }], resourceRules: [{ verbs: ['list'], apiGroups: ['apps'], resources: ['deployments'], namespaces: ['*'] }] }],
+      rules: [
+        {
+          subjects: [{ kind: 'User', user: { name: 'system:anonymous' } }],
+          resourceRules: [{ verbs: ['list'], apiGroups: ['apps'], resources: ['deployments'], namespaces: ['*'] }],
+        },
+      ],
     },
   };
 }
 
 /** Polls until `check` accepts the classification, failing after `deadlineMs`; returns how long it took. */
-async function eventually(config: FlowcontrolConfig, check: (c: Classification) => boolean, deadlineMs = 1000): Promise<number> {
+async function eventually(
+  config: FlowcontrolConfig,
+  check: (c: Classification) => boolean,
+  deadlineMs = 1000,
+): Promise<number> {
   const started = Date.now();
   for (;;) {
     const c = config.classifier.classify(LIST_DEPLOYMENTS);
     if (check(c)) return Date.now() - started;
-    if (Date.now() - started > deadlineMs) throw new Error(`classification still ${JSON.stringify(c)} after ${deadlineMs} ms`);
+    if (Date.now() - started > deadlineMs)
+      throw new Error(`classification still ${JSON.stringify(c)} after ${deadlineMs} ms`);
     await new Promise((resolve) => setTimeout(resolve, 5));
   }
 }
@@ -74,7 +93,11 @@ describe('FlowcontrolConfig', () => {
     const s = stores();
     await seed(s, ['exempt', 'global-default', 'catch-all'], ['exempt', 'global-default', 'catch-all']);
     config = new FlowcontrolConfig({ ...s, log });
-    expect(config.classifier.classify(LIST_DEPLOYMENTS)).toEqual({ flowSchema: { name: 'catch-all', uid: '' }, priorityLevel: { name: 'catch-all', uid: '' }, distinguisher: '' });
+    expect(config.classifier.classify(LIST_DEPLOYMENTS)).toEqual({
+      flowSchema: { name: 'catch-all', uid: '' },
+      priorityLevel: { name: 'catch-all', uid: '' },
+      distinguisher: '',
+    });
     await config.start();
     expect(config.loaded).toBe(true);
     const stored = await s.flowSchemas.get('', 'global-default');
@@ -97,7 +120,11 @@ describe('FlowcontrolConfig', () => {
     await s.flowSchemas.create('', teamSchema('early', 'team-level', 50), { dryRun: false });
     await s.flowSchemas.delete('', 'team', {}, { dryRun: false });
     await eventually(config, (c) => c.flowSchema.name === 'global-default');
-    await s.priorityLevels.create('', { ...fresh(bootstrapPriorityLevels()[7] as ApiObject), metadata: { name: 'team-level' } }, { dryRun: false });
+    await s.priorityLevels.create(
+      '',
+      { ...fresh(bootstrapPriorityLevels()[7] as ApiObject), metadata: { name: 'team-level' } },
+      { dryRun: false },
+    );
     await eventually(config, (c) => c.flowSchema.name === 'early' && c.priorityLevel.name === 'team-level');
 
     await s.priorityLevels.delete('', 'team-level', {}, { dryRun: false });
@@ -115,7 +142,10 @@ describe('FlowcontrolConfig', () => {
       list: s.flowSchemas.list.bind(s.flowSchemas),
       watch: (namespace: string, afterRevision: number, sink: WatchSink) => {
         sinks.push(sink);
-        return s.flowSchemas.watch(namespace, afterRevision, { event: (e) => deaf || sink.event(e), error: (e) => sink.error(e) });
+        return s.flowSchemas.watch(namespace, afterRevision, {
+          event: (e) => deaf || sink.event(e),
+          error: (e) => sink.error(e),
+        });
       },
     } as unknown as GenericStore; // only list, watch and definition are used
     config = new FlowcontrolConfig({ flowSchemas, priorityLevels: s.priorityLevels, log });

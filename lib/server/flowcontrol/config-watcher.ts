@@ -30,8 +30,12 @@ export class FlowcontrolConfig {
   constructor(deps: FlowcontrolConfigDeps) {
     this.#log = deps.log;
     this.#flowSchemas = new Informer(deps.flowSchemas, { log: deps.log, resource: 'flowschemas' });
-    this.#priorityLevels = new Informer(deps.priorityLevels, { log: deps.log, resource: 'prioritylevelconfigurations' });
-    for (const informer of [this.#flowSchemas, this.#priorityLevels]) informer.addHandler(onAnyChange(() => this.#scheduleRecompile()));
+    this.#priorityLevels = new Informer(deps.priorityLevels, {
+      log: deps.log,
+      resource: 'prioritylevelconfigurations',
+    });
+    for (const informer of [this.#flowSchemas, this.#priorityLevels])
+      informer.addHandler(onAnyChange(() => this.#scheduleRecompile()));
   }
 
   /** Reads both resources and starts watching them. Resolves after the first attempt; failures are retried in the background. */

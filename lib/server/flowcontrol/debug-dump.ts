@@ -11,10 +11,13 @@ const PADDING = 1;
 export function tabulate(rows: readonly (readonly string[])[]): string {
   const widths: number[] = [];
   for (const row of rows) {
-    for (let j = 0; j < row.length - 1; j++) widths[j] = Math.max(widths[j] ?? MIN_WIDTH, (row[j] ?? '').length + 1 + PADDING);
+    for (let j = 0; j < row.length - 1; j++)
+      widths[j] = Math.max(widths[j] ?? MIN_WIDTH, (row[j] ?? '').length + 1 + PADDING);
   }
   return rows
-    .map((row) => row.map((cell, j) => (j < row.length - 1 ? `${cell},`.padEnd(widths[j] ?? MIN_WIDTH) : cell)).join(''))
+    .map((row) =>
+      row.map((cell, j) => (j < row.length - 1 ? `${cell},`.padEnd(widths[j] ?? MIN_WIDTH) : cell)).join(''),
+    )
     .map((line) => `${line}\n`)
     .join('');
 }
@@ -50,7 +53,9 @@ function rfc3339Nano(monotonicMs: number): string {
 }
 
 export function dumpPriorityLevels(dispatcher: Dispatcher): string {
-  const rows: string[][] = [['PriorityLevelName', 'ActiveQueues', 'IsIdle', 'IsQuiescing', 'WaitingRequests', 'ExecutingRequests']];
+  const rows: string[][] = [
+    ['PriorityLevelName', 'ActiveQueues', 'IsIdle', 'IsQuiescing', 'WaitingRequests', 'ExecutingRequests'],
+  ];
   for (const level of byName(dispatcher)) {
     const qs = level.queues;
     if (!qs) {
@@ -58,13 +63,32 @@ export function dumpPriorityLevels(dispatcher: Dispatcher): string {
       continue;
     }
     const active = qs.queues.filter((q) => q.waiting.length > 0).length;
-    rows.push([level.name, String(active), String(qs.idle), String(level.quiescing), String(qs.totRequestsWaiting), String(qs.totRequestsExecuting)]);
+    rows.push([
+      level.name,
+      String(active),
+      String(qs.idle),
+      String(level.quiescing),
+      String(qs.totRequestsWaiting),
+      String(qs.totRequestsExecuting),
+    ]);
   }
   return tabulate(rows);
 }
 
 export function dumpQueues(dispatcher: Dispatcher): string {
-  const rows: string[][] = [['PriorityLevelName', 'Index', 'PendingRequests', 'ExecutingRequests', 'SeatsInUse', 'NextDispatchR', 'InitialSeatsSum', 'MaxSeatsSum', 'TotalWorkSum']];
+  const rows: string[][] = [
+    [
+      'PriorityLevelName',
+      'Index',
+      'PendingRequests',
+      'ExecutingRequests',
+      'SeatsInUse',
+      'NextDispatchR',
+      'InitialSeatsSum',
+      'MaxSeatsSum',
+      'TotalWorkSum',
+    ],
+  ];
   for (const level of byName(dispatcher)) {
     const qs = level.queues;
     if (!qs) {
@@ -72,25 +96,65 @@ export function dumpQueues(dispatcher: Dispatcher): string {
       continue;
     }
     qs.queues.forEach((q, i) => {
-      rows.push([level.name, String(i), String(q.waiting.length), String(q.executing), String(q.seatsInUse), seatSeconds(q.nextDispatchR), String(q.initialSeatsSum), String(q.maxSeatsSum), seatSeconds(q.totalWorkSum)]);
+      rows.push([
+        level.name,
+        String(i),
+        String(q.waiting.length),
+        String(q.executing),
+        String(q.seatsInUse),
+        seatSeconds(q.nextDispatchR),
+        String(q.initialSeatsSum),
+        String(q.maxSeatsSum),
+        seatSeconds(q.totalWorkSum),
+      ]);
     });
   }
   return tabulate(rows);
 }
 
 export function dumpRequests(dispatcher: Dispatcher, includeRequestDetails: boolean): string {
-  const header = ['PriorityLevelName', 'FlowSchemaName', 'QueueIndex', 'RequestIndexInQueue', 'FlowDistingsher', 'ArriveTime', 'InitialSeats', 'FinalSeats', 'AdditionalLatency'];
-  if (includeRequestDetails) header.push('UserName', 'Verb', 'APIPath', 'Namespace', 'Name', 'APIVersion', 'Resource', 'SubResource');
+  const header = [
+    'PriorityLevelName',
+    'FlowSchemaName',
+    'QueueIndex',
+    'RequestIndexInQueue',
+    'FlowDistingsher',
+    'ArriveTime',
+    'InitialSeats',
+    'FinalSeats',
+    'AdditionalLatency',
+  ];
+  if (includeRequestDetails)
+    header.push('UserName', 'Verb', 'APIPath', 'Namespace', 'Name', 'APIVersion', 'Resource', 'SubResource');
   const rows: string[][] = [header];
   for (const level of byName(dispatcher)) {
     level.queues?.queues.forEach((q, iq) => {
       q.waiting.forEach((r, ir) => {
-        const row = [level.name, r.flowSchema, String(iq), String(ir), r.distinguisher, rfc3339Nano(r.arrivalMs), String(r.work.initialSeats), String(r.work.finalSeats), goDuration(r.work.additionalLatencyMs)];
+        const row = [
+          level.name,
+          r.flowSchema,
+          String(iq),
+          String(ir),
+          r.distinguisher,
+          rfc3339Nano(r.arrivalMs),
+          String(r.work.initialSeats),
+          String(r.work.finalSeats),
+          goDuration(r.work.additionalLatencyMs),
+        ];
         if (includeRequestDetails) {
           const info = r.details?.info;
           const group = info?.apiGroup ?? '';
           const version = info?.apiVersion ?? '';
-          row.push(r.details?.user.name ?? '', info?.verb ?? '', info?.path ?? '', info?.namespace ?? '', info?.name ?? '', apiVersionOf({ group, version }), info?.resource ?? '', info?.subresource ?? '');
+          row.push(
+            r.details?.user.name ?? '',
+            info?.verb ?? '',
+            info?.path ?? '',
+            info?.namespace ?? '',
+            info?.name ?? '',
+            apiVersionOf({ group, version }),
+            info?.resource ?? '',
+            info?.subresource ?? '',
+          );
         }
         rows.push(row);
       });

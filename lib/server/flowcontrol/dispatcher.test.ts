@@ -14,7 +14,15 @@ function level(name: string, shares: number, lendablePercent: number, extra: Rec
     apiVersion: 'flowcontrol.apiserver.k8s.io/v1beta3',
     kind: 'PriorityLevelConfiguration',
     metadata: { name, uid: `uid-${name}` },
-    spec: { type: 'Limited', limited: { nominalConcurrencyShares: shares, lendablePercent, limitResponse: { type: 'Queue', queuing: { queues: 8, handSize: 2, queueLengthLimit: 50 } }, ...extra } },
+    spec: {
+      type: 'Limited',
+      limited: {
+        nominalConcurrencyShares: shares,
+        lendablePercent,
+        limitResponse: { type: 'Queue', queuing: { queues: 8, handSize: 2, queueLengthLimit: 50 } },
+        ...extra,
+      },
+    },
   };
 }
 
@@ -32,7 +40,12 @@ describe('concurrency allocation', () => {
   });
 
   it('returns the lower bounds when they already exceed the total', () => {
-    expect(computeConcurrencyAllocation(10, [{ lowerBound: 8, upperBound: 20, target: 8 }, { lowerBound: 8, upperBound: 20, target: 8 }]).allocs).toEqual([8, 8]);
+    expect(
+      computeConcurrencyAllocation(10, [
+        { lowerBound: 8, upperBound: 20, target: 8 },
+        { lowerBound: 8, upperBound: 20, target: 8 },
+      ]).allocs,
+    ).toEqual([8, 8]);
   });
 });
 
@@ -56,7 +69,14 @@ describe('Dispatcher', () => {
     const d = new Dispatcher({ serverConcurrencyLimit: 20, requestWaitLimitMs: 15_000, clock });
     d.configure([level('busy', 1, 50), level('idle', 1, 50)]);
     const classifier = compileClassifier([], []);
-    const busy = (name: string) => ({ ...classifier.classify({ user: { name: 'u', groups: [] }, info: { isResourceRequest: false, path: '/', verb: 'get' } }), priorityLevel: { name, uid: '' }, distinguisher: name });
+    const busy = (name: string) => ({
+      ...classifier.classify({
+        user: { name: 'u', groups: [] },
+        info: { isResourceRequest: false, path: '/', verb: 'get' },
+      }),
+      priorityLevel: { name, uid: '' },
+      distinguisher: name,
+    });
     const before = d.levels().find((l) => l.name === 'busy')?.currentCL ?? 0;
     for (let i = 0; i < 40; i++) d.admit(busy('busy'), ONE);
     d.reallocate();
@@ -74,12 +94,22 @@ describe('Dispatcher', () => {
     const c = { flowSchema: { name: 'fs', uid: '' }, priorityLevel: { name: 'only', uid: '' }, distinguisher: '' };
     const tickets = Array.from({ length: 5 }, () => d.admit(c, ONE));
     expect(tickets.filter((t) => t instanceof FqRequest && t.state === 'waiting')).toHaveLength(3);
-    d.configure([level('only', 1, 0, { limitResponse: { type: 'Queue', queuing: { queues: 2, handSize: 1, queueLengthLimit: 10 } } })]);
+    d.configure([
+      level('only', 1, 0, {
+        limitResponse: { type: 'Queue', queuing: { queues: 2, handSize: 1, queueLengthLimit: 10 } },
+      }),
+    ]);
     expect(tickets.filter((t) => t instanceof FqRequest && t.state === 'waiting')).toHaveLength(3);
     d.configure([]);
     expect(dumpPriorityLevels(d)).toMatch(/only,\s+\d+,\s+false,\s+true,\s+3,\s+2/);
-    for (let round = 0; round < 5; round++) for (const t of tickets) if (t instanceof FqRequest && t.state === 'executing') d.finish(t);
-    expect(d.levels().map((l) => l.name).sort()).toEqual(['catch-all', 'exempt']);
+    for (let round = 0; round < 5; round++)
+      for (const t of tickets) if (t instanceof FqRequest && t.state === 'executing') d.finish(t);
+    expect(
+      d
+        .levels()
+        .map((l) => l.name)
+        .sort(),
+    ).toEqual(['catch-all', 'exempt']);
   });
 
   it('dumps levels and queues as Go tabwriter tables', () => {
@@ -90,10 +120,19 @@ describe('Dispatcher', () => {
     expect(levels).toContain('exempt,            <none>,       <none>, <none>,      <none>,          <none>');
     expect(levels).toContain('global-default,    0,            true,   false,       0,               0');
     const queues = dumpQueues(d);
-    expect(queues.split('\n')[0]).toBe('PriorityLevelName, Index,  PendingRequests, ExecutingRequests, SeatsInUse, NextDispatchR, InitialSeatsSum, MaxSeatsSum, TotalWorkSum');
-    expect(queues).toContain('workload-low,      127,    0,               0,                 0,          0.00000000ss,  0,               0,           0.00000000ss');
+    expect(queues.split('\n')[0]).toBe(
+      'PriorityLevelName, Index,  PendingRequests, ExecutingRequests, SeatsInUse, NextDispatchR, InitialSeatsSum, MaxSeatsSum, TotalWorkSum',
+    );
+    expect(queues).toContain(
+      'workload-low,      127,    0,               0,                 0,          0.00000000ss,  0,               0,           0.00000000ss',
+    );
     expect(queues).not.toContain('catch-all,'); // a Reject level has no queues
-    expect(tabulate([['a', 'b'], ['ccccccccc', 'd']])).toBe('a,         b\nccccccccc, d\n');
+    expect(
+      tabulate([
+        ['a', 'b'],
+        ['ccccccccc', 'd'],
+      ]),
+    ).toBe('a,         b\nccccccccc, d\n');
     expect(goDuration(0)).toBe('0s');
     expect(goDuration(5)).toBe('5ms');
     expect(goDuration(5 / 3)).toBe('1.666667ms');

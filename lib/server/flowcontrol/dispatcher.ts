@@ -82,9 +82,11 @@ export class Dispatcher {
     const wanted = new Map<string, { uid: string; spec: unknown }>();
     for (const pl of priorityLevels) {
       const name = pl.metadata?.name;
-      if (typeof name === 'string' && name !== '' && !wanted.has(name)) wanted.set(name, { uid: pl.metadata.uid ?? '', spec: isPlainObject(pl) ? pl['spec'] : undefined });
+      if (typeof name === 'string' && name !== '' && !wanted.has(name))
+        wanted.set(name, { uid: pl.metadata.uid ?? '', spec: isPlainObject(pl) ? pl['spec'] : undefined });
     }
-    for (const name of [FLOW_SCHEMA_EXEMPT, FLOW_SCHEMA_CATCH_ALL]) if (!wanted.has(name)) wanted.set(name, { uid: '', spec: MANDATORY_PRIORITY_LEVEL_SPECS[name] });
+    for (const name of [FLOW_SCHEMA_EXEMPT, FLOW_SCHEMA_CATCH_ALL])
+      if (!wanted.has(name)) wanted.set(name, { uid: '', spec: MANDATORY_PRIORITY_LEVEL_SPECS[name] });
     for (const [name, state] of this.#levels) {
       if (!wanted.has(name)) this.#retire(name, state);
     }
@@ -96,7 +98,9 @@ export class Dispatcher {
         continue;
       }
       if (existing) this.#retire(name, existing);
-      const state = new PriorityLevelState(name, uid, levelSpec, this.requestWaitLimitMs, this.#clock, (level) => this.#queueObserver(level));
+      const state = new PriorityLevelState(name, uid, levelSpec, this.requestWaitLimitMs, this.#clock, (level) =>
+        this.#queueObserver(level),
+      );
       this.#levels.set(name, state);
     }
     this.#computeNominal();
@@ -107,8 +111,14 @@ export class Dispatcher {
    * Admits a request of `classification` with `work`: an exempt ticket, a request executing now or waiting (then
    * `onDecision` tells), or the reason it is rejected.
    */
-  admit(classification: Classification, work: WorkEstimate, details?: RequestDetails): ExemptTicket | FqRequest | RejectReason {
-    const level = this.#levels.get(classification.priorityLevel.name) ?? (this.#levels.get(FLOW_SCHEMA_CATCH_ALL) as PriorityLevelState);
+  admit(
+    classification: Classification,
+    work: WorkEstimate,
+    details?: RequestDetails,
+  ): ExemptTicket | FqRequest | RejectReason {
+    const level =
+      this.#levels.get(classification.priorityLevel.name) ??
+      (this.#levels.get(FLOW_SCHEMA_CATCH_ALL) as PriorityLevelState);
     if (!level.queues) {
       level.exemptExecuting++;
       return level.exemptTicket;
@@ -158,7 +168,10 @@ export class Dispatcher {
     for (const level of limited) {
       const nominal = Math.ceil((this.serverConcurrencyLimit * level.spec.shares) / shareSum);
       const lendable = Math.round((nominal * level.spec.lendablePercent) / 100);
-      const borrowing = level.spec.borrowingLimitPercent === undefined ? this.serverConcurrencyLimit : Math.round((nominal * level.spec.borrowingLimitPercent) / 100);
+      const borrowing =
+        level.spec.borrowingLimitPercent === undefined
+          ? this.serverConcurrencyLimit
+          : Math.round((nominal * level.spec.borrowingLimitPercent) / 100);
       const fresh = level.nominalCL === 0;
       level.nominalCL = nominal;
       level.minCL = nominal - lendable;

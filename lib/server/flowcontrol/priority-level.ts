@@ -1,6 +1,12 @@
 // One priority level's state: its configuration read from a PriorityLevelConfiguration, its limits and its queues.
 import { isPlainObject } from '../../apimachinery/meta/types';
-import { PRIORITY_LEVEL_DEFAULT_LENDABLE_PERCENT, PRIORITY_LEVEL_DEFAULT_NOMINAL_CONCURRENCY_SHARES, QUEUING_DEFAULT_HAND_SIZE, QUEUING_DEFAULT_QUEUE_LENGTH_LIMIT, QUEUING_DEFAULT_QUEUES } from '../../apis/flowcontrol/v1beta3/defaults';
+import {
+  PRIORITY_LEVEL_DEFAULT_LENDABLE_PERCENT,
+  PRIORITY_LEVEL_DEFAULT_NOMINAL_CONCURRENCY_SHARES,
+  QUEUING_DEFAULT_HAND_SIZE,
+  QUEUING_DEFAULT_QUEUE_LENGTH_LIMIT,
+  QUEUING_DEFAULT_QUEUES,
+} from '../../apis/flowcontrol/v1beta3/defaults';
 import { SeatDemandIntegrator, SeatDemandStats } from './borrowing';
 import { QueueSet, type Clock, type QueuingConfig, type QueueSetObserver } from './fairqueuing/queueset';
 
@@ -24,11 +30,23 @@ function num(value: unknown, fallback: number): number {
 export function readLevelSpec(spec: unknown): LevelSpec {
   const limited = isPlainObject(spec) && isPlainObject(spec['limited']) ? spec['limited'] : undefined;
   if (!isPlainObject(spec) || spec['type'] !== 'Limited' || !limited) {
-    return { exempt: true, shares: 0, lendablePercent: 0, borrowingLimitPercent: undefined, queues: 0, handSize: 0, queueLengthLimit: 0 };
+    return {
+      exempt: true,
+      shares: 0,
+      lendablePercent: 0,
+      borrowingLimitPercent: undefined,
+      queues: 0,
+      handSize: 0,
+      queueLengthLimit: 0,
+    };
   }
-  const shares = num(limited['nominalConcurrencyShares'] ?? limited['assuredConcurrencyShares'], PRIORITY_LEVEL_DEFAULT_NOMINAL_CONCURRENCY_SHARES);
+  const shares = num(
+    limited['nominalConcurrencyShares'] ?? limited['assuredConcurrencyShares'],
+    PRIORITY_LEVEL_DEFAULT_NOMINAL_CONCURRENCY_SHARES,
+  );
   const response = isPlainObject(limited['limitResponse']) ? limited['limitResponse'] : {};
-  const queuing = response['type'] === 'Queue' ? (isPlainObject(response['queuing']) ? response['queuing'] : {}) : undefined;
+  const queuing =
+    response['type'] === 'Queue' ? (isPlainObject(response['queuing']) ? response['queuing'] : {}) : undefined;
   const blp = limited['borrowingLimitPercent'];
   return {
     exempt: false,
@@ -37,7 +55,9 @@ export function readLevelSpec(spec: unknown): LevelSpec {
     borrowingLimitPercent: typeof blp === 'number' && Number.isFinite(blp) ? blp : undefined,
     queues: queuing ? num(queuing['queues'], QUEUING_DEFAULT_QUEUES) || QUEUING_DEFAULT_QUEUES : 0,
     handSize: queuing ? num(queuing['handSize'], QUEUING_DEFAULT_HAND_SIZE) || QUEUING_DEFAULT_HAND_SIZE : 0,
-    queueLengthLimit: queuing ? num(queuing['queueLengthLimit'], QUEUING_DEFAULT_QUEUE_LENGTH_LIMIT) || QUEUING_DEFAULT_QUEUE_LENGTH_LIMIT : 0,
+    queueLengthLimit: queuing
+      ? num(queuing['queueLengthLimit'], QUEUING_DEFAULT_QUEUE_LENGTH_LIMIT) || QUEUING_DEFAULT_QUEUE_LENGTH_LIMIT
+      : 0,
   };
 }
 
@@ -71,7 +91,9 @@ export class PriorityLevelState {
     this.spec = spec;
     this.uid = uid;
     this.integrator = new SeatDemandIntegrator(() => clock.now());
-    this.queues = spec.exempt ? undefined : new QueueSet(queuingConfig(spec, requestWaitLimitMs), 0, clock, observer(this));
+    this.queues = spec.exempt
+      ? undefined
+      : new QueueSet(queuingConfig(spec, requestWaitLimitMs), 0, clock, observer(this));
   }
 
   /** New spec of the same type: queues are kept with their waiting requests. */

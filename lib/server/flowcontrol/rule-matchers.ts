@@ -121,17 +121,31 @@ export function compileRules(value: unknown): RuleMatcher[] {
   const out: RuleMatcher[] = [];
   for (const rule of Array.isArray(value) ? value : []) {
     if (!isPlainObject(rule)) continue;
-    const resourceRules = (Array.isArray(rule['resourceRules']) ? rule['resourceRules'] : []).filter(isPlainObject).map(compileResourceRule);
-    const nonResourceRules = (Array.isArray(rule['nonResourceRules']) ? rule['nonResourceRules'] : []).filter(isPlainObject).map(compileNonResourceRule);
+    const resourceRules = (Array.isArray(rule['resourceRules']) ? rule['resourceRules'] : [])
+      .filter(isPlainObject)
+      .map(compileResourceRule);
+    const nonResourceRules = (Array.isArray(rule['nonResourceRules']) ? rule['nonResourceRules'] : [])
+      .filter(isPlainObject)
+      .map(compileNonResourceRule);
     const subjects = compileSubjects(rule['subjects']);
-    const noSubjects = !subjects.everyone && subjects.users.size + subjects.groups.size + subjects.serviceAccounts.size + subjects.serviceAccountNamespaces.size === 0;
+    const noSubjects =
+      !subjects.everyone &&
+      subjects.users.size +
+        subjects.groups.size +
+        subjects.serviceAccounts.size +
+        subjects.serviceAccountNamespaces.size ===
+        0;
     if (noSubjects || resourceRules.length + nonResourceRules.length === 0) continue;
     out.push({ subjects, resourceRules, nonResourceRules });
   }
   return out;
 }
 
-function resourceRuleMatches(r: ResourceRuleMatcher, req: PreparedRequest, info: RequestInfo & { isResourceRequest: true }): boolean {
+function resourceRuleMatches(
+  r: ResourceRuleMatcher,
+  req: PreparedRequest,
+  info: RequestInfo & { isResourceRequest: true },
+): boolean {
   if (!(r.verbs.all || r.verbs.set.has(info.verb))) return false;
   if (!(r.apiGroups.all || r.apiGroups.set.has(info.apiGroup))) return false;
   if (!(r.resources.all || r.resources.set.has(req.resourceKey))) return false;

@@ -14,7 +14,9 @@ const EVENT_ADDITIONAL_MS = 5;
 const ONE_SEAT: WorkEstimate = Object.freeze({ initialSeats: 1, finalSeats: 0, additionalLatencyMs: 0 });
 const MAX_SEATS: WorkEstimate = Object.freeze({ initialSeats: MAXIMUM_SEATS, finalSeats: 0, additionalLatencyMs: 0 });
 /** Estimates of LISTs by seat count, shared (estimates are read-only). */
-const LIST_SEATS: readonly WorkEstimate[] = Array.from({ length: MAXIMUM_SEATS + 1 }, (_, i) => Object.freeze({ initialSeats: Math.max(i, MINIMUM_SEATS), finalSeats: 0, additionalLatencyMs: 0 }));
+const LIST_SEATS: readonly WorkEstimate[] = Array.from({ length: MAXIMUM_SEATS + 1 }, (_, i) =>
+  Object.freeze({ initialSeats: Math.max(i, MINIMUM_SEATS), finalSeats: 0, additionalLatencyMs: 0 }),
+);
 
 export interface EstimatorDeps {
   registry: ResourceRegistry;
@@ -43,18 +45,28 @@ function cacherOf(deps: EstimatorDeps, group: string, version: string, resource:
   return deps.registry.lookup(group, version, resource)?.cacher;
 }
 
-function estimateList(deps: EstimatorDeps, group: string, version: string, resource: string, query: URLSearchParams): WorkEstimate {
+function estimateList(
+  deps: EstimatorDeps,
+  group: string,
+  version: string,
+  resource: string,
+  query: URLSearchParams,
+): WorkEstimate {
   const count = cacherOf(deps, group, version, resource)?.objectCount;
   if (count === undefined) return ONE_SEAT; // unknown count
   const limitText = query.get('limit');
   const limitValue = limitText === null ? 0 : Number(limitText);
   if (!Number.isInteger(limitValue)) return MAX_SEATS; // options that do not parse
   const resourceVersion = query.get('resourceVersion') ?? '';
-  const fromStorage = resourceVersion === '' || (deps.listChunking && ((query.get('continue') ?? '') !== '' || (limitValue > 0 && resourceVersion !== '0'))) || query.get('resourceVersionMatch') === 'Exact';
+  const fromStorage =
+    resourceVersion === '' ||
+    (deps.listChunking && ((query.get('continue') ?? '') !== '' || (limitValue > 0 && resourceVersion !== '0'))) ||
+    query.get('resourceVersionMatch') === 'Exact';
   const limit = deps.listChunking && limitValue > 0 && limitValue < count ? limitValue : count;
   let objects: number;
   if (!fromStorage) objects = count;
-  else if ((query.get('fieldSelector') ?? '') !== '' || (query.get('labelSelector') ?? '') !== '') objects = count + limit;
+  else if ((query.get('fieldSelector') ?? '') !== '' || (query.get('labelSelector') ?? '') !== '')
+    objects = count + limit;
   else objects = 2 * limit;
   const seats = Math.min(MAXIMUM_SEATS, Math.max(MINIMUM_SEATS, Math.ceil(objects / OBJECTS_PER_SEAT)));
   return LIST_SEATS[seats] ?? ONE_SEAT;

@@ -30,7 +30,13 @@ async function outcome(check: HealthCheck): Promise<Error | undefined> {
 }
 
 /** Serves `/<endpoint>` or `/<endpoint>/<check>`; `subPath` is what follows the endpoint ('' for the whole set). */
-export async function serveHealth(endpoint: HealthEndpoint, checks: readonly HealthCheck[], subPath: string, query: URLSearchParams, res: ServerResponse): Promise<void> {
+export async function serveHealth(
+  endpoint: HealthEndpoint,
+  checks: readonly HealthCheck[],
+  subPath: string,
+  query: URLSearchParams,
+  res: ServerResponse,
+): Promise<void> {
   if (subPath !== '') {
     const check = checks.find((c) => c.name === subPath);
     if (!check) return writeNotFound(res);
@@ -39,11 +45,22 @@ export async function serveHealth(endpoint: HealthEndpoint, checks: readonly Hea
   }
   const excluded = new Set(query.getAll('exclude'));
   const unmatched = [...excluded].filter((name) => !checks.some((c) => c.name === name)).sort();
-  const results = await Promise.all(checks.map(async (c) => ({ name: c.name, excluded: excluded.has(c.name), err: excluded.has(c.name) ? undefined : await outcome(c) })));
+  const results = await Promise.all(
+    checks.map(async (c) => ({
+      name: c.name,
+      excluded: excluded.has(c.name),
+      err: excluded.has(c.name) ? undefined : await outcome(c),
+    })),
+  );
   const failed = results.some((r) => r.err);
   if (!failed && !query.has('verbose')) return write(res, 200, 'ok');
-  const lines = results.map((r) => (r.excluded ? `[+]${r.name} excluded: ok` : r.err ? `[-]${r.name} failed: reason withheld` : `[+]${r.name} ok`));
-  if (unmatched.length > 0) lines.push(`warn: some health checks cannot be excluded: no matches for ${unmatched.map((n) => `"${n}"`).join(',')}`);
+  const lines = results.map((r) =>
+    r.excluded ? `[+]${r.name} excluded: ok` : r.err ? `[-]${r.name} failed: reason withheld` : `[+]${r.name} ok`,
+  );
+  if (unmatched.length > 0)
+    lines.push(
+      `warn: some health checks cannot be excluded: no matches for ${unmatched.map((n) => `"${n}"`).join(',')}`,
+    );
   lines.push(`${endpoint} check ${failed ? 'failed' : 'passed'}`);
   write(res, failed ? 500 : 200, `${lines.join('\n')}\n`);
 }
@@ -52,7 +69,10 @@ export const pingCheck: HealthCheck = { name: 'ping', check: async () => {} };
 
 /** Passes until `gracePeriodMs` after start, then reports what `inner` reports (--livez-grace-period). */
 export function withGracePeriod(inner: HealthCheck, startedAt: number, gracePeriodMs: number): HealthCheck {
-  return { name: inner.name, check: () => (Date.now() - startedAt < gracePeriodMs ? Promise.resolve() : inner.check()) };
+  return {
+    name: inner.name,
+    check: () => (Date.now() - startedAt < gracePeriodMs ? Promise.resolve() : inner.check()),
+  };
 }
 
 /** Rejects with `message` while `failing()` is true. */
@@ -66,7 +86,10 @@ export function withTimeout(inner: HealthCheck, timeoutMs: number): HealthCheck 
     name: inner.name,
     check: () =>
       new Promise<void>((resolve, reject) => {
-        const timer = setTimeout(() => reject(new Error(`${inner.name} check timed out after ${timeoutMs}ms`)), timeoutMs);
+        const timer = setTimeout(
+          () => reject(new Error(`${inner.name} check timed out after ${timeoutMs}ms`)),
+          timeoutMs,
+        );
         inner.check().then(
           () => {
             clearTimeout(timer);

@@ -41,10 +41,23 @@ export class FlowcontrolMetrics implements DispatchObserver {
 
   constructor(registry: Registry) {
     const registers = [registry];
-    const counter = (name: string, help: string, labelNames: readonly string[]): Counter => new Counter({ name: `apiserver_flowcontrol_${name}`, help: annotatedHelp(help, ALPHA), labelNames, registers });
-    const gauge = (name: string, help: string, labelNames: readonly string[]): Gauge => new Gauge({ name: `apiserver_flowcontrol_${name}`, help: annotatedHelp(help, ALPHA), labelNames, registers });
-    const histogram = (name: string, help: string, labelNames: readonly string[], buckets: number[]): Histogram => new Histogram({ name: `apiserver_flowcontrol_${name}`, help: annotatedHelp(help, ALPHA), labelNames, buckets, registers });
-    this.#rejected = counter('rejected_requests_total', 'Number of requests rejected by API Priority and Fairness subsystem', [...PL_FS, 'reason']);
+    const counter = (name: string, help: string, labelNames: readonly string[]): Counter =>
+      new Counter({ name: `apiserver_flowcontrol_${name}`, help: annotatedHelp(help, ALPHA), labelNames, registers });
+    const gauge = (name: string, help: string, labelNames: readonly string[]): Gauge =>
+      new Gauge({ name: `apiserver_flowcontrol_${name}`, help: annotatedHelp(help, ALPHA), labelNames, registers });
+    const histogram = (name: string, help: string, labelNames: readonly string[], buckets: number[]): Histogram =>
+      new Histogram({
+        name: `apiserver_flowcontrol_${name}`,
+        help: annotatedHelp(help, ALPHA),
+        labelNames,
+        buckets,
+        registers,
+      });
+    this.#rejected = counter(
+      'rejected_requests_total',
+      'Number of requests rejected by API Priority and Fairness subsystem',
+      [...PL_FS, 'reason'],
+    );
     const flows = (): IterableIterator<FlowChildren> => this.#allFlows();
     // Collected from the flows' counts at scrape time (registered, never touched per request).
     new Counter({
@@ -69,19 +82,71 @@ export class FlowcontrolMetrics implements DispatchObserver {
           for (const f of flows()) this.set(f.labels, read(f));
         },
       });
-    gaugeOf('current_inqueue_requests', 'Number of requests currently pending in queues of the API Priority and Fairness subsystem', (f) => f.waiting);
-    gaugeOf('current_executing_requests', 'Number of requests in initial (for a WATCH) or any (for a non-WATCH) execution stage in the API Priority and Fairness subsystem', (f) => f.executing);
-    this.#queueLength = histogram('request_queue_length_after_enqueue', 'Length of queue in the API Priority and Fairness subsystem, as seen by each request after it is enqueued', PL_FS, QUEUE_LENGTH_BUCKETS);
-    this.#concurrencyLimit = gauge('request_concurrency_limit', 'Shared concurrency limit in the API Priority and Fairness subsystem', ['priority_level']);
-    this.#nominal = gauge('nominal_limit_seats', 'Nominal number of execution seats configured for each priority level', ['priority_level']);
-    this.#lower = gauge('lower_limit_seats', 'Configured lower bound on number of execution seats available to each priority level', ['priority_level']);
-    this.#upper = gauge('upper_limit_seats', 'Configured upper bound on number of execution seats available to each priority level', ['priority_level']);
-    this.#current = gauge('current_limit_seats', 'current derived number of execution seats available to each priority level', ['priority_level']);
+    gaugeOf(
+      'current_inqueue_requests',
+      'Number of requests currently pending in queues of the API Priority and Fairness subsystem',
+      (f) => f.waiting,
+    );
+    gaugeOf(
+      'current_executing_requests',
+      'Number of requests in initial (for a WATCH) or any (for a non-WATCH) execution stage in the API Priority and Fairness subsystem',
+      (f) => f.executing,
+    );
+    this.#queueLength = histogram(
+      'request_queue_length_after_enqueue',
+      'Length of queue in the API Priority and Fairness subsystem, as seen by each request after it is enqueued',
+      PL_FS,
+      QUEUE_LENGTH_BUCKETS,
+    );
+    this.#concurrencyLimit = gauge(
+      'request_concurrency_limit',
+      'Shared concurrency limit in the API Priority and Fairness subsystem',
+      ['priority_level'],
+    );
+    this.#nominal = gauge(
+      'nominal_limit_seats',
+      'Nominal number of execution seats configured for each priority level',
+      ['priority_level'],
+    );
+    this.#lower = gauge(
+      'lower_limit_seats',
+      'Configured lower bound on number of execution seats available to each priority level',
+      ['priority_level'],
+    );
+    this.#upper = gauge(
+      'upper_limit_seats',
+      'Configured upper bound on number of execution seats available to each priority level',
+      ['priority_level'],
+    );
+    this.#current = gauge(
+      'current_limit_seats',
+      'current derived number of execution seats available to each priority level',
+      ['priority_level'],
+    );
     this.#target = gauge('target_seats', 'Seat allocation targets', ['priority_level']);
-    this.#fairFrac = gauge('seat_fair_frac', 'Fair fraction of server\'s concurrency to allocate to each priority level that can use it', []);
-    this.#wait = histogram('request_wait_duration_seconds', 'Length of time a request spent waiting in its queue', [...PL_FS, 'execute'], DURATION_BUCKETS);
-    this.#execution = histogram('request_execution_seconds', 'Duration of initial stage (for a WATCH) or any (for a non-WATCH) stage of request execution in the API Priority and Fairness subsystem', [...PL_FS, 'type'], DURATION_BUCKETS);
-    this.#workSeats = histogram('work_estimated_seats', 'Number of estimated seats (maximum of initial and final seats) associated with requests in API Priority and Fairness', PL_FS, [1, 2, 4, 10]);
+    this.#fairFrac = gauge(
+      'seat_fair_frac',
+      "Fair fraction of server's concurrency to allocate to each priority level that can use it",
+      [],
+    );
+    this.#wait = histogram(
+      'request_wait_duration_seconds',
+      'Length of time a request spent waiting in its queue',
+      [...PL_FS, 'execute'],
+      DURATION_BUCKETS,
+    );
+    this.#execution = histogram(
+      'request_execution_seconds',
+      'Duration of initial stage (for a WATCH) or any (for a non-WATCH) stage of request execution in the API Priority and Fairness subsystem',
+      [...PL_FS, 'type'],
+      DURATION_BUCKETS,
+    );
+    this.#workSeats = histogram(
+      'work_estimated_seats',
+      'Number of estimated seats (maximum of initial and final seats) associated with requests in API Priority and Fairness',
+      PL_FS,
+      [1, 2, 4, 10],
+    );
   }
 
   #flow(level: string, flowSchema: string): FlowChildren {

@@ -25,12 +25,16 @@ describe('metric stability (server version 1.26)', () => {
     expect(validateShowHiddenMetricsVersion('')).toBeUndefined();
     expect(validateShowHiddenMetricsVersion('1.25')).toBeUndefined();
     for (const bad of ['1.24', '1.26', '1.25.0', 'v1.25', 'x']) {
-      expect(validateShowHiddenMetricsVersion(bad)).toBe("--show-hidden-metrics-for-version must be omitted or have the value '1.25'. Only the previous minor version is allowed");
+      expect(validateShowHiddenMetricsVersion(bad)).toBe(
+        "--show-hidden-metrics-for-version must be omitted or have the value '1.25'. Only the previous minor version is allowed",
+      );
     }
   });
 
   it('fails start-up on an invalid --show-hidden-metrics-for-version', () => {
-    expect(() => parseCommandLine(['--show-hidden-metrics-for-version=1.24'])).toThrow("--show-hidden-metrics-for-version must be omitted or have the value '1.25'. Only the previous minor version is allowed");
+    expect(() => parseCommandLine(['--show-hidden-metrics-for-version=1.24'])).toThrow(
+      "--show-hidden-metrics-for-version must be omitted or have the value '1.25'. Only the previous minor version is allowed",
+    );
     const parsed = parseCommandLine(['--show-hidden-metrics-for-version=1.25']);
     expect(parsed.help === false && parsed.options.showHiddenMetricsForVersion).toBe('1.25');
   });

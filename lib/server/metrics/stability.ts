@@ -34,7 +34,9 @@ function deprecatedMinor(version: string): string {
 
 /** The help text a registered metric shows: `[LEVEL] (Deprecated from x.y) help`, as the spec writes it (deprecation only once reached). */
 export function annotatedHelp(help: string, { stability, deprecatedVersion }: MetricStability): string {
-  const deprecated = deprecatedVersion !== undefined && compareVersions(parseVersion(deprecatedVersion), [CURRENT.major, CURRENT.minor, Number.MAX_SAFE_INTEGER]) <= 0;
+  const deprecated =
+    deprecatedVersion !== undefined &&
+    compareVersions(parseVersion(deprecatedVersion), [CURRENT.major, CURRENT.minor, Number.MAX_SAFE_INTEGER]) <= 0;
   return `[${stability}] ${deprecated ? `(Deprecated from ${deprecatedMinor(deprecatedVersion)}) ` : ''}${help}`;
 }
 
@@ -42,6 +44,7 @@ export function annotatedHelp(help: string, { stability, deprecatedVersion }: Me
 export function validateShowHiddenMetricsVersion(text: string): string | undefined {
   if (text === '') return undefined;
   const valid = `${CURRENT.major}.${CURRENT.minor - 1}`;
-  if (text !== valid) return `--show-hidden-metrics-for-version must be omitted or have the value '${valid}'. Only the previous minor version is allowed`;
+  if (text !== valid)
+    return `--show-hidden-metrics-for-version must be omitted or have the value '${valid}'. Only the previous minor version is allowed`;
   return undefined;
 }

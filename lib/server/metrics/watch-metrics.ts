@@ -22,14 +22,63 @@ interface SnapshotMetric {
 
 /** Kubernetes 1.26 names; `apiserver_registered_watchers` (deprecated 1.23.0) is hidden unless shown. */
 const SNAPSHOT_METRICS: readonly SnapshotMetric[] = [
-  { name: 'apiserver_registered_watchers', help: 'Number of currently registered watchers for a given resources', type: 'gauge', stability: { stability: 'ALPHA', deprecatedVersion: '1.23.0' }, by: 'kind', read: (s) => s.watchers },
-  { name: 'apiserver_watch_events_total', help: 'Number of events sent in watch clients', type: 'counter', stability: { stability: 'ALPHA' }, by: 'kind', read: (s) => s.eventsSent },
-  { name: 'watch_cache_capacity', help: 'Total capacity of watch cache broken by resource type.', type: 'gauge', stability: { stability: 'ALPHA' }, by: 'resource', read: (s) => s.capacity },
-  { name: 'apiserver_watch_cache_initializations_total', help: 'Counter of watch cache initializations broken by resource type.', type: 'counter', stability: { stability: 'ALPHA' }, by: 'resource', read: (s) => s.initializations },
-  { name: 'apiserver_terminated_watchers_total', help: 'Counter of watchers closed due to unresponsiveness broken by resource type.', type: 'counter', stability: { stability: 'ALPHA' }, by: 'resource', read: (s) => s.slowWatchersClosed },
-  { name: 'apiserver_storage_objects', help: 'Number of stored objects at the time of last check split by kind.', type: 'gauge', stability: { stability: 'STABLE' }, by: 'resource', read: (s) => s.objects },
+  {
+    name: 'apiserver_registered_watchers',
+    help: 'Number of currently registered watchers for a given resources',
+    type: 'gauge',
+    stability: { stability: 'ALPHA', deprecatedVersion: '1.23.0' },
+    by: 'kind',
+    read: (s) => s.watchers,
+  },
+  {
+    name: 'apiserver_watch_events_total',
+    help: 'Number of events sent in watch clients',
+    type: 'counter',
+    stability: { stability: 'ALPHA' },
+    by: 'kind',
+    read: (s) => s.eventsSent,
+  },
+  {
+    name: 'watch_cache_capacity',
+    help: 'Total capacity of watch cache broken by resource type.',
+    type: 'gauge',
+    stability: { stability: 'ALPHA' },
+    by: 'resource',
+    read: (s) => s.capacity,
+  },
+  {
+    name: 'apiserver_watch_cache_initializations_total',
+    help: 'Counter of watch cache initializations broken by resource type.',
+    type: 'counter',
+    stability: { stability: 'ALPHA' },
+    by: 'resource',
+    read: (s) => s.initializations,
+  },
+  {
+    name: 'apiserver_terminated_watchers_total',
+    help: 'Counter of watchers closed due to unresponsiveness broken by resource type.',
+    type: 'counter',
+    stability: { stability: 'ALPHA' },
+    by: 'resource',
+    read: (s) => s.slowWatchersClosed,
+  },
+  {
+    name: 'apiserver_storage_objects',
+    help: 'Number of stored objects at the time of last check split by kind.',
+    type: 'gauge',
+    stability: { stability: 'STABLE' },
+    by: 'resource',
+    read: (s) => s.objects,
+  },
   // orch only: the history resuming watches are served from.
-  { name: 'apiserver_watch_cache_window_events', help: 'Events currently held in the watch cache window (the history resuming watches are served from), by resource type.', type: 'gauge', stability: { stability: 'ALPHA' }, by: 'resource', read: (s) => s.windowEvents },
+  {
+    name: 'apiserver_watch_cache_window_events',
+    help: 'Events currently held in the watch cache window (the history resuming watches are served from), by resource type.',
+    type: 'gauge',
+    stability: { stability: 'ALPHA' },
+    by: 'resource',
+    read: (s) => s.windowEvents,
+  },
 ];
 
 function labelsOf(served: ServedResource, by: SnapshotMetric['by']): Record<string, string> {
@@ -57,7 +106,13 @@ export function registerWatchMetrics(registry: Registry, resources: ResourceRegi
         else this.inc(labels, value);
       }
     };
-    const config = { name: metric.name, help: annotatedHelp(metric.help, metric.stability), labelNames, registers: [registry], collect };
+    const config = {
+      name: metric.name,
+      help: annotatedHelp(metric.help, metric.stability),
+      labelNames,
+      registers: [registry],
+      collect,
+    };
     if (metric.type === 'gauge') new Gauge(config);
     else new Counter(config);
   }

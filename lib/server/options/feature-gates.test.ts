@@ -2,11 +2,18 @@ import { featureGateWarnings, parseFeatureGates } from './feature-gates';
 
 describe('parseFeatureGates', () => {
   it('starts from the 1.26 defaults', () => {
-    expect(parseFeatureGates('')).toMatchObject({ APIListChunking: true, HPAScaleToZero: false, ServerSideFieldValidation: true });
+    expect(parseFeatureGates('')).toMatchObject({
+      APIListChunking: true,
+      HPAScaleToZero: false,
+      ServerSideFieldValidation: true,
+    });
   });
 
   it('applies explicit settings', () => {
-    expect(parseFeatureGates('APIListChunking=false, HPAScaleToZero=true')).toMatchObject({ APIListChunking: false, HPAScaleToZero: true });
+    expect(parseFeatureGates('APIListChunking=false, HPAScaleToZero=true')).toMatchObject({
+      APIListChunking: false,
+      HPAScaleToZero: true,
+    });
   });
 
   it.each([

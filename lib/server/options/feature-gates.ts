@@ -49,17 +49,29 @@ const isFeatureGate = (name: string): name is FeatureGate => Object.hasOwn(KNOWN
 
 /** Parses `Name=true,Other=false`; throws an Error with a clear message on unknown names, bad values and locked gates. */
 export function parseFeatureGates(text: string): FeatureGates {
-  const gates = Object.fromEntries(Object.entries(KNOWN_FEATURES).map(([name, spec]) => [name, spec.default])) as Record<FeatureGate, boolean>;
-  for (const entry of text.split(',').map((s) => s.trim()).filter(Boolean)) {
+  const gates = Object.fromEntries(
+    Object.entries(KNOWN_FEATURES).map(([name, spec]) => [name, spec.default]),
+  ) as Record<FeatureGate, boolean>;
+  for (const entry of text
+    .split(',')
+    .map((s) => s.trim())
+    .filter(Boolean)) {
     const eq = entry.indexOf('=');
     if (eq < 0) throw new Error(`missing bool value for ${entry}`);
     const name = entry.slice(0, eq).trim();
-    const raw = entry.slice(eq + 1).trim().toLowerCase();
+    const raw = entry
+      .slice(eq + 1)
+      .trim()
+      .toLowerCase();
     if (!isFeatureGate(name)) throw new Error(`unrecognized feature gate: ${name}`);
     const spec = KNOWN_FEATURES[name];
-    if (raw !== 'true' && raw !== 'false') throw new Error(`invalid value of ${name}=${entry.slice(eq + 1)}, err: strconv.ParseBool: parsing ${JSON.stringify(entry.slice(eq + 1))}: invalid syntax`);
+    if (raw !== 'true' && raw !== 'false')
+      throw new Error(
+        `invalid value of ${name}=${entry.slice(eq + 1)}, err: strconv.ParseBool: parsing ${JSON.stringify(entry.slice(eq + 1))}: invalid syntax`,
+      );
     const value = raw === 'true';
-    if (spec.locked && value !== spec.default) throw new Error(`cannot set feature gate ${name} to ${value}, feature is locked to ${spec.default}`);
+    if (spec.locked && value !== spec.default)
+      throw new Error(`cannot set feature gate ${name} to ${value}, feature is locked to ${spec.default}`);
     gates[name] = value;
   }
   return gates;
@@ -71,13 +83,22 @@ export function parseFeatureGates(text: string): FeatureGates {
  */
 export function featureGateWarnings(text: string): string[] {
   const warnings: string[] = [];
-  for (const entry of text.split(',').map((s) => s.trim()).filter(Boolean)) {
+  for (const entry of text
+    .split(',')
+    .map((s) => s.trim())
+    .filter(Boolean)) {
     const eq = entry.indexOf('=');
     const name = entry.slice(0, eq).trim();
-    const value = entry.slice(eq + 1).trim().toLowerCase() === 'true';
+    const value =
+      entry
+        .slice(eq + 1)
+        .trim()
+        .toLowerCase() === 'true';
     const stage = isFeatureGate(name) ? KNOWN_FEATURES[name].stage : undefined;
-    if (stage === 'GA') warnings.push(`Setting GA feature gate ${name}=${value}. It will be removed in a future release.`);
-    if (stage === 'DEPRECATED') warnings.push(`Setting deprecated feature gate ${name}=${value}. It will be removed in a future release.`);
+    if (stage === 'GA')
+      warnings.push(`Setting GA feature gate ${name}=${value}. It will be removed in a future release.`);
+    if (stage === 'DEPRECATED')
+      warnings.push(`Setting deprecated feature gate ${name}=${value}. It will be removed in a future release.`);
   }
   return warnings;
 }

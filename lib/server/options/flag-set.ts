@@ -54,7 +54,9 @@ const FALSE_WORDS = ['0', 'f', 'F', 'FALSE', 'false', 'False'];
 function parseBoolFlag(name: string, value: string): string {
   if (TRUE_WORDS.includes(value)) return 'true';
   if (FALSE_WORDS.includes(value)) return 'false';
-  throw new FlagError(`invalid argument ${JSON.stringify(value)} for "--${name}" flag: strconv.ParseBool: parsing ${JSON.stringify(value)}: invalid syntax`);
+  throw new FlagError(
+    `invalid argument ${JSON.stringify(value)} for "--${name}" flag: strconv.ParseBool: parsing ${JSON.stringify(value)}: invalid syntax`,
+  );
 }
 
 export function usage(program: string, definitions: readonly FlagDefinition[]): string {

@@ -35,8 +35,12 @@ describe('--runtime-config', () => {
   });
 
   it('rejects a value that is not a bool, and start-up fails with the message', () => {
-    expect(() => parseRuntimeConfig('apps/v1=maybe')).toThrow('invalid value of apps/v1: maybe, err: strconv.ParseBool: parsing "maybe": invalid syntax');
+    expect(() => parseRuntimeConfig('apps/v1=maybe')).toThrow(
+      'invalid value of apps/v1: maybe, err: strconv.ParseBool: parsing "maybe": invalid syntax',
+    );
     expect(() => parseCommandLine(['--runtime-config=batch/v1=false'])).toThrow('unknown api groups batch');
-    expect(() => parseCommandLine(['--runtime-config=apps/v1=maybe'])).toThrow('invalid argument "apps/v1=maybe" for "--runtime-config" flag');
+    expect(() => parseCommandLine(['--runtime-config=apps/v1=maybe'])).toThrow(
+      'invalid argument "apps/v1=maybe" for "--runtime-config" flag',
+    );
   });
 });

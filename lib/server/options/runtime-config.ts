@@ -18,12 +18,18 @@ function groupOfKey(group: string): string {
 /** Parses `a/b=false,c/d,…` (a missing value means true); throws Error with Kubernetes' texts. */
 export function parseRuntimeConfig(text: string): RuntimeConfig {
   const config = new Map<string, boolean>();
-  for (const entry of text.split(',').map((s) => s.trim()).filter(Boolean)) {
+  for (const entry of text
+    .split(',')
+    .map((s) => s.trim())
+    .filter(Boolean)) {
     const eq = entry.indexOf('=');
     const key = (eq < 0 ? entry : entry.slice(0, eq)).trim();
     const raw = eq < 0 ? '' : entry.slice(eq + 1).trim();
     const value = raw === '' ? 'true' : raw.toLowerCase();
-    if (!['true', 'false', '1', '0', 't', 'f'].includes(value)) throw new Error(`invalid value of ${key}: ${raw}, err: strconv.ParseBool: parsing ${JSON.stringify(raw)}: invalid syntax`);
+    if (!['true', 'false', '1', '0', 't', 'f'].includes(value))
+      throw new Error(
+        `invalid value of ${key}: ${raw}, err: strconv.ParseBool: parsing ${JSON.stringify(raw)}: invalid syntax`,
+      );
     config.set(key, value === 'true' || value === '1' || value === 't');
   }
   return config;
@@ -40,11 +46,13 @@ export function validateRuntimeConfig(config: RuntimeConfig, served: ServedVersi
   for (const key of config.keys()) {
     if (key in STABILITY_KEYS) continue;
     const tokens = key.split('/');
-    if ((tokens.length !== 2 && tokens.length !== 3) || tokens.some((t) => t === '')) return [`runtime-config invalid key ${key}`];
+    if ((tokens.length !== 2 && tokens.length !== 3) || tokens.some((t) => t === ''))
+      return [`runtime-config invalid key ${key}`];
     const group = groupOfKey(tokens[0] as string);
     const versions = served.get(group);
     if (!versions) unknownGroups.push(tokens[0] as string);
-    else if (!versions.includes(tokens[1] as string)) errors.push(`group version ${group === '' ? '' : `${group}/`}${tokens[1]} that has not been registered`);
+    else if (!versions.includes(tokens[1] as string))
+      errors.push(`group version ${group === '' ? '' : `${group}/`}${tokens[1]} that has not been registered`);
   }
   if (unknownGroups.length > 0) return [`unknown api groups ${unknownGroups.join(',')}`];
   return errors;

@@ -5,7 +5,10 @@ import { exactPath, getOnly, localsOf } from './route';
 const DUMPS = ['dump_priority_levels', 'dump_queues', 'dump_requests'];
 
 /** `dump(path, query)`: the dump's text for a path it serves, else undefined. */
-export function debugRoutes(router: Router, dump: ((path: string, query: URLSearchParams) => string | undefined) | undefined): void {
+export function debugRoutes(
+  router: Router,
+  dump: ((path: string, query: URLSearchParams) => string | undefined) | undefined,
+): void {
   if (!dump) return;
   for (const name of DUMPS) {
     const path = `/debug/api_priority_and_fairness/${name}`;

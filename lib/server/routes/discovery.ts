@@ -16,7 +16,18 @@ export interface DiscoveryDeps {
 }
 
 function rootPaths(registry: ResourceRegistry): string[] {
-  const paths = ['/api', '/api/v1', '/apis', '/healthz', '/livez', '/metrics', '/openapi/v2', '/openapi/v3', '/readyz', '/version'];
+  const paths = [
+    '/api',
+    '/api/v1',
+    '/apis',
+    '/healthz',
+    '/livez',
+    '/metrics',
+    '/openapi/v2',
+    '/openapi/v3',
+    '/readyz',
+    '/version',
+  ];
   for (const g of registry.groups()) {
     if (g.group === '') continue;
     paths.push(`/apis/${g.group}`, ...g.versions.map((v) => `/apis/${g.group}/${v}`));
@@ -25,13 +36,17 @@ function rootPaths(registry: ResourceRegistry): string[] {
 }
 
 function write(req: Request, res: Response, document: unknown): void {
-  writeResponse(res, 200, document, negotiateResponse(req.headers.accept, false), { pretty: isPretty(req, localsOf(res).query) });
+  writeResponse(res, 200, document, negotiateResponse(req.headers.accept, false), {
+    pretty: isPretty(req, localsOf(res).query),
+  });
 }
 
 export function discoveryRoutes(router: Router, { registry, serverAddress }: DiscoveryDeps): void {
   router.get('/', getOnly, (req, res) => write(req, res, { paths: rootPaths(registry) }));
   router.get('/version', getOnly, (req, res) => write(req, res, VERSION_INFO));
-  router.get('/api', getOnly, (req, res) => write(req, res, apiVersions({ clientCIDR: '0.0.0.0/0', serverAddress: serverAddress() })));
+  router.get('/api', getOnly, (req, res) =>
+    write(req, res, apiVersions({ clientCIDR: '0.0.0.0/0', serverAddress: serverAddress() })),
+  );
   router.get('/api/:version', getOnly, (req, res, next) => {
     const version = param(req, 'version');
     if (!registry.servesGroupVersion('', version)) return next();

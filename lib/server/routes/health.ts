@@ -7,7 +7,11 @@ const ENDPOINTS: readonly HealthEndpoint[] = ['healthz', 'livez', 'readyz'];
 
 export function healthRoutes(router: Router, health: Record<HealthEndpoint, readonly HealthCheck[]>): void {
   for (const endpoint of ENDPOINTS) {
-    router.get(`/${endpoint}`, getOnly, (_req, res) => serveHealth(endpoint, health[endpoint], '', localsOf(res).query, res));
-    router.get(`/${endpoint}/:check`, getOnly, (req, res) => serveHealth(endpoint, health[endpoint], param(req, 'check'), localsOf(res).query, res));
+    router.get(`/${endpoint}`, getOnly, (_req, res) =>
+      serveHealth(endpoint, health[endpoint], '', localsOf(res).query, res),
+    );
+    router.get(`/${endpoint}/:check`, getOnly, (req, res) =>
+      serveHealth(endpoint, health[endpoint], param(req, 'check'), localsOf(res).query, res),
+    );
   }
 }

@@ -27,7 +27,12 @@ export interface NonResourceDeps {
 }
 
 /** Serves one non-resource request: `path` decoded (a valid one), `query` parsed. */
-export type NonResourceRoutes = (req: IncomingMessage, res: ServerResponse, path: string, query: URLSearchParams) => void;
+export type NonResourceRoutes = (
+  req: IncomingMessage,
+  res: ServerResponse,
+  path: string,
+  query: URLSearchParams,
+) => void;
 
 export function nonResourceRoutes(deps: NonResourceDeps, log: Logger): NonResourceRoutes {
   const router = express.Router({ caseSensitive: true, strict: true });
@@ -51,7 +56,11 @@ export function nonResourceRoutes(deps: NonResourceDeps, log: Logger): NonResour
     // Express's parameter decoding gives it back. A route picks its handler synchronously, so the request's own URL
     // (the audit event's requestURI) is back before anything else reads it.
     const url = req.url;
-    req.url = `/${path.split('/').filter((p) => p !== '').map(encodeURIComponent).join('/')}`;
+    req.url = `/${path
+      .split('/')
+      .filter((p) => p !== '')
+      .map(encodeURIComponent)
+      .join('/')}`;
     try {
       app(req, res);
     } finally {

@@ -8,7 +8,16 @@ export function openApiRoutes(router: Router, registry: ResourceRegistry): void 
   const serve = (parts: (req: Request) => string[]) => (req: Request, res: Response, next: NextFunction) => {
     if (!serveOpenApi(registry, req, res, parts(req), localsOf(res).query)) next();
   };
-  router.get('/openapi/v2', serve(() => ['openapi', 'v2']));
-  router.get('/openapi/v3', serve(() => ['openapi', 'v3']));
-  router.get('/openapi/v3/*groupVersion', serve((req) => ['openapi', 'v3', ...wildcard(req, 'groupVersion')]));
+  router.get(
+    '/openapi/v2',
+    serve(() => ['openapi', 'v2']),
+  );
+  router.get(
+    '/openapi/v3',
+    serve(() => ['openapi', 'v3']),
+  );
+  router.get(
+    '/openapi/v3/*groupVersion',
+    serve((req) => ['openapi', 'v3', ...wildcard(req, 'groupVersion')]),
+  );
 }

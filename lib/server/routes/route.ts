@@ -20,7 +20,8 @@ export const getOnly: RequestHandler = (req, _res, next) => next(req.method === 
  * The router sees the path with empty segments dropped (`/healthz/` and `//healthz` are /healthz); routes behind this
  * guard answer only their exact path (`/metrics/` is a 404).
  */
-export const exactPath: RequestHandler = (req, res, next) => next(localsOf(res).path === (req.route as { path: string }).path ? undefined : 'route');
+export const exactPath: RequestHandler = (req, res, next) =>
+  next(localsOf(res).path === (req.route as { path: string }).path ? undefined : 'route');
 
 /** A `:name` parameter (Express decodes it). */
 export function param(req: Request, name: string): string {

@@ -28,7 +28,9 @@ export class CacheWatcher {
   /** The key of the group this watcher can join, or undefined when it must be offered each event itself. */
   get groupKey(): string | undefined {
     const key = this.delivery.shareKey;
-    return this.predicate === undefined && key !== undefined && this.delivery.sendBatch !== undefined ? `${this.prefix}\n${key}` : undefined;
+    return this.predicate === undefined && key !== undefined && this.delivery.sendBatch !== undefined
+      ? `${this.prefix}\n${key}`
+      : undefined;
   }
 
   /** Hands a grouped watcher a batch of events under its prefix (in revision order). */

@@ -82,7 +82,15 @@ async function until(probe: () => boolean, what: string): Promise<void> {
 function setup(): { storage: BreakableStorage; cacher: Cacher; prefix: string } {
   const storage = new BreakableStorage(shared.client());
   const prefix = `/cacher-${++prefixCounter}/things/`;
-  const cacher = new Cacher({ storage, prefix, keyOf: (o) => `${prefix}${o.metadata.name}`, capacity: 1000, minAgeMs: 60_000, bookmarkIntervalMs: 60_000, log: pino({ level: 'silent' }) });
+  const cacher = new Cacher({
+    storage,
+    prefix,
+    keyOf: (o) => `${prefix}${o.metadata.name}`,
+    capacity: 1000,
+    minAgeMs: 60_000,
+    bookmarkIntervalMs: 60_000,
+    log: pino({ level: 'silent' }),
+  });
   cacher.start();
   return { storage, cacher, prefix };
 }
@@ -103,7 +111,12 @@ describe('Cacher on etcd', () => {
       await storage.delete(`${prefix}b`);
       storage.release();
       await until(() => watcher.events.length === 4, 'the events written while the stream was broken');
-      expect(watcher.events.map((e) => e.split(' ').slice(0, 2).join(' '))).toEqual(['ADDED a', 'ADDED b', 'MODIFIED a', 'DELETED b']);
+      expect(watcher.events.map((e) => e.split(' ').slice(0, 2).join(' '))).toEqual([
+        'ADDED a',
+        'ADDED b',
+        'MODIFIED a',
+        'DELETED b',
+      ]);
       expect(watcher.events[1]).toBe(`ADDED b ${b.metadata.resourceVersion}`);
       expect(watcher.failures).toEqual([]);
       expect(cacher.stats().initializations).toBe(1);
@@ -131,7 +144,10 @@ describe('Cacher on etcd', () => {
       expect(watcher.failures[0]?.message).toMatch(/^too old resource version: \d+ \(\d+\)$/);
       expect(cacher.stats()).toMatchObject({ initializations: 2, watchers: 0, objects: 2 });
       const listed = cacher.list(prefix);
-      expect(listed.items.map((o) => [o.metadata.name, (o['spec'] as { value: string }).value])).toEqual([['a', '2'], ['b', '1']]);
+      expect(listed.items.map((o) => [o.metadata.name, (o['spec'] as { value: string }).value])).toEqual([
+        ['a', '2'],
+        ['b', '1'],
+      ]);
       // A new watcher from the re-listed state gets later changes as usual.
       const again = recorder();
       cacher.watch({ prefix, delivery: again.delivery }, listed.revision);
@@ -146,7 +162,15 @@ describe('Cacher on etcd', () => {
   it('refuses a watch from before its window (too old) and serves one from inside it', async () => {
     const storage = new EtcdStorage(shared.client()) as Storage;
     const prefix = `/cacher-${++prefixCounter}/things/`;
-    const cacher = new Cacher({ storage, prefix, keyOf: (o) => `${prefix}${o.metadata.name}`, capacity: 2, minAgeMs: 60_000, bookmarkIntervalMs: 60_000, log: pino({ level: 'silent' }) });
+    const cacher = new Cacher({
+      storage,
+      prefix,
+      keyOf: (o) => `${prefix}${o.metadata.name}`,
+      capacity: 2,
+      minAgeMs: 60_000,
+      bookmarkIntervalMs: 60_000,
+      log: pino({ level: 'silent' }),
+    });
     cacher.start();
     try {
       await cacher.waitReady();
@@ -155,7 +179,9 @@ describe('Cacher on etcd', () => {
       await storage.create(`${prefix}c`, thing('c', '1'));
       const last = await storage.create(`${prefix}d`, thing('d', '1'));
       await until(() => cacher.revision >= Number(last.metadata.resourceVersion), 'the cache to catch up');
-      expect(cacher.watch({ prefix, delivery: recorder().delivery }, Number(first.metadata.resourceVersion))).toMatchObject({ kind: 'too-old' });
+      expect(
+        cacher.watch({ prefix, delivery: recorder().delivery }, Number(first.metadata.resourceVersion)),
+      ).toMatchObject({ kind: 'too-old' });
       const inside = recorder();
       const start = cacher.watch({ prefix, delivery: inside.delivery }, Number(last.metadata.resourceVersion) - 1);
       expect(start.kind).toBe('started');
@@ -172,14 +198,26 @@ describe('Cacher on etcd', () => {
       const a = await storage.create(`${prefix}a`, thing('a', '1'));
       const seen: StorageEvent[] = [];
       const errors: Error[] = [];
-      const start = cacher.watch({ prefix, delivery: sinkDelivery({ event: (e) => seen.push(e), error: (e) => errors.push(e) }), internal: true }, Number(a.metadata.resourceVersion));
+      const start = cacher.watch(
+        {
+          prefix,
+          delivery: sinkDelivery({ event: (e) => seen.push(e), error: (e) => errors.push(e) }),
+          internal: true,
+        },
+        Number(a.metadata.resourceVersion),
+      );
       expect(start.kind).toBe('started');
       const client = recorder();
       cacher.watch({ prefix, delivery: client.delivery }, Number(a.metadata.resourceVersion));
-      const { object: updated } = await storage.guaranteedUpdate(`${prefix}a`, (cur) => ({ object: { ...cur, spec: { value: '2' } } }));
+      const { object: updated } = await storage.guaranteedUpdate(`${prefix}a`, (cur) => ({
+        object: { ...cur, spec: { value: '2' } },
+      }));
       await storage.delete(`${prefix}a`);
       await until(() => seen.length === 2, 'both events');
-      expect(seen.map((e) => [e.type, e.revision])).toEqual([['MODIFIED', Number(updated.metadata.resourceVersion)], ['DELETED', Number(updated.metadata.resourceVersion) + 1]]);
+      expect(seen.map((e) => [e.type, e.revision])).toEqual([
+        ['MODIFIED', Number(updated.metadata.resourceVersion)],
+        ['DELETED', Number(updated.metadata.resourceVersion) + 1],
+      ]);
       expect(seen[0]?.type === 'MODIFIED' && (seen[0].previous?.['spec'] as { value: string }).value).toBe('1');
       expect(errors).toEqual([]);
       expect(cacher.stats()).toMatchObject({ watchers: 1, eventsSent: 2 });
@@ -191,7 +229,15 @@ describe('Cacher on etcd', () => {
   it('hands grouped watchers whole batches: same events as one-by-one delivery, none repeated after a window replay, bookmarks after the events they cover', async () => {
     const storage = new EtcdStorage(shared.client()) as Storage;
     const prefix = `/cacher-${++prefixCounter}/things/`;
-    const cacher = new Cacher({ storage, prefix, keyOf: (o) => `${prefix}${o.metadata.name}`, capacity: 1000, minAgeMs: 60_000, bookmarkIntervalMs: 15, log: pino({ level: 'silent' }) });
+    const cacher = new Cacher({
+      storage,
+      prefix,
+      keyOf: (o) => `${prefix}${o.metadata.name}`,
+      capacity: 1000,
+      minAgeMs: 60_000,
+      bookmarkIntervalMs: 15,
+      log: pino({ level: 'silent' }),
+    });
     cacher.start();
     /** A recorder in a group: events arrive through sendBatch; bookmarks are recorded in the same sequence. */
     const grouped = (): Recorded & { batches: number; seq: string[] } => {
@@ -226,7 +272,9 @@ describe('Cacher on etcd', () => {
       cacher.watch({ prefix, delivery: single.delivery }, from);
       const revisions: number[] = [];
       for (let i = 1; i <= 20; i++) {
-        const { object } = await storage.guaranteedUpdate(`${prefix}a`, (cur) => ({ object: { ...cur, spec: { value: String(i) } } }));
+        const { object } = await storage.guaranteedUpdate(`${prefix}a`, (cur) => ({
+          object: { ...cur, spec: { value: String(i) } },
+        }));
         revisions.push(Number(object.metadata.resourceVersion));
         if (i === 10) {
           // Once the cache holds write 10 (usually still in an unflushed batch), a late watcher replays 1..10
@@ -239,7 +287,10 @@ describe('Cacher on etcd', () => {
       }
       const late = (one as unknown as { late: ReturnType<typeof grouped> }).late;
       const expected = revisions.map((rv) => `MODIFIED a ${rv}`);
-      await until(() => [one, two, late, single].every((r) => r.events.length >= 20), 'every watcher to get the 20 events');
+      await until(
+        () => [one, two, late, single].every((r) => r.events.length >= 20),
+        'every watcher to get the 20 events',
+      );
       await new Promise((r) => setTimeout(r, 50));
       for (const r of [one, two, late, single]) expect(r.events).toEqual(expected);
       expect(one.batches).toBeGreaterThan(0);
@@ -257,4 +308,3 @@ describe('Cacher on etcd', () => {
     }
   });
 });
-

@@ -213,7 +213,13 @@ export class Cacher {
       replay = since;
       fromRevision = from;
     }
-    const watcher = new CacheWatcher(request.prefix, request.predicate, fromRevision, request.delivery, request.internal ?? false);
+    const watcher = new CacheWatcher(
+      request.prefix,
+      request.predicate,
+      fromRevision,
+      request.delivery,
+      request.internal ?? false,
+    );
     // Replayed events are queued now; the caller writes `initial` first, then flushes them.
     for (const event of replay) watcher.offer(event);
     const fanOut = this.#fanOut;
@@ -262,11 +268,18 @@ export class Cacher {
         const broken = await this.#watchUntilBroken();
         retryMs = RETRY_MIN_MS;
         if (isStorageError(broken, 'Compacted')) needList = true;
-        else if (!this.#stopped) this.#log.warn({ prefix: this.prefix, revision: this.#cache.revision, err: broken.message }, 'etcd watch broke; resuming');
+        else if (!this.#stopped)
+          this.#log.warn(
+            { prefix: this.prefix, revision: this.#cache.revision, err: broken.message },
+            'etcd watch broke; resuming',
+          );
       } catch (err) {
         if (this.#stopped) break;
         if (isStorageError(err, 'Compacted')) needList = true;
-        this.#log.warn({ prefix: this.prefix, err: err instanceof Error ? err.message : String(err), retryMs }, 'watch cache cannot reach etcd; retrying');
+        this.#log.warn(
+          { prefix: this.prefix, err: err instanceof Error ? err.message : String(err), retryMs },
+          'watch cache cannot reach etcd; retrying',
+        );
         await this.#sleep(retryMs);
         retryMs = Math.min(retryMs * 2, RETRY_MAX_MS);
       }
@@ -287,12 +300,21 @@ export class Cacher {
     for (const resolve of this.#readyWaiters) resolve();
     this.#readyWaiters = [];
     this.#wakeRevisionWaiters();
-    this.#log.info({ prefix: this.prefix, objects: listed.items.length, revision: listed.revision }, 'watch cache initialized');
+    this.#log.info(
+      { prefix: this.prefix, objects: listed.items.length, revision: listed.revision },
+      'watch cache initialized',
+    );
   }
 
   /** The history before `revision` is lost: every watcher must re-list. */
   #terminateAll(revision: number): void {
-    this.#fanOut.failAll((watcher) => new StorageError('Compacted', this.prefix, `too old resource version: ${watcher.fromRevision} (${revision})`, { revision: watcher.fromRevision, currentRevision: revision }));
+    this.#fanOut.failAll(
+      (watcher) =>
+        new StorageError('Compacted', this.prefix, `too old resource version: ${watcher.fromRevision} (${revision})`, {
+          revision: watcher.fromRevision,
+          currentRevision: revision,
+        }),
+    );
   }
 
   /** Streams etcd changes into the cache until the stream breaks; resolves with the reason. */

@@ -7,8 +7,15 @@ import type { WatchDelivery } from '../../apimachinery/watch/delivery';
 export function sinkDelivery(sink: WatchSink): WatchDelivery {
   return {
     send(type, object, source) {
-      if (type === 'DELETED') sink.event({ type, object, revision: source?.revision ?? Number(object.metadata.resourceVersion) });
-      else sink.event({ type, object, ...(source?.previous ? { previous: source.previous } : {}), revision: source?.revision ?? Number(object.metadata.resourceVersion) });
+      if (type === 'DELETED')
+        sink.event({ type, object, revision: source?.revision ?? Number(object.metadata.resourceVersion) });
+      else
+        sink.event({
+          type,
+          object,
+          ...(source?.previous ? { previous: source.previous } : {}),
+          revision: source?.revision ?? Number(object.metadata.resourceVersion),
+        });
     },
     flush() {},
     bookmark() {},

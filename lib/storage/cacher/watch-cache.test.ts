@@ -13,11 +13,17 @@ describe('WatchCache', () => {
   it('turns puts and deletes into ADDED, MODIFIED and DELETED with the previous state', () => {
     const c = cache();
     c.replace([], 10);
-    expect(c.apply({ type: 'put', key: '/r/a', object: obj('a'), revision: 11 })).toMatchObject({ type: 'ADDED', revision: 11 });
+    expect(c.apply({ type: 'put', key: '/r/a', object: obj('a'), revision: 11 })).toMatchObject({
+      type: 'ADDED',
+      revision: 11,
+    });
     const modified = c.apply({ type: 'put', key: '/r/a', object: obj('a', { x: '1' }), revision: 12 });
     expect(modified).toMatchObject({ type: 'MODIFIED', previous: { metadata: { labels: {} } } });
     const deleted = c.apply({ type: 'delete', key: '/r/a', revision: 13 });
-    expect(deleted).toMatchObject({ type: 'DELETED', object: { metadata: { name: 'a', labels: { x: '1' }, resourceVersion: '13' } } });
+    expect(deleted).toMatchObject({
+      type: 'DELETED',
+      object: { metadata: { name: 'a', labels: { x: '1' }, resourceVersion: '13' } },
+    });
     expect(c.get('/r/a')).toBeUndefined();
     expect(c.revision).toBe(13);
   });
@@ -35,7 +41,13 @@ describe('WatchCache', () => {
 
   it('applies every key a single revision changed (a lease expiring deletes all its keys at one revision)', () => {
     const c = cache();
-    c.replace([{ key: '/r/a', object: obj('a') }, { key: '/r/b', object: obj('b') }], 5);
+    c.replace(
+      [
+        { key: '/r/a', object: obj('a') },
+        { key: '/r/b', object: obj('b') },
+      ],
+      5,
+    );
     expect(c.apply({ type: 'delete', key: '/r/a', revision: 9 })).toMatchObject({ type: 'DELETED', revision: 9 });
     expect(c.apply({ type: 'delete', key: '/r/b', revision: 9 })).toMatchObject({ type: 'DELETED', revision: 9 });
     expect(c.list('/r/')).toEqual([]);
@@ -46,10 +58,25 @@ describe('WatchCache', () => {
     const c = cache();
     c.replace([], 1);
     let rev = 1;
-    for (const key of ['/r/ns2/b', '/r/ns1/c', '/r/ns1/a', '/r/ns10/z', '/r/ns1/b']) c.apply({ type: 'put', key, object: obj(key, { odd: String(key.endsWith('a') || key.endsWith('c')) }), revision: ++rev });
+    for (const key of ['/r/ns2/b', '/r/ns1/c', '/r/ns1/a', '/r/ns10/z', '/r/ns1/b'])
+      c.apply({
+        type: 'put',
+        key,
+        object: obj(key, { odd: String(key.endsWith('a') || key.endsWith('c')) }),
+        revision: ++rev,
+      });
     expect(c.list('/r/ns1/').map((o) => o.metadata.name)).toEqual(['/r/ns1/a', '/r/ns1/b', '/r/ns1/c']);
-    expect(c.list('/r/').map((o) => o.metadata.name)).toEqual(['/r/ns1/a', '/r/ns1/b', '/r/ns1/c', '/r/ns10/z', '/r/ns2/b']);
-    expect(c.list('/r/ns1/', (o) => o.metadata.labels?.['odd'] === 'true').map((o) => o.metadata.name)).toEqual(['/r/ns1/a', '/r/ns1/c']);
+    expect(c.list('/r/').map((o) => o.metadata.name)).toEqual([
+      '/r/ns1/a',
+      '/r/ns1/b',
+      '/r/ns1/c',
+      '/r/ns10/z',
+      '/r/ns2/b',
+    ]);
+    expect(c.list('/r/ns1/', (o) => o.metadata.labels?.['odd'] === 'true').map((o) => o.metadata.name)).toEqual([
+      '/r/ns1/a',
+      '/r/ns1/c',
+    ]);
     c.apply({ type: 'delete', key: '/r/ns1/b', revision: ++rev });
     expect(c.list('/r/ns1/').map((o) => o.metadata.name)).toEqual(['/r/ns1/a', '/r/ns1/c']);
   });

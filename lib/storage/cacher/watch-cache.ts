@@ -21,7 +21,12 @@ export class WatchCache {
 
   constructor(options: WatchCacheOptions) {
     this.#now = options.now ?? Date.now;
-    this.#window = new EventWindow({ capacity: options.capacity, minAgeMs: options.minAgeMs, startRevision: 0, now: this.#now });
+    this.#window = new EventWindow({
+      capacity: options.capacity,
+      minAgeMs: options.minAgeMs,
+      startRevision: 0,
+      now: this.#now,
+    });
   }
 
   /** The newest revision whose effects are in the cache. */
@@ -52,21 +57,40 @@ export class WatchCache {
     // a change at the cache's revision is applied unless the key already reflects it.
     if (change.revision < this.#revision) return undefined;
     const previous = this.#objects.get(change.key);
-    if (change.revision === this.#revision && (change.type === 'delete' ? previous === undefined : previous?.metadata.resourceVersion === String(change.revision))) return undefined;
+    if (
+      change.revision === this.#revision &&
+      (change.type === 'delete'
+        ? previous === undefined
+        : previous?.metadata.resourceVersion === String(change.revision))
+    )
+      return undefined;
     this.#revision = change.revision;
     let event: CachedEvent;
     if (change.type === 'delete') {
       if (previous === undefined) return undefined;
       this.#objects.delete(change.key);
       this.#sortedKeys = undefined;
-      event = { type: 'DELETED', key: change.key, object: withResourceVersion(previous, String(change.revision)), revision: change.revision, time: this.#now() };
+      event = {
+        type: 'DELETED',
+        key: change.key,
+        object: withResourceVersion(previous, String(change.revision)),
+        revision: change.revision,
+        time: this.#now(),
+      };
     } else {
       this.#objects.set(change.key, change.object);
       if (previous === undefined) {
         this.#sortedKeys = undefined;
         event = { type: 'ADDED', key: change.key, object: change.object, revision: change.revision, time: this.#now() };
       } else {
-        event = { type: 'MODIFIED', key: change.key, object: change.object, previous, revision: change.revision, time: this.#now() };
+        event = {
+          type: 'MODIFIED',
+          key: change.key,
+          object: change.object,
+          previous,
+          revision: change.revision,
+          time: this.#now(),
+        };
       }
     }
     this.#window.push(event);

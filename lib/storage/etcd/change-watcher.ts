@@ -11,17 +11,29 @@ function toChanges(res: IWatchResponse): StorageChange[] {
   return res.events.map((event) => {
     const key = event.kv.key.toString('utf8');
     const revision = Number(event.kv.mod_revision);
-    return event.type === 'Delete' ? { type: 'delete', key, revision } : { type: 'put', key, object: decodeObject(key, event.kv.value, revision), revision };
+    return event.type === 'Delete'
+      ? { type: 'delete', key, revision }
+      : { type: 'put', key, object: decodeObject(key, event.kv.value, revision), revision };
   });
 }
 
-export async function watchChanges(client: Etcd3, prefix: string, afterRevision: number, sink: ChangeSink): Promise<WatchHandle> {
-  const watcher = client.watch().prefix(prefix).startRevision(String(afterRevision + 1)).watcher();
+export async function watchChanges(
+  client: Etcd3,
+  prefix: string,
+  afterRevision: number,
+  sink: ChangeSink,
+): Promise<WatchHandle> {
+  const watcher = client
+    .watch()
+    .prefix(prefix)
+    .startRevision(String(afterRevision + 1))
+    .watcher();
   let done = false;
   let cancelledByEtcd = false;
   let cancelling: Promise<void> | undefined;
   // Once only: cancelling a watcher twice (or one etcd already cancelled) can wait forever in etcd3.
-  const cancel = (): Promise<void> => (cancelling ??= cancelledByEtcd ? Promise.resolve() : watcher.cancel().catch(() => undefined));
+  const cancel = (): Promise<void> =>
+    (cancelling ??= cancelledByEtcd ? Promise.resolve() : watcher.cancel().catch(() => undefined));
   const fail = (err: Error): void => {
     if (done) return;
     done = true;
@@ -38,7 +50,8 @@ export async function watchChanges(client: Etcd3, prefix: string, afterRevision:
       fail(err instanceof Error ? err : new Error(String(err)));
     }
   });
-  const asStorageError = (err: Error): StorageError => new StorageError(isCompactedWatchError(err) ? 'Compacted' : 'Unreachable', prefix, err.message, { cause: err });
+  const asStorageError = (err: Error): StorageError =>
+    new StorageError(isCompactedWatchError(err) ? 'Compacted' : 'Unreachable', prefix, err.message, { cause: err });
   await new Promise<void>((resolve, reject) => {
     let connected = false;
     watcher.once('connected', () => {

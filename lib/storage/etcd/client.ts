@@ -21,7 +21,8 @@ const RECONNECT_BACKOFF_MAX_MS = 2_000;
 const requireLeaderForUnaryCalls: Interceptor = (options, nextCall) =>
   new InterceptingCall(nextCall(options), {
     start(metadata, listener, next) {
-      if (!options.method_definition.requestStream && !options.method_definition.responseStream) metadata.set(REQUIRE_LEADER_KEY, 'true');
+      if (!options.method_definition.requestStream && !options.method_definition.responseStream)
+        metadata.set(REQUIRE_LEADER_KEY, 'true');
       next(metadata, listener);
     },
   });

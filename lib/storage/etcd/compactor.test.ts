@@ -16,7 +16,10 @@ beforeEach(async () => {
   // Every test starts like a fresh cluster: no compactor has run yet.
   await shared.client().delete().key(COMPACT_REV_KEY).exec();
   lines = [];
-  log = pino({ level: 'debug' }, { write: (line: string) => void lines.push(JSON.parse(line) as (typeof lines)[number]) });
+  log = pino(
+    { level: 'debug' },
+    { write: (line: string) => void lines.push(JSON.parse(line) as (typeof lines)[number]) },
+  );
 });
 afterEach(async () => {
   await Promise.all(running.splice(0).map((c) => c.stop()));
@@ -30,14 +33,19 @@ function compactor(intervalMs = MANUAL_INTERVAL_MS, etcdClient: Etcd3 = shared.c
 
 async function writeSome(n: number): Promise<number> {
   let revision = 0;
-  for (let i = 0; i < n; i++) revision = Number((await shared.client().put(`/compactor-test/k${i}`).value(String(Date.now())).exec()).header.revision);
+  for (let i = 0; i < n; i++)
+    revision = Number(
+      (await shared.client().put(`/compactor-test/k${i}`).value(String(Date.now())).exec()).header.revision,
+    );
   return revision;
 }
 
 /** Whether etcd still keeps its history at `revision` (a range there fails once compacted past it). */
 async function readableAt(revision: number): Promise<boolean> {
   try {
-    await shared.client().kv.range({ key: Buffer.from('/compactor-test/'), range_end: Buffer.from('/compactor-test0'), revision });
+    await shared
+      .client()
+      .kv.range({ key: Buffer.from('/compactor-test/'), range_end: Buffer.from('/compactor-test0'), revision });
     return true;
   } catch (err) {
     if (err instanceof Error && err.message.includes('compacted')) return false;
@@ -102,13 +110,18 @@ describe('Compactor', () => {
     const b = compactor(SHORT_INTERVAL_MS);
     a.start();
     b.start();
-    await eventually(async () => Number((await shared.client().get(COMPACT_REV_KEY).exec()).kvs[0]?.version ?? 0) >= 4, `${COMPACT_REV_KEY} version 4`);
+    await eventually(
+      async () => Number((await shared.client().get(COMPACT_REV_KEY).exec()).kvs[0]?.version ?? 0) >= 4,
+      `${COMPACT_REV_KEY} version 4`,
+    );
     await Promise.all([a.stop(), b.stop()]);
     const { version, value } = await compactRevKey();
     const compactions = lines.filter((l) => l.msg === 'compacted etcd');
     // Every winning round but the first compacts; the loser's rounds add nothing.
     expect(compactions).toHaveLength(version - 1);
-    expect(lines.filter((l) => l.msg === 'etcd compaction done elsewhere this interval').length).toBeGreaterThanOrEqual(version - 1);
+    expect(lines.filter((l) => l.msg === 'etcd compaction done elsewhere this interval').length).toBeGreaterThanOrEqual(
+      version - 1,
+    );
     expect(compactions[compactions.length - 1]?.revision).toBe(Number(value));
     expect(await readableAt(Number(value) - 1)).toBe(false);
     expect(await readableAt(Number(value))).toBe(true);
@@ -117,7 +130,10 @@ describe('Compactor', () => {
   it('runs no round after stop()', async () => {
     const c = compactor(SHORT_INTERVAL_MS);
     c.start();
-    await eventually(async () => (await shared.client().get(COMPACT_REV_KEY).exec()).kvs.length > 0, `${COMPACT_REV_KEY} written`);
+    await eventually(
+      async () => (await shared.client().get(COMPACT_REV_KEY).exec()).kvs.length > 0,
+      `${COMPACT_REV_KEY} written`,
+    );
     await c.stop();
     const { version } = await compactRevKey();
     await new Promise((r) => setTimeout(r, SHORT_INTERVAL_MS * 3));
@@ -139,7 +155,10 @@ describe('Compactor', () => {
     const c = compactor(SHORT_INTERVAL_MS, closed);
     await expect(c.compactNow()).rejects.toThrow();
     c.start();
-    await eventually(async () => lines.filter((l) => l.level === 40 && l.msg === 'etcd compaction failed').length >= 2, 'two failed rounds logged');
+    await eventually(
+      async () => lines.filter((l) => l.level === 40 && l.msg === 'etcd compaction failed').length >= 2,
+      'two failed rounds logged',
+    );
   });
 
   it('refuses a non-positive interval', () => {

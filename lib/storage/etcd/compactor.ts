@@ -35,7 +35,8 @@ export class Compactor {
   #queue: Promise<void> = Promise.resolve();
 
   constructor(client: Etcd3, intervalMs: number, log: Logger) {
-    if (!(intervalMs > 0) || !Number.isFinite(intervalMs)) throw new RangeError(`compaction interval must be a positive number of milliseconds, got ${intervalMs}`);
+    if (!(intervalMs > 0) || !Number.isFinite(intervalMs))
+      throw new RangeError(`compaction interval must be a positive number of milliseconds, got ${intervalMs}`);
     this.#client = client;
     this.#intervalMs = intervalMs;
     this.#log = log;
@@ -70,7 +71,10 @@ export class Compactor {
     const due = Date.now() + this.#intervalMs;
     const arm = (): void => {
       if (this.#stopped) return;
-      this.#timer = setTimeout(() => (Date.now() >= due ? this.#tick() : arm()), Math.min(Math.max(due - Date.now(), 0), MAX_TIMER_MS));
+      this.#timer = setTimeout(
+        () => (Date.now() >= due ? this.#tick() : arm()),
+        Math.min(Math.max(due - Date.now(), 0), MAX_TIMER_MS),
+      );
       this.#timer.unref();
     };
     arm();

@@ -24,7 +24,8 @@ const FUTURE_REVISION_TEXT = 'required revision is a future revision';
  * - `compacted`, `future-revision`: answers about the requested revision.
  * - `rejected`: etcd answered with an error about the request itself (too large, no space, permission …).
  */
-export type EtcdFailureClass = 'not-sent' | 'timeout' | 'interrupted' | 'closed' | 'compacted' | 'future-revision' | 'rejected';
+export type EtcdFailureClass =
+  'not-sent' | 'timeout' | 'interrupted' | 'closed' | 'compacted' | 'future-revision' | 'rejected';
 
 /** gRPC texts of calls the client never started on a connection, and etcd texts of requests refused before raft. */
 const NOT_SENT_TEXTS = [
@@ -40,7 +41,13 @@ const NOT_SENT_TEXTS = [
 ];
 const TIMEOUT_TEXTS = ['etcdserver: request timed out', 'context deadline exceeded', 'Deadline exceeded'];
 /** etcd answers that are about the request, not the cluster's health. */
-const REJECTED_TEXTS = ['etcdserver: request is too large', 'etcdserver: mvcc: database space exceeded', 'etcdserver: permission denied', 'etcdserver: too many operations in txn request', 'etcdserver: duplicate key given in txn request'];
+const REJECTED_TEXTS = [
+  'etcdserver: request is too large',
+  'etcdserver: mvcc: database space exceeded',
+  'etcdserver: permission denied',
+  'etcdserver: too many operations in txn request',
+  'etcdserver: duplicate key given in txn request',
+];
 
 /** Thrown by the client's host policy instead of calling a member it is backing off from; never reaches etcd. */
 export class MemberSkippedError extends Error {
@@ -169,7 +176,11 @@ export async function etcdWriteOnce<T>(key: string, call: () => Promise<T>): Pro
  * Runs a write once: the client's policy already retried what provably was not sent. Failures come out as the raw
  * error with its class, so that the caller can settle an ambiguous outcome by reading back.
  */
-export async function etcdWrite<T>(key: string, call: () => Promise<T>, operation: string): Promise<{ ok: true; value: T } | { ok: false; err: unknown; cls: EtcdFailureClass }> {
+export async function etcdWrite<T>(
+  key: string,
+  call: () => Promise<T>,
+  operation: string,
+): Promise<{ ok: true; value: T } | { ok: false; err: unknown; cls: EtcdFailureClass }> {
   try {
     return { ok: true, value: await timeEtcdCall(operation, key, call) };
   } catch (err) {

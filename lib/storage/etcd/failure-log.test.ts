@@ -4,7 +4,9 @@ describe('etcd failure log', () => {
   const lines: Array<{ fields: Record<string, unknown>; msg: string }> = [];
   beforeAll(() => {
     jest.useFakeTimers();
-    setEtcdFailureLogger({ warn: ((fields: Record<string, unknown>, msg: string) => lines.push({ fields, msg })) as never });
+    setEtcdFailureLogger({
+      warn: ((fields: Record<string, unknown>, msg: string) => lines.push({ fields, msg })) as never,
+    });
   });
   afterAll(() => {
     setEtcdFailureLogger(undefined);
@@ -20,7 +22,12 @@ describe('etcd failure log', () => {
       { fields: { failure: 'timeout', error: 'etcdserver: request timed out' }, msg: 'etcd request failed' },
     ]);
     jest.advanceTimersByTime(1000);
-    expect(lines.slice(2)).toEqual([{ fields: { failure: 'not-sent', error: 'etcdserver: no leader', count: 269 }, msg: 'etcd requests failed in the last second' }]);
+    expect(lines.slice(2)).toEqual([
+      {
+        fields: { failure: 'not-sent', error: 'etcdserver: no leader', count: 269 },
+        msg: 'etcd requests failed in the last second',
+      },
+    ]);
     expect(JSON.stringify(lines)).not.toContain('stack');
   });
 });

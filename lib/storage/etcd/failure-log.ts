@@ -46,7 +46,10 @@ export function reportEtcdFailure(failureClass: string, message: string, now = D
 function flush(failureClass: string, state: ClassState): void {
   state.timer = undefined;
   if (state.suppressed === 0) return;
-  logger?.warn({ failure: failureClass, error: state.lastMessage, count: state.suppressed }, 'etcd requests failed in the last second');
+  logger?.warn(
+    { failure: failureClass, error: state.lastMessage, count: state.suppressed },
+    'etcd requests failed in the last second',
+  );
   state.suppressed = 0;
   state.loggedAt = Date.now();
 }

@@ -2,9 +2,12 @@ import { castGrpcError } from 'etcd3';
 import { MemberHealth, MemberPolicy, NotSentRetryPolicy } from './fault-handling';
 import { MemberSkippedError } from './etcd-errors';
 
-const noConnection = (): Error => castGrpcError(Object.assign(new Error('14 UNAVAILABLE: No connection established'), { code: 14 }));
-const timedOut = (): Error => castGrpcError(Object.assign(new Error('14 UNAVAILABLE: etcdserver: request timed out'), { code: 14 }));
-const dropped = (): Error => castGrpcError(Object.assign(new Error('14 UNAVAILABLE: Connection dropped'), { code: 14 }));
+const noConnection = (): Error =>
+  castGrpcError(Object.assign(new Error('14 UNAVAILABLE: No connection established'), { code: 14 }));
+const timedOut = (): Error =>
+  castGrpcError(Object.assign(new Error('14 UNAVAILABLE: etcdserver: request timed out'), { code: 14 }));
+const dropped = (): Error =>
+  castGrpcError(Object.assign(new Error('14 UNAVAILABLE: Connection dropped'), { code: 14 }));
 
 describe('member health', () => {
   it('skips a failed member only while another is not backing off, and forgets on success', async () => {
@@ -37,7 +40,9 @@ describe('retrying calls that were not sent', () => {
   it('retries a call that never reached etcd, and never one that may have', async () => {
     const policy = new NotSentRetryPolicy(new MemberHealth(['a', 'b']));
     let calls = 0;
-    await expect(policy.execute(() => (++calls < 3 ? Promise.reject(noConnection()) : Promise.resolve('done')))).resolves.toBe('done');
+    await expect(
+      policy.execute(() => (++calls < 3 ? Promise.reject(noConnection()) : Promise.resolve('done'))),
+    ).resolves.toBe('done');
     expect(calls).toBe(3);
     calls = 0;
     await expect(policy.execute(() => (++calls, Promise.reject(dropped())))).rejects.toThrow('Connection dropped');
@@ -55,7 +60,9 @@ describe('retrying calls that were not sent', () => {
     expect(Date.now() - started).toBeLessThan(1000);
     health.failed('a', Date.now() - 10_000);
     let calls = 0;
-    await expect(new NotSentRetryPolicy(health).execute(() => (++calls, Promise.reject(noConnection())))).rejects.toThrow();
+    await expect(
+      new NotSentRetryPolicy(health).execute(() => (++calls, Promise.reject(noConnection()))),
+    ).rejects.toThrow();
     expect(calls).toBe(1);
   });
 });

@@ -49,7 +49,13 @@ export class NotSentRetryPolicy extends Policy {
       try {
         return await fn(context);
       } catch (err) {
-        if (classifyEtcdError(err) !== 'not-sent' || Date.now() + delay > deadline || signal?.aborted || this.health.inOutage()) throw err;
+        if (
+          classifyEtcdError(err) !== 'not-sent' ||
+          Date.now() + delay > deadline ||
+          signal?.aborted ||
+          this.health.inOutage()
+        )
+          throw err;
         if (delay > 0) await new Promise((r) => setTimeout(r, delay));
         // Every member gets one immediate try before the waits start.
         delay = attempt < 3 ? 0 : delay === 0 ? RETRY_FIRST_DELAY_MS : Math.min(delay * 2, RETRY_MAX_DELAY_MS);

@@ -2,7 +2,9 @@
 import { Histogram } from 'prom-client';
 
 /** Same buckets as apiserver_request_duration_seconds, as kube-apiserver keeps them. */
-export const ETCD_REQUEST_BUCKETS = [0.005, 0.025, 0.05, 0.1, 0.2, 0.4, 0.6, 0.8, 1, 1.25, 1.5, 2, 3, 4, 5, 6, 8, 10, 15, 20, 30, 45, 60];
+export const ETCD_REQUEST_BUCKETS = [
+  0.005, 0.025, 0.05, 0.1, 0.2, 0.4, 0.6, 0.8, 1, 1.25, 1.5, 2, 3, 4, 5, 6, 8, 10, 15, 20, 30, 45, 60,
+];
 
 /** Process-wide like kube-apiserver's legacy registry; each server's registry registers it (no registry here). */
 export const etcdRequestDuration = new Histogram({

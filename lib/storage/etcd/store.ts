@@ -1,7 +1,19 @@
 // EtcdStorage: Storage on etcd v3. Revisions are resourceVersions; transactions give optimistic concurrency.
 import type { Etcd3, IKeyValue, IRangeRequest } from 'etcd3';
 import type { ApiObject } from '../../apimachinery/meta/types';
-import type { ChangeSink, RawItem, DeleteCheck, PutOptions, GetOptions, ListOptions, ListResult, Storage, UpdateFunc, WatchHandle, WatchSink } from '../storage';
+import type {
+  ChangeSink,
+  RawItem,
+  DeleteCheck,
+  PutOptions,
+  GetOptions,
+  ListOptions,
+  ListResult,
+  Storage,
+  UpdateFunc,
+  WatchHandle,
+  WatchSink,
+} from '../storage';
 import { watchPrefix } from './watcher';
 import { watchChanges } from './change-watcher';
 import { GetBatcher } from './get-batcher';
@@ -114,8 +126,14 @@ export class EtcdStorage implements Storage {
     const missing = objects.flatMap((o, i) => (o === undefined ? [i] : []));
     for (let at = 0; at < missing.length; at += MAX_TXN_OPS) {
       const batch = missing.slice(at, at + MAX_TXN_OPS);
-      const res = await etcdCall(String(kvs[0]?.key ?? ''), () =>
-        this.#client.kv.txn({ compare: [], success: batch.map((i) => ({ request_range: { key: (kvs[i] as IKeyValue).key, revision } })), failure: [] }),
+      const res = await etcdCall(
+        String(kvs[0]?.key ?? ''),
+        () =>
+          this.#client.kv.txn({
+            compare: [],
+            success: batch.map((i) => ({ request_range: { key: (kvs[i] as IKeyValue).key, revision } })),
+            failure: [],
+          }),
         'list',
       );
       batch.forEach((i, n) => {
@@ -134,19 +152,23 @@ export class EtcdStorage implements Storage {
     const value = Buffer.from(json);
     const keyBuf = Buffer.from(key);
     const lease = await this.#leaseFor(key, options);
-    const res = await etcdWrite(key, () =>
-      this.#client.kv.txn({
-        compare: [{ key: keyBuf, target: 'Create', result: 'Equal', create_revision: 0 }],
-        success: [{ request_put: { key: keyBuf, value, lease } }],
-        failure: [],
-      }),
+    const res = await etcdWrite(
+      key,
+      () =>
+        this.#client.kv.txn({
+          compare: [{ key: keyBuf, target: 'Create', result: 'Equal', create_revision: 0 }],
+          success: [{ request_put: { key: keyBuf, value, lease } }],
+          failure: [],
+        }),
       'create',
     );
     if (res.ok) {
       if (!res.value.succeeded) throw new StorageError('KeyExists', key, `key exists: ${key}`);
       return withStoredJson(obj, json, res.value.header.revision);
     }
-    const settled = await this.#settle(key, res.err, res.cls, () => settleCreate(this.#client, keyBuf, obj.metadata.uid));
+    const settled = await this.#settle(key, res.err, res.cls, () =>
+      settleCreate(this.#client, keyBuf, obj.metadata.uid),
+    );
     if (!settled.applied) throw new StorageError('KeyExists', key, `key exists: ${key}`);
     return withStoredJson(obj, json, settled.revision);
   }
@@ -155,7 +177,12 @@ export class EtcdStorage implements Storage {
    * A failed write: one that provably did not reach etcd fails as it is; one that may have is settled by reading
    * back, and fails with 504 Timeout (outcome unknown) when the read-back cannot tell.
    */
-  async #settle(key: string, err: unknown, cls: EtcdFailureClass, settle: () => Promise<Settled>): Promise<NonNullable<Settled>> {
+  async #settle(
+    key: string,
+    err: unknown,
+    cls: EtcdFailureClass,
+    settle: () => Promise<Settled>,
+  ): Promise<NonNullable<Settled>> {
     if (cls !== 'timeout' && cls !== 'interrupted') throw toStorageError(err, key);
     const settled = await settle();
     this.writeOutcomes[settled === undefined ? 'unknown' : settled.applied ? 'applied' : 'notApplied']++;
@@ -166,7 +193,11 @@ export class EtcdStorage implements Storage {
   /** How writes whose answer was lost were settled, for tests and benchmarks. */
   readonly writeOutcomes = { applied: 0, notApplied: 0, unknown: 0 };
 
-  async guaranteedUpdate(key: string, update: UpdateFunc, options?: PutOptions): Promise<{ object: ApiObject; deleted: boolean }> {
+  async guaranteedUpdate(
+    key: string,
+    update: UpdateFunc,
+    options?: PutOptions,
+  ): Promise<{ object: ApiObject; deleted: boolean }> {
     const keyBuf = Buffer.from(key);
     let current = await this.get(key);
     for (;;) {
@@ -178,23 +209,34 @@ export class EtcdStorage implements Storage {
       const json = result.delete ? '' : encodeObject(result.object);
       const written = result.delete ? null : Buffer.from(json);
       const lease = written === null ? 0 : await this.#leaseFor(key, options);
-      const success = written === null ? [{ request_delete_range: { key: keyBuf } }] : [{ request_put: { key: keyBuf, value: written, lease } }];
-      const res = await etcdWrite(key, () =>
-        this.#client.kv.txn({
-          compare: [{ key: keyBuf, target: 'Mod', result: 'Equal', mod_revision: modRevision }],
-          success,
-          failure: [{ request_range: { key: keyBuf } }],
-        }),
+      const success =
+        written === null
+          ? [{ request_delete_range: { key: keyBuf } }]
+          : [{ request_put: { key: keyBuf, value: written, lease } }];
+      const res = await etcdWrite(
+        key,
+        () =>
+          this.#client.kv.txn({
+            compare: [{ key: keyBuf, target: 'Mod', result: 'Equal', mod_revision: modRevision }],
+            success,
+            failure: [{ request_range: { key: keyBuf } }],
+          }),
         'update',
       );
       const revision = res.ok
-        ? res.value.succeeded ? res.value.header.revision : undefined
+        ? res.value.succeeded
+          ? res.value.header.revision
+          : undefined
         : await this.#settleSwap(key, res, modRevision, written);
       if (revision !== undefined) {
-        const object = result.delete ? withResourceVersion(result.object, revision) : withStoredJson(result.object, json, revision);
+        const object = result.delete
+          ? withResourceVersion(result.object, revision)
+          : withStoredJson(result.object, json, revision);
         return { object, deleted: result.delete === true };
       }
-      current = res.ok ? this.#currentFromFailure(key, res.value.responses[0]?.response_range.kvs[0]) : await this.get(key);
+      current = res.ok
+        ? this.#currentFromFailure(key, res.value.responses[0]?.response_range.kvs[0])
+        : await this.get(key);
     }
   }
 
@@ -204,23 +246,38 @@ export class EtcdStorage implements Storage {
     for (;;) {
       check?.(current);
       const modRevision = current.metadata.resourceVersion ?? '0';
-      const res = await etcdWrite(key, () =>
-        this.#client.kv.txn({
-          compare: [{ key: keyBuf, target: 'Mod', result: 'Equal', mod_revision: modRevision }],
-          success: [{ request_delete_range: { key: keyBuf } }],
-          failure: [{ request_range: { key: keyBuf } }],
-        }),
+      const res = await etcdWrite(
+        key,
+        () =>
+          this.#client.kv.txn({
+            compare: [{ key: keyBuf, target: 'Mod', result: 'Equal', mod_revision: modRevision }],
+            success: [{ request_delete_range: { key: keyBuf } }],
+            failure: [{ request_range: { key: keyBuf } }],
+          }),
         'delete',
       );
-      const revision = res.ok ? (res.value.succeeded ? res.value.header.revision : undefined) : await this.#settleSwap(key, res, modRevision, null);
+      const revision = res.ok
+        ? res.value.succeeded
+          ? res.value.header.revision
+          : undefined
+        : await this.#settleSwap(key, res, modRevision, null);
       if (revision !== undefined) return withResourceVersion(current, revision);
-      current = res.ok ? this.#currentFromFailure(key, res.value.responses[0]?.response_range.kvs[0]) : await this.get(key);
+      current = res.ok
+        ? this.#currentFromFailure(key, res.value.responses[0]?.response_range.kvs[0])
+        : await this.get(key);
     }
   }
 
   /** The revision of a compare-and-swap whose answer was lost when it was applied; undefined when it never will be. */
-  async #settleSwap(key: string, res: { err: unknown; cls: EtcdFailureClass }, modRevision: string, written: Buffer | null): Promise<string | undefined> {
-    const settled = await this.#settle(key, res.err, res.cls, () => settleSwap(this.#client, Buffer.from(key), modRevision, written));
+  async #settleSwap(
+    key: string,
+    res: { err: unknown; cls: EtcdFailureClass },
+    modRevision: string,
+    written: Buffer | null,
+  ): Promise<string | undefined> {
+    const settled = await this.#settle(key, res.err, res.cls, () =>
+      settleSwap(this.#client, Buffer.from(key), modRevision, written),
+    );
     return settled.applied ? settled.revision : undefined;
   }
 
@@ -233,20 +290,30 @@ export class EtcdStorage implements Storage {
   }
 
   async currentRevision(): Promise<number> {
-    const res = await etcdCall('revision', () => this.#client.kv.range({ key: Buffer.from('\u0000'), serializable: false, count_only: true }));
+    const res = await etcdCall('revision', () =>
+      this.#client.kv.range({ key: Buffer.from('\u0000'), serializable: false, count_only: true }),
+    );
     return Number(res.header.revision);
   }
 
   async count(prefix: string): Promise<number> {
-    const res = await etcdCall(prefix, () =>
-      this.#client.kv.range({ key: Buffer.from(prefix), range_end: prefixRangeEnd(Buffer.from(prefix)), count_only: true }),
+    const res = await etcdCall(
+      prefix,
+      () =>
+        this.#client.kv.range({
+          key: Buffer.from(prefix),
+          range_end: prefixRangeEnd(Buffer.from(prefix)),
+          count_only: true,
+        }),
       'listWithCount',
     );
     return Number(res.count);
   }
 
   async ping(): Promise<void> {
-    await etcdCall('health', () => this.#client.kv.range({ key: Buffer.from('health'), serializable: false, count_only: true }));
+    await etcdCall('health', () =>
+      this.#client.kv.range({ key: Buffer.from('health'), serializable: false, count_only: true }),
+    );
   }
 
   async close(): Promise<void> {

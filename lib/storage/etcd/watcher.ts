@@ -5,9 +5,18 @@ import { StorageError } from '../storage-error';
 import { decodeObject } from './codec';
 import { isCompactedWatchError } from './etcd-errors';
 
-
-export async function watchPrefix(client: Etcd3, prefix: string, afterRevision: number, sink: WatchSink): Promise<WatchHandle> {
-  const watcher = await client.watch().prefix(prefix).withPreviousKV().startRevision(String(afterRevision + 1)).create();
+export async function watchPrefix(
+  client: Etcd3,
+  prefix: string,
+  afterRevision: number,
+  sink: WatchSink,
+): Promise<WatchHandle> {
+  const watcher = await client
+    .watch()
+    .prefix(prefix)
+    .withPreviousKV()
+    .startRevision(String(afterRevision + 1))
+    .create();
   let done = false;
   // etcd3 drops a watcher that etcd cancelled before emitting 'error'; cancelling it again never resolves
   // and breaks the watch stream the other watchers share.
@@ -31,14 +40,18 @@ export async function watchPrefix(client: Etcd3, prefix: string, afterRevision: 
       const key = kv.key.toString('utf8');
       const object = decodeObject(key, kv.value, kv.mod_revision);
       const revision = Number(kv.mod_revision);
-      return previous ? { type: 'MODIFIED', object, previous: decodeObject(key, previous.value, previous.mod_revision), revision } : { type: 'ADDED', object, revision };
+      return previous
+        ? { type: 'MODIFIED', object, previous: decodeObject(key, previous.value, previous.mod_revision), revision }
+        : { type: 'ADDED', object, revision };
     }),
   );
   watcher.on('delete', (kv: IKeyValue, previous?: IKeyValue) =>
     emit(() => {
       const key = kv.key.toString('utf8');
       const revision = Number(kv.mod_revision);
-      const last = previous ? decodeObject(key, previous.value, revision) : { metadata: { resourceVersion: String(revision) } };
+      const last = previous
+        ? decodeObject(key, previous.value, revision)
+        : { metadata: { resourceVersion: String(revision) } };
       return { type: 'DELETED', object: last, revision };
     }),
   );

@@ -6,7 +6,8 @@ import { settleCreate, settleSwap } from './write-outcome';
 const shared = useTestEtcd();
 let counter = 0;
 const newKey = (): Buffer => Buffer.from(`/test/settle/${process.pid}-${++counter}`);
-const object = (uid: string, value: number): Buffer => Buffer.from(JSON.stringify({ metadata: { name: 'x', uid }, spec: { value } }));
+const object = (uid: string, value: number): Buffer =>
+  Buffer.from(JSON.stringify({ metadata: { name: 'x', uid }, spec: { value } }));
 
 async function put(key: Buffer, value: Buffer): Promise<string> {
   return (await shared.client().kv.put({ key, value })).header.revision;

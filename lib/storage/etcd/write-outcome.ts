@@ -16,7 +16,11 @@ export type Settled =
   /** Not known: the write may still be pending in etcd, or the evidence is gone (deleted, compacted, unreadable). */
   | undefined;
 
-async function readAt(client: Etcd3, key: Buffer, revision?: number): Promise<{ kv: IKeyValue | undefined; revision: string }> {
+async function readAt(
+  client: Etcd3,
+  key: Buffer,
+  revision?: number,
+): Promise<{ kv: IKeyValue | undefined; revision: string }> {
   const res = await retryingRead(() => client.kv.range(revision === undefined ? { key } : { key, revision }));
   return { kv: res.kvs[0], revision: res.header.revision };
 }
@@ -43,7 +47,12 @@ export async function settleCreate(client: Etcd3, key: Buffer, uid: string | und
  * change after `expected` decides: the swap applied if that change is ours (the bytes written, or the deletion), and
  * otherwise never will, since its compare no longer holds.
  */
-export async function settleSwap(client: Etcd3, key: Buffer, expected: string, written: Buffer | null): Promise<Settled> {
+export async function settleSwap(
+  client: Etcd3,
+  key: Buffer,
+  expected: string,
+  written: Buffer | null,
+): Promise<Settled> {
   try {
     const { kv: current, revision } = await readAt(client, key);
     // Gone: a delete of ours, or one that another writer made while ours was pending; either way the object is gone

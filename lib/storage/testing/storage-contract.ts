@@ -3,9 +3,15 @@ import type { ApiObject } from '../../apimachinery/meta/types';
 import type { Storage } from '../storage';
 import { isStorageError } from '../storage-error';
 
-const anObject = (name: string, labels: Record<string, string> = {}): ApiObject => ({ kind: 'Thing', metadata: { name, labels } });
+const anObject = (name: string, labels: Record<string, string> = {}): ApiObject => ({
+  kind: 'Thing',
+  metadata: { name, labels },
+});
 
-export function describeStorageContract(name: string, makeStorage: () => Promise<{ storage: Storage; prefix: string }>): void {
+export function describeStorageContract(
+  name: string,
+  makeStorage: () => Promise<{ storage: Storage; prefix: string }>,
+): void {
   describe(`${name} storage contract`, () => {
     let storage: Storage;
     let prefix: string;
@@ -40,7 +46,7 @@ export function describeStorageContract(name: string, makeStorage: () => Promise
 
     it('retries an update function until its compare-and-swap wins', async () => {
       await storage.create(`${prefix}/c`, { ...anObject('c'), spec: { n: 0 } });
-      const bump = (o: ApiObject) => ({ object: { ...o, spec: { n: ((o['spec'] as { n: number }).n) + 1 } } });
+      const bump = (o: ApiObject) => ({ object: { ...o, spec: { n: (o['spec'] as { n: number }).n + 1 } } });
       await Promise.all(Array.from({ length: 10 }, () => storage.guaranteedUpdate(`${prefix}/c`, bump)));
       expect((await storage.get(`${prefix}/c`))['spec']).toEqual({ n: 10 });
     });
@@ -52,14 +58,22 @@ export function describeStorageContract(name: string, makeStorage: () => Promise
       expect(first.remainingItemCount).toBe(1);
       expect(first.lastKey).toBe(`${prefix}/list/p2`);
       await storage.create(`${prefix}/list/p4`, anObject('p4'));
-      const second = await storage.list(`${prefix}/list/`, { limit: 2, revision: first.revision, startKey: `${first.lastKey ?? ''}\0` });
+      const second = await storage.list(`${prefix}/list/`, {
+        limit: 2,
+        revision: first.revision,
+        startKey: `${first.lastKey ?? ''}\0`,
+      });
       expect(second.items.map((o) => o.metadata.name)).toEqual(['p3']);
       expect(second.lastKey).toBeUndefined();
     });
 
     it('fills a page through a predicate', async () => {
-      for (let i = 0; i < 10; i++) await storage.create(`${prefix}/sel/o${i}`, anObject(`o${i}`, { even: String(i % 2 === 0) }));
-      const page = await storage.list(`${prefix}/sel/`, { limit: 3, predicate: (o) => o.metadata.labels?.['even'] === 'true' });
+      for (let i = 0; i < 10; i++)
+        await storage.create(`${prefix}/sel/o${i}`, anObject(`o${i}`, { even: String(i % 2 === 0) }));
+      const page = await storage.list(`${prefix}/sel/`, {
+        limit: 3,
+        predicate: (o) => o.metadata.labels?.['even'] === 'true',
+      });
       expect(page.items.map((o) => o.metadata.name)).toEqual(['o0', 'o2', 'o4']);
       expect(page.remainingItemCount).toBeUndefined();
       expect(page.lastKey).toBe(`${prefix}/sel/o4`);

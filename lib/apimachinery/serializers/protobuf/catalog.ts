@@ -43,7 +43,11 @@ export function catalogMessage(fullName: string): CatalogMessage | undefined {
 
 export const SCALAR_TYPES = new Set(['string', 'int32', 'int64', 'bool', 'bytes', 'double']);
 
-type NestedJson = { nested?: Record<string, NestedJson>; edition?: string; fields?: Record<string, protobuf.IField & { rule?: string; keyType?: string }> };
+type NestedJson = {
+  nested?: Record<string, NestedJson>;
+  edition?: string;
+  fields?: Record<string, protobuf.IField & { rule?: string; keyType?: string }>;
+};
 
 /** Proto full names as nested namespaces, each field referring to absolute (`.`-prefixed) type names. */
 function rootJson(): NestedJson {
@@ -58,7 +62,8 @@ function rootJson(): NestedJson {
     for (const f of message.fields) {
       const ref = (t: string): string => (SCALAR_TYPES.has(t) ? t : `.${t}`);
       if (f.mapValue !== null) fields[f.name] = { id: f.number, type: ref(f.mapValue), keyType: 'string' };
-      else if (f.type !== null) fields[f.name] = { id: f.number, type: ref(f.type), ...(f.repeated ? { rule: 'repeated' } : {}) };
+      else if (f.type !== null)
+        fields[f.name] = { id: f.number, type: ref(f.type), ...(f.repeated ? { rule: 'repeated' } : {}) };
     }
     node.fields = fields;
     // Kubernetes' generated.proto files are proto2: explicit presence, so a pointer set to 0 or "" survives decoding.

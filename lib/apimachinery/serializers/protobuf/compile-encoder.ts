@@ -89,7 +89,10 @@ class Fragments {
 
   /** Constant bytes in wire order (a tag, or a tag and a zero value), stored last byte first (the writer runs backwards). */
   bytes(bytes: Uint8Array): string {
-    return [...bytes].reverse().map((byte) => `b[--p] = ${byte};`).join(' ');
+    return [...bytes]
+      .reverse()
+      .map((byte) => `b[--p] = ${byte};`)
+      .join(' ');
   }
 
   /** A length or non-negative count in `n`: one byte inline, a call for longer varints. */
@@ -104,7 +107,8 @@ class Fragments {
 /** Statements for a present value of field `i` held in `value`, then `tag` (the field's, or a map entry value's). */
 function presentCode(c: Fragments, field: FieldPlan, i: number, value: string, tag: Uint8Array): string {
   if (field.message !== null) {
-    const write = field.message.special !== null ? `H.writeSpecial(w, F[${i}].message, ${value});` : `D[${i}](w, obj(${value}));`;
+    const write =
+      field.message.special !== null ? `H.writeSpecial(w, F[${i}].message, ${value});` : `D[${i}](w, obj(${value}));`;
     return `{ const e = ${c.written}; ${c.flush} ${write} ${c.sync} const n = ${c.written} - e; ${c.varint('n')} ${c.bytes(tag)} }`;
   }
   switch (field.scalar) {
@@ -144,7 +148,8 @@ function fieldCode(c: Fragments, field: FieldPlan, i: number, zero: Uint8Array |
   const read = `v = f${i};`;
   let present: string;
   if (field.shape === 'map') present = mapCode(c, field, i);
-  else if (field.shape === 'repeated') present = `if (Array.isArray(v)) for (let k = v.length - 1; k >= 0; k--) { const x = v[k]; ${c.ensure} ${presentCode(c, field, i, 'x', field.tag)} }`;
+  else if (field.shape === 'repeated')
+    present = `if (Array.isArray(v)) for (let k = v.length - 1; k >= 0; k--) { const x = v[k]; ${c.ensure} ${presentCode(c, field, i, 'x', field.tag)} }`;
   else present = presentCode(c, field, i, 'v', field.tag);
   return `${read} if (v === undefined || v === null) { ${unsetCode(c, field, i, zero)} } else { ${present} }`;
 }

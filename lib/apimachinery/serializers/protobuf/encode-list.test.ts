@@ -20,21 +20,29 @@ describe('encodeProtobufList', () => {
   it.each([
     ['items, a continue token and remainingItemCount', metadata, items],
     ['no items', { resourceVersion: '7' }, []],
-    ['items larger than a one-byte length', { resourceVersion: '8' }, Array.from({ length: 300 }, (_, i) => ({ ...copyOf(first), metadata: { name: `web-${i}`, namespace: 'prod' } }))],
+    [
+      'items larger than a one-byte length',
+      { resourceVersion: '8' },
+      Array.from({ length: 300 }, (_, i) => ({ ...copyOf(first), metadata: { name: `web-${i}`, namespace: 'prod' } })),
+    ],
   ])('writes the same bytes as encoding the whole list: %s', (_what, listMeta, listItems) => {
     const whole = encoded({ kind, apiVersion, metadata: listMeta, items: listItems });
     expect(encodeProtobufList(apiVersion, kind, listMeta, listItems).equals(whole)).toBe(true);
   });
 
-  it('ignores the items\' apiVersion and kind (list items carry no TypeMeta)', () => {
+  it("ignores the items' apiVersion and kind (list items carry no TypeMeta)", () => {
     const withTypeMeta = items.map((item) => ({ kind: 'Deployment', apiVersion: 'apps/v1', ...item }));
-    expect(encodeProtobufList(apiVersion, kind, metadata, withTypeMeta).equals(encoded(RICH_DEPLOYMENT_LIST))).toBe(true);
+    expect(encodeProtobufList(apiVersion, kind, metadata, withTypeMeta).equals(encoded(RICH_DEPLOYMENT_LIST))).toBe(
+      true,
+    );
   });
 
   it('decodes to the list with an independent decoder, kept and fresh items mixed', () => {
     const kept = copyOf(first);
     allowMessageReuse(kept);
-    expect(decodeProtobufJson(encodeProtobufList(apiVersion, kind, metadata, [kept, copyOf(second)]))).toEqual(RICH_DEPLOYMENT_LIST);
+    expect(decodeProtobufJson(encodeProtobufList(apiVersion, kind, metadata, [kept, copyOf(second)]))).toEqual(
+      RICH_DEPLOYMENT_LIST,
+    );
   });
 });
 
@@ -72,6 +80,8 @@ describe('message bytes kept per object', () => {
     const asV2 = encodeProtobufList('autoscaling/v2', 'HorizontalPodAutoscalerList', {}, [hpa]);
     const asV1 = encodeProtobufList('autoscaling/v1', 'HorizontalPodAutoscalerList', {}, [hpa]);
     expect(asV1.equals(asV2)).toBe(false);
-    expect(asV1.equals(encodeProtobufList('autoscaling/v1', 'HorizontalPodAutoscalerList', {}, [copyOf(RICH_HPA)]))).toBe(true);
+    expect(
+      asV1.equals(encodeProtobufList('autoscaling/v1', 'HorizontalPodAutoscalerList', {}, [copyOf(RICH_HPA)])),
+    ).toBe(true);
   });
 });

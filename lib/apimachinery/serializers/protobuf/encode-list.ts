@@ -12,15 +12,30 @@ interface ListLayout {
   metadata: FieldPlan & { message: MessagePlan };
 }
 
-function isMessageField(field: FieldPlan | undefined, jsonName: string, shape: FieldPlan['shape']): field is FieldPlan & { message: MessagePlan } {
-  return field !== undefined && field.jsonName === jsonName && field.shape === shape && field.message !== null && field.message.special === null;
+function isMessageField(
+  field: FieldPlan | undefined,
+  jsonName: string,
+  shape: FieldPlan['shape'],
+): field is FieldPlan & { message: MessagePlan } {
+  return (
+    field !== undefined &&
+    field.jsonName === jsonName &&
+    field.shape === shape &&
+    field.message !== null &&
+    field.message.special === null
+  );
 }
 
 /** The two fields of every k8s list message, `metadata` (ListMeta, 1) before `items` (2) on the wire. */
 function layoutOf(plan: MessagePlan): ListLayout | undefined {
   // Plans hold fields in descending number order.
   const [items, metadata] = plan.fields;
-  if (plan.fields.length !== 2 || !isMessageField(items, 'items', 'repeated') || !isMessageField(metadata, 'metadata', 'single')) return undefined;
+  if (
+    plan.fields.length !== 2 ||
+    !isMessageField(items, 'items', 'repeated') ||
+    !isMessageField(metadata, 'metadata', 'single')
+  )
+    return undefined;
   return { items, metadata };
 }
 
@@ -52,7 +67,12 @@ function fieldPrefix(tag: Uint8Array, length: number): Buffer {
  * The protobuf body of list kind `kind` with `listMeta` and `items` (objects in their JSON form; their apiVersion and
  * kind are not part of the item message). Byte for byte what encoding the whole list at once writes.
  */
-export function encodeProtobufList(apiVersion: string, kind: string, listMeta: object, items: readonly object[]): Buffer {
+export function encodeProtobufList(
+  apiVersion: string,
+  kind: string,
+  listMeta: object,
+  items: readonly object[],
+): Buffer {
   return Buffer.concat(encodeProtobufListParts(apiVersion, kind, listMeta, items));
 }
 
@@ -60,10 +80,18 @@ export function encodeProtobufList(apiVersion: string, kind: string, listMeta: o
  * The same body as parts to write one after another (envelope head, ListMeta, each item's field prefix and its
  * kept message bytes, envelope tail): never copied into one buffer.
  */
-export function encodeProtobufListParts(apiVersion: string, kind: string, listMeta: object, items: readonly object[]): Buffer[] {
+export function encodeProtobufListParts(
+  apiVersion: string,
+  kind: string,
+  listMeta: object,
+  items: readonly object[],
+): Buffer[] {
   const plan = planOf(apiVersion, kind);
   const layout = layoutOf(plan);
-  if (layout === undefined) return [encodeWith((w) => writeEnvelope(w, apiVersion, kind, () => writeMessage(w, plan, { metadata: listMeta, items })))];
+  if (layout === undefined)
+    return [
+      encodeWith((w) => writeEnvelope(w, apiVersion, kind, () => writeMessage(w, plan, { metadata: listMeta, items }))),
+    ];
   const meta = encodeWith((w) => writeMessage(w, layout.metadata.message, listMeta));
   const metaPrefix = fieldPrefix(layout.metadata.tag, meta.length);
   const parts: Buffer[] = [Buffer.alloc(0), metaPrefix, meta];

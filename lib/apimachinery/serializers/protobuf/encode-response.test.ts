@@ -1,13 +1,27 @@
 // Protobuf responses and watch frames: byte-exact against client-go's own encoding, round trips through an
 // independent decoder (built from shared/data, not from this encoder's catalog) and through the body decoder.
 import { isStatusError } from '../../errors';
-import { decodeProtobufEnvelope, decodeProtobufJson, decodeWatchFrames, readWireFields } from '../../../../test/helpers/protobuf-decoder';
+import {
+  decodeProtobufEnvelope,
+  decodeProtobufJson,
+  decodeWatchFrames,
+  readWireFields,
+} from '../../../../test/helpers/protobuf-decoder';
 import { decodeProtobufBody, encodeProtobufResponse, encodeWatchEventProtobuf, PROTOBUF_PREFIX } from '.';
 import { writeMessage } from './encode-message';
 import { messagePlan } from './message-plan';
 import { ReverseWriter } from './reverse-writer';
 import { KUBECTL_CREATE_DEPLOYMENT_WEB, KUBECTL_CREATE_NAMESPACE_FOO } from './kubectl-bodies.fixture';
-import { RICH_DEPLOYMENT, RICH_DEPLOYMENT_LIST, RICH_FLOW_SCHEMA, RICH_HPA, RICH_NAMESPACE, RICH_PRIORITY_LEVEL, RICH_SCALE, RICH_STATUS } from './rich-objects.fixture';
+import {
+  RICH_DEPLOYMENT,
+  RICH_DEPLOYMENT_LIST,
+  RICH_FLOW_SCHEMA,
+  RICH_HPA,
+  RICH_NAMESPACE,
+  RICH_PRIORITY_LEVEL,
+  RICH_SCALE,
+  RICH_STATUS,
+} from './rich-objects.fixture';
 
 function encode(value: unknown): Buffer {
   const body = encodeProtobufResponse(value);
@@ -25,19 +39,46 @@ describe('encodeProtobufResponse, byte for byte as Kubernetes writes it', () => 
   });
 
   it('writes a Status with the empty ListMeta strings and the Unknown envelope tail (contentEncoding, contentType)', () => {
-    const status = { kind: 'Status', apiVersion: 'v1', metadata: {}, status: 'Failure', message: 'x', reason: 'NotFound', code: 404 };
-    const raw = '0a060a0012001a00' + '1207' + Buffer.from('Failure').toString('hex') + '1a0178' + '2208' + Buffer.from('NotFound').toString('hex') + '309403';
+    const status = {
+      kind: 'Status',
+      apiVersion: 'v1',
+      metadata: {},
+      status: 'Failure',
+      message: 'x',
+      reason: 'NotFound',
+      code: 404,
+    };
+    const raw =
+      '0a060a0012001a00' +
+      '1207' +
+      Buffer.from('Failure').toString('hex') +
+      '1a0178' +
+      '2208' +
+      Buffer.from('NotFound').toString('hex') +
+      '309403';
     const typeMeta = '0a02' + Buffer.from('v1').toString('hex') + '1206' + Buffer.from('Status').toString('hex');
-    expect(encode(status).toString('hex')).toBe(`6b387300` + `0a0c${typeMeta}` + `12${(raw.length / 2).toString(16)}${raw}` + '1a002200');
+    expect(encode(status).toString('hex')).toBe(
+      `6b387300` + `0a0c${typeMeta}` + `12${(raw.length / 2).toString(16)}${raw}` + '1a002200',
+    );
   });
 
   it('writes map entries sorted by key bytes, as gogo sorts Go strings ("10" before "9")', () => {
-    const fields = readWireFields(decodeProtobufEnvelopeRaw(encode({ kind: 'Namespace', apiVersion: 'v1', metadata: { name: 'n', labels: { '9': 'x', b: 'y', '10': 'z', a: 'w' } } })));
+    const fields = readWireFields(
+      decodeProtobufEnvelopeRaw(
+        encode({
+          kind: 'Namespace',
+          apiVersion: 'v1',
+          metadata: { name: 'n', labels: { '9': 'x', b: 'y', '10': 'z', a: 'w' } },
+        }),
+      ),
+    );
     const metadata = fields.find((f) => f.number === 1);
     if (metadata?.value.wireType !== 2) throw new Error('no metadata');
     const keys = readWireFields(metadata.value.bytes)
       .filter((f) => f.number === 11)
-      .map((f) => (f.value.wireType === 2 ? Buffer.from(f.value.bytes.subarray(2, 2 + (f.value.bytes[1] ?? 0))).toString() : ''));
+      .map((f) =>
+        f.value.wireType === 2 ? Buffer.from(f.value.bytes.subarray(2, 2 + (f.value.bytes[1] ?? 0))).toString() : '',
+      );
     expect(keys).toEqual(['10', '9', 'a', 'b']);
   });
 
@@ -68,20 +109,38 @@ describe('encode → independent decode round trips', () => {
   ])('%s', (_kind, object) => {
     const body = encode(object);
     const envelope = decodeProtobufEnvelope(body);
-    expect({ apiVersion: envelope.apiVersion, kind: envelope.kind, contentEncoding: envelope.contentEncoding, contentType: envelope.contentType }).toEqual({ apiVersion: object.apiVersion, kind: object.kind, contentEncoding: '', contentType: '' });
+    expect({
+      apiVersion: envelope.apiVersion,
+      kind: envelope.kind,
+      contentEncoding: envelope.contentEncoding,
+      contentType: envelope.contentType,
+    }).toEqual({ apiVersion: object.apiVersion, kind: object.kind, contentEncoding: '', contentType: '' });
     expect(decodeProtobufJson(body)).toEqual(object);
   });
 
   it('lists of every served kind, empty and with continue tokens', () => {
-    for (const [kind, apiVersion] of [['NamespaceList', 'v1'], ['HorizontalPodAutoscalerList', 'autoscaling/v1'], ['FlowSchemaList', 'flowcontrol.apiserver.orch.io/v1beta3'], ['PriorityLevelConfigurationList', 'flowcontrol.apiserver.orch.io/v1beta3']]) {
+    for (const [kind, apiVersion] of [
+      ['NamespaceList', 'v1'],
+      ['HorizontalPodAutoscalerList', 'autoscaling/v1'],
+      ['FlowSchemaList', 'flowcontrol.apiserver.orch.io/v1beta3'],
+      ['PriorityLevelConfigurationList', 'flowcontrol.apiserver.orch.io/v1beta3'],
+    ]) {
       const list = { kind, apiVersion, metadata: { resourceVersion: '5', continue: 'token' } };
       expect(decodeProtobufJson(encode(list))).toEqual(list); // nil items: Go prints `items: null`, which protobuf cannot tell from absent
     }
   });
 
   it('zero values of non-pointer fields come back as Go prints them', () => {
-    const decoded = decodeProtobufJson(encode({ kind: 'HorizontalPodAutoscaler', apiVersion: 'autoscaling/v1', metadata: { name: 'h' } }));
-    expect(decoded).toEqual({ kind: 'HorizontalPodAutoscaler', apiVersion: 'autoscaling/v1', metadata: { name: 'h' }, spec: { scaleTargetRef: { kind: '', name: '' }, maxReplicas: 0 }, status: { currentReplicas: 0, desiredReplicas: 0 } });
+    const decoded = decodeProtobufJson(
+      encode({ kind: 'HorizontalPodAutoscaler', apiVersion: 'autoscaling/v1', metadata: { name: 'h' } }),
+    );
+    expect(decoded).toEqual({
+      kind: 'HorizontalPodAutoscaler',
+      apiVersion: 'autoscaling/v1',
+      metadata: { name: 'h' },
+      spec: { scaleTargetRef: { kind: '', name: '' }, maxReplicas: 0 },
+      status: { currentReplicas: 0, desiredReplicas: 0 },
+    });
   });
 });
 
@@ -94,7 +153,10 @@ describe('buffer growth', () => {
   });
 
   it('round-trips a list larger than the initial buffer', () => {
-    const items = Array.from({ length: 400 }, (_, i) => ({ ...RICH_DEPLOYMENT_LIST.items[0], metadata: { name: `web-${i}`, namespace: 'prod', labels: { n: String(i) } } }));
+    const items = Array.from({ length: 400 }, (_, i) => ({
+      ...RICH_DEPLOYMENT_LIST.items[0],
+      metadata: { name: `web-${i}`, namespace: 'prod', labels: { n: String(i) } },
+    }));
     const list = { ...RICH_DEPLOYMENT_LIST, items };
     const body = encode(list);
     expect(body.length).toBeGreaterThan(128 * 1024);
@@ -129,7 +191,12 @@ describe('encodeProtobufResponse without a protobuf message', () => {
     } catch (err) {
       caught = err;
     }
-    expect(isStatusError(caught) && caught.status).toMatchObject({ code: 406, reason: 'NotAcceptable', message: 'object *v1.Table does not implement the protobuf marshalling interface and cannot be encoded to a protobuf message' });
+    expect(isStatusError(caught) && caught.status).toMatchObject({
+      code: 406,
+      reason: 'NotAcceptable',
+      message:
+        'object *v1.Table does not implement the protobuf marshalling interface and cannot be encoded to a protobuf message',
+    });
   });
 });
 
@@ -145,7 +212,13 @@ describe('encodeWatchEventProtobuf', () => {
   });
 
   it('concatenated frames split back into events, ERROR carrying a v1 Status', () => {
-    const status = { metadata: {}, status: 'Failure', message: 'too old resource version: 1 (5)', reason: 'Expired', code: 410 };
+    const status = {
+      metadata: {},
+      status: 'Failure',
+      message: 'too old resource version: 1 (5)',
+      reason: 'Expired',
+      code: 410,
+    };
     const body = Buffer.concat([
       encodeWatchEventProtobuf('ADDED', { metadata: { name: 'a' } }, 'v1', 'Namespace'),
       encodeWatchEventProtobuf('BOOKMARK', { metadata: { resourceVersion: '12' } }, 'v1', 'Namespace'),
@@ -153,7 +226,10 @@ describe('encodeWatchEventProtobuf', () => {
     ]);
     expect(decodeWatchFrames(body)).toEqual([
       { type: 'ADDED', object: { kind: 'Namespace', apiVersion: 'v1', metadata: { name: 'a' }, spec: {}, status: {} } },
-      { type: 'BOOKMARK', object: { kind: 'Namespace', apiVersion: 'v1', metadata: { resourceVersion: '12' }, spec: {}, status: {} } },
+      {
+        type: 'BOOKMARK',
+        object: { kind: 'Namespace', apiVersion: 'v1', metadata: { resourceVersion: '12' }, spec: {}, status: {} },
+      },
       { type: 'ERROR', object: { kind: 'Status', apiVersion: 'v1', ...status } },
     ]);
   });

@@ -13,7 +13,14 @@ const WATCH_EVENT_OBJECT_TAG = Uint8Array.of(0x12);
 const RAW_EXTENSION_RAW_TAG = Uint8Array.of(0x0a);
 
 /** Writes `object` in its envelope: from its kept message bytes when it has them (see reused-messages.ts). */
-function writeObject(w: ReverseWriter, apiVersion: string, kind: string, plan: MessagePlan, object: object, kept: Buffer | undefined): void {
+function writeObject(
+  w: ReverseWriter,
+  apiVersion: string,
+  kind: string,
+  plan: MessagePlan,
+  object: object,
+  kept: Buffer | undefined,
+): void {
   writeEnvelope(w, apiVersion, kind, () => (kept === undefined ? writeMessage(w, plan, object) : w.bytes(kept)));
 }
 
@@ -36,7 +43,12 @@ export function encodeProtobufResponse(value: unknown): Buffer | undefined {
  * (raw-serializer, no prefix or envelope) WatchEvent{type=1, object=2 RawExtension{raw=1}} whose raw bytes are
  * the object in the full prefix + Unknown envelope. `apiVersion`/`kind` are the object's (`v1`/`Status` for ERROR).
  */
-export function encodeWatchEventProtobuf(type: string, object: Record<string, unknown>, apiVersion: string, kind: string): Buffer {
+export function encodeWatchEventProtobuf(
+  type: string,
+  object: Record<string, unknown>,
+  apiVersion: string,
+  kind: string,
+): Buffer {
   const plan = planOf(apiVersion, kind);
   const kept = reusableMessage(plan, object);
   return encodeWith((w) => {

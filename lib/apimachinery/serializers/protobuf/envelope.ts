@@ -32,17 +32,25 @@ function text(value: unknown): string {
 export function decodeEnvelope(body: Buffer): Envelope {
   if (body.length === 0) throw badRequest('empty data');
   if (body.length < PROTOBUF_PREFIX.length || !body.subarray(0, PROTOBUF_PREFIX.length).equals(PROTOBUF_PREFIX)) {
-    throw badRequest(`provided data does not appear to be a protobuf message, expected prefix [${[...PROTOBUF_PREFIX].join(' ')}]`);
+    throw badRequest(
+      `provided data does not appear to be a protobuf message, expected prefix [${[...PROTOBUF_PREFIX].join(' ')}]`,
+    );
   }
   const unknown = decodeMessage(UNKNOWN, body.subarray(PROTOBUF_PREFIX.length));
   const contentEncoding = text(unknown['contentEncoding']);
   if (contentEncoding !== '') throw badRequest(`unsupported protobuf contentEncoding "${contentEncoding}"`);
   const contentType = text(unknown['contentType']);
-  if (contentType !== '' && !/^application\/vnd\.(kubernetes|orch)\.protobuf$/.test(contentType)) throw badRequest(`unsupported embedded contentType "${contentType}"`);
+  if (contentType !== '' && !/^application\/vnd\.(kubernetes|orch)\.protobuf$/.test(contentType))
+    throw badRequest(`unsupported embedded contentType "${contentType}"`);
   const typeMeta = unknown['typeMeta'];
-  const meta = typeof typeMeta === 'object' && typeMeta !== null ? new Map(Object.entries(typeMeta)) : new Map<string, unknown>();
+  const meta =
+    typeof typeMeta === 'object' && typeMeta !== null ? new Map(Object.entries(typeMeta)) : new Map<string, unknown>();
   const raw = unknown['raw'];
-  return { apiVersion: text(meta.get('apiVersion')), kind: text(meta.get('kind')), raw: raw instanceof Uint8Array ? raw : new Uint8Array() };
+  return {
+    apiVersion: text(meta.get('apiVersion')),
+    kind: text(meta.get('kind')),
+    raw: raw instanceof Uint8Array ? raw : new Uint8Array(),
+  };
 }
 
 /** Prefix + Unknown{typeMeta, raw}, as Kubernetes writes it. */

@@ -18,7 +18,9 @@ function specialMessage(typeName: string, jsonType: string, value: unknown): unk
     case 'quantity':
       return { string: String(value) };
     case 'int-or-string':
-      return typeof value === 'string' ? { type: 1, intVal: 0, strVal: value } : { type: 0, intVal: Number(value), strVal: '' };
+      return typeof value === 'string'
+        ? { type: 1, intVal: 0, strVal: value }
+        : { type: 0, intVal: Number(value), strVal: '' };
     case 'raw': {
       const raw = Buffer.from(JSON.stringify(value));
       return typeName.endsWith('.FieldsV1') ? { Raw: raw } : { raw };
@@ -42,7 +44,9 @@ function fieldMessage(field: CatalogField, json: Record<string, unknown>): unkno
   if (value === undefined || value === null) return undefined;
   if (field.mapValue !== null) {
     const valueType = field.mapValue;
-    return isPlainObject(value) ? Object.fromEntries(Object.entries(value).map(([k, v]) => [k, valueMessage(valueType, v)])) : undefined;
+    return isPlainObject(value)
+      ? Object.fromEntries(Object.entries(value).map(([k, v]) => [k, valueMessage(valueType, v)]))
+      : undefined;
   }
   const type = field.type ?? 'string';
   if (field.repeated) return Array.isArray(value) ? value.map((item: unknown) => valueMessage(type, item)) : undefined;

@@ -28,9 +28,11 @@ const MAX_EMBEDDED_DEPTH = 8;
 
 function decodeObjectAt(apiVersion: string, kind: string, raw: Uint8Array, depth: number): Record<string, unknown> {
   const typeName = messageNameOf(apiVersion, kind);
-  if (typeName === undefined) throw badRequest(`no kind "${kind}" is registered for version "${apiVersion}" in scheme "${SCHEME_NAME}"`);
+  if (typeName === undefined)
+    throw badRequest(`no kind "${kind}" is registered for version "${apiVersion}" in scheme "${SCHEME_NAME}"`);
   const nested = (embedded: Uint8Array): unknown => {
-    if (depth >= MAX_EMBEDDED_DEPTH) throw badRequest(`embedded objects are nested more than ${MAX_EMBEDDED_DEPTH} levels deep`);
+    if (depth >= MAX_EMBEDDED_DEPTH)
+      throw badRequest(`embedded objects are nested more than ${MAX_EMBEDDED_DEPTH} levels deep`);
     const decoded = decodeBodyAt(Buffer.from(embedded), depth + 1);
     return { apiVersion: decoded.apiVersion, kind: decoded.kind, ...decoded.object };
   };
@@ -40,8 +42,12 @@ function decodeObjectAt(apiVersion: string, kind: string, raw: Uint8Array, depth
 
 function decodeBodyAt(body: Buffer, depth: number): DecodedBody {
   const envelope: Envelope = decodeEnvelope(body);
-  if (envelope.apiVersion === '' || envelope.kind === '') throw badRequest('Object \'Kind\' is missing in protobuf body');
-  return { apiVersion: envelope.apiVersion, kind: envelope.kind, object: decodeObjectAt(envelope.apiVersion, envelope.kind, envelope.raw, depth) };
+  if (envelope.apiVersion === '' || envelope.kind === '') throw badRequest("Object 'Kind' is missing in protobuf body");
+  return {
+    apiVersion: envelope.apiVersion,
+    kind: envelope.kind,
+    object: decodeObjectAt(envelope.apiVersion, envelope.kind, envelope.raw, depth),
+  };
 }
 
 /** The object in `raw`, as JSON, read as `apiVersion`/`kind` (which pick the message); 400 when unknown or malformed. */
@@ -57,7 +63,8 @@ export function decodeProtobufBody(body: Buffer): DecodedBody {
 /** Encodes the JSON form of a root kind as a protobuf body (prefix + Unknown); apiVersion/kind properties are ignored. */
 export function encodeProtobufBody(apiVersion: string, kind: string, object: Record<string, unknown>): Buffer {
   const typeName = messageNameOf(apiVersion, kind);
-  if (typeName === undefined) throw badRequest(`no kind "${kind}" is registered for version "${apiVersion}" in scheme "${SCHEME_NAME}"`);
+  if (typeName === undefined)
+    throw badRequest(`no kind "${kind}" is registered for version "${apiVersion}" in scheme "${SCHEME_NAME}"`);
   const type = protoType(typeName);
   const message = type.fromObject(objectToMessage(typeName, object));
   return encodeEnvelope(apiVersion, kind, type.encode(message).finish());

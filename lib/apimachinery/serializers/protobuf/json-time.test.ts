@@ -13,13 +13,23 @@ describe('timeSeconds', () => {
   });
 
   it('treats empty, unparseable and non-string values as the zero time', () => {
-    expect([timeSeconds(''), timeSeconds('yesterday'), timeSeconds(null), timeSeconds(5)]).toEqual([undefined, undefined, undefined, undefined]);
+    expect([timeSeconds(''), timeSeconds('yesterday'), timeSeconds(null), timeSeconds(5)]).toEqual([
+      undefined,
+      undefined,
+      undefined,
+      undefined,
+    ]);
   });
 });
 
 describe('microTimeNanos', () => {
   it('keeps microseconds and drops finer digits', () => {
-    expect([microTimeNanos('2024-01-02T03:04:05.123456Z'), microTimeNanos('2024-01-02T03:04:05.1234567Z'), microTimeNanos('2024-01-02T03:04:05.5Z'), microTimeNanos('2024-01-02T03:04:05Z')]).toEqual([123456000, 123456000, 500000000, 0]);
+    expect([
+      microTimeNanos('2024-01-02T03:04:05.123456Z'),
+      microTimeNanos('2024-01-02T03:04:05.1234567Z'),
+      microTimeNanos('2024-01-02T03:04:05.5Z'),
+      microTimeNanos('2024-01-02T03:04:05Z'),
+    ]).toEqual([123456000, 123456000, 500000000, 0]);
   });
 });
 

@@ -15,10 +15,25 @@ function digits(value: string, from: number, count: number): number {
 
 /** Milliseconds since the epoch of an RFC 3339 text; `YYYY-MM-DDTHH:MM:SS[.frac]Z` without Date.parse (the common form). */
 function epochMs(value: string): number {
-  if (value.length >= 20 && value.charCodeAt(10) === 84 /* T */ && value.charCodeAt(value.length - 1) === 90 /* Z */ && (value.length === 20 || value.charCodeAt(19) === 46) /* . */) {
+  if (
+    value.length >= 20 &&
+    value.charCodeAt(10) === 84 /* T */ &&
+    value.charCodeAt(value.length - 1) === 90 /* Z */ &&
+    (value.length === 20 || value.charCodeAt(19) === 46) /* . */
+  ) {
     const year = digits(value, 0, 4);
     // Date.UTC reads years 0–99 as 1900–1999; Date.parse reads ISO years as written.
-    const ms = year >= 100 ? Date.UTC(year, digits(value, 5, 2) - 1, digits(value, 8, 2), digits(value, 11, 2), digits(value, 14, 2), digits(value, 17, 2)) : Number.NaN;
+    const ms =
+      year >= 100
+        ? Date.UTC(
+            year,
+            digits(value, 5, 2) - 1,
+            digits(value, 8, 2),
+            digits(value, 11, 2),
+            digits(value, 14, 2),
+            digits(value, 17, 2),
+          )
+        : Number.NaN;
     if (!Number.isNaN(ms)) return ms;
   }
   return Date.parse(value);
@@ -38,7 +53,16 @@ export function microTimeNanos(value: string): number {
   return Number((match[1] ?? '').padEnd(6, '0').slice(0, 6)) * 1000;
 }
 
-const DURATION_UNITS_NS: Readonly<Record<string, number>> = { ns: 1, us: 1e3, µs: 1e3, μs: 1e3, ms: 1e6, s: 1e9, m: 60e9, h: 3600e9 };
+const DURATION_UNITS_NS: Readonly<Record<string, number>> = {
+  ns: 1,
+  us: 1e3,
+  µs: 1e3,
+  μs: 1e3,
+  ms: 1e6,
+  s: 1e9,
+  m: 60e9,
+  h: 3600e9,
+};
 
 /** Nanoseconds of a Go duration text (`1m30s`, `500ms`, `-2h`); 0 when it does not parse. */
 export function durationNanos(value: unknown): number {
@@ -46,6 +70,7 @@ export function durationNanos(value: unknown): number {
   const match = /^([+-]?)((?:\d+(?:\.\d*)?|\.\d+)(?:ns|us|µs|μs|ms|s|m|h))+$/.exec(value);
   if (!match) return 0;
   let total = 0;
-  for (const part of value.matchAll(/(\d+(?:\.\d*)?|\.\d+)(ns|us|µs|μs|ms|s|m|h)/g)) total += Number(part[1]) * (DURATION_UNITS_NS[part[2] ?? ''] ?? 0);
+  for (const part of value.matchAll(/(\d+(?:\.\d*)?|\.\d+)(ns|us|µs|μs|ms|s|m|h)/g))
+    total += Number(part[1]) * (DURATION_UNITS_NS[part[2] ?? ''] ?? 0);
   return Math.round(match[1] === '-' ? -total : total);
 }

@@ -21,9 +21,28 @@ const GROUP_PACKAGES: ReadonlyMap<string, string> = new Map([
 ]);
 
 /** The root kinds whose bodies may arrive in protobuf. */
-const ROOT_KINDS = new Set(['Namespace', 'Deployment', 'HorizontalPodAutoscaler', 'Scale', 'FlowSchema', 'PriorityLevelConfiguration', 'Role', 'ClusterRole', 'RoleBinding', 'ClusterRoleBinding',
-  'SelfSubjectAccessReview', 'SubjectAccessReview', 'LocalSubjectAccessReview', 'SelfSubjectRulesReview', 'TokenReview', 'TokenRequest', 'ServiceAccount',
-  'Event', 'ValidatingWebhookConfiguration', 'MutatingWebhookConfiguration']);
+const ROOT_KINDS = new Set([
+  'Namespace',
+  'Deployment',
+  'HorizontalPodAutoscaler',
+  'Scale',
+  'FlowSchema',
+  'PriorityLevelConfiguration',
+  'Role',
+  'ClusterRole',
+  'RoleBinding',
+  'ClusterRoleBinding',
+  'SelfSubjectAccessReview',
+  'SubjectAccessReview',
+  'LocalSubjectAccessReview',
+  'SelfSubjectRulesReview',
+  'TokenReview',
+  'TokenRequest',
+  'ServiceAccount',
+  'Event',
+  'ValidatingWebhookConfiguration',
+  'MutatingWebhookConfiguration',
+]);
 
 /** Unversioned meta kinds (Status, discovery documents) carry apiVersion `v1` (or none) and live in meta/v1. */
 const META_KINDS = new Set(['Status', 'APIVersions', 'APIGroupList', 'APIGroup', 'APIResourceList', 'WatchEvent']);
@@ -58,5 +77,7 @@ export function orchApiVersion(apiVersion: string): string {
   const slash = apiVersion.indexOf('/');
   if (slash < 0) return apiVersion;
   const group = apiVersion.slice(0, slash);
-  return group.endsWith('.k8s.io') ? `${group.slice(0, -'.k8s.io'.length)}.orch.io${apiVersion.slice(slash)}` : apiVersion;
+  return group.endsWith('.k8s.io')
+    ? `${group.slice(0, -'.k8s.io'.length)}.orch.io${apiVersion.slice(slash)}`
+    : apiVersion;
 }

@@ -95,7 +95,9 @@ export function messagePlan(name: string): MessagePlan {
   const plan: MessagePlan = { name, special: specialOf(name, message.jsonType), fields: [] };
   plans.set(name, plan);
   if (plan.special === null) {
-    const fields = [...message.fields].filter((f) => f.inline || f.jsonName !== null).sort((a, b) => b.number - a.number);
+    const fields = [...message.fields]
+      .filter((f) => f.inline || f.jsonName !== null)
+      .sort((a, b) => b.number - a.number);
     plan.fields = fields.map(fieldPlan);
   }
   return plan;

@@ -24,7 +24,13 @@ function expect400(body: Buffer, message?: RegExp): void {
 describe('decodeProtobufBody round trips', () => {
   it('Namespace with labels, annotations, finalizers and a time', () => {
     roundTrip('v1', 'Namespace', {
-      metadata: { name: 'foo', labels: { a: 'b', team: 'x' }, annotations: { note: 'hi' }, creationTimestamp: '2024-01-02T03:04:05Z', generation: 3 },
+      metadata: {
+        name: 'foo',
+        labels: { a: 'b', team: 'x' },
+        annotations: { note: 'hi' },
+        creationTimestamp: '2024-01-02T03:04:05Z',
+        generation: 3,
+      },
       spec: { finalizers: ['kubernetes'] },
       status: { phase: 'Active' },
     });
@@ -33,26 +39,42 @@ describe('decodeProtobufBody round trips', () => {
   it('HorizontalPodAutoscaler with targetCPUUtilizationPercentage', () => {
     roundTrip('autoscaling/v1', 'HorizontalPodAutoscaler', {
       metadata: { name: 'web', namespace: 'default' },
-      spec: { scaleTargetRef: { kind: 'Deployment', name: 'web', apiVersion: 'apps/v1' }, minReplicas: 1, maxReplicas: 5, targetCPUUtilizationPercentage: 80 },
+      spec: {
+        scaleTargetRef: { kind: 'Deployment', name: 'web', apiVersion: 'apps/v1' },
+        minReplicas: 1,
+        maxReplicas: 5,
+        targetCPUUtilizationPercentage: 80,
+      },
       status: { currentReplicas: 0, desiredReplicas: 0 },
     });
   });
 
   it('keeps pointer fields set to zero (replicas: 0) and drops omitempty zeros (paused: false)', () => {
-    roundTrip('apps/v1', 'Deployment', { metadata: { name: 'z' }, spec: { replicas: 0, template: { metadata: {}, spec: {} }, strategy: {}, selector: {} }, status: {} });
+    roundTrip('apps/v1', 'Deployment', {
+      metadata: { name: 'z' },
+      spec: { replicas: 0, template: { metadata: {}, spec: {} }, strategy: {}, selector: {} },
+      status: {},
+    });
     const body = encodeProtobufBody('apps/v1', 'Deployment', { metadata: { name: 'z' }, spec: { paused: false } });
     expect(decodeProtobufBody(body).object['spec']).toEqual({ template: { metadata: {}, spec: {} }, strategy: {} }); // selector is a pointer: absent, left out
   });
 
   it('Scale', () => {
-    roundTrip('autoscaling/v1', 'Scale', { metadata: { name: 'web', namespace: 'default', resourceVersion: '12' }, spec: { replicas: 3 }, status: { replicas: 2, selector: 'app=web' } });
+    roundTrip('autoscaling/v1', 'Scale', {
+      metadata: { name: 'web', namespace: 'default', resourceVersion: '12' },
+      spec: { replicas: 3 },
+      status: { replicas: 2, selector: 'app=web' },
+    });
   });
 
   const deployment = (maxSurge: number | string): Record<string, unknown> => ({
     metadata: { name: 'web', namespace: 'default', labels: { app: 'web' } },
     spec: {
       replicas: 2,
-      selector: { matchLabels: { app: 'web' }, matchExpressions: [{ key: 'tier', operator: 'In', values: ['a', 'b'] }] },
+      selector: {
+        matchLabels: { app: 'web' },
+        matchExpressions: [{ key: 'tier', operator: 'In', values: ['a', 'b'] }],
+      },
       template: {
         metadata: { labels: { app: 'web' } },
         spec: {
@@ -61,7 +83,10 @@ describe('decodeProtobufBody round trips', () => {
               name: 'nginx',
               image: 'nginx:1.25',
               ports: [{ containerPort: 80, protocol: 'TCP', name: 'http' }],
-              env: [{ name: 'MODE', value: 'prod' }, { name: 'CM', valueFrom: { configMapKeyRef: { name: 'cfg', key: 'k', optional: true } } }],
+              env: [
+                { name: 'MODE', value: 'prod' },
+                { name: 'CM', valueFrom: { configMapKeyRef: { name: 'cfg', key: 'k', optional: true } } },
+              ],
               resources: { limits: { cpu: '500m', memory: '1Gi' }, requests: { cpu: '250m', memory: '64Mi' } },
               readinessProbe: { httpGet: { path: '/', port: 'http', scheme: 'HTTP' }, periodSeconds: 10 },
             },
@@ -94,13 +119,28 @@ describe('decodeProtobufBody round trips', () => {
         distinguisherMethod: { type: 'ByUser' },
         rules: [
           {
-            subjects: [{ kind: 'Group', group: { name: 'system:authenticated' } }, { kind: 'ServiceAccount', serviceAccount: { namespace: 'kube-system', name: 'x' } }],
-            resourceRules: [{ verbs: ['get'], apiGroups: ['*'], resources: ['*'], clusterScope: true, namespaces: ['*'] }],
+            subjects: [
+              { kind: 'Group', group: { name: 'system:authenticated' } },
+              { kind: 'ServiceAccount', serviceAccount: { namespace: 'kube-system', name: 'x' } },
+            ],
+            resourceRules: [
+              { verbs: ['get'], apiGroups: ['*'], resources: ['*'], clusterScope: true, namespaces: ['*'] },
+            ],
             nonResourceRules: [{ verbs: ['*'], nonResourceURLs: ['/healthz'] }],
           },
         ],
       },
-      status: { conditions: [{ type: 'Dangling', status: 'False', lastTransitionTime: '2024-05-06T07:08:09Z', reason: 'Found', message: 'ok' }] },
+      status: {
+        conditions: [
+          {
+            type: 'Dangling',
+            status: 'False',
+            lastTransitionTime: '2024-05-06T07:08:09Z',
+            reason: 'Found',
+            message: 'ok',
+          },
+        ],
+      },
     };
     roundTrip('flowcontrol.apiserver.orch.io/v1beta3', 'FlowSchema', object);
     roundTrip('flowcontrol.apiserver.k8s.io/v1beta3', 'FlowSchema', object);
@@ -109,14 +149,33 @@ describe('decodeProtobufBody round trips', () => {
   it('PriorityLevelConfiguration', () => {
     roundTrip('flowcontrol.apiserver.k8s.io/v1beta3', 'PriorityLevelConfiguration', {
       metadata: { name: 'plc' },
-      spec: { type: 'Limited', limited: { nominalConcurrencyShares: 30, lendablePercent: 0, limitResponse: { type: 'Queue', queuing: { queues: 64, handSize: 6, queueLengthLimit: 50 } } } },
+      spec: {
+        type: 'Limited',
+        limited: {
+          nominalConcurrencyShares: 30,
+          lendablePercent: 0,
+          limitResponse: { type: 'Queue', queuing: { queues: 64, handSize: 6, queueLengthLimit: 50 } },
+        },
+      },
       status: {},
     });
   });
 
   it('managedFields: fieldsV1 raw JSON and MicroTime-free timestamps', () => {
     roundTrip('v1', 'Namespace', {
-      metadata: { name: 'm', managedFields: [{ manager: 'kubectl', operation: 'Update', apiVersion: 'v1', time: '2024-01-02T03:04:05Z', fieldsType: 'FieldsV1', fieldsV1: { 'f:metadata': { 'f:labels': {} } } }] },
+      metadata: {
+        name: 'm',
+        managedFields: [
+          {
+            manager: 'kubectl',
+            operation: 'Update',
+            apiVersion: 'v1',
+            time: '2024-01-02T03:04:05Z',
+            fieldsType: 'FieldsV1',
+            fieldsV1: { 'f:metadata': { 'f:labels': {} } },
+          },
+        ],
+      },
       spec: {},
       status: {},
     });
@@ -125,7 +184,11 @@ describe('decodeProtobufBody round trips', () => {
 
 describe('decodeProtobufBody on kubectl bodies', () => {
   it('decodes `kubectl create namespace foo`', () => {
-    expect(decodeProtobufBody(Buffer.from(KUBECTL_CREATE_NAMESPACE_FOO, 'hex'))).toEqual({ apiVersion: 'v1', kind: 'Namespace', object: { metadata: { name: 'foo' }, spec: {}, status: {} } });
+    expect(decodeProtobufBody(Buffer.from(KUBECTL_CREATE_NAMESPACE_FOO, 'hex'))).toEqual({
+      apiVersion: 'v1',
+      kind: 'Namespace',
+      object: { metadata: { name: 'foo' }, spec: {}, status: {} },
+    });
   });
 
   it('decodes `kubectl create deployment web --image=nginx` with Go zero values where JSON has them', () => {
@@ -137,7 +200,10 @@ describe('decodeProtobufBody on kubectl bodies', () => {
         spec: {
           replicas: 1,
           selector: { matchLabels: { app: 'web' } },
-          template: { metadata: { labels: { app: 'web' } }, spec: { containers: [{ name: 'nginx', image: 'nginx', resources: {} }] } },
+          template: {
+            metadata: { labels: { app: 'web' } },
+            spec: { containers: [{ name: 'nginx', image: 'nginx', resources: {} }] },
+          },
           strategy: {},
         },
         status: {},
@@ -148,7 +214,10 @@ describe('decodeProtobufBody on kubectl bodies', () => {
 
 describe('decodeProtobufBody errors', () => {
   it('rejects a body without the k8s\\0 prefix', () => {
-    expect400(Buffer.from('{"kind":"Namespace"}'), /provided data does not appear to be a protobuf message, expected prefix \[107 56 115 0\]/);
+    expect400(
+      Buffer.from('{"kind":"Namespace"}'),
+      /provided data does not appear to be a protobuf message, expected prefix \[107 56 115 0\]/,
+    );
   });
 
   it('rejects an empty body', () => {
@@ -175,6 +244,12 @@ describe('decodeProtobufBody errors', () => {
 
   it('rejects an unknown kind and garbage in raw', () => {
     const ns = encodeProtobufBody('v1', 'Namespace', { metadata: { name: 'x' } });
-    expect400(Buffer.from(ns.toString('hex').replace(Buffer.from('Namespace').toString('hex'), Buffer.from('Namespacf').toString('hex')), 'hex'), /no kind "Namespacf" is registered for version "v1"/);
+    expect400(
+      Buffer.from(
+        ns.toString('hex').replace(Buffer.from('Namespace').toString('hex'), Buffer.from('Namespacf').toString('hex')),
+        'hex',
+      ),
+      /no kind "Namespacf" is registered for version "v1"/,
+    );
   });
 });

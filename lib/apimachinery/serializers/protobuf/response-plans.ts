@@ -13,7 +13,9 @@ export function planOf(apiVersion: string, kind: string): MessagePlan {
   const name = responseMessageNameOf(apiVersion, kind);
   if (name === undefined) {
     const version = apiVersion.slice(apiVersion.indexOf('/') + 1) || 'v1';
-    throw notAcceptable(`object *${version}.${kind} does not implement the protobuf marshalling interface and cannot be encoded to a protobuf message`);
+    throw notAcceptable(
+      `object *${version}.${kind} does not implement the protobuf marshalling interface and cannot be encoded to a protobuf message`,
+    );
   }
   const plan = messagePlan(name);
   const byKind = plansByType.get(apiVersion) ?? new Map<string, MessagePlan>();

@@ -12,9 +12,27 @@ const objectMeta = (name: string, namespace?: string): Record<string, unknown> =
   creationTimestamp: CREATED,
   labels: { app: name, 'zz/last': 'z', 'a.orch.io/first': 'é-ünïcødé-✓', '10': 'ten', '9': 'nine' },
   annotations: { description: LONG_TEXT, empty: '' },
-  ownerReferences: [{ apiVersion: 'apps/v1', kind: 'ReplicaSet', name: 'owner', uid: 'u-1', controller: true, blockOwnerDeletion: false }],
+  ownerReferences: [
+    {
+      apiVersion: 'apps/v1',
+      kind: 'ReplicaSet',
+      name: 'owner',
+      uid: 'u-1',
+      controller: true,
+      blockOwnerDeletion: false,
+    },
+  ],
   finalizers: ['orch.io/one', 'example.com/two'],
-  managedFields: [{ manager: 'kubectl', operation: 'Update', apiVersion: 'v1', time: CREATED, fieldsType: 'FieldsV1', fieldsV1: { 'f:metadata': { 'f:labels': { '.': {}, 'f:app': {} } } } }],
+  managedFields: [
+    {
+      manager: 'kubectl',
+      operation: 'Update',
+      apiVersion: 'v1',
+      time: CREATED,
+      fieldsType: 'FieldsV1',
+      fieldsV1: { 'f:metadata': { 'f:labels': { '.': {}, 'f:app': {} } } },
+    },
+  ],
 });
 
 export const RICH_DEPLOYMENT = {
@@ -23,12 +41,26 @@ export const RICH_DEPLOYMENT = {
   metadata: { ...objectMeta('web', 'prod'), deletionTimestamp: '2030-01-01T00:00:00Z', deletionGracePeriodSeconds: 0 },
   spec: {
     replicas: 0,
-    selector: { matchLabels: { app: 'web' }, matchExpressions: [{ key: 'tier', operator: 'In', values: ['a', 'b'] }, { key: 'gone', operator: 'DoesNotExist' }] },
+    selector: {
+      matchLabels: { app: 'web' },
+      matchExpressions: [
+        { key: 'tier', operator: 'In', values: ['a', 'b'] },
+        { key: 'gone', operator: 'DoesNotExist' },
+      ],
+    },
     template: {
       metadata: { labels: { app: 'web' } },
       spec: {
         volumes: [
-          { name: 'cfg', configMap: { name: 'settings', items: [{ key: 'k', path: 'p', mode: 256 }], defaultMode: 420, optional: false } },
+          {
+            name: 'cfg',
+            configMap: {
+              name: 'settings',
+              items: [{ key: 'k', path: 'p', mode: 256 }],
+              defaultMode: 420,
+              optional: false,
+            },
+          },
           { name: 'scratch', emptyDir: { medium: 'Memory', sizeLimit: '1Gi' } },
         ],
         initContainers: [{ name: 'init', image: 'busybox', command: ['sh', '-c', 'true'], resources: {} }],
@@ -41,16 +73,37 @@ export const RICH_DEPLOYMENT = {
             env: [
               { name: 'MODE', value: 'prod' },
               { name: 'FROM_CM', valueFrom: { configMapKeyRef: { name: 'settings', key: 'mode', optional: true } } },
-              { name: 'LIMIT', valueFrom: { resourceFieldRef: { containerName: 'nginx', resource: 'limits.cpu', divisor: '1m' } } },
+              {
+                name: 'LIMIT',
+                valueFrom: { resourceFieldRef: { containerName: 'nginx', resource: 'limits.cpu', divisor: '1m' } },
+              },
             ],
             resources: { limits: { cpu: '500m', memory: '1Gi' }, requests: { cpu: '250m', 'example.com/gpu': '1' } },
             volumeMounts: [{ name: 'cfg', mountPath: '/etc/cfg', readOnly: true }],
-            livenessProbe: { httpGet: { path: '/healthz', port: 'http', scheme: 'HTTP', httpHeaders: [{ name: 'X', value: 'y' }] }, initialDelaySeconds: 3, timeoutSeconds: 1, periodSeconds: 10, successThreshold: 1, failureThreshold: 3 },
-            readinessProbe: { tcpSocket: { port: 8080 }, timeoutSeconds: 1, periodSeconds: 5, successThreshold: 1, failureThreshold: 3 },
+            livenessProbe: {
+              httpGet: { path: '/healthz', port: 'http', scheme: 'HTTP', httpHeaders: [{ name: 'X', value: 'y' }] },
+              initialDelaySeconds: 3,
+              timeoutSeconds: 1,
+              periodSeconds: 10,
+              successThreshold: 1,
+              failureThreshold: 3,
+            },
+            readinessProbe: {
+              tcpSocket: { port: 8080 },
+              timeoutSeconds: 1,
+              periodSeconds: 5,
+              successThreshold: 1,
+              failureThreshold: 3,
+            },
             terminationMessagePath: '/dev/termination-log',
             terminationMessagePolicy: 'File',
             imagePullPolicy: 'IfNotPresent',
-            securityContext: { runAsUser: 1000, runAsNonRoot: true, allowPrivilegeEscalation: false, capabilities: { drop: ['ALL'] } },
+            securityContext: {
+              runAsUser: 1000,
+              runAsNonRoot: true,
+              allowPrivilegeEscalation: false,
+              capabilities: { drop: ['ALL'] },
+            },
           },
         ],
         restartPolicy: 'Always',
@@ -61,9 +114,23 @@ export const RICH_DEPLOYMENT = {
         serviceAccountName: 'web',
         securityContext: { runAsGroup: -5, supplementalGroups: [1000, 2000], fsGroup: 2000 },
         hostname: 'web-host',
-        affinity: { podAntiAffinity: { preferredDuringSchedulingIgnoredDuringExecution: [{ weight: 100, podAffinityTerm: { labelSelector: { matchLabels: { app: 'web' } }, topologyKey: 'kubernetes.io/hostname' } }] } },
+        affinity: {
+          podAntiAffinity: {
+            preferredDuringSchedulingIgnoredDuringExecution: [
+              {
+                weight: 100,
+                podAffinityTerm: {
+                  labelSelector: { matchLabels: { app: 'web' } },
+                  topologyKey: 'kubernetes.io/hostname',
+                },
+              },
+            ],
+          },
+        },
         schedulerName: 'default-scheduler',
-        tolerations: [{ key: 'dedicated', operator: 'Equal', value: 'web', effect: 'NoSchedule', tolerationSeconds: 300 }],
+        tolerations: [
+          { key: 'dedicated', operator: 'Equal', value: 'web', effect: 'NoSchedule', tolerationSeconds: 300 },
+        ],
         priority: -10,
       },
     },
@@ -81,7 +148,14 @@ export const RICH_DEPLOYMENT = {
     availableReplicas: 2,
     unavailableReplicas: 1,
     conditions: [
-      { type: 'Available', status: 'True', lastUpdateTime: CREATED, lastTransitionTime: CREATED, reason: 'MinimumReplicasAvailable', message: 'Deployment has minimum availability.' },
+      {
+        type: 'Available',
+        status: 'True',
+        lastUpdateTime: CREATED,
+        lastTransitionTime: CREATED,
+        reason: 'MinimumReplicasAvailable',
+        message: 'Deployment has minimum availability.',
+      },
       { type: 'Progressing', status: 'Unknown' },
     ],
     collisionCount: 2,
@@ -92,8 +166,19 @@ export const RICH_HPA = {
   kind: 'HorizontalPodAutoscaler',
   apiVersion: 'autoscaling/v1',
   metadata: objectMeta('web', 'prod'),
-  spec: { scaleTargetRef: { kind: 'Deployment', name: 'web', apiVersion: 'apps/v1' }, minReplicas: 1, maxReplicas: 10, targetCPUUtilizationPercentage: 80 },
-  status: { observedGeneration: 3, lastScaleTime: CREATED, currentReplicas: 0, desiredReplicas: 0, currentCPUUtilizationPercentage: 0 },
+  spec: {
+    scaleTargetRef: { kind: 'Deployment', name: 'web', apiVersion: 'apps/v1' },
+    minReplicas: 1,
+    maxReplicas: 10,
+    targetCPUUtilizationPercentage: 80,
+  },
+  status: {
+    observedGeneration: 3,
+    lastScaleTime: CREATED,
+    currentReplicas: 0,
+    desiredReplicas: 0,
+    currentCPUUtilizationPercentage: 0,
+  },
 };
 
 export const RICH_FLOW_SCHEMA = {
@@ -111,19 +196,45 @@ export const RICH_FLOW_SCHEMA = {
           { kind: 'Group', group: { name: 'system:authenticated' } },
           { kind: 'ServiceAccount', serviceAccount: { namespace: 'ci', name: '*' } },
         ],
-        resourceRules: [{ verbs: ['get', 'list'], apiGroups: ['apps'], resources: ['deployments'], clusterScope: true, namespaces: ['*'] }],
+        resourceRules: [
+          {
+            verbs: ['get', 'list'],
+            apiGroups: ['apps'],
+            resources: ['deployments'],
+            clusterScope: true,
+            namespaces: ['*'],
+          },
+        ],
         nonResourceRules: [{ verbs: ['get'], nonResourceURLs: ['/healthz', '/metrics'] }],
       },
     ],
   },
-  status: { conditions: [{ type: 'Dangling', status: 'False', lastTransitionTime: CREATED, reason: 'Found', message: 'This FlowSchema references the PriorityLevelConfiguration object named "workload-low" and it exists' }] },
+  status: {
+    conditions: [
+      {
+        type: 'Dangling',
+        status: 'False',
+        lastTransitionTime: CREATED,
+        reason: 'Found',
+        message: 'This FlowSchema references the PriorityLevelConfiguration object named "workload-low" and it exists',
+      },
+    ],
+  },
 };
 
 export const RICH_PRIORITY_LEVEL = {
   kind: 'PriorityLevelConfiguration',
   apiVersion: 'flowcontrol.apiserver.orch.io/v1beta3',
   metadata: objectMeta('workload-low'),
-  spec: { type: 'Limited', limited: { nominalConcurrencyShares: 100, limitResponse: { type: 'Queue', queuing: { queues: 128, handSize: 6, queueLengthLimit: 50 } }, lendablePercent: 90, borrowingLimitPercent: 0 } },
+  spec: {
+    type: 'Limited',
+    limited: {
+      nominalConcurrencyShares: 100,
+      limitResponse: { type: 'Queue', queuing: { queues: 128, handSize: 6, queueLengthLimit: 50 } },
+      lendablePercent: 90,
+      borrowingLimitPercent: 0,
+    },
+  },
   status: { conditions: [{ type: 'Ready', status: 'True', lastTransitionTime: CREATED }] },
 };
 
@@ -132,7 +243,18 @@ export const RICH_NAMESPACE = {
   apiVersion: 'v1',
   metadata: objectMeta('prod'),
   spec: { finalizers: ['kubernetes'] },
-  status: { phase: 'Terminating', conditions: [{ type: 'NamespaceDeletionContentFailure', status: 'False', lastTransitionTime: CREATED, reason: 'ContentDeleted', message: 'All content successfully deleted' }] },
+  status: {
+    phase: 'Terminating',
+    conditions: [
+      {
+        type: 'NamespaceDeletionContentFailure',
+        status: 'False',
+        lastTransitionTime: CREATED,
+        reason: 'ContentDeleted',
+        message: 'All content successfully deleted',
+      },
+    ],
+  },
 };
 
 export const RICH_SCALE = {
@@ -150,13 +272,26 @@ export const RICH_STATUS = {
   status: 'Failure',
   message: 'Deployment.apps "web" is invalid: spec.replicas: Invalid value: -1: must be greater than or equal to 0',
   reason: 'Invalid',
-  details: { name: 'web', group: 'apps', kind: 'Deployment', causes: [{ reason: 'FieldValueInvalid', message: 'Invalid value: -1', field: 'spec.replicas' }], retryAfterSeconds: 3 },
+  details: {
+    name: 'web',
+    group: 'apps',
+    kind: 'Deployment',
+    causes: [{ reason: 'FieldValueInvalid', message: 'Invalid value: -1', field: 'spec.replicas' }],
+    retryAfterSeconds: 3,
+  },
   code: 422,
 };
 
 export const RICH_DEPLOYMENT_LIST = {
   kind: 'DeploymentList',
   apiVersion: 'apps/v1',
-  metadata: { resourceVersion: '99', continue: 'eyJ2IjoibWV0YS5rOHMuaW8vdjEiLCJydiI6OTksInN0YXJ0IjoicHJvZC93ZWJcdTAwMDAifQ', remainingItemCount: 4 },
-  items: [RICH_DEPLOYMENT, { ...RICH_DEPLOYMENT, metadata: { name: 'second', namespace: 'prod', creationTimestamp: CREATED } }].map(({ kind: _k, apiVersion: _a, ...item }) => item),
+  metadata: {
+    resourceVersion: '99',
+    continue: 'eyJ2IjoibWV0YS5rOHMuaW8vdjEiLCJydiI6OTksInN0YXJ0IjoicHJvZC93ZWJcdTAwMDAifQ',
+    remainingItemCount: 4,
+  },
+  items: [
+    RICH_DEPLOYMENT,
+    { ...RICH_DEPLOYMENT, metadata: { name: 'second', namespace: 'prod', creationTimestamp: CREATED } },
+  ].map(({ kind: _k, apiVersion: _a, ...item }) => item),
 };

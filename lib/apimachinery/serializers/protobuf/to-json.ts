@@ -40,12 +40,18 @@ function specialJson(typeName: string, jsonType: string, value: Decoded, nested:
     case 'date-time': {
       const seconds = num(value['seconds']);
       if (seconds === 0 && num(value['nanos']) === 0) return undefined;
-      return typeName.endsWith('.MicroTime') ? rfc3339(seconds, Math.floor(num(value['nanos']) / 1000)) : rfc3339(seconds);
+      return typeName.endsWith('.MicroTime')
+        ? rfc3339(seconds, Math.floor(num(value['nanos']) / 1000))
+        : rfc3339(seconds);
     }
     case 'quantity':
       return typeof value['string'] === 'string' && value['string'] !== '' ? value['string'] : '0';
     case 'int-or-string':
-      return num(value['type']) === 1 ? (typeof value['strVal'] === 'string' ? value['strVal'] : '') : num(value['intVal']);
+      return num(value['type']) === 1
+        ? typeof value['strVal'] === 'string'
+          ? value['strVal']
+          : ''
+        : num(value['intVal']);
     case 'raw':
       return rawJson(bytesOf(value['raw'] ?? value['Raw']), nested);
     case 'array':
@@ -80,7 +86,11 @@ function fieldJson(field: CatalogField, value: unknown, nested: NestedDecoder): 
   if (field.mapValue !== null) {
     if (!isPlainObject(value) || Object.keys(value).length === 0) return undefined;
     const valueType = field.mapValue;
-    return Object.fromEntries(Object.keys(value).sort().map((k) => [k, valueJson(valueType, value[k], nested)]));
+    return Object.fromEntries(
+      Object.keys(value)
+        .sort()
+        .map((k) => [k, valueJson(valueType, value[k], nested)]),
+    );
   }
   const type = field.type ?? 'string';
   if (field.repeated) {

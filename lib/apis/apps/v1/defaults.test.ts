@@ -27,7 +27,13 @@ describe('applyDeploymentDefaults', () => {
         metadata: { labels: { app: 'web' } },
         spec: {
           containers: [
-            { name: 'web', image: 'nginx', imagePullPolicy: 'Always', terminationMessagePath: '/dev/termination-log', terminationMessagePolicy: 'File' },
+            {
+              name: 'web',
+              image: 'nginx',
+              imagePullPolicy: 'Always',
+              terminationMessagePath: '/dev/termination-log',
+              terminationMessagePolicy: 'File',
+            },
           ],
           restartPolicy: 'Always',
           dnsPolicy: 'ClusterFirst',
@@ -51,13 +57,20 @@ describe('applyDeploymentDefaults', () => {
   });
 
   it('does not add or remove rollingUpdate for Recreate', () => {
-    expect(getPath(defaulted({ ...minimal(), strategy: { type: 'Recreate' } }), 'spec.strategy')).toEqual({ type: 'Recreate' });
-    expect(getPath(defaulted({ ...minimal(), strategy: { type: 'Recreate', rollingUpdate: {} } }), 'spec.strategy')).toEqual({ type: 'Recreate', rollingUpdate: {} });
+    expect(getPath(defaulted({ ...minimal(), strategy: { type: 'Recreate' } }), 'spec.strategy')).toEqual({
+      type: 'Recreate',
+    });
+    expect(
+      getPath(defaulted({ ...minimal(), strategy: { type: 'Recreate', rollingUpdate: {} } }), 'spec.strategy'),
+    ).toEqual({ type: 'Recreate', rollingUpdate: {} });
   });
 
   it('keeps supplied rolling-update values', () => {
     const d = defaulted({ ...minimal(), strategy: { rollingUpdate: { maxSurge: 0 } } });
-    expect(getPath(d, 'spec.strategy')).toEqual({ type: 'RollingUpdate', rollingUpdate: { maxSurge: 0, maxUnavailable: '25%' } });
+    expect(getPath(d, 'spec.strategy')).toEqual({
+      type: 'RollingUpdate',
+      rollingUpdate: { maxSurge: 0, maxUnavailable: '25%' },
+    });
   });
 
   it('creates spec when absent and leaves a wrongly typed one alone', () => {
@@ -123,19 +136,34 @@ describe('applyDeploymentDefaults', () => {
   });
 
   it('gives hostNetwork pods hostPort = containerPort', () => {
-    const d = defaulted({ template: { spec: { hostNetwork: true, containers: [{ name: 'c', image: 'x:1', ports: [{ containerPort: 8080 }] }] } } });
+    const d = defaulted({
+      template: {
+        spec: { hostNetwork: true, containers: [{ name: 'c', image: 'x:1', ports: [{ containerPort: 8080 }] }] },
+      },
+    });
     expect(getPath(d, 'spec.template.spec.containers.0.ports.0.hostPort')).toBe(8080);
   });
 
   it.each<[string, unknown, unknown]>([
     ['no source', { name: 'v' }, { name: 'v', emptyDir: {} }],
-    ['secret', { name: 'v', secret: { secretName: 's' } }, { name: 'v', secret: { secretName: 's', defaultMode: 420 } }],
-    ['configMap', { name: 'v', configMap: { name: 'c', defaultMode: 256 } }, { name: 'v', configMap: { name: 'c', defaultMode: 256 } }],
+    [
+      'secret',
+      { name: 'v', secret: { secretName: 's' } },
+      { name: 'v', secret: { secretName: 's', defaultMode: 420 } },
+    ],
+    [
+      'configMap',
+      { name: 'v', configMap: { name: 'c', defaultMode: 256 } },
+      { name: 'v', configMap: { name: 'c', defaultMode: 256 } },
+    ],
     ['hostPath', { name: 'v', hostPath: { path: '/x' } }, { name: 'v', hostPath: { path: '/x', type: '' } }],
     [
       'projected token',
       { name: 'v', projected: { sources: [{ serviceAccountToken: { path: 't' } }] } },
-      { name: 'v', projected: { defaultMode: 420, sources: [{ serviceAccountToken: { path: 't', expirationSeconds: 3600 } }] } },
+      {
+        name: 'v',
+        projected: { defaultMode: 420, sources: [{ serviceAccountToken: { path: 't', expirationSeconds: 3600 } }] },
+      },
     ],
   ])('defaults a %s volume', (_name, volume, expected) => {
     const d = defaulted({ template: { spec: { volumes: [volume], containers: [] } } });

@@ -43,7 +43,8 @@ function defaultProbe(probe: JsonObject | undefined): void {
 /** SetDefaults_Container and the generated defaults of its members. */
 function defaultContainer(ctr: JsonObject): void {
   if (isAbsent(ctr.imagePullPolicy) || ctr.imagePullPolicy === '') {
-    ctr.imagePullPolicy = imageTag(typeof ctr.image === 'string' ? ctr.image : '') === DEFAULT_IMAGE_TAG ? 'Always' : 'IfNotPresent';
+    ctr.imagePullPolicy =
+      imageTag(typeof ctr.image === 'string' ? ctr.image : '') === DEFAULT_IMAGE_TAG ? 'Always' : 'IfNotPresent';
   }
   setDefault(ctr, 'terminationMessagePath', TERMINATION_MESSAGE_PATH_DEFAULT, '');
   setDefault(ctr, 'terminationMessagePolicy', 'File', '');
@@ -96,7 +97,8 @@ function defaultVolume(volume: JsonObject): void {
 function defaultHostNetworkPorts(containers: readonly JsonObject[]): void {
   for (const ctr of containers) {
     for (const port of objectsAt(ctr, 'ports')) {
-      if ((isAbsent(port.hostPort) || port.hostPort === 0) && typeof port.containerPort === 'number') port.hostPort = port.containerPort;
+      if ((isAbsent(port.hostPort) || port.hostPort === 0) && typeof port.containerPort === 'number')
+        port.hostPort = port.containerPort;
     }
   }
 }
@@ -113,7 +115,8 @@ export function applyPodSpecDefaults(spec: JsonObject): void {
   setDefault(spec, 'terminationGracePeriodSeconds', DEFAULT_TERMINATION_GRACE_PERIOD_SECONDS);
   setDefault(spec, 'schedulerName', DEFAULT_SCHEDULER_NAME, '');
   for (const volume of objectsAt(spec, 'volumes')) defaultVolume(volume);
-  for (const list of ['initContainers', 'containers', 'ephemeralContainers']) for (const ctr of objectsAt(spec, list)) defaultContainer(ctr);
+  for (const list of ['initContainers', 'containers', 'ephemeralContainers'])
+    for (const ctr of objectsAt(spec, list)) defaultContainer(ctr);
 }
 
 /** Defaults of a PodTemplateSpec embedded in a workload: its `spec` is created when absent (a Go struct). */

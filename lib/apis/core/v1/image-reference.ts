@@ -15,7 +15,11 @@ const NAME_TOTAL_LENGTH_MAX = 255;
 const DEFAULT_DOMAIN = 'docker.io';
 const LEGACY_DEFAULT_DOMAIN = 'index.docker.io';
 const OFFICIAL_REPO = 'library';
-const DIGEST_HEX_LENGTH = new Map([['sha256', 64], ['sha384', 96], ['sha512', 128]]);
+const DIGEST_HEX_LENGTH = new Map([
+  ['sha256', 64],
+  ['sha384', 96],
+  ['sha512', 128],
+]);
 
 /** DefaultImageTag: what an image without tag or digest means. */
 export const DEFAULT_IMAGE_TAG = 'latest';

@@ -24,12 +24,28 @@ function renamed(obj: ApiObject, names: ReadonlyMap<string, string>): ApiObject 
 
 /** Zero values core v1's Go type writes for fields without omitempty (struct fields, times, two strings). */
 function coreShaped(obj: ApiObject): ApiObject {
-  return { involvedObject: {}, source: {}, firstTimestamp: null, lastTimestamp: null, eventTime: null, reportingComponent: '', reportingInstance: '', ...obj };
+  return {
+    involvedObject: {},
+    source: {},
+    firstTimestamp: null,
+    lastTimestamp: null,
+    eventTime: null,
+    reportingComponent: '',
+    reportingInstance: '',
+    ...obj,
+  };
 }
 
 /** events/v1 writes eventTime, regarding and the deprecated times always, its two reporting strings only when set. */
 function eventsShaped(obj: ApiObject): ApiObject {
-  const out: ApiObject = { eventTime: null, regarding: {}, deprecatedSource: {}, deprecatedFirstTimestamp: null, deprecatedLastTimestamp: null, ...obj };
+  const out: ApiObject = {
+    eventTime: null,
+    regarding: {},
+    deprecatedSource: {},
+    deprecatedFirstTimestamp: null,
+    deprecatedLastTimestamp: null,
+    ...obj,
+  };
   for (const key of ['reportingController', 'reportingInstance']) if (out[key] === '') delete out[key];
   return out;
 }

@@ -24,7 +24,8 @@ export function set(target: Record<string, unknown>, path: string, value: unknow
       else container[key] = value;
       return;
     }
-    if (typeof container[key] !== 'object' || container[key] === null) container[key] = /^\d+$/.test(keys[i + 1] ?? '') ? [] : {};
+    if (typeof container[key] !== 'object' || container[key] === null)
+      container[key] = /^\d+$/.test(keys[i + 1] ?? '') ? [] : {};
     node = container[key];
   });
 }
@@ -77,4 +78,3 @@ export const R = 'spec.rules[0]';
 export const SUBJ = `${R}.subjects[0]`;
 export const RR = `${R}.resourceRules[0]`;
 export const NR = `${R}.nonResourceRules[0]`;
-

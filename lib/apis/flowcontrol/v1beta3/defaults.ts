@@ -29,9 +29,11 @@ export function applyPriorityLevelConfigurationDefaults(obj: ApiObject): void {
   if (!isPlainObject(spec)) return;
   const limited = spec.limited;
   if (!isPlainObject(limited)) return;
-  if (isZero(limited.nominalConcurrencyShares)) limited.nominalConcurrencyShares = PRIORITY_LEVEL_DEFAULT_NOMINAL_CONCURRENCY_SHARES;
+  if (isZero(limited.nominalConcurrencyShares))
+    limited.nominalConcurrencyShares = PRIORITY_LEVEL_DEFAULT_NOMINAL_CONCURRENCY_SHARES;
   // A pointer in Go: only absence is defaulted; an explicit 0 is already the default.
-  if (limited.lendablePercent === undefined || limited.lendablePercent === null) limited.lendablePercent = PRIORITY_LEVEL_DEFAULT_LENDABLE_PERCENT;
+  if (limited.lendablePercent === undefined || limited.lendablePercent === null)
+    limited.lendablePercent = PRIORITY_LEVEL_DEFAULT_LENDABLE_PERCENT;
   const limitResponse = limited.limitResponse;
   if (!isPlainObject(limitResponse)) return;
   const queuing = limitResponse.queuing;

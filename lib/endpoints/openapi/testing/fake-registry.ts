@@ -16,15 +16,65 @@ interface FakeResource {
 
 /** The resources install.ts serves, as plain facts. */
 export const SERVED_RESOURCES: readonly FakeResource[] = [
-  { group: '', version: 'v1', resource: 'namespaces', kind: 'Namespace', namespaced: false, status: true, putSubresources: ['finalize'], deleteCollection: false },
-  { group: 'apps', version: 'v1', resource: 'deployments', kind: 'Deployment', namespaced: true, status: true, scale: true },
-  { group: 'autoscaling', version: 'v1', resource: 'horizontalpodautoscalers', kind: 'HorizontalPodAutoscaler', namespaced: true, status: true },
-  { group: 'flowcontrol.apiserver.orch.io', version: 'v1beta3', resource: 'flowschemas', kind: 'FlowSchema', namespaced: false, status: true },
-  { group: 'flowcontrol.apiserver.orch.io', version: 'v1beta3', resource: 'prioritylevelconfigurations', kind: 'PriorityLevelConfiguration', namespaced: false, status: true },
+  {
+    group: '',
+    version: 'v1',
+    resource: 'namespaces',
+    kind: 'Namespace',
+    namespaced: false,
+    status: true,
+    putSubresources: ['finalize'],
+    deleteCollection: false,
+  },
+  {
+    group: 'apps',
+    version: 'v1',
+    resource: 'deployments',
+    kind: 'Deployment',
+    namespaced: true,
+    status: true,
+    scale: true,
+  },
+  {
+    group: 'autoscaling',
+    version: 'v1',
+    resource: 'horizontalpodautoscalers',
+    kind: 'HorizontalPodAutoscaler',
+    namespaced: true,
+    status: true,
+  },
+  {
+    group: 'flowcontrol.apiserver.orch.io',
+    version: 'v1beta3',
+    resource: 'flowschemas',
+    kind: 'FlowSchema',
+    namespaced: false,
+    status: true,
+  },
+  {
+    group: 'flowcontrol.apiserver.orch.io',
+    version: 'v1beta3',
+    resource: 'prioritylevelconfigurations',
+    kind: 'PriorityLevelConfiguration',
+    namespaced: false,
+    status: true,
+  },
   { group: '', version: 'v1', resource: 'events', kind: 'Event', namespaced: true },
   { group: 'events.orch.io', version: 'v1', resource: 'events', kind: 'Event', namespaced: true },
-  { group: 'admissionregistration.orch.io', version: 'v1', resource: 'validatingwebhookconfigurations', kind: 'ValidatingWebhookConfiguration', namespaced: false },
-  { group: 'admissionregistration.orch.io', version: 'v1', resource: 'mutatingwebhookconfigurations', kind: 'MutatingWebhookConfiguration', namespaced: false },
+  {
+    group: 'admissionregistration.orch.io',
+    version: 'v1',
+    resource: 'validatingwebhookconfigurations',
+    kind: 'ValidatingWebhookConfiguration',
+    namespaced: false,
+  },
+  {
+    group: 'admissionregistration.orch.io',
+    version: 'v1',
+    resource: 'mutatingwebhookconfigurations',
+    kind: 'MutatingWebhookConfiguration',
+    namespaced: false,
+  },
 ];
 
 export function fakeRegistry(resources: readonly FakeResource[] = SERVED_RESOURCES): ResourceRegistry {
@@ -33,7 +83,16 @@ export function fakeRegistry(resources: readonly FakeResource[] = SERVED_RESOURC
     // Stores are never called by the OpenAPI builders; only their presence matters.
     const present = {};
     const served = {
-      definition: { group: r.group, version: r.version, resource: r.resource, kind: r.kind, listKind: `${r.kind}List`, shortNames: [], categories: [], strategy: { namespaced: r.namespaced } },
+      definition: {
+        group: r.group,
+        version: r.version,
+        resource: r.resource,
+        kind: r.kind,
+        listKind: `${r.kind}List`,
+        shortNames: [],
+        categories: [],
+        strategy: { namespaced: r.namespaced },
+      },
       store: present,
       ...(r.status ? { statusStore: present } : {}),
       ...(r.scale ? { scale: present } : {}),

@@ -7,7 +7,10 @@ import { defaultStrategy } from '../../rest/strategy';
 import type { TableConvertor } from '../../rest/table';
 import { ageColumn, nameColumn } from '../../rest/table';
 import { formatAge } from '../../rest/age';
-import { applyMutatingWebhookConfigurationDefaults, applyValidatingWebhookConfigurationDefaults } from '../../../apis/admissionregistration/v1/defaults';
+import {
+  applyMutatingWebhookConfigurationDefaults,
+  applyValidatingWebhookConfigurationDefaults,
+} from '../../../apis/admissionregistration/v1/defaults';
 import {
   validateMutatingWebhookConfiguration,
   validateMutatingWebhookConfigurationUpdate,
@@ -16,11 +19,29 @@ import {
 } from '../../../apis/admissionregistration/validation';
 
 const webhookTable: TableConvertor = {
-  columns: [nameColumn, { name: 'Webhooks', type: 'integer', format: '', description: 'Webhooks indicates the number of webhooks in the configuration', priority: 0 }, ageColumn],
-  cells: (obj: ApiObject, now: Date) => [obj.metadata.name ?? '', Array.isArray(obj['webhooks']) ? obj['webhooks'].length : 0, formatAge(obj.metadata.creationTimestamp, now)],
+  columns: [
+    nameColumn,
+    {
+      name: 'Webhooks',
+      type: 'integer',
+      format: '',
+      description: 'Webhooks indicates the number of webhooks in the configuration',
+      priority: 0,
+    },
+    ageColumn,
+  ],
+  cells: (obj: ApiObject, now: Date) => [
+    obj.metadata.name ?? '',
+    Array.isArray(obj['webhooks']) ? obj['webhooks'].length : 0,
+    formatAge(obj.metadata.creationTimestamp, now),
+  ],
 };
 
-function strategyOf(applyDefaults: Strategy['applyDefaults'], validate: Strategy['validate'], validateUpdate: Strategy['validateUpdate']): Strategy {
+function strategyOf(
+  applyDefaults: Strategy['applyDefaults'],
+  validate: Strategy['validate'],
+  validateUpdate: Strategy['validateUpdate'],
+): Strategy {
   return {
     ...defaultStrategy,
     namespaced: false,
@@ -38,5 +59,13 @@ function strategyOf(applyDefaults: Strategy['applyDefaults'], validate: Strategy
   };
 }
 
-export const validatingWebhookConfigurationStrategy = strategyOf(applyValidatingWebhookConfigurationDefaults, validateValidatingWebhookConfiguration, validateValidatingWebhookConfigurationUpdate);
-export const mutatingWebhookConfigurationStrategy = strategyOf(applyMutatingWebhookConfigurationDefaults, validateMutatingWebhookConfiguration, validateMutatingWebhookConfigurationUpdate);
+export const validatingWebhookConfigurationStrategy = strategyOf(
+  applyValidatingWebhookConfigurationDefaults,
+  validateValidatingWebhookConfiguration,
+  validateValidatingWebhookConfigurationUpdate,
+);
+export const mutatingWebhookConfigurationStrategy = strategyOf(
+  applyMutatingWebhookConfigurationDefaults,
+  validateMutatingWebhookConfiguration,
+  validateMutatingWebhookConfigurationUpdate,
+);

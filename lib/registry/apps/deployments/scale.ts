@@ -49,7 +49,8 @@ export function requestedReplicas(scale: ApiObject): { replicas: number; errors:
   const spec = isPlainObject(scale['spec']) ? scale['spec'] : {};
   const replicas = spec['replicas'] ?? 0;
   const path = FieldPath.root('spec', 'replicas');
-  if (typeof replicas !== 'number' || !Number.isInteger(replicas)) return { replicas: 0, errors: [invalidValue(path, JSON.stringify(replicas), 'must be a 32-bit integer')] };
+  if (typeof replicas !== 'number' || !Number.isInteger(replicas))
+    return { replicas: 0, errors: [invalidValue(path, JSON.stringify(replicas), 'must be a 32-bit integer')] };
   if (replicas < 0) return { replicas, errors: [invalidValue(path, replicas, 'must be greater than or equal to 0')] };
   return { replicas, errors: [] };
 }

@@ -31,7 +31,17 @@ describe('deploymentStrategy', () => {
     ['unchanged spec', {}, 3],
     ['status only', { status: { replicas: 9 } }, 3],
     ['label change', { metadata: { name: 'web', generation: 3, labels: { app: 'web', x: 'y' } } }, 3],
-    ['nil vs empty lists', { spec: { ...baseSpec(), paused: undefined, template: { metadata: { labels: { app: 'web' } }, spec: { containers: [], volumes: [] } } } }, 3],
+    [
+      'nil vs empty lists',
+      {
+        spec: {
+          ...baseSpec(),
+          paused: undefined,
+          template: { metadata: { labels: { app: 'web' } }, spec: { containers: [], volumes: [] } },
+        },
+      },
+      3,
+    ],
     ['spec change', { spec: { ...baseSpec(), replicas: 3 } }, 4],
     ['annotation change', { metadata: { name: 'web', generation: 3, annotations: { note: 'x' } } }, 4],
   ])('on update with %s sets generation %d and keeps the stored status', (_name, extra, generation) => {

@@ -17,7 +17,8 @@ export const deploymentStrategy: Strategy = {
     // Spec changes bump the generation so controllers can tell template changes from scaling; so do
     // annotation changes, because the controller copies annotations to the ReplicaSets. Labels do not.
     // Semantic equality: a nil and an empty list or map are the same (Kubernetes' Semantic.DeepEqual).
-    const changed = !semanticEqual(obj.spec, old.spec) || !semanticEqual(obj.metadata.annotations, old.metadata.annotations);
+    const changed =
+      !semanticEqual(obj.spec, old.spec) || !semanticEqual(obj.metadata.annotations, old.metadata.annotations);
     carryStatusAndBumpGeneration(obj, old, changed);
   },
   validate: validateDeployment,

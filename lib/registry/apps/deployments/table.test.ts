@@ -26,12 +26,34 @@ describe('deploymentTable', () => {
     const d = aDeployment(
       {
         replicas: 3,
-        selector: { matchLabels: { tier: 'web', app: 'shop' }, matchExpressions: [{ key: 'env', operator: 'NotIn', values: ['qa', 'dev'] }, { key: 'canary', operator: 'DoesNotExist' }] },
-        template: { spec: { containers: [{ name: 'web', image: 'nginx:1.25' }, { name: 'log', image: 'busybox' }] } },
+        selector: {
+          matchLabels: { tier: 'web', app: 'shop' },
+          matchExpressions: [
+            { key: 'env', operator: 'NotIn', values: ['qa', 'dev'] },
+            { key: 'canary', operator: 'DoesNotExist' },
+          ],
+        },
+        template: {
+          spec: {
+            containers: [
+              { name: 'web', image: 'nginx:1.25' },
+              { name: 'log', image: 'busybox' },
+            ],
+          },
+        },
       },
       { readyReplicas: 2, updatedReplicas: 3, availableReplicas: 1 },
     );
-    expect(deploymentTable.cells(d, now)).toEqual(['web', '2/3', 3, 1, '5m3s', 'web,log', 'nginx:1.25,busybox', 'app=shop,!canary,env notin (dev,qa),tier=web']);
+    expect(deploymentTable.cells(d, now)).toEqual([
+      'web',
+      '2/3',
+      3,
+      1,
+      '5m3s',
+      'web,log',
+      'nginx:1.25,busybox',
+      'app=shop,!canary,env notin (dev,qa),tier=web',
+    ]);
   });
 
   it.each<[string, unknown, string]>([

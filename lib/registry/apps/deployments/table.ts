@@ -10,11 +10,14 @@ import { ageColumn, nameColumn, stringColumn } from '../../rest/table';
 
 // Descriptions: SwaggerDoc texts of k8s.io/api extensions/v1beta1 v0.26 (Name and Age: ../../rest/table).
 const READY_DOC = 'Number of the pod with ready state';
-const UPDATED_DOC = 'Total number of non-terminated pods targeted by this deployment that have the desired template spec.';
-const AVAILABLE_DOC = 'Total number of available pods (ready for at least minReadySeconds) targeted by this deployment.';
+const UPDATED_DOC =
+  'Total number of non-terminated pods targeted by this deployment that have the desired template spec.';
+const AVAILABLE_DOC =
+  'Total number of available pods (ready for at least minReadySeconds) targeted by this deployment.';
 const CONTAINERS_DOC = 'Names of each container in the template.';
 const IMAGES_DOC = 'Images referenced by each container in the template.';
-const SELECTOR_DOC = 'Label selector for pods. Existing ReplicaSets whose pods are selected by this will be the ones affected by this deployment.';
+const SELECTOR_DOC =
+  'Label selector for pods. Existing ReplicaSets whose pods are selected by this will be the ones affected by this deployment.';
 
 const INVALID_SELECTOR = '<invalid>';
 
@@ -24,7 +27,11 @@ function text(value: unknown): string {
 
 /** The selector as a label-selector string (requirements sorted by key), `<invalid>` when it cannot convert. */
 export function selectorText(spec: unknown): string {
-  const selector = readLabelSelector([], FieldPath.root('spec', 'selector'), isPlainObject(spec) ? spec.selector : undefined);
+  const selector = readLabelSelector(
+    [],
+    FieldPath.root('spec', 'selector'),
+    isPlainObject(spec) ? spec.selector : undefined,
+  );
   if (selector === WRONG_TYPE) return INVALID_SELECTOR;
   return labelSelectorAsSelector(selector)?.toString() ?? INVALID_SELECTOR;
 }

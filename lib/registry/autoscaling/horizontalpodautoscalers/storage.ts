@@ -7,7 +7,17 @@ import { horizontalPodAutoscalerStrategies } from './strategy';
 export const horizontalPodAutoscalerRegistration = ({ features }: RegistrationOptions): ResourceRegistration => {
   const hpa = horizontalPodAutoscalerStrategies({ hpaScaleToZero: features.HPAScaleToZero === true });
   return {
-    definition: { group: 'autoscaling', version: 'v2', resource: 'horizontalpodautoscalers', kind: 'HorizontalPodAutoscaler', listKind: 'HorizontalPodAutoscalerList', shortNames: ['hpa'], categories: ['all'], strategy: hpa.main, statusStrategy: hpa.status },
+    definition: {
+      group: 'autoscaling',
+      version: 'v2',
+      resource: 'horizontalpodautoscalers',
+      kind: 'HorizontalPodAutoscaler',
+      listKind: 'HorizontalPodAutoscalerList',
+      shortNames: ['hpa'],
+      categories: ['all'],
+      strategy: hpa.main,
+      statusStrategy: hpa.status,
+    },
     extraVersions: [{ version: 'v1', applyDefaults: applyHorizontalPodAutoscalerDefaults, preferred: false }],
   };
 };

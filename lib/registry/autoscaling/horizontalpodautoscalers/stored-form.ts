@@ -6,7 +6,13 @@ import { HORIZONTAL_POD_AUTOSCALER_CONVERSIONS } from '../../../apis/autoscaling
 
 /** `stored` in the hub version: objects written before v2 became the storage version are still autoscaling/v1 in etcd. */
 export function asStoredHub(stored: ApiObject): ApiObject {
-  return convertObject(HORIZONTAL_POD_AUTOSCALER_CONVERSIONS, stored, 'autoscaling', 'HorizontalPodAutoscaler', HORIZONTAL_POD_AUTOSCALER_CONVERSIONS.hub);
+  return convertObject(
+    HORIZONTAL_POD_AUTOSCALER_CONVERSIONS,
+    stored,
+    'autoscaling',
+    'HorizontalPodAutoscaler',
+    HORIZONTAL_POD_AUTOSCALER_CONVERSIONS.hub,
+  );
 }
 
 function metricsOf(obj: ApiObject): unknown[] {

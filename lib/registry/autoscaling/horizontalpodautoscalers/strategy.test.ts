@@ -2,7 +2,11 @@
 import { fieldErrorText } from '../../../apimachinery/field/errors';
 import type { ApiObject } from '../../../apimachinery/meta/types';
 import { BEHAVIOR_ANNOTATION, METRICS_ANNOTATION } from '../../../apis/autoscaling/annotations';
-import { horizontalPodAutoscalerStatusStrategy, horizontalPodAutoscalerStrategies, horizontalPodAutoscalerStrategy } from './strategy';
+import {
+  horizontalPodAutoscalerStatusStrategy,
+  horizontalPodAutoscalerStrategies,
+  horizontalPodAutoscalerStrategy,
+} from './strategy';
 
 const CPU = { type: 'Resource', resource: { name: 'cpu', target: { type: 'Utilization', averageUtilization: 80 } } };
 
@@ -21,10 +25,20 @@ function storedV1(): ApiObject {
     apiVersion: 'autoscaling/v1',
     kind: 'HorizontalPodAutoscaler',
     metadata: {
-      name: 'web', namespace: 'default',
-      annotations: { [METRICS_ANNOTATION]: '[{"type":"Pods","pods":{"metricName":"qps","targetAverageValue":"10"}}]', [BEHAVIOR_ANNOTATION]: '{"ScaleUp":{"SelectPolicy":"Min","Policies":[{"Type":"Pods","Value":2,"PeriodSeconds":30}]}}' },
+      name: 'web',
+      namespace: 'default',
+      annotations: {
+        [METRICS_ANNOTATION]: '[{"type":"Pods","pods":{"metricName":"qps","targetAverageValue":"10"}}]',
+        [BEHAVIOR_ANNOTATION]:
+          '{"ScaleUp":{"SelectPolicy":"Min","Policies":[{"Type":"Pods","Value":2,"PeriodSeconds":30}]}}',
+      },
     },
-    spec: { scaleTargetRef: { kind: 'Deployment', name: 'web' }, minReplicas: 0, maxReplicas: 4, targetCPUUtilizationPercentage: 50 },
+    spec: {
+      scaleTargetRef: { kind: 'Deployment', name: 'web' },
+      minReplicas: 0,
+      maxReplicas: 4,
+      targetCPUUtilizationPercentage: 50,
+    },
     status: { currentReplicas: 3, desiredReplicas: 4, currentCPUUtilizationPercentage: 40 },
   };
 }
@@ -45,7 +59,10 @@ describe('horizontalPodAutoscalerStrategy', () => {
   });
 
   it('drops containerResource members (gate HPAContainerMetrics off) unless the stored object has them', () => {
-    const container = { type: 'ContainerResource', containerResource: { name: 'cpu', container: 'app', target: { type: 'Utilization', averageUtilization: 50 } } };
+    const container = {
+      type: 'ContainerResource',
+      containerResource: { name: 'cpu', container: 'app', target: { type: 'Utilization', averageUtilization: 50 } },
+    };
     const created = anHpa({ spec: { metrics: [structuredClone(container)] } });
     horizontalPodAutoscalerStrategy.prepareForCreate(created);
     expect(created.spec).toEqual({ metrics: [{ type: 'ContainerResource' }] });
@@ -58,20 +75,35 @@ describe('horizontalPodAutoscalerStrategy', () => {
   });
 
   it('applies v2 defaults and validates with the HPAScaleToZero setting', () => {
-    const hpa: ApiObject = { metadata: { name: 'web' }, spec: { scaleTargetRef: { kind: 'Deployment', name: 'web' }, maxReplicas: 2 } };
+    const hpa: ApiObject = {
+      metadata: { name: 'web' },
+      spec: { scaleTargetRef: { kind: 'Deployment', name: 'web' }, maxReplicas: 2 },
+    };
     horizontalPodAutoscalerStrategy.applyDefaults(hpa);
     expect(hpa.spec).toMatchObject({ minReplicas: 1, metrics: [CPU] });
-    const zero = anHpa({ spec: { scaleTargetRef: { kind: 'Deployment', name: 'web' }, minReplicas: 0, maxReplicas: 3, metrics: [CPU] } });
-    expect(horizontalPodAutoscalerStrategy.validate(zero).map(fieldErrorText)[0]).toBe('spec.minReplicas: Invalid value: 0: must be greater than or equal to 1');
-    expect(horizontalPodAutoscalerStrategies({ hpaScaleToZero: true }).main.validate(zero).map(fieldErrorText)).toEqual([
-      'spec.metrics: Forbidden: must specify at least one Object or External metric to support scaling to zero replicas',
-    ]);
+    const zero = anHpa({
+      spec: { scaleTargetRef: { kind: 'Deployment', name: 'web' }, minReplicas: 0, maxReplicas: 3, metrics: [CPU] },
+    });
+    expect(horizontalPodAutoscalerStrategy.validate(zero).map(fieldErrorText)[0]).toBe(
+      'spec.minReplicas: Invalid value: 0: must be greater than or equal to 1',
+    );
+    expect(horizontalPodAutoscalerStrategies({ hpaScaleToZero: true }).main.validate(zero).map(fieldErrorText)).toEqual(
+      [
+        'spec.metrics: Forbidden: must specify at least one Object or External metric to support scaling to zero replicas',
+      ],
+    );
   });
 
   it('reads a stored autoscaling/v1 object as v2: its status carried over, its minReplicas 0 honoured', () => {
-    const next = anHpa({ spec: { scaleTargetRef: { kind: 'Deployment', name: 'web' }, minReplicas: 0, maxReplicas: 4, metrics: [CPU] } });
+    const next = anHpa({
+      spec: { scaleTargetRef: { kind: 'Deployment', name: 'web' }, minReplicas: 0, maxReplicas: 4, metrics: [CPU] },
+    });
     horizontalPodAutoscalerStrategy.prepareForUpdate(next, storedV1());
-    expect(next.status).toEqual({ currentReplicas: 3, desiredReplicas: 4, currentMetrics: [{ type: 'Resource', resource: { name: 'cpu', current: { averageUtilization: 40 } } }] });
+    expect(next.status).toEqual({
+      currentReplicas: 3,
+      desiredReplicas: 4,
+      currentMetrics: [{ type: 'Resource', resource: { name: 'cpu', current: { averageUtilization: 40 } } }],
+    });
     expect(horizontalPodAutoscalerStrategy.validateUpdate(next, storedV1()).map(fieldErrorText)).toEqual([
       'spec.metrics: Forbidden: must specify at least one Object or External metric to support scaling to zero replicas',
     ]);
@@ -92,8 +124,13 @@ describe('horizontalPodAutoscalerStatusStrategy', () => {
     const next = anHpa({ spec: {} });
     horizontalPodAutoscalerStatusStrategy.prepareForUpdate(next, storedV1());
     expect(next.spec).toEqual({
-      scaleTargetRef: { kind: 'Deployment', name: 'web' }, minReplicas: 0, maxReplicas: 4,
-      metrics: [{ type: 'Pods', pods: { metric: { name: 'qps' }, target: { type: 'AverageValue', averageValue: '10' } } }, { ...CPU, resource: { ...CPU.resource, target: { type: 'Utilization', averageUtilization: 50 } } }],
+      scaleTargetRef: { kind: 'Deployment', name: 'web' },
+      minReplicas: 0,
+      maxReplicas: 4,
+      metrics: [
+        { type: 'Pods', pods: { metric: { name: 'qps' }, target: { type: 'AverageValue', averageValue: '10' } } },
+        { ...CPU, resource: { ...CPU.resource, target: { type: 'Utilization', averageUtilization: 50 } } },
+      ],
       behavior: { scaleUp: { selectPolicy: 'Min', policies: [{ type: 'Pods', value: 2, periodSeconds: 30 }] } },
     });
   });

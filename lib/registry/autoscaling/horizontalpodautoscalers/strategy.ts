@@ -2,7 +2,9 @@
 import type { ApiObject } from '../../../apimachinery/meta/types';
 import type { HorizontalPodAutoscalerValidationOptions } from '../../../apis/autoscaling/validation';
 import {
-  validateHorizontalPodAutoscaler, validateHorizontalPodAutoscalerStatus, validateHorizontalPodAutoscalerUpdate,
+  validateHorizontalPodAutoscaler,
+  validateHorizontalPodAutoscalerStatus,
+  validateHorizontalPodAutoscalerUpdate,
 } from '../../../apis/autoscaling/validation';
 import { applyHorizontalPodAutoscalerV2Defaults } from '../../../apis/autoscaling/v2/defaults';
 import type { Strategy } from '../../rest/strategy';
@@ -13,7 +15,10 @@ import { asStoredHub, dropContainerMetricSources, hasContainerMetricSources } fr
 import { horizontalPodAutoscalerTable } from './table';
 
 /** The pair of strategies for a feature-gate setting (HPAScaleToZero decides the minReplicas lower bound). */
-export function horizontalPodAutoscalerStrategies(options: HorizontalPodAutoscalerValidationOptions): { main: Strategy; status: Strategy } {
+export function horizontalPodAutoscalerStrategies(options: HorizontalPodAutoscalerValidationOptions): {
+  main: Strategy;
+  status: Strategy;
+} {
   const containerMetrics = options.hpaContainerMetrics === true;
   const main: Strategy = {
     ...defaultStrategy,

@@ -9,13 +9,16 @@ import type { TableConvertor } from '../../rest/table';
 import { ageColumn, nameColumn, stringColumn } from '../../rest/table';
 
 // Descriptions: SwaggerDoc texts of k8s.io/api autoscaling/v2beta1 v0.26 (Name and Age: ../../rest/table).
-const REFERENCE_DOC = 'scaleTargetRef points to the target resource to scale, and is used to the pods for which metrics should be collected, as well as to actually change the replica count.';
+const REFERENCE_DOC =
+  'scaleTargetRef points to the target resource to scale, and is used to the pods for which metrics should be collected, as well as to actually change the replica count.';
 const TARGETS_DOC =
   'metrics contains the specifications for which to use to calculate the desired replica count (the maximum replica count across all metrics will be used).  The desired replica count is calculated multiplying the ratio between the target value and the current value by the current number of pods.  Ergo, metrics used must decrease as the pod count is increased, and vice-versa.  See the individual metric source types for more information about how each type of metric must respond.';
 const MIN_PODS_DOC =
   'minReplicas is the lower limit for the number of replicas to which the autoscaler can scale down.  It defaults to 1 pod.  minReplicas is allowed to be 0 if the alpha feature gate HPAScaleToZero is enabled and at least one Object or External metric is configured.  Scaling is active as long as at least one metric value is available.';
-const MAX_PODS_DOC = 'maxReplicas is the upper limit for the number of replicas to which the autoscaler can scale up. It cannot be less that minReplicas.';
-const REPLICAS_DOC = 'currentReplicas is current number of replicas of pods managed by this autoscaler, as last seen by the autoscaler.';
+const MAX_PODS_DOC =
+  'maxReplicas is the upper limit for the number of replicas to which the autoscaler can scale up. It cannot be less that minReplicas.';
+const REPLICAS_DOC =
+  'currentReplicas is current number of replicas of pods managed by this autoscaler, as last seen by the autoscaler.';
 
 /** DefaultCPUUtilization: what a v1 object without any target converts to. */
 const DEFAULT_CPU_UTILIZATION = 80;
@@ -47,7 +50,9 @@ function v2Metrics(list: unknown, valuesKey: 'target' | 'current'): (Metric | un
   return list.map((m: unknown) => {
     const type = stringAt(m, 'type');
     const member = objectAt(m, MEMBER.get(type) ?? '');
-    return isPlainObject(m) ? { type, values: member === undefined ? undefined : (objectAt(member, valuesKey) ?? {}) } : undefined;
+    return isPlainObject(m)
+      ? { type, values: member === undefined ? undefined : (objectAt(member, valuesKey) ?? {}) }
+      : undefined;
   });
 }
 
@@ -61,7 +66,10 @@ function legacyMetric(m: unknown, current: boolean): Metric | undefined {
     switch (type) {
       case 'Resource':
       case 'ContainerResource':
-        return { type, values: { averageUtilization: src.currentAverageUtilization, averageValue: src.currentAverageValue } };
+        return {
+          type,
+          values: { averageUtilization: src.currentAverageUtilization, averageValue: src.currentAverageValue },
+        };
       case 'Pods':
         return { type, values: { averageValue: src.currentAverageValue } };
       case 'Object':
@@ -73,13 +81,24 @@ function legacyMetric(m: unknown, current: boolean): Metric | undefined {
   switch (type) {
     case 'Resource':
     case 'ContainerResource':
-      return { type, values: isAbsent(src.targetAverageValue) ? { averageUtilization: src.targetAverageUtilization } : { averageValue: src.targetAverageValue } };
+      return {
+        type,
+        values: isAbsent(src.targetAverageValue)
+          ? { averageUtilization: src.targetAverageUtilization }
+          : { averageValue: src.targetAverageValue },
+      };
     case 'Pods':
       return { type, values: { averageValue: src.targetAverageValue } };
     case 'Object':
-      return { type, values: isAbsent(src.averageValue) ? { value: src.targetValue } : { averageValue: src.averageValue } };
+      return {
+        type,
+        values: isAbsent(src.averageValue) ? { value: src.targetValue } : { averageValue: src.averageValue },
+      };
     default:
-      return { type, values: isAbsent(src.targetValue) ? { averageValue: src.targetAverageValue } : { value: src.targetValue } };
+      return {
+        type,
+        values: isAbsent(src.targetValue) ? { averageValue: src.targetAverageValue } : { value: src.targetValue },
+      };
   }
 }
 
@@ -100,11 +119,15 @@ function v1Metrics(obj: ApiObject, spec: JsonObject | undefined): [(Metric | und
   const target = spec?.targetCPUUtilizationPercentage;
   const specs = [...extra];
   if (typeof target === 'number') specs.push({ type: 'Resource', values: { averageUtilization: target } });
-  else if (extra.length === 0) specs.push({ type: 'Resource', values: { averageUtilization: DEFAULT_CPU_UTILIZATION } });
+  else if (extra.length === 0)
+    specs.push({ type: 'Resource', values: { averageUtilization: DEFAULT_CPU_UTILIZATION } });
   const annotated = parseAnnotation(obj, CURRENT_METRICS_ANNOTATION);
   if (annotated !== undefined) return [specs, annotated.map((m) => legacyMetric(m, true))];
   const currentCpu = objectAt(obj, 'status')?.currentCPUUtilizationPercentage;
-  return [specs, typeof currentCpu === 'number' ? [{ type: 'Resource', values: { averageUtilization: currentCpu } }] : []];
+  return [
+    specs,
+    typeof currentCpu === 'number' ? [{ type: 'Resource', values: { averageUtilization: currentCpu } }] : [],
+  ];
 }
 
 /** Quantity.String() of a possibly nil pointer. */
@@ -140,7 +163,10 @@ function formatMetric(spec: Metric, status: Metric | undefined): string {
 }
 
 /** formatHPAMetrics: `<current>/<target>` per metric, at most two, then ` + <k> more...`. */
-export function formatHPAMetrics(specs: readonly (Metric | undefined)[], statuses: readonly (Metric | undefined)[]): string {
+export function formatHPAMetrics(
+  specs: readonly (Metric | undefined)[],
+  statuses: readonly (Metric | undefined)[],
+): string {
   if (specs.length === 0) return '<none>';
   const list = specs.map((spec, i) => (spec === undefined ? '<unknown type>' : formatMetric(spec, statuses[i])));
   const shown = list.slice(0, MAX_SHOWN_METRICS).join(', ');

@@ -70,12 +70,29 @@ export class EventRecorder {
 
   /** Records an occurrence; never throws (events are best effort), failures are logged. */
   record(regarding: EventReference, type: EventType, reason: string, action: string, note: string): void {
-    void this.#record(regarding, type, reason, action, note).catch((err: unknown) => this.#log.warn({ err, reason, regarding: regarding.name }, 'recording an event failed'));
+    void this.#record(regarding, type, reason, action, note).catch((err: unknown) =>
+      this.#log.warn({ err, reason, regarding: regarding.name }, 'recording an event failed'),
+    );
   }
 
-  async #record(regarding: EventReference, type: EventType, reason: string, action: string, note: string): Promise<void> {
+  async #record(
+    regarding: EventReference,
+    type: EventType,
+    reason: string,
+    action: string,
+    note: string,
+  ): Promise<void> {
     const now = new Date();
-    const key = JSON.stringify([action, reason, this.#controller, regarding.apiVersion, regarding.kind, regarding.namespace ?? '', regarding.name, regarding.uid ?? '']);
+    const key = JSON.stringify([
+      action,
+      reason,
+      this.#controller,
+      regarding.apiVersion,
+      regarding.kind,
+      regarding.namespace ?? '',
+      regarding.name,
+      regarding.uid ?? '',
+    ]);
     const existing = this.#series.get(key);
     if (existing && now.getTime() - Date.parse(existing.lastObservedTime) < SERIES_WINDOW_MS) {
       existing.count += 1;
@@ -86,7 +103,7 @@ export class EventRecorder {
       return;
     }
     const namespace = regarding.namespace || DEFAULT_NAMESPACE;
-    const name = `${regarding.name}.${(BigInt(now.getTime()) * 1_000_000n + process.hrtime.bigint() % 1_000_000n).toString(16)}`;
+    const name = `${regarding.name}.${(BigInt(now.getTime()) * 1_000_000n + (process.hrtime.bigint() % 1_000_000n)).toString(16)}`;
     const event = {
       apiVersion: 'events.orch.io/v1',
       kind: 'Event',
@@ -110,16 +127,24 @@ export class EventRecorder {
   async #writeSeries(series: Series): Promise<void> {
     const count = series.count;
     const lastObservedTime = series.lastObservedTime;
-    await this.#store.patch(series.namespace, series.name, (current) => ({ ...current, series: { count, lastObservedTime } }), { dryRun: false, transform: this.#track });
+    await this.#store.patch(
+      series.namespace,
+      series.name,
+      (current) => ({ ...current, series: { count, lastObservedTime } }),
+      { dryRun: false, transform: this.#track },
+    );
     series.written = count;
   }
 
   #schedule(): void {
     if (this.#timer) return;
-    this.#timer = setTimeout(() => {
-      this.#timer = undefined;
-      void this.#refresh();
-    }, Math.min(SERIES_REFRESH_MS, SERIES_WINDOW_MS));
+    this.#timer = setTimeout(
+      () => {
+        this.#timer = undefined;
+        void this.#refresh();
+      },
+      Math.min(SERIES_REFRESH_MS, SERIES_WINDOW_MS),
+    );
     this.#timer.unref();
   }
 

@@ -21,7 +21,15 @@ function metadataFields(event: ApiObject): Record<string, string> {
 }
 
 export const CORE_EVENT_SELECTORS: SelectorSupport = {
-  fields: ['metadata.name', 'metadata.namespace', ...REFERENCE_FIELDS.map((f) => `involvedObject.${f}`), 'reason', 'reportingComponent', 'source', 'type'],
+  fields: [
+    'metadata.name',
+    'metadata.namespace',
+    ...REFERENCE_FIELDS.map((f) => `involvedObject.${f}`),
+    'reason',
+    'reportingComponent',
+    'source',
+    'type',
+  ],
   fieldSet: (event) => ({
     ...metadataFields(event),
     ...referenceFields('involvedObject', event),
@@ -33,7 +41,15 @@ export const CORE_EVENT_SELECTORS: SelectorSupport = {
 };
 
 export const EVENTS_V1_SELECTORS: SelectorSupport = {
-  fields: ['metadata.name', 'metadata.namespace', ...REFERENCE_FIELDS.map((f) => `regarding.${f}`), 'reason', 'reportingController', 'reportingInstance', 'type'],
+  fields: [
+    'metadata.name',
+    'metadata.namespace',
+    ...REFERENCE_FIELDS.map((f) => `regarding.${f}`),
+    'reason',
+    'reportingController',
+    'reportingInstance',
+    'type',
+  ],
   fieldSet: (event) => ({
     ...metadataFields(event),
     ...referenceFields('regarding', event),

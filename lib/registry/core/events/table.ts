@@ -24,17 +24,26 @@ export const eventTable: TableConvertor = {
   columns: [
     stringColumn('Last Seen', 'The time at which the most recent occurrence of this event was recorded.'),
     stringColumn('Type', 'Type of this event (Normal, Warning), new types could be added in the future'),
-    stringColumn('Reason', "This should be a short, machine understandable string that gives the reason for the transition into the object's current status."),
+    stringColumn(
+      'Reason',
+      "This should be a short, machine understandable string that gives the reason for the transition into the object's current status.",
+    ),
     stringColumn('Object', 'The object that this event is about.'),
     stringColumn('Subobject', FIELD_PATH_DOC, 1),
     stringColumn('Source', 'The component reporting this event. Should be a short machine understandable string.', 1),
     stringColumn('Message', 'A human-readable description of the status of this operation.'),
-    stringColumn('First Seen', 'The time at which the event was first recorded. (Time of server receipt is in TypeMeta.)', 1),
+    stringColumn(
+      'First Seen',
+      'The time at which the event was first recorded. (Time of server receipt is in TypeMeta.)',
+      1,
+    ),
     stringColumn('Count', 'The number of times this event has occurred.', 1),
     { ...nameColumn, priority: 1 },
   ],
   cells(event: ApiObject, now: Date): unknown[] {
-    const first = time(event['firstTimestamp']) ? formatAge(time(event['firstTimestamp']), now) : formatAge(time(event['eventTime']), now);
+    const first = time(event['firstTimestamp'])
+      ? formatAge(time(event['firstTimestamp']), now)
+      : formatAge(time(event['eventTime']), now);
     let last = time(event['lastTimestamp']) ? formatAge(time(event['lastTimestamp']), now) : first;
     let count = numberAt(event, 'count');
     const series = objectAt(event, 'series');
@@ -48,6 +57,17 @@ export const eventTable: TableConvertor = {
     const kind = stringAt(involved, 'kind').toLowerCase();
     const name = stringAt(involved, 'name');
     const target = name === '' ? kind : `${kind}/${name}`;
-    return [last, stringAt(event, 'type'), stringAt(event, 'reason'), target, stringAt(involved, 'fieldPath'), source(event), stringAt(event, 'message'), first, count, event.metadata.name ?? ''];
+    return [
+      last,
+      stringAt(event, 'type'),
+      stringAt(event, 'reason'),
+      target,
+      stringAt(involved, 'fieldPath'),
+      source(event),
+      stringAt(event, 'message'),
+      first,
+      count,
+      event.metadata.name ?? '',
+    ];
   },
 };

@@ -59,7 +59,11 @@ export class NamespaceController {
   constructor(deps: NamespaceControllerDeps) {
     this.#deps = deps;
     // Terminating namespaces are re-examined at each resync, so work left by a crashed replica is finished.
-    this.#informer = new Informer(deps.namespaces, { log: deps.log, resource: 'namespaces', resyncPeriodMs: RESYNC_INTERVAL_MS });
+    this.#informer = new Informer(deps.namespaces, {
+      log: deps.log,
+      resource: 'namespaces',
+      resyncPeriodMs: RESYNC_INTERVAL_MS,
+    });
     const seen = (ns: ApiObject): void => {
       if (ns.metadata.deletionTimestamp) this.enqueue(ns.metadata.name ?? '');
     };
@@ -109,29 +113,50 @@ export class NamespaceController {
     const remaining: RemainingContent = { byResource: new Map(), byFinalizer: new Map() };
     for (const store of this.#deps.namespacedStores()) {
       const left = await this.#deleteContent(store, name);
-      if (left.length > 0) remaining.byResource.set(`${store.definition.resource}.${store.definition.group}`, left.length);
-      for (const finalizer of left.flat()) remaining.byFinalizer.set(finalizer, (remaining.byFinalizer.get(finalizer) ?? 0) + 1);
+      if (left.length > 0)
+        remaining.byResource.set(`${store.definition.resource}.${store.definition.group}`, left.length);
+      for (const finalizer of left.flat())
+        remaining.byFinalizer.set(finalizer, (remaining.byFinalizer.get(finalizer) ?? 0) + 1);
     }
     // Like the deleter, record progress in status.conditions whenever it changed (also once all content is gone).
     let changed: unknown[] | undefined;
-    await this.#deps.status.patch('', name, (current) => {
-      const status = (current['status'] ?? {}) as Record<string, unknown>;
-      const conditions = updateDeletionConditions(status['conditions'], remaining);
-      changed = conditions;
-      return conditions ? { ...current, status: { ...status, conditions } } : current;
-    }, { dryRun: false, transform: trackedAs(KUBE_CONTROLLER_MANAGER, this.#deps.status.definition, 'status') });
+    await this.#deps.status.patch(
+      '',
+      name,
+      (current) => {
+        const status = (current['status'] ?? {}) as Record<string, unknown>;
+        const conditions = updateDeletionConditions(status['conditions'], remaining);
+        changed = conditions;
+        return conditions ? { ...current, status: { ...status, conditions } } : current;
+      },
+      { dryRun: false, transform: trackedAs(KUBE_CONTROLLER_MANAGER, this.#deps.status.definition, 'status') },
+    );
     this.#recordProgress(ns, changed);
     // Objects held by finalizers keep the namespace; look again soon, as Kubernetes requeues with an estimate.
     if (remaining.byResource.size > 0) {
       setTimeout(() => this.enqueue(name), CONTENT_REMAINING_RECHECK_MS).unref();
       return;
     }
-    await this.#deps.finalize.patch('', name, (current) => {
-      const spec = (current['spec'] ?? {}) as Record<string, unknown>;
-      return { ...current, spec: { ...spec, finalizers: specFinalizers(current).filter((f) => f !== NAMESPACE_FINALIZER) } };
-    }, { dryRun: false, transform: trackedAs(KUBE_CONTROLLER_MANAGER, this.#deps.finalize.definition, 'finalize') });
+    await this.#deps.finalize.patch(
+      '',
+      name,
+      (current) => {
+        const spec = (current['spec'] ?? {}) as Record<string, unknown>;
+        return {
+          ...current,
+          spec: { ...spec, finalizers: specFinalizers(current).filter((f) => f !== NAMESPACE_FINALIZER) },
+        };
+      },
+      { dryRun: false, transform: trackedAs(KUBE_CONTROLLER_MANAGER, this.#deps.finalize.definition, 'finalize') },
+    );
     this.#deps.log.info({ namespace: name }, 'namespace finalized');
-    this.#deps.recorder?.record(referenceTo(ns, 'v1', 'Namespace'), 'Normal', 'NamespaceFinalized', 'Finalize', 'All content removed; the namespace finalizer was removed');
+    this.#deps.recorder?.record(
+      referenceTo(ns, 'v1', 'Namespace'),
+      'Normal',
+      'NamespaceFinalized',
+      'Finalize',
+      'All content removed; the namespace finalizer was removed',
+    );
   }
 
   /** One event per remaining-work condition that is True after a change (a namespace's deletion progress). */
@@ -140,7 +165,13 @@ export class NamespaceController {
     if (!recorder || !conditions) return;
     for (const c of conditions as Array<Record<string, unknown>>) {
       if (!PROGRESS_CONDITIONS.has(String(c['type'])) || c['status'] !== 'True') continue;
-      recorder.record(referenceTo(ns, 'v1', 'Namespace'), 'Normal', String(c['reason']), 'Delete', String(c['message']));
+      recorder.record(
+        referenceTo(ns, 'v1', 'Namespace'),
+        'Normal',
+        String(c['reason']),
+        'Delete',
+        String(c['message']),
+      );
     }
   }
 
@@ -155,7 +186,9 @@ export class NamespaceController {
     do {
       const page = await store.list(namespace, { ...LIST_EVERYTHING, limit: CLEANUP_PAGE_SIZE, continueToken });
       const live = page.items.filter((item) => !item.metadata.deletionTimestamp);
-      remaining.push(...page.items.filter((item) => item.metadata.deletionTimestamp).map((item) => item.metadata.finalizers ?? []));
+      remaining.push(
+        ...page.items.filter((item) => item.metadata.deletionTimestamp).map((item) => item.metadata.finalizers ?? []),
+      );
       for (let i = 0; i < live.length; i += CLEANUP_CONCURRENCY) {
         const outcomes = await Promise.all(
           live.slice(i, i + CLEANUP_CONCURRENCY).map((item) =>

@@ -14,13 +14,18 @@ function hasSpecFinalizers(obj: ApiObject): boolean {
   return isPlainObject(spec) && Array.isArray(spec['finalizers']) && spec['finalizers'].length > 0;
 }
 
-export const namespaceDeletionHooks: Pick<Strategy, 'blocksDeletion' | 'prepareForTerminating' | 'deleteWhileTerminatingError'> = {
+export const namespaceDeletionHooks: Pick<
+  Strategy,
+  'blocksDeletion' | 'prepareForTerminating' | 'deleteWhileTerminatingError'
+> = {
   blocksDeletion: hasSpecFinalizers,
   prepareForTerminating(obj) {
     const status = isPlainObject(obj['status']) ? obj['status'] : {};
     obj['status'] = { ...status, phase: NAMESPACE_TERMINATING };
   },
   deleteWhileTerminatingError(obj) {
-    return hasSpecFinalizers(obj) ? conflict({ group: '', resource: 'namespaces' }, obj.metadata.name ?? '', NAMESPACE_BEING_EMPTIED_TEXT) : undefined;
+    return hasSpecFinalizers(obj)
+      ? conflict({ group: '', resource: 'namespaces' }, obj.metadata.name ?? '', NAMESPACE_BEING_EMPTIED_TEXT)
+      : undefined;
   },
 };

@@ -24,10 +24,20 @@ export class NamespaceLifecycle implements Admission {
     const phase = await this.#phaseOf(namespace);
     if (phase === 'Terminating') {
       const name = obj.metadata.name || obj.metadata.generateName || 'Unknown';
-      const err = forbidden(definition, name, `unable to create new content in namespace ${namespace} because it is being terminated`);
+      const err = forbidden(
+        definition,
+        name,
+        `unable to create new content in namespace ${namespace} because it is being terminated`,
+      );
       err.status.details = {
         ...err.status.details,
-        causes: [{ reason: 'NamespaceTerminating' as never, message: `namespace ${namespace} is being terminated`, field: 'metadata.namespace' }],
+        causes: [
+          {
+            reason: 'NamespaceTerminating' as never,
+            message: `namespace ${namespace} is being terminated`,
+            field: 'metadata.namespace',
+          },
+        ],
       };
       throw err;
     }
@@ -55,11 +65,16 @@ export class NamespaceLifecycle implements Admission {
     try {
       ns = await this.#namespaces().get('', namespace);
     } catch (err) {
-      if (err instanceof StatusError && err.code === 404) throw notFound({ group: '', resource: 'namespaces' }, namespace);
+      if (err instanceof StatusError && err.code === 404)
+        throw notFound({ group: '', resource: 'namespaces' }, namespace);
       throw err;
     }
     const status = ns['status'] as { phase?: unknown } | undefined;
-    const phase = ns.metadata.deletionTimestamp ? 'Terminating' : typeof status?.phase === 'string' ? status.phase : 'Active';
+    const phase = ns.metadata.deletionTimestamp
+      ? 'Terminating'
+      : typeof status?.phase === 'string'
+        ? status.phase
+        : 'Active';
     this.#seen.set(namespace, { phase, at: Date.now() });
     return phase;
   }

@@ -5,6 +5,9 @@ export const NAMESPACE_SELECTORS: SelectorSupport = {
   fields: ['metadata.name', 'status.phase'],
   fieldSet: (obj) => {
     const status = obj['status'] as { phase?: unknown } | undefined;
-    return { 'metadata.name': obj.metadata.name ?? '', 'status.phase': typeof status?.phase === 'string' ? status.phase : '' };
+    return {
+      'metadata.name': obj.metadata.name ?? '',
+      'status.phase': typeof status?.phase === 'string' ? status.phase : '',
+    };
   },
 };

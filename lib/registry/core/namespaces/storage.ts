@@ -7,7 +7,13 @@ import { namespaceFinalizeStrategy, namespaceStatusStrategy, namespaceStrategy }
 
 export const namespaceRegistration = (): ResourceRegistration => ({
   definition: {
-    group: '', version: 'v1', resource: 'namespaces', kind: 'Namespace', listKind: 'NamespaceList', shortNames: ['ns'], categories: [],
+    group: '',
+    version: 'v1',
+    resource: 'namespaces',
+    kind: 'Namespace',
+    listKind: 'NamespaceList',
+    shortNames: ['ns'],
+    categories: [],
     strategy: { ...namespaceStrategy, ...namespaceDeletionHooks },
     statusStrategy: { ...namespaceStatusStrategy, ...namespaceDeletionHooks },
   },

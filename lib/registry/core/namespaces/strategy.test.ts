@@ -4,7 +4,12 @@ import { LABEL_METADATA_NAME, NAMESPACE_FINALIZER } from '../../../apis/core/wel
 import { namespaceFinalizeStrategy, namespaceStatusStrategy, namespaceStrategy } from './strategy';
 
 function aNamespace(extra: Partial<ApiObject> = {}): ApiObject {
-  return { metadata: { name: 'dev', labels: { [LABEL_METADATA_NAME]: 'dev' } }, spec: { finalizers: [NAMESPACE_FINALIZER] }, status: { phase: 'Active' }, ...extra };
+  return {
+    metadata: { name: 'dev', labels: { [LABEL_METADATA_NAME]: 'dev' } },
+    spec: { finalizers: [NAMESPACE_FINALIZER] },
+    status: { phase: 'Active' },
+    ...extra,
+  };
 }
 
 describe('namespaceStrategy', () => {
@@ -19,7 +24,11 @@ describe('namespaceStrategy', () => {
     ['other finalizers', { finalizers: ['example.com/x'] }, { finalizers: ['example.com/x', NAMESPACE_FINALIZER] }],
     ['the finalizer already', { finalizers: [NAMESPACE_FINALIZER] }, { finalizers: [NAMESPACE_FINALIZER] }],
   ])('on create with %s: Active, finalizer ensured, name label set', (_name, spec, expected) => {
-    const ns: ApiObject = { metadata: { name: 'dev', labels: { [LABEL_METADATA_NAME]: 'x' } }, spec, status: { phase: 'Terminating' } };
+    const ns: ApiObject = {
+      metadata: { name: 'dev', labels: { [LABEL_METADATA_NAME]: 'x' } },
+      spec,
+      status: { phase: 'Terminating' },
+    };
     namespaceStrategy.prepareForCreate(ns);
     expect(ns.spec).toEqual(expected);
     expect(ns.status).toEqual({ phase: 'Active' });
@@ -44,7 +53,10 @@ describe('namespaceStatusStrategy and namespaceFinalizeStrategy', () => {
     const update = (): ApiObject => aNamespace({ spec: { finalizers: [] }, status: { phase: 'Terminating' } });
     const viaStatus = update();
     namespaceStatusStrategy.prepareForUpdate(viaStatus, aNamespace());
-    expect([viaStatus.spec, viaStatus.status]).toEqual([{ finalizers: [NAMESPACE_FINALIZER] }, { phase: 'Terminating' }]);
+    expect([viaStatus.spec, viaStatus.status]).toEqual([
+      { finalizers: [NAMESPACE_FINALIZER] },
+      { phase: 'Terminating' },
+    ]);
     const viaFinalize = update();
     namespaceFinalizeStrategy.prepareForUpdate(viaFinalize, aNamespace());
     expect([viaFinalize.spec, viaFinalize.status]).toEqual([{ finalizers: [] }, { phase: 'Active' }]);

@@ -2,7 +2,10 @@
 import { isPlainObject, type ApiObject } from '../../../apimachinery/meta/types';
 import { validateDNS1123LabelName } from '../../../apimachinery/validation/names';
 import {
-  validateNamespace, validateNamespaceFinalizeUpdate, validateNamespaceStatusUpdate, validateNamespaceUpdate,
+  validateNamespace,
+  validateNamespaceFinalizeUpdate,
+  validateNamespaceStatusUpdate,
+  validateNamespaceUpdate,
 } from '../../../apis/core/validation-namespace';
 import { applyNamespaceDefaults, setNamespaceNameLabel } from '../../../apis/core/v1/defaults';
 import { NAMESPACE_ACTIVE, NAMESPACE_FINALIZER } from '../../../apis/core/well-known-names';

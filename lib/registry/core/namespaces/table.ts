@@ -8,11 +8,7 @@ import { ageColumn, nameColumn, stringColumn } from '../../rest/table';
 const STATUS_DOC = 'The status of the namespace';
 
 export const namespaceTable: TableConvertor = {
-  columns: [
-    nameColumn,
-    stringColumn('Status', STATUS_DOC),
-    ageColumn,
-  ],
+  columns: [nameColumn, stringColumn('Status', STATUS_DOC), ageColumn],
   cells(obj: ApiObject, now: Date): unknown[] {
     return [obj.metadata.name ?? '', stringAt(obj.status, 'phase'), formatAge(obj.metadata.creationTimestamp, now)];
   },

@@ -3,5 +3,14 @@ import type { ResourceRegistration } from '../../rest/registration';
 import { serviceAccountStrategy } from './strategy';
 
 export const serviceAccountRegistration = (): ResourceRegistration => ({
-  definition: { group: '', version: 'v1', resource: 'serviceaccounts', kind: 'ServiceAccount', listKind: 'ServiceAccountList', shortNames: ['sa'], categories: [], strategy: serviceAccountStrategy },
+  definition: {
+    group: '',
+    version: 'v1',
+    resource: 'serviceaccounts',
+    kind: 'ServiceAccount',
+    listKind: 'ServiceAccountList',
+    shortNames: ['sa'],
+    categories: [],
+    strategy: serviceAccountStrategy,
+  },
 });

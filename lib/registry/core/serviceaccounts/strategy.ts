@@ -15,6 +15,10 @@ export const serviceAccountStrategy: Strategy = {
   namespaced: true,
   table: {
     columns: [nameColumn, stringColumn('Secrets', SECRETS_DOC), ageColumn],
-    cells: (obj: ApiObject, now: Date) => [obj.metadata.name ?? '', Array.isArray(obj['secrets']) ? obj['secrets'].length : 0, formatAge(obj.metadata.creationTimestamp, now)],
+    cells: (obj: ApiObject, now: Date) => [
+      obj.metadata.name ?? '',
+      Array.isArray(obj['secrets']) ? obj['secrets'].length : 0,
+      formatAge(obj.metadata.creationTimestamp, now),
+    ],
   },
 };

@@ -66,7 +66,8 @@ export function planUpdate(current: ApiObject, wanted: ApiObject, mandatory: boo
   const specChanged = autoUpdateSpec && !specsEqual(wanted['spec'], current['spec']);
   if (!updateAnnotation && !specChanged) return undefined;
   const next = structuredClone(current);
-  if (updateAnnotation) next.metadata.annotations = { ...next.metadata.annotations, [AUTO_UPDATE_ANNOTATION]: String(autoUpdateSpec) };
+  if (updateAnnotation)
+    next.metadata.annotations = { ...next.metadata.annotations, [AUTO_UPDATE_ANNOTATION]: String(autoUpdateSpec) };
   if (specChanged) next['spec'] = structuredClone(wanted['spec']);
   return next;
 }
@@ -100,7 +101,11 @@ export class FlowcontrolBootstrap {
   constructor(deps: FlowcontrolBootstrapDeps) {
     this.#log = deps.log;
     this.#flowSchemas = { name: 'FlowSchema', store: deps.flowSchemas, build: flowSchemaObject };
-    this.#priorityLevels = { name: 'PriorityLevelConfiguration', store: deps.priorityLevels, build: priorityLevelObject };
+    this.#priorityLevels = {
+      name: 'PriorityLevelConfiguration',
+      store: deps.priorityLevels,
+      build: priorityLevelObject,
+    };
     this.#timing = {
       initialRetryMs: deps.timing?.initialRetryMs ?? INITIAL_RETRY_MS,
       initialTimeoutMs: deps.timing?.initialTimeoutMs ?? INITIAL_TIMEOUT_MS,
@@ -181,7 +186,8 @@ export class FlowcontrolBootstrap {
         errors.push(err);
       }
     }
-    if (errors.length > 0) throw new AggregateError(errors, `failed ensuring ${mandatory ? 'mandatory' : 'suggested'} ${kind.name} objects`);
+    if (errors.length > 0)
+      throw new AggregateError(errors, `failed ensuring ${mandatory ? 'mandatory' : 'suggested'} ${kind.name} objects`);
   }
 
   async #ensureOne(kind: Kind, b: BootstrapObject, mandatory: boolean): Promise<void> {
@@ -192,18 +198,26 @@ export class FlowcontrolBootstrap {
       try {
         const current = await this.#getOrUndefined(kind, b.name);
         if (current === undefined) {
-          await kind.store.create('', structuredClone(wanted), { dryRun: false, transform: trackedAs(APF_CONFIG_PRODUCER_MANAGER, kind.store.definition) });
+          await kind.store.create('', structuredClone(wanted), {
+            dryRun: false,
+            transform: trackedAs(APF_CONFIG_PRODUCER_MANAGER, kind.store.definition),
+          });
           this.#log.info({ kind: kind.name, name: b.name, mandatory }, 'created APF bootstrap object');
           return;
         }
         if (planUpdate(current, wanted, mandatory) === undefined) return;
         let wrote = false;
         // The decision is re-made on whatever is stored when the compare-and-swap runs, so a concurrent writer's change is judged, not overwritten.
-        await kind.store.patch('', b.name, (latest) => {
-          const next = planUpdate(latest, wanted, mandatory);
-          wrote = next !== undefined;
-          return next ?? latest;
-        }, { dryRun: false, transform: trackedAs(APF_CONFIG_PRODUCER_MANAGER, kind.store.definition) });
+        await kind.store.patch(
+          '',
+          b.name,
+          (latest) => {
+            const next = planUpdate(latest, wanted, mandatory);
+            wrote = next !== undefined;
+            return next ?? latest;
+          },
+          { dryRun: false, transform: trackedAs(APF_CONFIG_PRODUCER_MANAGER, kind.store.definition) },
+        );
         if (wrote) this.#log.info({ kind: kind.name, name: b.name, mandatory }, 'updated APF bootstrap object');
         return;
       } catch (err) {
@@ -228,7 +242,12 @@ export class FlowcontrolBootstrap {
     const { items } = await kind.store.list('', LIST_EVERYTHING);
     for (const item of items) {
       const name = item.metadata.name ?? '';
-      if (keep.has(name) || !isPlainObject(item.metadata.annotations) || !Object.hasOwn(item.metadata.annotations, AUTO_UPDATE_ANNOTATION)) continue;
+      if (
+        keep.has(name) ||
+        !isPlainObject(item.metadata.annotations) ||
+        !Object.hasOwn(item.metadata.annotations, AUTO_UPDATE_ANNOTATION)
+      )
+        continue;
       await this.#removeOne(kind, name);
     }
   }
@@ -242,13 +261,21 @@ export class FlowcontrolBootstrap {
       const autoUpdate = parseGoBool(value);
       if (autoUpdate === undefined) {
         // Needs an operator; retrying would not help.
-        this.#log.error({ kind: kind.name, name, value }, `Skipping deletion of the ${kind.name}: unexpected annotation value, expected a boolean`);
+        this.#log.error(
+          { kind: kind.name, name, value },
+          `Skipping deletion of the ${kind.name}: unexpected annotation value, expected a boolean`,
+        );
         return;
       }
       if (!autoUpdate) return;
       try {
         // Precondition: an operator flipping the annotation to "false" meanwhile wins.
-        await kind.store.delete('', name, { preconditions: { resourceVersion: current.metadata.resourceVersion ?? '' } }, { dryRun: false });
+        await kind.store.delete(
+          '',
+          name,
+          { preconditions: { resourceVersion: current.metadata.resourceVersion ?? '' } },
+          { dryRun: false },
+        );
         this.#log.info({ kind: kind.name, name }, 'deleted obsolete APF bootstrap object');
         return;
       } catch (err) {

@@ -9,11 +9,22 @@ function aFlowSchema(): ApiObject {
   return {
     apiVersion: 'flowcontrol.apiserver.orch.io/v1beta3',
     kind: 'FlowSchema',
-    metadata: { name: 'fs', generation: 3, labels: { a: 'b' }, creationTimestamp: '2024-06-01T11:00:00Z', resourceVersion: '10' },
+    metadata: {
+      name: 'fs',
+      generation: 3,
+      labels: { a: 'b' },
+      creationTimestamp: '2024-06-01T11:00:00Z',
+      resourceVersion: '10',
+    },
     spec: {
       priorityLevelConfiguration: { name: 'workload-low' },
       matchingPrecedence: 500,
-      rules: [{ subjects: [{ kind: 'Group', group: { name: 'g' } }], nonResourceRules: [{ verbs: ['get'], nonResourceURLs: ['/healthz'] }] }],
+      rules: [
+        {
+          subjects: [{ kind: 'Group', group: { name: 'g' } }],
+          nonResourceRules: [{ verbs: ['get'], nonResourceURLs: ['/healthz'] }],
+        },
+      ],
     },
     status: { conditions: [{ type: 'Dangling', status: 'False', reason: 'Found' }] },
   };
@@ -106,8 +117,17 @@ describe('flowSchemaTable', () => {
     [
       'a ByUser schema whose PL is missing',
       (o) => {
-        o.spec = { priorityLevelConfiguration: { name: 'x' }, matchingPrecedence: 7, distinguisherMethod: { type: 'ByUser' } };
-        o.status = { conditions: [{ type: 'Other', status: 'False' }, { type: 'Dangling', status: 'True' }] };
+        o.spec = {
+          priorityLevelConfiguration: { name: 'x' },
+          matchingPrecedence: 7,
+          distinguisherMethod: { type: 'ByUser' },
+        };
+        o.status = {
+          conditions: [
+            { type: 'Other', status: 'False' },
+            { type: 'Dangling', status: 'True' },
+          ],
+        };
       },
       ['fs', 'x', 7, 'ByUser', '60m', 'True'],
     ],

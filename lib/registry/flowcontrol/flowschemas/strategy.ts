@@ -1,11 +1,19 @@
 // FlowSchema registry behaviour: cluster-scoped, status cleared on create and carried on update, /status writes only status.
 import { semanticEqual } from '../../../apimachinery/validation/semantic-equal';
 import { applyFlowSchemaDefaults } from '../../../apis/flowcontrol/v1beta3/defaults';
-import { validateFlowSchema, validateFlowSchemaStatus, validateFlowSchemaUpdate } from '../../../apis/flowcontrol/validation';
+import {
+  validateFlowSchema,
+  validateFlowSchemaStatus,
+  validateFlowSchemaUpdate,
+} from '../../../apis/flowcontrol/validation';
 import type { Strategy } from '../../rest/strategy';
 import { defaultStrategy } from '../../rest/strategy';
 import { resetFieldsOf } from '../../../apimachinery/managed-fields/reset-fields';
-import { carrySpecAndMetadata, carryStatusAndBumpGeneration, clearStatusAndStartGeneration } from '../../rest/spec-status';
+import {
+  carrySpecAndMetadata,
+  carryStatusAndBumpGeneration,
+  clearStatusAndStartGeneration,
+} from '../../rest/spec-status';
 import { flowSchemaTable } from './table';
 
 export const flowSchemaStrategy: Strategy = {

@@ -6,7 +6,8 @@ import type { TableConvertor } from '../../rest/table';
 import { ageColumn, nameColumn, stringColumn } from '../../rest/table';
 
 // Descriptions are the SwaggerDoc texts of k8s.io/api v0.26 flowcontrol/v1beta3 (Name and Age: ../../rest/table).
-const PRIORITY_LEVEL_REFERENCE_NAME_DOC = '`name` is the name of the priority level configuration being referenced Required.';
+const PRIORITY_LEVEL_REFERENCE_NAME_DOC =
+  '`name` is the name of the priority level configuration being referenced Required.';
 const MATCHING_PRECEDENCE_DOC =
   '`matchingPrecedence` is used to choose among the FlowSchemas that match a given request. The chosen FlowSchema is among those with the numerically lowest (which we take to be logically highest) MatchingPrecedence.  Each MatchingPrecedence value must be ranged in [1,10000]. Note that if the precedence is not specified, it will be set to 1000 as default.';
 const DISTINGUISHER_METHOD_DOC =

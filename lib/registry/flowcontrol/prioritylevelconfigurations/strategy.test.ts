@@ -12,7 +12,11 @@ function aPriorityLevel(): ApiObject {
     metadata: { name: 'pl', generation: 2, creationTimestamp: '2024-05-30T12:00:00Z' },
     spec: {
       type: 'Limited',
-      limited: { nominalConcurrencyShares: 30, lendablePercent: 0, limitResponse: { type: 'Queue', queuing: { queues: 64, handSize: 8, queueLengthLimit: 50 } } },
+      limited: {
+        nominalConcurrencyShares: 30,
+        lendablePercent: 0,
+        limitResponse: { type: 'Queue', queuing: { queues: 64, handSize: 8, queueLengthLimit: 50 } },
+      },
     },
     status: {},
   };
@@ -25,11 +29,18 @@ describe('priorityLevelConfigurationStrategy', () => {
   });
 
   it('applies the v1beta3 defaults', () => {
-    const obj: ApiObject = { metadata: { name: 'pl' }, spec: { type: 'Limited', limited: { limitResponse: { type: 'Queue', queuing: {} } } } };
+    const obj: ApiObject = {
+      metadata: { name: 'pl' },
+      spec: { type: 'Limited', limited: { limitResponse: { type: 'Queue', queuing: {} } } },
+    };
     priorityLevelConfigurationStrategy.applyDefaults(obj);
     expect(obj.spec).toEqual({
       type: 'Limited',
-      limited: { nominalConcurrencyShares: 30, lendablePercent: 0, limitResponse: { type: 'Queue', queuing: { queues: 64, handSize: 8, queueLengthLimit: 50 } } },
+      limited: {
+        nominalConcurrencyShares: 30,
+        lendablePercent: 0,
+        limitResponse: { type: 'Queue', queuing: { queues: 64, handSize: 8, queueLengthLimit: 50 } },
+      },
     });
   });
 
@@ -58,8 +69,12 @@ describe('priorityLevelConfigurationStrategy', () => {
   it('reports nominalConcurrencyShares in error paths', () => {
     const obj = aPriorityLevel();
     obj.spec = { type: 'Limited', limited: { nominalConcurrencyShares: -1, limitResponse: { type: 'Reject' } } };
-    expect(priorityLevelConfigurationStrategy.validate(obj).map((e) => e.field)).toEqual(['spec.limited.nominalConcurrencyShares']);
-    expect(priorityLevelConfigurationStrategy.validateUpdate(obj, aPriorityLevel()).map((e) => e.field)).toEqual(['spec.limited.nominalConcurrencyShares']);
+    expect(priorityLevelConfigurationStrategy.validate(obj).map((e) => e.field)).toEqual([
+      'spec.limited.nominalConcurrencyShares',
+    ]);
+    expect(priorityLevelConfigurationStrategy.validateUpdate(obj, aPriorityLevel()).map((e) => e.field)).toEqual([
+      'spec.limited.nominalConcurrencyShares',
+    ]);
   });
 });
 
@@ -73,7 +88,9 @@ describe('priorityLevelConfigurationStatusStrategy', () => {
     priorityLevelConfigurationStatusStrategy.prepareForUpdate(obj, old);
     expect(obj.spec).toEqual(old.spec);
     expect(obj.metadata).toEqual(old.metadata);
-    expect(priorityLevelConfigurationStatusStrategy.validateUpdate(obj, old).map((e) => e.field)).toEqual(['status.conditions[0].type']);
+    expect(priorityLevelConfigurationStatusStrategy.validateUpdate(obj, old).map((e) => e.field)).toEqual([
+      'status.conditions[0].type',
+    ]);
   });
 });
 
@@ -93,10 +110,20 @@ describe('priorityLevelConfigurationTable', () => {
   it.each<[string, unknown, unknown[]]>([
     [
       'a queuing level',
-      { type: 'Limited', limited: { nominalConcurrencyShares: 30, limitResponse: { type: 'Queue', queuing: { queues: 64, handSize: 8, queueLengthLimit: 50 } } } },
+      {
+        type: 'Limited',
+        limited: {
+          nominalConcurrencyShares: 30,
+          limitResponse: { type: 'Queue', queuing: { queues: 64, handSize: 8, queueLengthLimit: 50 } },
+        },
+      },
       ['pl', 'Limited', 30, 64, 8, 50, '2d'],
     ],
-    ['a rejecting level', { type: 'Limited', limited: { nominalConcurrencyShares: 5, limitResponse: { type: 'Reject' } } }, ['pl', 'Limited', 5, '<none>', '<none>', '<none>', '2d']],
+    [
+      'a rejecting level',
+      { type: 'Limited', limited: { nominalConcurrencyShares: 5, limitResponse: { type: 'Reject' } } },
+      ['pl', 'Limited', 5, '<none>', '<none>', '<none>', '2d'],
+    ],
     ['an exempt level', { type: 'Exempt' }, ['pl', 'Exempt', '<none>', '<none>', '<none>', '<none>', '2d']],
   ])('%s', (_name, spec, cells) => {
     const obj = aPriorityLevel();

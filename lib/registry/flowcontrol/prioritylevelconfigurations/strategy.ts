@@ -9,7 +9,11 @@ import {
 import type { Strategy } from '../../rest/strategy';
 import { defaultStrategy } from '../../rest/strategy';
 import { resetFieldsOf } from '../../../apimachinery/managed-fields/reset-fields';
-import { carrySpecAndMetadata, carryStatusAndBumpGeneration, clearStatusAndStartGeneration } from '../../rest/spec-status';
+import {
+  carrySpecAndMetadata,
+  carryStatusAndBumpGeneration,
+  clearStatusAndStartGeneration,
+} from '../../rest/spec-status';
 import { priorityLevelConfigurationTable } from './table';
 
 // Objects reach the strategy in v1beta3 form; error paths name the shares field as the request's version does.

@@ -8,7 +8,13 @@ import { isPlainObject } from '../../../apimachinery/meta/types';
 import { semanticEqual } from '../../../apimachinery/validation/semantic-equal';
 import type { GenericStore } from '../../generic/store';
 import { KUBE_APISERVER_MANAGER, trackedAs } from '../../generic/internal-field-manager';
-import { AUTO_UPDATE_ANNOTATION, BOOTSTRAP_CLUSTER_ROLES, BOOTSTRAP_CLUSTER_ROLE_BINDINGS, clusterRoleBindingObject, clusterRoleObject } from './policy';
+import {
+  AUTO_UPDATE_ANNOTATION,
+  BOOTSTRAP_CLUSTER_ROLES,
+  BOOTSTRAP_CLUSTER_ROLE_BINDINGS,
+  clusterRoleBindingObject,
+  clusterRoleObject,
+} from './policy';
 
 const RETRY_MS = 1000;
 const MAX_ATTEMPTS = 5;
@@ -37,12 +43,19 @@ function reconcile(current: ApiObject, wanted: ApiObject, listFields: readonly s
   }
   for (const field of listFields) {
     const [outer, inner] = field.split('.');
-    const read = (o: ApiObject): unknown[] => (inner === undefined ? list(o[outer ?? '']) : list(isPlainObject(o[outer ?? '']) ? (o[outer ?? ''] as Record<string, unknown>)[inner] : undefined));
+    const read = (o: ApiObject): unknown[] =>
+      inner === undefined
+        ? list(o[outer ?? ''])
+        : list(isPlainObject(o[outer ?? '']) ? (o[outer ?? ''] as Record<string, unknown>)[inner] : undefined);
     const add = missing(read(current), read(wanted));
     if (add.length === 0) continue;
     changed = true;
     if (inner === undefined) next[outer ?? ''] = [...read(current), ...add];
-    else next[outer ?? ''] = { ...(isPlainObject(next[outer ?? '']) ? (next[outer ?? ''] as object) : {}), [inner]: [...read(current), ...add] };
+    else
+      next[outer ?? ''] = {
+        ...(isPlainObject(next[outer ?? '']) ? (next[outer ?? ''] as object) : {}),
+        [inner]: [...read(current), ...add],
+      };
   }
   return changed ? next : undefined;
 }
@@ -80,9 +93,16 @@ export class RbacBootstrap {
   async ensure(): Promise<void> {
     for (const role of BOOTSTRAP_CLUSTER_ROLES) {
       // An aggregated role's rules are the aggregation controller's: only its selectors are reconciled here.
-      await this.#ensureOne(this.deps.clusterRoles, clusterRoleObject(role), role.aggregateFrom === undefined ? ['rules', 'aggregationRule.clusterRoleSelectors'] : ['aggregationRule.clusterRoleSelectors']);
+      await this.#ensureOne(
+        this.deps.clusterRoles,
+        clusterRoleObject(role),
+        role.aggregateFrom === undefined
+          ? ['rules', 'aggregationRule.clusterRoleSelectors']
+          : ['aggregationRule.clusterRoleSelectors'],
+      );
     }
-    for (const binding of BOOTSTRAP_CLUSTER_ROLE_BINDINGS) await this.#ensureOne(this.deps.clusterRoleBindings, clusterRoleBindingObject(binding), ['subjects']);
+    for (const binding of BOOTSTRAP_CLUSTER_ROLE_BINDINGS)
+      await this.#ensureOne(this.deps.clusterRoleBindings, clusterRoleBindingObject(binding), ['subjects']);
   }
 
   async #ensureOne(store: GenericStore, wanted: ApiObject, listFields: readonly string[]): Promise<void> {
@@ -102,7 +122,10 @@ export class RbacBootstrap {
           return;
         }
         if (reconcile(current, wanted, listFields) === undefined) return;
-        await store.patch('', name, (latest) => reconcile(latest, wanted, listFields) ?? latest, { dryRun: false, transform });
+        await store.patch('', name, (latest) => reconcile(latest, wanted, listFields) ?? latest, {
+          dryRun: false,
+          transform,
+        });
         this.deps.log.info({ kind: wanted.kind, name }, 'reconciled RBAC bootstrap object');
         return;
       } catch (err) {

@@ -31,23 +31,70 @@ interface BootstrapBinding {
   groups: string[];
 }
 
-const rule = (verbs: string[], apiGroups: string[], resources: string[]): PolicyRule => ({ apiGroups, resources, verbs });
+const rule = (verbs: string[], apiGroups: string[], resources: string[]): PolicyRule => ({
+  apiGroups,
+  resources,
+  verbs,
+});
 const urls = (verbs: string[], nonResourceURLs: string[]): PolicyRule => ({ nonResourceURLs, verbs });
 
 export const BOOTSTRAP_CLUSTER_ROLES: readonly BootstrapClusterRole[] = [
   { name: 'cluster-admin', rules: [rule(['*'], ['*'], ['*']), urls(['*'], ['*'])] },
-  { name: 'system:discovery', rules: [urls(['get'], ['/api', '/api/*', '/apis', '/apis/*', '/healthz', '/livez', '/openapi', '/openapi/*', '/readyz', '/version', '/version/'])] },
-  { name: 'system:basic-user', rules: [rule(['create'], [AUTHORIZATION_GROUP], ['selfsubjectaccessreviews', 'selfsubjectrulesreviews'])] },
-  { name: 'system:public-info-viewer', rules: [urls(['get'], ['/healthz', '/livez', '/readyz', '/version', '/version/'])] },
-  { name: 'system:monitoring', rules: [urls(['get'], ['/healthz', '/healthz/*', '/livez', '/livez/*', '/metrics', '/metrics/slis', '/readyz', '/readyz/*'])] },
-  { name: 'system:auth-delegator', rules: [rule(['create'], [AUTHENTICATION_GROUP], ['tokenreviews']), rule(['create'], [AUTHORIZATION_GROUP], ['subjectaccessreviews'])] },
+  {
+    name: 'system:discovery',
+    rules: [
+      urls(
+        ['get'],
+        [
+          '/api',
+          '/api/*',
+          '/apis',
+          '/apis/*',
+          '/healthz',
+          '/livez',
+          '/openapi',
+          '/openapi/*',
+          '/readyz',
+          '/version',
+          '/version/',
+        ],
+      ),
+    ],
+  },
+  {
+    name: 'system:basic-user',
+    rules: [rule(['create'], [AUTHORIZATION_GROUP], ['selfsubjectaccessreviews', 'selfsubjectrulesreviews'])],
+  },
+  {
+    name: 'system:public-info-viewer',
+    rules: [urls(['get'], ['/healthz', '/livez', '/readyz', '/version', '/version/'])],
+  },
+  {
+    name: 'system:monitoring',
+    rules: [
+      urls(
+        ['get'],
+        ['/healthz', '/healthz/*', '/livez', '/livez/*', '/metrics', '/metrics/slis', '/readyz', '/readyz/*'],
+      ),
+    ],
+  },
+  {
+    name: 'system:auth-delegator',
+    rules: [
+      rule(['create'], [AUTHENTICATION_GROUP], ['tokenreviews']),
+      rule(['create'], [AUTHORIZATION_GROUP], ['subjectaccessreviews']),
+    ],
+  },
   { name: 'admin', rules: [], aggregateFrom: 'admin' },
   { name: 'edit', rules: [], labels: { [AGGREGATE_TO('admin')]: 'true' }, aggregateFrom: 'edit' },
   { name: 'view', rules: [], labels: { [AGGREGATE_TO('edit')]: 'true' }, aggregateFrom: 'view' },
   {
     name: 'system:aggregate-to-admin',
     labels: { [AGGREGATE_TO('admin')]: 'true' },
-    rules: [rule(['create'], [AUTHORIZATION_GROUP], ['localsubjectaccessreviews']), rule(READ_WRITE, [RBAC_GROUP], ['roles', 'rolebindings'])],
+    rules: [
+      rule(['create'], [AUTHORIZATION_GROUP], ['localsubjectaccessreviews']),
+      rule(READ_WRITE, [RBAC_GROUP], ['roles', 'rolebindings']),
+    ],
   },
   {
     name: 'system:aggregate-to-edit',
@@ -76,7 +123,11 @@ export const BOOTSTRAP_CLUSTER_ROLE_BINDINGS: readonly BootstrapBinding[] = [
   { name: 'cluster-admin', role: 'cluster-admin', groups: [SYSTEM_PRIVILEGED_GROUP] },
   { name: 'system:discovery', role: 'system:discovery', groups: [ALL_AUTHENTICATED] },
   { name: 'system:basic-user', role: 'system:basic-user', groups: [ALL_AUTHENTICATED] },
-  { name: 'system:public-info-viewer', role: 'system:public-info-viewer', groups: [ALL_AUTHENTICATED, ALL_UNAUTHENTICATED] },
+  {
+    name: 'system:public-info-viewer',
+    role: 'system:public-info-viewer',
+    groups: [ALL_AUTHENTICATED, ALL_UNAUTHENTICATED],
+  },
   { name: 'system:monitoring', role: 'system:monitoring', groups: ['system:monitoring'] },
 ];
 
@@ -87,8 +138,16 @@ const bootstrapMeta = (name: string, labels: Record<string, string> = {}) => ({
 });
 
 export function clusterRoleObject(role: BootstrapClusterRole): ApiObject {
-  const obj: ApiObject = { apiVersion: `${RBAC_GROUP}/v1`, kind: 'ClusterRole', metadata: bootstrapMeta(role.name, role.labels), rules: role.rules.map((r) => ({ ...r })) };
-  if (role.aggregateFrom !== undefined) obj['aggregationRule'] = { clusterRoleSelectors: [{ matchLabels: { [AGGREGATE_TO(role.aggregateFrom)]: 'true' } }] };
+  const obj: ApiObject = {
+    apiVersion: `${RBAC_GROUP}/v1`,
+    kind: 'ClusterRole',
+    metadata: bootstrapMeta(role.name, role.labels),
+    rules: role.rules.map((r) => ({ ...r })),
+  };
+  if (role.aggregateFrom !== undefined)
+    obj['aggregationRule'] = {
+      clusterRoleSelectors: [{ matchLabels: { [AGGREGATE_TO(role.aggregateFrom)]: 'true' } }],
+    };
   return obj;
 }
 

@@ -4,6 +4,15 @@ import type { RegistrationOptions, ResourceRegistration } from '../../rest/regis
 import { clusterRoleBindingStrategy } from './strategy';
 
 export const clusterRoleBindingRegistration = ({ rbacGuard }: RegistrationOptions): ResourceRegistration => ({
-  definition: { group: RBAC_GROUP, version: 'v1', resource: 'clusterrolebindings', kind: 'ClusterRoleBinding', listKind: 'ClusterRoleBindingList', shortNames: [], categories: [], strategy: clusterRoleBindingStrategy },
+  definition: {
+    group: RBAC_GROUP,
+    version: 'v1',
+    resource: 'clusterrolebindings',
+    kind: 'ClusterRoleBinding',
+    listKind: 'ClusterRoleBindingList',
+    shortNames: [],
+    categories: [],
+    strategy: clusterRoleBindingStrategy,
+  },
   ...(rbacGuard ? { guard: rbacGuard } : {}),
 });

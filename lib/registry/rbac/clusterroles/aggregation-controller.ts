@@ -29,11 +29,13 @@ export function aggregatedRules(role: ApiObject, all: readonly ApiObject[]): unk
   selectors.forEach((value, i) => {
     const errs: FieldError[] = [];
     const selector = readLabelSelector(errs, FieldPath.root('clusterRoleSelectors').index(i), value);
-    const matcher = selector === undefined || typeof selector !== 'object' ? undefined : labelSelectorAsSelector(selector);
+    const matcher =
+      selector === undefined || typeof selector !== 'object' ? undefined : labelSelectorAsSelector(selector);
     if (!matcher) return;
     for (const other of sorted) {
       if (other.metadata.name === role.metadata.name || !matcher.matches(other.metadata.labels)) continue;
-      for (const r of Array.isArray(other['rules']) ? other['rules'] : []) if (!rules.some((have) => semanticEqual(have, r))) rules.push(r);
+      for (const r of Array.isArray(other['rules']) ? other['rules'] : [])
+        if (!rules.some((have) => semanticEqual(have, r))) rules.push(r);
     }
   });
   return rules;
@@ -95,11 +97,16 @@ export class ClusterRoleAggregation {
 
   async #write(name: string, all: readonly ApiObject[]): Promise<void> {
     try {
-      await this.deps.store.patch('', name, (latest) => {
-        const rules = aggregatedRules(latest, all);
-        if (rules === undefined) return latest;
-        return { ...latest, rules };
-      }, { dryRun: false, transform: trackedAs(KUBE_CONTROLLER_MANAGER, this.deps.store.definition) });
+      await this.deps.store.patch(
+        '',
+        name,
+        (latest) => {
+          const rules = aggregatedRules(latest, all);
+          if (rules === undefined) return latest;
+          return { ...latest, rules };
+        },
+        { dryRun: false, transform: trackedAs(KUBE_CONTROLLER_MANAGER, this.deps.store.definition) },
+      );
     } catch (err) {
       if (err instanceof StatusError && err.code === 404) return;
       throw err;

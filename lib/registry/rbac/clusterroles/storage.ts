@@ -4,6 +4,15 @@ import type { RegistrationOptions, ResourceRegistration } from '../../rest/regis
 import { clusterRoleStrategy } from './strategy';
 
 export const clusterRoleRegistration = ({ rbacGuard }: RegistrationOptions): ResourceRegistration => ({
-  definition: { group: RBAC_GROUP, version: 'v1', resource: 'clusterroles', kind: 'ClusterRole', listKind: 'ClusterRoleList', shortNames: [], categories: [], strategy: clusterRoleStrategy },
+  definition: {
+    group: RBAC_GROUP,
+    version: 'v1',
+    resource: 'clusterroles',
+    kind: 'ClusterRole',
+    listKind: 'ClusterRoleList',
+    shortNames: [],
+    categories: [],
+    strategy: clusterRoleStrategy,
+  },
   ...(rbacGuard ? { guard: rbacGuard } : {}),
 });

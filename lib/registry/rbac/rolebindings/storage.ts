@@ -4,6 +4,15 @@ import type { RegistrationOptions, ResourceRegistration } from '../../rest/regis
 import { roleBindingStrategy } from './strategy';
 
 export const roleBindingRegistration = ({ rbacGuard }: RegistrationOptions): ResourceRegistration => ({
-  definition: { group: RBAC_GROUP, version: 'v1', resource: 'rolebindings', kind: 'RoleBinding', listKind: 'RoleBindingList', shortNames: [], categories: [], strategy: roleBindingStrategy },
+  definition: {
+    group: RBAC_GROUP,
+    version: 'v1',
+    resource: 'rolebindings',
+    kind: 'RoleBinding',
+    listKind: 'RoleBindingList',
+    shortNames: [],
+    categories: [],
+    strategy: roleBindingStrategy,
+  },
   ...(rbacGuard ? { guard: rbacGuard } : {}),
 });

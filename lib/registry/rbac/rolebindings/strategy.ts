@@ -5,7 +5,8 @@ import type { Strategy } from '../../rest/strategy';
 import { defaultStrategy } from '../../rest/strategy';
 import { bindingTable } from '../binding-table';
 
-const ROLE_REF_DOC = 'RoleRef can reference a Role in the current namespace or a ClusterRole in the global namespace. If the RoleRef cannot be resolved, the Authorizer must return an error.';
+const ROLE_REF_DOC =
+  'RoleRef can reference a Role in the current namespace or a ClusterRole in the global namespace. If the RoleRef cannot be resolved, the Authorizer must return an error.';
 
 export const roleBindingStrategy: Strategy = {
   ...defaultStrategy,

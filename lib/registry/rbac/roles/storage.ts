@@ -4,6 +4,15 @@ import type { RegistrationOptions, ResourceRegistration } from '../../rest/regis
 import { roleStrategy } from './strategy';
 
 export const roleRegistration = ({ rbacGuard }: RegistrationOptions): ResourceRegistration => ({
-  definition: { group: RBAC_GROUP, version: 'v1', resource: 'roles', kind: 'Role', listKind: 'RoleList', shortNames: [], categories: [], strategy: roleStrategy },
+  definition: {
+    group: RBAC_GROUP,
+    version: 'v1',
+    resource: 'roles',
+    kind: 'Role',
+    listKind: 'RoleList',
+    shortNames: [],
+    categories: [],
+    strategy: roleStrategy,
+  },
   ...(rbacGuard ? { guard: rbacGuard } : {}),
 });

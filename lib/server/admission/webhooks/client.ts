@@ -31,14 +31,22 @@ function targetOf(clientConfig: Record<string, unknown>, serviceTemplate: string
   const namespace = String(service['namespace'] ?? '');
   const port = typeof service['port'] === 'number' ? service['port'] : 443;
   const path = typeof service['path'] === 'string' ? service['path'] : '';
-  const text = serviceTemplate.replaceAll('{name}', name).replaceAll('{namespace}', namespace).replaceAll('{port}', String(port)).replaceAll('{path}', path);
+  const text = serviceTemplate
+    .replaceAll('{name}', name)
+    .replaceAll('{namespace}', namespace)
+    .replaceAll('{port}', String(port))
+    .replaceAll('{path}', path);
   return { url: new URL(text), serverName: `${name}.${namespace}.svc` };
 }
 
 /** Go's Duration text of whole seconds (`10s`), as client-go puts it in the `timeout` query parameter. */
 const goSeconds = (seconds: number): string => `${seconds}s`;
 
-export function callWebhook(hook: Record<string, unknown>, review: unknown, serviceTemplate: string): Promise<CallResult> {
+export function callWebhook(
+  hook: Record<string, unknown>,
+  review: unknown,
+  serviceTemplate: string,
+): Promise<CallResult> {
   const clientConfig = isPlainObject(hook['clientConfig']) ? hook['clientConfig'] : {};
   const timeoutSeconds = typeof hook['timeoutSeconds'] === 'number' ? hook['timeoutSeconds'] : 10;
   let target: Target | string;
@@ -50,7 +58,10 @@ export function callWebhook(hook: Record<string, unknown>, review: unknown, serv
   if (typeof target === 'string') return Promise.resolve({ ok: false, code: 0, error: target });
   const { url, serverName } = target;
   url.searchParams.set('timeout', goSeconds(timeoutSeconds));
-  const caBundle = typeof clientConfig['caBundle'] === 'string' && clientConfig['caBundle'] !== '' ? Buffer.from(clientConfig['caBundle'], 'base64') : undefined;
+  const caBundle =
+    typeof clientConfig['caBundle'] === 'string' && clientConfig['caBundle'] !== ''
+      ? Buffer.from(clientConfig['caBundle'], 'base64')
+      : undefined;
   const body = Buffer.from(JSON.stringify(review));
   const shown = `Post "${url.toString()}"`;
   return new Promise((resolve) => {
@@ -86,7 +97,12 @@ export function callWebhook(hook: Record<string, unknown>, review: unknown, serv
         res.on('end', () => {
           const text = Buffer.concat(chunks).toString('utf8');
           const code = res.statusCode ?? 0;
-          if (code < 200 || code >= 300) return finish({ ok: false, code, error: `an error on the server ("${text.slice(0, 100)}") has prevented the request from succeeding` });
+          if (code < 200 || code >= 300)
+            return finish({
+              ok: false,
+              code,
+              error: `an error on the server ("${text.slice(0, 100)}") has prevented the request from succeeding`,
+            });
           try {
             finish({ ok: true, code, body: JSON.parse(text) });
           } catch (err) {

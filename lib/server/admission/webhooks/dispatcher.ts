@@ -13,7 +13,13 @@ import { applyJsonPatch } from '../../../endpoints/handlers/json-patch';
 import { callWebhook } from './client';
 import { objectViewOf, SCALE_KIND } from './object-view';
 import { NO_KNOWN_REVIEW_VERSION, reviewOf, reviewVersionOf, verifyResponse } from './review';
-import { hasNamespaceSelector, objectSelectorMatches, rulesMatch, selectorMatches, type RequestTarget } from './matching';
+import {
+  hasNamespaceSelector,
+  objectSelectorMatches,
+  rulesMatch,
+  selectorMatches,
+  type RequestTarget,
+} from './matching';
 import type { WebhookMetrics, WebhookType } from './metrics';
 import type { Webhook, WebhookSource } from './source';
 
@@ -39,9 +45,19 @@ function deniedError(name: string, status: unknown): StatusError {
   const s = isPlainObject(status) ? status : {};
   const code = typeof s['code'] === 'number' && s['code'] >= 400 ? s['code'] : 403;
   const deniedBy = `admission webhook "${name}" denied the request`;
-  const message = str(s['message']) !== '' ? `${deniedBy}: ${str(s['message'])}` : str(s['reason']) !== '' ? `${deniedBy}: ${str(s['reason'])}` : `${deniedBy} without explanation`;
+  const message =
+    str(s['message']) !== ''
+      ? `${deniedBy}: ${str(s['message'])}`
+      : str(s['reason']) !== ''
+        ? `${deniedBy}: ${str(s['reason'])}`
+        : `${deniedBy} without explanation`;
   const reason = str(s['reason']) || undefined;
-  const error = fromStatus(code, reason as never, message, isPlainObject(s['details']) ? (s['details'] as never) : undefined);
+  const error = fromStatus(
+    code,
+    reason as never,
+    message,
+    isPlainObject(s['details']) ? (s['details'] as never) : undefined,
+  );
   return error;
 }
 
@@ -86,7 +102,9 @@ export class WebhookAdmission implements Admission {
     const context = currentRequestContext();
     const hooks = this.#deps.source.validating.webhooks;
     if (!context || hooks.length === 0) return;
-    const invocations = (await Promise.all(hooks.map((w) => this.#invocationOf(w, attributes, context)))).filter((i): i is Invocation => i !== undefined);
+    const invocations = (await Promise.all(hooks.map((w) => this.#invocationOf(w, attributes, context)))).filter(
+      (i): i is Invocation => i !== undefined,
+    );
     const errors: unknown[] = [];
     await Promise.all(
       invocations.map((invocation) =>
@@ -99,28 +117,47 @@ export class WebhookAdmission implements Admission {
   }
 
   /** ShouldCallHook: selectors first, then the rules against the request's version, else an equivalent one. */
-  async #invocationOf(webhook: Webhook, attributes: AdmissionAttributes, context: RequestContext): Promise<Invocation | undefined> {
+  async #invocationOf(
+    webhook: Webhook,
+    attributes: AdmissionAttributes,
+    context: RequestContext,
+  ): Promise<Invocation | undefined> {
     const hook = webhook.spec;
     const registry = this.#deps.registry();
     const isNamespace = attributes.definition.group === '' && attributes.definition.resource === 'namespaces';
     const namespace = isNamespace ? attributes.name || (attributes.object?.metadata.name ?? '') : attributes.namespace;
     // A scale write is admitted as the Scale, whose metadata has no labels.
-    const scale = context.subresource === 'scale' ? registry.lookup(context.group, context.version, context.resource)?.scale : undefined;
+    const scale =
+      context.subresource === 'scale'
+        ? registry.lookup(context.group, context.version, context.resource)?.scale
+        : undefined;
     const shown = (obj: ApiObject | undefined): ApiObject | undefined => (obj && scale ? scale.toScale(obj) : obj);
     if (!objectSelectorMatches(hook, shown(attributes.object), shown(attributes.oldObject))) return undefined;
     if (hasNamespaceSelector(hook) && (namespace !== '' || isNamespace)) {
-      const labels = isNamespace ? (attributes.object ?? attributes.oldObject)?.metadata.labels : await this.#namespaceLabels(registry, namespace);
+      const labels = isNamespace
+        ? (attributes.object ?? attributes.oldObject)?.metadata.labels
+        : await this.#namespaceLabels(registry, namespace);
       if (!selectorMatches(hook['namespaceSelector'], labels as Record<string, string> | undefined)) return undefined;
     }
     const requested = registry.lookup(context.group, context.version, context.resource);
     if (!requested) return undefined;
-    const base = { resource: context.resource, subresource: context.subresource, operation: attributes.operation, namespace };
+    const base = {
+      resource: context.resource,
+      subresource: context.subresource,
+      operation: attributes.operation,
+      namespace,
+    };
     const exact: RequestTarget = { ...base, group: requested.definition.group, version: requested.definition.version };
     if (rulesMatch(hook, exact)) return { webhook, served: requested, target: exact };
     if (hook['matchPolicy'] === 'Exact') return undefined;
     for (const other of registry.allVersions()) {
       if (other === requested || other.store.keyPrefix !== requested.store.keyPrefix) continue;
-      const target: RequestTarget = { ...base, group: other.definition.group, version: other.definition.version, resource: other.definition.resource };
+      const target: RequestTarget = {
+        ...base,
+        group: other.definition.group,
+        version: other.definition.version,
+        resource: other.definition.resource,
+      };
       if (rulesMatch(hook, target)) return { webhook, served: other, target };
     }
     return undefined;
@@ -135,21 +172,35 @@ export class WebhookAdmission implements Admission {
     }
   }
 
-  async #callMutating(invocation: Invocation, attributes: AdmissionAttributes, context: RequestContext): Promise<ApiObject | undefined> {
+  async #callMutating(
+    invocation: Invocation,
+    attributes: AdmissionAttributes,
+    context: RequestContext,
+  ): Promise<ApiObject | undefined> {
     return this.#call(invocation, attributes, context, 'admit');
   }
 
   /** One call with its failure policy: the patched object (mutating), or a throw on denial or failure (Fail). */
-  async #call(invocation: Invocation, attributes: AdmissionAttributes, context: RequestContext, type: WebhookType): Promise<ApiObject | undefined> {
+  async #call(
+    invocation: Invocation,
+    attributes: AdmissionAttributes,
+    context: RequestContext,
+    type: WebhookType,
+  ): Promise<ApiObject | undefined> {
     const hook = invocation.webhook.spec;
     const name = str(hook['name']);
     const sideEffects = str(hook['sideEffects'], 'Unknown');
-    if (attributes.dryRun && sideEffects !== 'None' && sideEffects !== 'NoneOnDryRun') throw badRequest(`admission webhook "${name}" does not support dry run`);
+    if (attributes.dryRun && sideEffects !== 'None' && sideEffects !== 'NoneOnDryRun')
+      throw badRequest(`admission webhook "${name}" does not support dry run`);
     const metrics = this.#deps.metrics();
     const failed = (reason: string, code = 0, seconds = 0): undefined => {
       const message = `failed calling webhook "${name}": ${reason}`;
       const ignore = hook['failurePolicy'] === 'Ignore';
-      metrics?.observe(name, type, attributes.operation, seconds, { rejected: !ignore, code, errorType: 'calling_webhook_error' });
+      metrics?.observe(name, type, attributes.operation, seconds, {
+        rejected: !ignore,
+        code,
+        errorType: 'calling_webhook_error',
+      });
       if (ignore) {
         this.#deps.log.warn({ webhook: name, reason }, 'failed calling webhook, failing open');
         return undefined;
@@ -161,17 +212,30 @@ export class WebhookAdmission implements Admission {
     const uid = randomUUID();
     const def = invocation.served.definition;
     const registry = this.#deps.registry();
-    const hub = registry.lookup(attributes.definition.group, attributes.definition.version, attributes.definition.resource)?.definition ?? attributes.definition;
+    const hub =
+      registry.lookup(attributes.definition.group, attributes.definition.version, attributes.definition.resource)
+        ?.definition ?? attributes.definition;
     const view = objectViewOf(invocation.served, context.subresource, hub);
     const requested = registry.lookup(context.group, context.version, context.resource);
-    const requestKind = view.kind === SCALE_KIND ? SCALE_KIND : { group: requested?.definition.group ?? context.group, version: context.version, kind: requested?.definition.kind ?? def.kind };
+    const requestKind =
+      view.kind === SCALE_KIND
+        ? SCALE_KIND
+        : {
+            group: requested?.definition.group ?? context.group,
+            version: context.version,
+            kind: requested?.definition.kind ?? def.kind,
+          };
     const request = {
       uid,
       kind: view.kind,
       resource: { group: def.group, version: def.version, resource: def.resource },
       ...(context.subresource ? { subResource: context.subresource } : {}),
       requestKind,
-      requestResource: { group: requested?.definition.group ?? context.group, version: context.version, resource: context.resource },
+      requestResource: {
+        group: requested?.definition.group ?? context.group,
+        version: context.version,
+        resource: context.resource,
+      },
       ...(context.subresource ? { requestSubResource: context.subresource } : {}),
       name: attributes.name || (attributes.object?.metadata.name ?? ''),
       ...(invocation.target.namespace ? { namespace: invocation.target.namespace } : {}),
@@ -187,12 +251,18 @@ export class WebhookAdmission implements Admission {
     const seconds = Number(process.hrtime.bigint() - started) / 1e9;
     if (!result.ok) return failed(`failed to call webhook: ${result.error}`, result.code, seconds);
     const response = verifyResponse(version, uid, type === 'admit', result.body);
-    if ('error' in response) return failed(`received invalid webhook response: ${response.error}`, result.code, seconds);
+    if ('error' in response)
+      return failed(`received invalid webhook response: ${response.error}`, result.code, seconds);
     for (const warning of response.warnings) if (warning.trim() !== '') context.addWarning(warning);
-    for (const [key, value] of Object.entries(response.auditAnnotations)) context.auditAnnotations[`${name}/${key}`] = value;
+    for (const [key, value] of Object.entries(response.auditAnnotations))
+      context.auditAnnotations[`${name}/${key}`] = value;
     if (!response.allowed) {
       const denial = deniedError(name, response.status);
-      metrics?.observe(name, type, attributes.operation, seconds, { rejected: true, code: result.code, rejectionCode: denial.code });
+      metrics?.observe(name, type, attributes.operation, seconds, {
+        rejected: true,
+        code: result.code,
+        rejectionCode: denial.code,
+      });
       throw denial;
     }
     metrics?.observe(name, type, attributes.operation, seconds, { rejected: false, code: result.code });
@@ -206,16 +276,25 @@ export class WebhookAdmission implements Admission {
     if (!Array.isArray(ops)) return failed('received undecodable patch in webhook response: not a JSON array');
     if (ops.length === 0) return attributes.object;
     // A delete has no object to patch.
-    if (attributes.object === undefined) throw internalError(new Error(`admission webhook "${name}" attempted to modify the object, which is not supported for this operation`));
-    if (response.patch.type !== 'JSONPatch') return failed(`unsupported patch type "${response.patch.type}"`, result.code, seconds);
+    if (attributes.object === undefined)
+      throw internalError(
+        new Error(
+          `admission webhook "${name}" attempted to modify the object, which is not supported for this operation`,
+        ),
+      );
+    if (response.patch.type !== 'JSONPatch')
+      return failed(`unsupported patch type "${response.patch.type}"`, result.code, seconds);
     const current = view.show(attributes.object) as ApiObject;
     let patched: unknown;
     try {
       patched = applyJsonPatch(structuredClone(current) as Record<string, unknown>, ops);
     } catch (err) {
-      throw internalError(new Error(`JSON patch from webhook "${name}" could not be applied: ${(err as Error).message}`));
+      throw internalError(
+        new Error(`JSON patch from webhook "${name}" could not be applied: ${(err as Error).message}`),
+      );
     }
-    if (!isPlainObject(patched) || !isPlainObject(patched['metadata'])) throw internalError(new Error(`webhook "${name}" patched the object into an invalid one`));
+    if (!isPlainObject(patched) || !isPlainObject(patched['metadata']))
+      throw internalError(new Error(`webhook "${name}" patched the object into an invalid one`));
     return view.takeBack(patched as ApiObject, attributes.object, name);
   }
 }

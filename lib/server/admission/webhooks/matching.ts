@@ -20,7 +20,8 @@ export interface RequestTarget {
 
 const SELECTOR_PATH = FieldPath.root('selector');
 
-const strings = (value: unknown): string[] => (Array.isArray(value) ? value.filter((v): v is string => typeof v === 'string') : []);
+const strings = (value: unknown): string[] =>
+  Array.isArray(value) ? value.filter((v): v is string => typeof v === 'string') : [];
 
 function includesOrWildcard(values: string[], value: string, canonical: (v: string) => string = (v) => v): boolean {
   return values.some((v) => v === '*' || canonical(v) === value);
@@ -63,13 +64,21 @@ export function selectorMatches(value: unknown, labels: Readonly<Record<string, 
   return labelSelectorAsSelector(selector)?.matches(labels ?? {}) ?? false;
 }
 
-const labelsOf = (obj: ApiObject | undefined): Record<string, string> | undefined => obj?.metadata.labels as Record<string, string> | undefined;
+const labelsOf = (obj: ApiObject | undefined): Record<string, string> | undefined =>
+  obj?.metadata.labels as Record<string, string> | undefined;
 
 /** objectSelector: the new or the old object matches. */
-export function objectSelectorMatches(hook: Record<string, unknown>, object: ApiObject | undefined, oldObject: ApiObject | undefined): boolean {
+export function objectSelectorMatches(
+  hook: Record<string, unknown>,
+  object: ApiObject | undefined,
+  oldObject: ApiObject | undefined,
+): boolean {
   const value = hook['objectSelector'];
   if (!isPlainObject(value) || Object.keys(value).length === 0) return true;
-  return (object !== undefined && selectorMatches(value, labelsOf(object))) || (oldObject !== undefined && selectorMatches(value, labelsOf(oldObject)));
+  return (
+    (object !== undefined && selectorMatches(value, labelsOf(object))) ||
+    (oldObject !== undefined && selectorMatches(value, labelsOf(oldObject)))
+  );
 }
 
 /** Whether a webhook has a non-empty namespaceSelector (a namespace lookup is needed). */

@@ -14,7 +14,10 @@ export class WebhookMetrics {
   constructor(registry: Registry = new Registry()) {
     this.duration = new Histogram({
       name: 'apiserver_admission_webhook_admission_duration_seconds',
-      help: annotatedHelp('Admission webhook latency histogram in seconds, identified by name and broken out for each operation and API resource and type (validate or admit).', { stability: 'STABLE' }),
+      help: annotatedHelp(
+        'Admission webhook latency histogram in seconds, identified by name and broken out for each operation and API resource and type (validate or admit).',
+        { stability: 'STABLE' },
+      ),
       labelNames: ['name', 'type', 'operation', 'rejected'],
       buckets: [0.005, 0.025, 0.1, 0.5, 1.0, 2.5],
       registers: [registry],
@@ -40,12 +43,26 @@ export class WebhookMetrics {
   }
 
   /** One call: its latency, outcome and HTTP code (0 when no response arrived). */
-  observe(name: string, type: WebhookType, operation: string, seconds: number, outcome: { rejected: boolean; code: number; errorType?: 'calling_webhook_error' | 'apiserver_internal_error'; rejectionCode?: number }): void {
+  observe(
+    name: string,
+    type: WebhookType,
+    operation: string,
+    seconds: number,
+    outcome: {
+      rejected: boolean;
+      code: number;
+      errorType?: 'calling_webhook_error' | 'apiserver_internal_error';
+      rejectionCode?: number;
+    },
+  ): void {
     const rejected = String(outcome.rejected);
     const code = String(Math.min(outcome.code, 600));
     this.duration.labels(name, type, operation, rejected).observe(seconds);
     this.requests.labels(name, type, operation, code, rejected).inc();
     if (outcome.errorType) this.rejections.labels(name, type, operation, outcome.errorType, '0').inc();
-    else if (outcome.rejected) this.rejections.labels(name, type, operation, 'no_error', String(Math.min(outcome.rejectionCode ?? 0, 600))).inc();
+    else if (outcome.rejected)
+      this.rejections
+        .labels(name, type, operation, 'no_error', String(Math.min(outcome.rejectionCode ?? 0, 600)))
+        .inc();
   }
 }

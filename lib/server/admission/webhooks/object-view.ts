@@ -34,7 +34,10 @@ export function objectViewOf(served: ServedResource, subresource: string, hub: R
       takeBack: (patched, current, webhook) => {
         const spec = isPlainObject(patched['spec']) ? patched['spec'] : {};
         const replicas = spec['replicas'] ?? 0;
-        if (typeof replicas !== 'number' || !Number.isInteger(replicas)) throw internalError(new Error(`webhook "${webhook}" patched the Scale into an invalid one: spec.replicas is not an integer`));
+        if (typeof replicas !== 'number' || !Number.isInteger(replicas))
+          throw internalError(
+            new Error(`webhook "${webhook}" patched the Scale into an invalid one: spec.replicas is not an integer`),
+          );
         return scale.setReplicas(current, replicas);
       },
     };

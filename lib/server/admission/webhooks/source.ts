@@ -71,7 +71,9 @@ class ConfigurationSet {
     const names = [...this.#objects.keys()].sort();
     this.#sorted = names.flatMap((configuration) => {
       const hooks = this.#objects.get(configuration)?.['webhooks'];
-      return Array.isArray(hooks) ? hooks.filter(isPlainObject).map((spec, index) => ({ configuration, index, spec })) : [];
+      return Array.isArray(hooks)
+        ? hooks.filter(isPlainObject).map((spec, index) => ({ configuration, index, spec }))
+        : [];
     });
   }
 
@@ -83,7 +85,10 @@ class ConfigurationSet {
 }
 
 /** The two configuration stores of a registry built later (the admission is built before the registry). */
-export function lazyWebhookStores(registry: () => ResourceRegistry | undefined): { mutating: () => GenericStore; validating: () => GenericStore } {
+export function lazyWebhookStores(registry: () => ResourceRegistry | undefined): {
+  mutating: () => GenericStore;
+  validating: () => GenericStore;
+} {
   const store = (resource: string) => (): GenericStore => {
     const served = registry()?.lookup(ADMISSIONREGISTRATION_GROUP, 'v1', resource);
     if (!served) throw new Error(`${resource}.${ADMISSIONREGISTRATION_GROUP}/v1 is not served`);

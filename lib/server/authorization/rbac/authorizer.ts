@@ -10,7 +10,11 @@ import { ruleAllows, userKeys, type CompiledRule } from './rules';
 /** What rule resolution saw: rules in visiting order, and the errors of bindings whose role is missing. */
 type Visitor = (rules: readonly CompiledRule[] | undefined, error: string | undefined) => boolean;
 
-function roleRules(snapshot: PolicySnapshot, ref: RoleRef, bindingNamespace: string): { rules?: CompiledRule[]; error?: string } {
+function roleRules(
+  snapshot: PolicySnapshot,
+  ref: RoleRef,
+  bindingNamespace: string,
+): { rules?: CompiledRule[]; error?: string } {
   if (ref.kind === 'ClusterRole') {
     const rules = snapshot.clusterRoles.get(ref.name);
     return rules ? { rules } : { error: `clusterrole.${RBAC_GROUP} "${ref.name}" not found` };
@@ -51,7 +55,11 @@ export function visitRulesFor(snapshot: PolicySnapshot, user: UserInfo, namespac
 }
 
 /** Every rule applying to `user` in `namespace`, plus the resolution errors (SelfSubjectRulesReview, escalation checks). */
-export function rulesFor(snapshot: PolicySnapshot, user: UserInfo, namespace: string): { rules: CompiledRule[]; errors: string[] } {
+export function rulesFor(
+  snapshot: PolicySnapshot,
+  user: UserInfo,
+  namespace: string,
+): { rules: CompiledRule[]; errors: string[] } {
   const rules: CompiledRule[] = [];
   const errors: string[] = [];
   visitRulesFor(snapshot, user, namespace, (r, error) => {

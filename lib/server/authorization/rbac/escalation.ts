@@ -6,7 +6,15 @@ import { goQuote } from '../../../apimachinery/field/errors';
 import type { ApiObject } from '../../../apimachinery/meta/types';
 import { canonicalGroup } from '../../../apimachinery/schema/group-aliases';
 import { SYSTEM_PRIVILEGED_GROUP, type UserInfo } from '../../../apimachinery/user';
-import { API_GROUP_ALL, RBAC_GROUP, RESOURCE_ALL, VERB_ALL, roleRefOf, rulesOf, type PolicyRule } from '../../../apis/rbac/types';
+import {
+  API_GROUP_ALL,
+  RBAC_GROUP,
+  RESOURCE_ALL,
+  VERB_ALL,
+  roleRefOf,
+  rulesOf,
+  type PolicyRule,
+} from '../../../apis/rbac/types';
 import type { WriteGuard } from '../../../registry/generic/write-guard';
 import type { Authorizer } from '../authorizer';
 import type { PolicySnapshot } from './policy-cache';
@@ -24,12 +32,15 @@ function breakdown(rule: PolicyRule): PolicyRule[] {
     for (const resource of rule.resources ?? []) {
       for (const verb of rule.verbs) {
         const names = rule.resourceNames ?? [];
-        if (names.length > 0) for (const name of names) out.push({ apiGroups: [group], resources: [resource], verbs: [verb], resourceNames: [name] });
+        if (names.length > 0)
+          for (const name of names)
+            out.push({ apiGroups: [group], resources: [resource], verbs: [verb], resourceNames: [name] });
         else out.push({ apiGroups: [group], resources: [resource], verbs: [verb] });
       }
     }
   }
-  for (const url of rule.nonResourceURLs ?? []) for (const verb of rule.verbs) out.push({ nonResourceURLs: [url], verbs: [verb] });
+  for (const url of rule.nonResourceURLs ?? [])
+    for (const verb of rule.verbs) out.push({ nonResourceURLs: [url], verbs: [verb] });
   return out;
 }
 
@@ -37,11 +48,15 @@ const hasAll = (set: readonly string[], want: readonly string[]): boolean => wan
 
 function resourcesCover(owner: readonly string[], wanted: readonly string[]): boolean {
   if (owner.includes(RESOURCE_ALL) || hasAll(owner, wanted)) return true;
-  return wanted.every((path) => owner.includes(path) || (path.includes('/') && owner.includes(`*/${path.slice(path.indexOf('/') + 1)}`)));
+  return wanted.every(
+    (path) => owner.includes(path) || (path.includes('/') && owner.includes(`*/${path.slice(path.indexOf('/') + 1)}`)),
+  );
 }
 
 function urlsCover(owner: readonly string[], wanted: readonly string[]): boolean {
-  return wanted.every((sub) => owner.some((o) => o === sub || (o.endsWith('*') && sub.startsWith(o.replace(/\*+$/, '')))));
+  return wanted.every((sub) =>
+    owner.some((o) => o === sub || (o.endsWith('*') && sub.startsWith(o.replace(/\*+$/, '')))),
+  );
 }
 
 function ruleCovers(owner: PolicyRule, sub: PolicyRule): boolean {
@@ -50,8 +65,15 @@ function ruleCovers(owner: PolicyRule, sub: PolicyRule): boolean {
   const groups = ownerGroups.includes(API_GROUP_ALL) || hasAll(ownerGroups, (sub.apiGroups ?? []).map(canonicalGroup));
   const ownerNames = owner.resourceNames ?? [];
   const subNames = sub.resourceNames ?? [];
-  const names = subNames.length === 0 ? ownerNames.length === 0 : ownerNames.length === 0 || hasAll(ownerNames, subNames);
-  return verbs && groups && resourcesCover(owner.resources ?? [], sub.resources ?? []) && urlsCover(owner.nonResourceURLs ?? [], sub.nonResourceURLs ?? []) && names;
+  const names =
+    subNames.length === 0 ? ownerNames.length === 0 : ownerNames.length === 0 || hasAll(ownerNames, subNames);
+  return (
+    verbs &&
+    groups &&
+    resourcesCover(owner.resources ?? [], sub.resources ?? []) &&
+    urlsCover(owner.nonResourceURLs ?? [], sub.nonResourceURLs ?? []) &&
+    names
+  );
 }
 
 /** The sub-rules of `wanted` no owner rule covers (Covers). */
@@ -64,7 +86,11 @@ function compact(rules: readonly PolicyRule[]): PolicyRule[] {
   const simple = new Map<string, PolicyRule>();
   const out: PolicyRule[] = [];
   for (const r of rules) {
-    const isSimple = (r.apiGroups ?? []).length === 1 && (r.resources ?? []).length === 1 && (r.nonResourceURLs ?? []).length === 0 && (r.resourceNames ?? []).length <= 1;
+    const isSimple =
+      (r.apiGroups ?? []).length === 1 &&
+      (r.resources ?? []).length === 1 &&
+      (r.nonResourceURLs ?? []).length === 0 &&
+      (r.resourceNames ?? []).length <= 1;
     if (!isSimple) {
       out.push(r);
       continue;
@@ -91,7 +117,12 @@ export function compactString(r: PolicyRule): string {
 }
 
 /** ConfirmNoEscalation's error text, or undefined when the user holds every rule. */
-export function escalationError(snapshot: PolicySnapshot, user: UserInfo, namespace: string, rules: readonly PolicyRule[]): string | undefined {
+export function escalationError(
+  snapshot: PolicySnapshot,
+  user: UserInfo,
+  namespace: string,
+  rules: readonly PolicyRule[],
+): string | undefined {
   const owned = rulesFor(snapshot, user, namespace);
   const missing = missingRules(owned.rules, rules);
   if (missing.length === 0) return undefined;
@@ -103,7 +134,18 @@ export function escalationError(snapshot: PolicySnapshot, user: UserInfo, namesp
 
 export function escalationGuard(authorizer: Authorizer, snapshot: () => PolicySnapshot): WriteGuard {
   const allowed = (user: UserInfo, verb: string, resource: string, name: string, namespace: string): boolean =>
-    authorizer.authorize({ user, verb, isResourceRequest: true, path: '', apiGroup: RBAC_GROUP, apiVersion: '*', namespace, resource, subresource: '', name }).decision === 'allow';
+    authorizer.authorize({
+      user,
+      verb,
+      isResourceRequest: true,
+      path: '',
+      apiGroup: RBAC_GROUP,
+      apiVersion: '*',
+      namespace,
+      resource,
+      subresource: '',
+      name,
+    }).decision === 'allow';
   return {
     admitWrite(def, namespace, obj: ApiObject, user) {
       if (user.groups.includes(SYSTEM_PRIVILEGED_GROUP)) return;
@@ -113,7 +155,12 @@ export function escalationGuard(authorizer: Authorizer, snapshot: () => PolicySn
       };
       if (def.resource === 'roles' || def.resource === 'clusterroles') {
         if (allowed(user, 'escalate', def.resource, name, namespace)) return;
-        if (def.resource === 'clusterroles' && obj['aggregationRule'] !== undefined && obj['aggregationRule'] !== null && escalationError(snapshot(), user, '', FULL_AUTHORITY) !== undefined) {
+        if (
+          def.resource === 'clusterroles' &&
+          obj['aggregationRule'] !== undefined &&
+          obj['aggregationRule'] !== null &&
+          escalationError(snapshot(), user, '', FULL_AUTHORITY) !== undefined
+        ) {
           refuse('must have cluster-admin privileges to use the aggregationRule');
         }
         const error = escalationError(snapshot(), user, namespace, rulesOf(obj));
@@ -124,8 +171,10 @@ export function escalationGuard(authorizer: Authorizer, snapshot: () => PolicySn
         const ref = roleRefOf(obj);
         if (allowed(user, 'bind', ref.kind === 'Role' ? 'roles' : 'clusterroles', ref.name, namespace)) return;
         const current = snapshot();
-        const rules = ref.kind === 'Role' ? current.roles.get(`${namespace}/${ref.name}`) : current.clusterRoles.get(ref.name);
-        if (!rules) refuse(`${ref.kind === 'Role' ? 'role' : 'clusterrole'}.${RBAC_GROUP} ${goQuote(ref.name)} not found`);
+        const rules =
+          ref.kind === 'Role' ? current.roles.get(`${namespace}/${ref.name}`) : current.clusterRoles.get(ref.name);
+        if (!rules)
+          refuse(`${ref.kind === 'Role' ? 'role' : 'clusterrole'}.${RBAC_GROUP} ${goQuote(ref.name)} not found`);
         const error = escalationError(current, user, namespace, rules ?? []);
         if (error !== undefined) refuse(error);
       }

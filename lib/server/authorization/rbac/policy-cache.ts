@@ -36,11 +36,20 @@ export interface PolicySnapshot {
   roleBindings: ReadonlyMap<string, SubjectIndex>;
 }
 
-const EMPTY: PolicySnapshot = { clusterRoles: new Map(), roles: new Map(), clusterRoleBindings: new Map(), roleBindings: new Map() };
+const EMPTY: PolicySnapshot = {
+  clusterRoles: new Map(),
+  roles: new Map(),
+  clusterRoleBindings: new Map(),
+  roleBindings: new Map(),
+};
 
 function indexBinding(index: SubjectIndex, obj: ApiObject): void {
   const namespace = obj.metadata.namespace ?? '';
-  const binding: IndexedBinding = { key: namespace === '' ? (obj.metadata.name ?? '') : `${namespace}/${obj.metadata.name ?? ''}`, namespace, roleRef: roleRefOf(obj) };
+  const binding: IndexedBinding = {
+    key: namespace === '' ? (obj.metadata.name ?? '') : `${namespace}/${obj.metadata.name ?? ''}`,
+    namespace,
+    roleRef: roleRefOf(obj),
+  };
   const keys = new Set<string>();
   for (const subject of subjectsOf(obj)) {
     const key = subjectKey(subject, namespace);
@@ -59,7 +68,12 @@ function compileRoles(objects: Iterable<[string, ApiObject]>): Map<string, Compi
   return out;
 }
 
-export function buildSnapshot(roles: Iterable<[string, ApiObject]>, clusterRoles: Iterable<[string, ApiObject]>, roleBindings: Iterable<ApiObject>, clusterRoleBindings: Iterable<ApiObject>): PolicySnapshot {
+export function buildSnapshot(
+  roles: Iterable<[string, ApiObject]>,
+  clusterRoles: Iterable<[string, ApiObject]>,
+  roleBindings: Iterable<ApiObject>,
+  clusterRoleBindings: Iterable<ApiObject>,
+): PolicySnapshot {
   const crbIndex: SubjectIndex = new Map();
   for (const obj of clusterRoleBindings) indexBinding(crbIndex, obj);
   const rbIndex = new Map<string, SubjectIndex>();
@@ -69,7 +83,12 @@ export function buildSnapshot(roles: Iterable<[string, ApiObject]>, clusterRoles
     if (!index) rbIndex.set(ns, (index = new Map()));
     indexBinding(index, obj);
   }
-  return { roles: compileRoles(roles), clusterRoles: compileRoles(clusterRoles), clusterRoleBindings: crbIndex, roleBindings: rbIndex };
+  return {
+    roles: compileRoles(roles),
+    clusterRoles: compileRoles(clusterRoles),
+    clusterRoleBindings: crbIndex,
+    roleBindings: rbIndex,
+  };
 }
 
 export class PolicyCache {
@@ -134,7 +153,12 @@ export class PolicyCache {
 
   #reindex(): void {
     if (this.#stopped) return;
-    this.#snapshot = buildSnapshot(this.#roles.objects, this.#clusterRoles.objects, this.#roleBindings.objects.values(), this.#clusterRoleBindings.objects.values());
+    this.#snapshot = buildSnapshot(
+      this.#roles.objects,
+      this.#clusterRoles.objects,
+      this.#roleBindings.objects.values(),
+      this.#clusterRoleBindings.objects.values(),
+    );
     for (const listener of this.#listeners) listener();
   }
 }

@@ -1,7 +1,17 @@
 // RBAC rule and subject matching (plugin/pkg/auth/authorizer/rbac: RuleAllows, appliesTo) with either RBAC group spelling.
 import { canonicalGroup } from '../../../apimachinery/schema/group-aliases';
 import type { UserInfo } from '../../../apimachinery/user';
-import { API_GROUP_ALL, GROUP_KIND, NON_RESOURCE_ALL, RESOURCE_ALL, SERVICE_ACCOUNT_KIND, USER_KIND, VERB_ALL, type PolicyRule, type Subject } from '../../../apis/rbac/types';
+import {
+  API_GROUP_ALL,
+  GROUP_KIND,
+  NON_RESOURCE_ALL,
+  RESOURCE_ALL,
+  SERVICE_ACCOUNT_KIND,
+  USER_KIND,
+  VERB_ALL,
+  type PolicyRule,
+  type Subject,
+} from '../../../apis/rbac/types';
 import type { Attributes } from '../attributes';
 
 /** A rule with its API groups in their served spelling (`rbac.authorization.k8s.io` → the orch.io name). */
@@ -25,7 +35,8 @@ function apiGroupMatches(rule: CompiledRule, group: string): boolean {
 function resourceMatches(rule: PolicyRule, combined: string, subresource: string): boolean {
   for (const r of rule.resources ?? []) {
     if (r === RESOURCE_ALL || r === combined) return true;
-    if (subresource !== '' && r.length === subresource.length + 2 && r.startsWith('*/') && r.endsWith(subresource)) return true;
+    if (subresource !== '' && r.length === subresource.length + 2 && r.startsWith('*/') && r.endsWith(subresource))
+      return true;
   }
   return false;
 }
@@ -47,7 +58,11 @@ export function ruleAllows(a: Attributes, rule: CompiledRule): boolean {
   if (!verbMatches(rule, a.verb)) return false;
   if (!a.isResourceRequest) return nonResourceURLMatches(rule, a.path);
   const combined = a.subresource === '' ? a.resource : `${a.resource}/${a.subresource}`;
-  return apiGroupMatches(rule, a.apiGroup) && resourceMatches(rule, combined, a.subresource) && resourceNameMatches(rule, a.name);
+  return (
+    apiGroupMatches(rule, a.apiGroup) &&
+    resourceMatches(rule, combined, a.subresource) &&
+    resourceNameMatches(rule, a.name)
+  );
 }
 
 /** `system:serviceaccount:<ns>:<name>` */

@@ -21,7 +21,13 @@ class FakeClock implements Clock {
 }
 
 const ONE: WorkEstimate = { initialSeats: 1, finalSeats: 0, additionalLatencyMs: 0 };
-const config = (over: Partial<QueuingConfig> = {}): QueuingConfig => ({ queues: 64, handSize: 6, queueLengthLimit: 50, requestWaitLimitMs: 15_000, ...over });
+const config = (over: Partial<QueuingConfig> = {}): QueuingConfig => ({
+  queues: 64,
+  handSize: 6,
+  queueLengthLimit: 50,
+  requestWaitLimitMs: 15_000,
+  ...over,
+});
 
 function request(flow: string, work: WorkEstimate = ONE, onDispatch?: (r: FqRequest) => void): FqRequest {
   const req = new FqRequest(flow, '', work);

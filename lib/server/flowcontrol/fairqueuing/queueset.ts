@@ -34,7 +34,13 @@ export interface QueueSetObserver {
   demand(seats: number): void;
 }
 
-const NO_OBSERVER: QueueSetObserver = { enqueued: () => undefined, dequeued: () => undefined, executing: () => undefined, rejected: () => undefined, demand: () => undefined };
+const NO_OBSERVER: QueueSetObserver = {
+  enqueued: () => undefined,
+  dequeued: () => undefined,
+  executing: () => undefined,
+  rejected: () => undefined,
+  demand: () => undefined,
+};
 
 export type StartResult = 'executing' | 'waiting' | RejectReason;
 
@@ -57,7 +63,12 @@ export class QueueSet {
   readonly #clock: Clock;
   readonly #observer: QueueSetObserver;
 
-  constructor(config: QueuingConfig, concurrencyLimit: number, clock: Clock = REAL_CLOCK, observer: QueueSetObserver = NO_OBSERVER) {
+  constructor(
+    config: QueuingConfig,
+    concurrencyLimit: number,
+    clock: Clock = REAL_CLOCK,
+    observer: QueueSetObserver = NO_OBSERVER,
+  ) {
     this.#config = config;
     this.#limit = concurrencyLimit;
     this.#clock = clock;
@@ -108,7 +119,8 @@ export class QueueSet {
     }
     const queue = this.#chooseQueue(req);
     this.#removeTimedOut(queue);
-    if (this.totSeatsInUse >= this.#limit && queue.waiting.length >= this.#config.queueLengthLimit) return this.#reject(req, 'queue-full');
+    if (this.totSeatsInUse >= this.#limit && queue.waiting.length >= this.#config.queueLengthLimit)
+      return this.#reject(req, 'queue-full');
     if (queue.idle) {
       queue.nextDispatchR = this.currentR;
       this.#activeQueues++;
@@ -304,7 +316,9 @@ export class QueueSet {
     this.#lastRealMs = now;
     if (elapsed <= 0) return;
     // Σ over queues of (seats in use + seats of waiting requests) is the set's totals.
-    if (this.#activeQueues > 0) this.currentR += (elapsed * Math.min(this.totSeatsInUse + this.totSeatsWaiting, this.#limit)) / this.#activeQueues;
+    if (this.#activeQueues > 0)
+      this.currentR +=
+        (elapsed * Math.min(this.totSeatsInUse + this.totSeatsWaiting, this.#limit)) / this.#activeQueues;
   }
 
   #resizeQueues(): void {
@@ -317,7 +331,13 @@ export class QueueSet {
   }
 
   #dropSurplusQueue(queue: FqQueue): void {
-    if (this.queues.length > this.#config.queues && queue.idle && queue.seatsInUse === 0 && this.queues[queue.index] === queue) this.#removeQueue(queue.index);
+    if (
+      this.queues.length > this.#config.queues &&
+      queue.idle &&
+      queue.seatsInUse === 0 &&
+      this.queues[queue.index] === queue
+    )
+      this.#removeQueue(queue.index);
   }
 
   #removeQueue(index: number): void {

@@ -18,7 +18,14 @@ export type RequestState = 'new' | 'waiting' | 'executing' | 'lingering' | 'done
 /** Who a request is for dumps (dump_requests?includeRequestDetails=1): the classifier's input, kept by reference. */
 export interface RequestDetails {
   readonly user: { readonly name: string };
-  readonly info: { readonly path: string; readonly verb: string } & Partial<{ namespace: string; name: string; apiGroup: string; apiVersion: string; resource: string; subresource: string }>;
+  readonly info: { readonly path: string; readonly verb: string } & Partial<{
+    namespace: string;
+    name: string;
+    apiGroup: string;
+    apiVersion: string;
+    resource: string;
+    subresource: string;
+  }>;
 }
 
 export class FqRequest {
@@ -50,7 +57,9 @@ export class FqRequest {
 
   /** Estimated work in seat-seconds: initial seats for the estimated service time plus the lingering final seats. */
   get totalWork(): number {
-    return this.work.initialSeats * ESTIMATED_SERVICE_SECONDS + (this.work.finalSeats * this.work.additionalLatencyMs) / 1000;
+    return (
+      this.work.initialSeats * ESTIMATED_SERVICE_SECONDS + (this.work.finalSeats * this.work.additionalLatencyMs) / 1000
+    );
   }
 }
 
