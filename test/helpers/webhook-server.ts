@@ -6,6 +6,7 @@ import { createServer, type Server } from 'node:https';
 import type { AddressInfo } from 'node:net';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
+import { eventually, type ApiClient } from './test-server';
 
 export interface ReceivedReview {
   path: string;
@@ -181,4 +182,26 @@ export function webhookSpec(
     admissionReviewVersions: ['v1'],
     ...extra,
   };
+}
+
+/**
+ * Creates a webhook configuration at `path` (the body names admissionregistration.k8s.io/v1, as real clients send
+ * it) and waits until `taken` says the server acts on it (each replica's configurations come from a watch).
+ */
+export async function configureWebhooks(
+  api: ApiClient,
+  path: string,
+  kind: string,
+  name: string,
+  webhooks: Record<string, unknown>[],
+  taken: () => Promise<boolean>,
+): Promise<void> {
+  const res = await api.post(path, {
+    apiVersion: 'admissionregistration.k8s.io/v1',
+    kind,
+    metadata: { name },
+    webhooks,
+  });
+  if (res.status !== 201) throw new Error(`${res.status} ${res.text}`);
+  await eventually(taken, 5000, `${name} to take effect`);
 }

@@ -10,7 +10,7 @@ import {
   startServerWithEtcdClient,
   stopServerWithEtcdClient,
 } from '../helpers/test-server';
-import { startWebhookServer, webhookSpec, type WebhookServer } from '../helpers/webhook-server';
+import { configureWebhooks, startWebhookServer, webhookSpec, type WebhookServer } from '../helpers/webhook-server';
 import { aDeployment } from '../helpers/fixtures';
 
 const GROUP = 'admissionregistration.orch.io';
@@ -35,17 +35,14 @@ const createDeployment = (name = uniqueName('d')): ReturnType<TestServer['api'][
   ts.api.post(DEPLOYMENTS, aDeployment(name));
 
 /** Creates a configuration and waits until creating a deployment gives `status` (the watch-driven cache caught up). */
-async function configure(
+const configure = (
   path: string,
   kind: string,
   name: string,
   webhooks: Record<string, unknown>[],
   status: number,
-): Promise<void> {
-  const res = await ts.api.post(path, { apiVersion: `${GROUP}/v1`, kind, metadata: { name }, webhooks });
-  if (res.status !== 201) throw new Error(`${res.status} ${res.text}`);
-  await eventually(async () => (await createDeployment()).status === status, 5000, `${name} to take effect`);
-}
+): Promise<void> =>
+  configureWebhooks(ts.api, path, kind, name, webhooks, async () => (await createDeployment()).status === status);
 
 /** Rewrites the stored webhooks of a configuration in etcd, as a server with looser rules could have written them. */
 async function storeWebhooks(

@@ -2,7 +2,7 @@
 // Scale (kind, requestKind, object and oldObject), a mutating webhook's patch of the Scale changes the parent's
 // replicas, and an objectSelector sees the Scale (which has no labels), not the Deployment.
 import { startTestServer, createNamespace, eventually, type TestServer } from '../helpers/test-server';
-import { startWebhookServer, webhookSpec, type WebhookServer } from '../helpers/webhook-server';
+import { configureWebhooks, startWebhookServer, webhookSpec, type WebhookServer } from '../helpers/webhook-server';
 import { aDeployment } from '../helpers/fixtures';
 
 const NS = 'scale-webhooks';
@@ -29,22 +29,13 @@ afterAll(async () => {
 const scaleTo = (replicas: number): ReturnType<TestServer['api']['patch']> =>
   ts.api.patch(`${DEPLOYMENTS}/web/scale`, { spec: { replicas } });
 
-async function configure(
+const configure = (
   path: string,
   kind: string,
   name: string,
   webhooks: Record<string, unknown>[],
   taken: () => Promise<boolean>,
-): Promise<void> {
-  const res = await ts.api.post(path, {
-    apiVersion: 'admissionregistration.k8s.io/v1',
-    kind,
-    metadata: { name },
-    webhooks,
-  });
-  if (res.status !== 201) throw new Error(`${res.status} ${res.text}`);
-  await eventually(taken, 5000, `${name} to take effect`);
-}
+): Promise<void> => configureWebhooks(ts.api, path, kind, name, webhooks, taken);
 
 const reviewsAt = (path: string): any[] => hook.received.filter((r) => r.path === path).map((r) => r.review);
 

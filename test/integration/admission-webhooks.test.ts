@@ -1,7 +1,7 @@
 // Admission webhooks against a real HTTPS webhook server (self-signed CA): denials, JSONPatch mutation, timeouts,
 // crashes, failure policies, rules and selectors, matchPolicy Equivalent, service references, dry-run, metrics.
 import { startTestServer, createNamespace, uniqueName, eventually, type TestServer } from '../helpers/test-server';
-import { startWebhookServer, webhookSpec, type WebhookServer } from '../helpers/webhook-server';
+import { configureWebhooks, startWebhookServer, webhookSpec, type WebhookServer } from '../helpers/webhook-server';
 import { aDeployment, anHpa } from '../helpers/fixtures';
 
 let ts: TestServer;
@@ -23,22 +23,13 @@ const webhook = (name: string, path: string, extra: Record<string, unknown> = {}
   webhookSpec(hook, name, path, extra);
 
 /** Creates a configuration and waits until the server acts on it (the watch-driven cache). */
-async function configure(
+const configure = (
   path: string,
   kind: string,
   name: string,
   webhooks: Record<string, unknown>[],
   probe: () => Promise<boolean>,
-): Promise<void> {
-  const res = await ts.api.post(path, {
-    apiVersion: 'admissionregistration.k8s.io/v1',
-    kind,
-    metadata: { name },
-    webhooks,
-  });
-  if (res.status !== 201) throw new Error(`${res.status} ${res.text}`);
-  await eventually(probe, 5000, `${name} to take effect`);
-}
+): Promise<void> => configureWebhooks(ts.api, path, kind, name, webhooks, probe);
 
 async function remove(path: string, name: string): Promise<void> {
   await ts.api.delete(`${path}/${name}`);

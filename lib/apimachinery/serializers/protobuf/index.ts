@@ -7,14 +7,13 @@ import { decodeEnvelope, decodeMessage, encodeEnvelope, type Envelope } from './
 import { objectToMessage } from './from-json';
 import { messageNameOf } from './kinds';
 import { messageJson } from './to-json';
+import { notRegisteredText } from '../../schema/scheme';
 
 export { decodeEnvelope, PROTOBUF_PREFIX, type Envelope } from './envelope';
 export { messageNameOf, orchApiVersion, responseMessageNameOf } from './kinds';
 export { encodeProtobufResponse, encodeWatchEventProtobuf } from './encode-response';
 export { encodeProtobufList, encodeProtobufListParts } from './encode-list';
 export { allowMessageReuse } from './reused-messages';
-
-const SCHEME_NAME = 'pkg/api/legacyscheme/scheme.go:30';
 
 export interface DecodedBody {
   apiVersion: string;
@@ -28,8 +27,7 @@ const MAX_EMBEDDED_DEPTH = 8;
 
 function decodeObjectAt(apiVersion: string, kind: string, raw: Uint8Array, depth: number): Record<string, unknown> {
   const typeName = messageNameOf(apiVersion, kind);
-  if (typeName === undefined)
-    throw badRequest(`no kind "${kind}" is registered for version "${apiVersion}" in scheme "${SCHEME_NAME}"`);
+  if (typeName === undefined) throw badRequest(notRegisteredText(kind, apiVersion));
   const nested = (embedded: Uint8Array): unknown => {
     if (depth >= MAX_EMBEDDED_DEPTH)
       throw badRequest(`embedded objects are nested more than ${MAX_EMBEDDED_DEPTH} levels deep`);
@@ -63,8 +61,7 @@ export function decodeProtobufBody(body: Buffer): DecodedBody {
 /** Encodes the JSON form of a root kind as a protobuf body (prefix + Unknown); apiVersion/kind properties are ignored. */
 export function encodeProtobufBody(apiVersion: string, kind: string, object: Record<string, unknown>): Buffer {
   const typeName = messageNameOf(apiVersion, kind);
-  if (typeName === undefined)
-    throw badRequest(`no kind "${kind}" is registered for version "${apiVersion}" in scheme "${SCHEME_NAME}"`);
+  if (typeName === undefined) throw badRequest(notRegisteredText(kind, apiVersion));
   const type = protoType(typeName);
   const message = type.fromObject(objectToMessage(typeName, object));
   return encodeEnvelope(apiVersion, kind, type.encode(message).finish());
