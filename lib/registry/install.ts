@@ -158,7 +158,7 @@ function servedResourcesOf(
     ...(cacher ? { cacher } : {}),
     ...(guard ? { guard } : {}),
   });
-  const statusStore = definition.statusStrategy ? store.withStrategy(definition.statusStrategy) : undefined;
+  const statusStore = definition.statusStrategy ? store.withStrategy(definition.statusStrategy, 'status') : undefined;
   const servedAs = (def: ResourceDefinition, extra?: ExtraVersion): ServedResource => {
     const otherGroup = def.group !== definition.group;
     const served: ServedResource = {
@@ -180,7 +180,7 @@ function servedResourcesOf(
       putSubresources: new Map(
         Object.entries(registration.putSubresources ?? {}).map(([name, strategy]) => [
           name,
-          store.withStrategy(strategy),
+          store.withStrategy(strategy, name),
         ]),
       ),
       selectors: (otherGroup ? extra?.selectors : undefined) ?? registration.selectors ?? DEFAULT_SELECTOR_SUPPORT,

@@ -18,6 +18,8 @@ export interface AdmissionAttributes {
   dryRun: boolean;
   /** The request's options object (CreateOptions, UpdateOptions, DeleteOptions). */
   options?: Record<string, unknown>;
+  /** The subresource written (`status`, `finalize`) when the store serves one. */
+  subresource?: string;
 }
 
 export interface Admission {

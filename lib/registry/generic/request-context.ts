@@ -1,16 +1,15 @@
 // What admission needs to know of the API request a write serves (its group/version/resource, user, where
-// warnings and audit annotations go), carried with the request's async work; writes the server makes itself
-// (controllers) run without one.
+// warnings and audit annotations go), carried with the request's async work. Writes the server makes itself
+// (controllers, bootstrap, the event recorder) run without one; admission sees them as kube-apiserver's loopback
+// client's requests (`serverWriteContext`).
 import { AsyncLocalStorage } from 'node:async_hooks';
-import { ANONYMOUS, userInfoJson, type UserInfo as AuthenticatedUser } from '../../apimachinery/user';
-
-/** authentication/v1 UserInfo as an AdmissionReview carries it. */
-export interface UserInfo {
-  username: string;
-  uid?: string;
-  groups?: string[];
-  extra?: Record<string, string[]>;
-}
+import { randomUUID } from 'node:crypto';
+import {
+  ALL_AUTHENTICATED,
+  SYSTEM_PRIVILEGED_GROUP,
+  type UserInfo as AuthenticatedUser,
+} from '../../apimachinery/user';
+import type { ResourceDefinition } from '../rest/resource';
 
 export interface RequestContext {
   /** The URL's group (orch name), version, resource and subresource. */
@@ -36,7 +35,22 @@ export function currentRequestContext(): RequestContext | undefined {
   return storage.getStore();
 }
 
-/** The user the current request is made by, as AdmissionReview's userInfo carries it (anonymous outside a request). */
-export function requestUserInfo(): UserInfo {
-  return userInfoJson(storage.getStore()?.user ?? ANONYMOUS) as unknown as UserInfo;
+/** kube-apiserver's loopback identity: system:apiserver in system:masters, with a uid per process. */
+export const LOOPBACK_USER: AuthenticatedUser = Object.freeze({
+  name: 'system:apiserver',
+  uid: randomUUID(),
+  groups: Object.freeze([SYSTEM_PRIVILEGED_GROUP, ALL_AUTHENTICATED]),
+});
+
+/** The request a write the server makes itself stands for: its resource (and subresource) by the loopback user. */
+export function serverWriteContext(definition: ResourceDefinition, subresource = ''): RequestContext {
+  return {
+    group: definition.group,
+    version: definition.version,
+    resource: definition.resource,
+    subresource,
+    addWarning: () => undefined,
+    auditAnnotations: {},
+    user: LOOPBACK_USER,
+  };
 }

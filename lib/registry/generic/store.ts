@@ -74,6 +74,8 @@ export interface GenericStoreOptions {
   admission?: Admission;
   /** The resource's watch cache; without one, watches and rv=0 reads go to etcd. */
   cacher?: Cacher;
+  /** The subresource this store writes (admission tells webhooks), when it is not the main resource. */
+  subresource?: string;
   /** Who may write what (RBAC escalation prevention). */
   guard?: WriteGuard;
 }
@@ -86,6 +88,7 @@ export class GenericStore {
   readonly #dryRunStorage: Storage;
   readonly #admission: Admission | undefined;
   readonly #cacher: Cacher | undefined;
+  readonly #subresource: string | undefined;
   readonly #guard: WriteGuard | undefined;
 
   constructor(options: GenericStoreOptions) {
@@ -97,11 +100,13 @@ export class GenericStore {
     this.#admission = options.admission;
     this.#cacher = options.cacher;
     this.#guard = options.guard;
+    this.#subresource = options.subresource;
   }
 
-  /** The same resource and storage with another strategy (the status subresource). */
-  withStrategy(strategy: Strategy): GenericStore {
+  /** The same resource and storage with another strategy (a subresource's, e.g. `status`). */
+  withStrategy(strategy: Strategy, subresource?: string): GenericStore {
     return new GenericStore({
+      ...(subresource ? { subresource } : {}),
       definition: this.definition,
       strategy,
       storage: this.#storage,
@@ -455,6 +460,7 @@ export class GenericStore {
       namespace: this.strategy.namespaced ? namespace : '',
       name,
       dryRun,
+      ...(this.#subresource ? { subresource: this.#subresource } : {}),
     };
     attributes.options = requestOptions ?? {
       kind,

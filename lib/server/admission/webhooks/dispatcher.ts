@@ -7,10 +7,16 @@ import { badRequest, fromStatus, internalError, type StatusError } from '../../.
 import type { ApiObject } from '../../../apimachinery/meta/types';
 import { isPlainObject } from '../../../apimachinery/meta/types';
 import type { Admission, AdmissionAttributes } from '../../../registry/generic/admission';
-import { currentRequestContext, requestUserInfo, type RequestContext } from '../../../registry/generic/request-context';
+import {
+  currentRequestContext,
+  serverWriteContext,
+  type RequestContext,
+} from '../../../registry/generic/request-context';
+import { ANONYMOUS, userInfoJson } from '../../../apimachinery/user';
 import type { ResourceRegistry, ServedResource } from '../../../registry/resource-registry';
 import { applyJsonPatch } from '../../../endpoints/handlers/json-patch';
 import { callWebhook } from './client';
+import { ADMISSIONREGISTRATION_GROUP } from '../../../apis/admissionregistration/register';
 import { objectViewOf, SCALE_KIND } from './object-view';
 import { NO_KNOWN_REVIEW_VERSION, reviewOf, reviewVersionOf, verifyResponse } from './review';
 import {
@@ -61,6 +67,20 @@ function deniedError(name: string, status: unknown): StatusError {
   return error;
 }
 
+/** The API request a write serves, or for the server's own writes the loopback request they stand for. */
+function requestContextOf(attributes: AdmissionAttributes): RequestContext {
+  return currentRequestContext() ?? serverWriteContext(attributes.definition, attributes.subresource);
+}
+
+/** Writes of webhook configurations never call webhooks (rules.IsExemptAdmissionConfigurationResource). */
+function isExempt(attributes: AdmissionAttributes): boolean {
+  const { group, resource } = attributes.definition;
+  return (
+    group === ADMISSIONREGISTRATION_GROUP &&
+    (resource === 'validatingwebhookconfigurations' || resource === 'mutatingwebhookconfigurations')
+  );
+}
+
 export class WebhookAdmission implements Admission {
   readonly #deps: WebhookAdmissionDeps;
 
@@ -73,9 +93,9 @@ export class WebhookAdmission implements Admission {
   async admitDelete(): Promise<void> {}
 
   async mutate(attributes: AdmissionAttributes): Promise<ApiObject | undefined> {
-    const context = currentRequestContext();
+    const context = requestContextOf(attributes);
     const hooks = this.#deps.source.mutating.webhooks;
-    if (!context || hooks.length === 0) return attributes.object;
+    if (hooks.length === 0 || isExempt(attributes)) return attributes.object;
     let object = attributes.object;
     const invokedIfNeeded: Array<{ position: number; invocation: Invocation }> = [];
     let lastChangedBy = -1;
@@ -99,9 +119,9 @@ export class WebhookAdmission implements Admission {
   }
 
   async validate(attributes: AdmissionAttributes): Promise<void> {
-    const context = currentRequestContext();
+    const context = requestContextOf(attributes);
     const hooks = this.#deps.source.validating.webhooks;
-    if (!context || hooks.length === 0) return;
+    if (hooks.length === 0 || isExempt(attributes)) return;
     const invocations = (await Promise.all(hooks.map((w) => this.#invocationOf(w, attributes, context)))).filter(
       (i): i is Invocation => i !== undefined,
     );
@@ -240,7 +260,7 @@ export class WebhookAdmission implements Admission {
       name: attributes.name || (attributes.object?.metadata.name ?? ''),
       ...(invocation.target.namespace ? { namespace: invocation.target.namespace } : {}),
       operation: attributes.operation,
-      userInfo: requestUserInfo(),
+      userInfo: userInfoJson(context.user ?? ANONYMOUS),
       object: view.show(attributes.object),
       oldObject: view.show(attributes.oldObject),
       dryRun: attributes.dryRun,
