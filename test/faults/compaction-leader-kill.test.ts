@@ -145,12 +145,10 @@ describe('compaction across replicas', () => {
     expect(all.filter((x) => x.at > killedAt).every((x) => x.replica !== victim)).toBe(true);
     // Never two compactions in one interval: successive ones (by whichever replica) are at least most of an interval
     // apart, each to a later revision; and one every interval: apart from the kill, no gap reaches two intervals.
-    const gaps = all
-      .slice(1)
-      .map((x, i) => ({
-        ms: x.at - (all[i] as Compaction).at,
-        acrossKill: (all[i] as Compaction).at < killedAt && x.at > killedAt,
-      }));
+    const gaps = all.slice(1).map((x, i) => ({
+      ms: x.at - (all[i] as Compaction).at,
+      acrossKill: (all[i] as Compaction).at < killedAt && x.at > killedAt,
+    }));
     expect(gaps.filter((g) => g.ms < INTERVAL_MS * 0.75)).toEqual([]);
     expect(gaps.filter((g) => !g.acrossKill && g.ms >= INTERVAL_MS * 2)).toEqual([]);
     expect(all.every((x, i) => i === 0 || x.revision > (all[i - 1] as Compaction).revision)).toBe(true);
