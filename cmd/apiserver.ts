@@ -1,6 +1,7 @@
 #!/usr/bin/env node
 // orch-apiserver: flags → options → server → wait for SIGINT/SIGTERM → graceful shutdown.
-import { FLAG_DEFINITIONS, parseCommandLine } from '../lib/server/options/options';
+import { FLAG_DEFINITIONS } from '../lib/server/options/flag-definitions';
+import { parseCommandLine } from '../lib/server/options/options';
 import { FlagError, usage } from '../lib/server/options/flag-set';
 import cluster from 'node:cluster';
 import { ApiServer } from '../lib/server/server';
