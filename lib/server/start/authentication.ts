@@ -1,0 +1,41 @@
+// Who a request is: client certificates, --token-auth-file, service account tokens (with their TokenRequest
+// subresource and TokenReview), then anonymous.
+import type { ServerOptions } from '../options/options';
+import type { RunningControllers } from '../controllers';
+import type { ResourceRegistry } from '../../registry/resource-registry';
+import type { ReviewRegistry } from '../../endpoints/reviews';
+import { buildAuthenticator, staticTokens, type RequestAuthenticator } from '../authentication/authenticator';
+import { tokenRequestHandler } from '../authentication/token-request';
+import { tokenReview } from '../authentication/token-review';
+import type { StartFiles } from './start-files';
+
+/** The request authenticator; also serves serviceaccounts/token and TokenReview with the same token authenticators. */
+export function authentication(
+  options: ServerOptions,
+  files: StartFiles,
+  controllers: RunningControllers,
+  registry: ResourceRegistry,
+  reviews: ReviewRegistry,
+): RequestAuthenticator {
+  const saTokens = files.serviceAccountTokens;
+  const tokenAuthenticators = [
+    ...(files.tokens ? [staticTokens(files.tokens)] : []),
+    ...(saTokens
+      ? [saTokens.authenticator((ns, name) => controllers.serviceAccounts.objects.get(`${ns}/${name}`))]
+      : []),
+  ];
+  const serviceAccountsServed = registry.lookup('', 'v1', 'serviceaccounts');
+  if (saTokens && serviceAccountsServed)
+    serviceAccountsServed.postSubresources = new Map([
+      [
+        'token',
+        { handler: tokenRequestHandler(saTokens), group: 'authentication.k8s.io', version: 'v1', kind: 'TokenRequest' },
+      ],
+    ]);
+  reviews.add(tokenReview(tokenAuthenticators, saTokens?.apiAudiences ?? []));
+  return buildAuthenticator({
+    anonymous: options.authentication.anonymous,
+    clientCertificates: files.tlsFiles?.clientCA !== undefined,
+    tokens: tokenAuthenticators,
+  });
+}
