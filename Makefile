@@ -4,7 +4,7 @@ NODE_MODULES_STAMP := node_modules/.package-lock.json
 PORT ?= 8080
 APT_GET := $(if $(filter 0,$(shell id -u)),apt-get,sudo apt-get)
 
-.PHONY: all deps etcd wrk prometheus chromium haproxy cluster-tools build run test test-unit test-e2e test-cluster bench profile bench-workers loadtest lint clean cluster cluster-down cluster-restart
+.PHONY: bench-watchers all deps etcd wrk prometheus chromium haproxy cluster-tools build run test test-unit test-e2e test-cluster bench profile bench-workers loadtest lint clean cluster cluster-down cluster-restart
 
 all: build
 
@@ -81,6 +81,7 @@ bench: deps wrk build
 	node dist/test/bench/apply.js
 	node dist/test/bench/apf.js
 	node dist/test/bench/auth.js
+	node dist/test/bench/watchers-memory.js
 
 # CPU profile of the create and GET workloads (c64, server under --cpu-prof): per-request CPU by area into docs/benchmarks.md.
 # PROFILE_SECONDS (10), PROFILE_CONCURRENCY (64), BENCH_SERVER_ARGS (extra server flags) adjust it.
@@ -90,6 +91,11 @@ profile: deps wrk build
 # Creates/s at concurrency 64 with --workers 1 and 2 (BENCH_WORKERS=1,2,4 …) beside the raw etcd rate; into docs/benchmarks.md.
 bench-workers: deps wrk build
 	node dist/test/bench/workers-scaling.js
+
+# What watchers cost (issue 20): 10,000 idle watchers, 1,000 stalled ones beside normal ones under 200 writes/s,
+# 50 concurrent watch-list syncs of 10,000 Deployments; BENCH_IDLE_WATCHERS, BENCH_SLOW_WATCHERS, BENCH_SYNCS … scale it.
+bench-watchers: deps build
+	node dist/test/bench/watchers-memory.js
 
 # The standard load test: a throwaway embedded server + etcd, 60 s at the default mix; results in ./loadtest-results.
 # LOADTEST_ARGS adds flags, e.g. LOADTEST_ARGS="--server https://127.0.0.1:6443 --kubeconfig ~/.kube/config".

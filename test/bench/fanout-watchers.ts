@@ -1,10 +1,8 @@
 // The fan-out benchmark's watchers, in a process of their own (forked by lists-watch.ts): the writers' process
 // timestamps acknowledgments without waiting behind 1,000 sockets' worth of reads, and receipt times here
 // include this process's own queueing, as a real client's would. Times are wall-clock ms (timeOrigin + now).
-import { connect, type Socket } from 'node:net';
-
-const MODIFIED_MARK = Buffer.from('"type":"MODIFIED"');
-const RV_MARK = Buffer.from('"resourceVersion":"');
+import type { Socket } from 'node:net';
+import { now, rawWatch } from './raw-watch';
 
 export type ParentMessage =
   | { type: 'open'; port: number; path: string; watchers: number }
@@ -15,37 +13,6 @@ export type ChildMessage =
   | { type: 'opened' }
   | { type: 'cpu'; ms: number }
   | { type: 'result'; complete: number; delivered: number; latencies: { p50: number; p99: number; max: number } };
-
-const now = (): number => performance.timeOrigin + performance.now();
-
-/** Opens a raw watch and calls `onRevision` per MODIFIED event; scans bytes without decoding (cheap per event). */
-function rawWatch(port: number, path: string, onRevision: (rv: number) => void): Promise<Socket> {
-  return new Promise((resolve, reject) => {
-    const socket = connect(port, '127.0.0.1', () => {
-      socket.write(`GET ${path} HTTP/1.1\r\nHost: bench\r\n\r\n`);
-      resolve(socket);
-    });
-    socket.on('error', reject);
-    let tail: Buffer = Buffer.alloc(0);
-    socket.on('data', (chunk: Buffer) => {
-      const data = tail.length === 0 ? chunk : Buffer.concat([tail, chunk]);
-      let at = data.indexOf(MODIFIED_MARK);
-      let consumed = 0;
-      while (at >= 0) {
-        const m = data.indexOf(RV_MARK, at);
-        if (m < 0) break;
-        let rv = 0;
-        let i = m + RV_MARK.length;
-        for (; i < data.length && data[i] !== 0x22; i++) rv = rv * 10 + ((data[i] as number) - 0x30);
-        if (i >= data.length) break;
-        onRevision(rv);
-        consumed = i;
-        at = data.indexOf(MODIFIED_MARK, i);
-      }
-      tail = data.subarray(Math.max(consumed, data.length - 200));
-    });
-  });
-}
 
 const sockets: Socket[] = [];
 let counts = new Int32Array(0);

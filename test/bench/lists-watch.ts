@@ -3,7 +3,6 @@
 // writes/s; server memory with the cache filled. Prints a table and prepends a section to docs/benchmarks.md.
 import { fork, type ChildProcess } from 'node:child_process';
 import { Agent } from 'node:http';
-import { readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { newEtcdClient } from '../../lib/storage/etcd/client';
 import { httpRequest } from './http-load';
@@ -11,6 +10,7 @@ import type { ServerProcess } from './server-process';
 import { runBench, withBenchServer } from './bench-server';
 import { machineDescription, prependSection } from './report';
 import { processCpuMs } from './stats';
+import { MiB, rssBytes } from './process-memory';
 import type { ChildMessage, ParentMessage } from './fanout-watchers';
 
 const OBJECTS = Number(process.env['BENCH_LIST_OBJECTS'] ?? 10_000);
@@ -193,13 +193,6 @@ async function watchFanOut(server: ServerProcess, agent: Agent): Promise<string[
   }
 }
 
-function rssMiB(pid: number): number {
-  const line = readFileSync(`/proc/${pid}/status`, 'utf8')
-    .split('\n')
-    .find((l) => l.startsWith('VmRSS:'));
-  return Number(line?.replace(/\D+/g, '') ?? NaN) / 1024;
-}
-
 /** Extra node flags for the server process, e.g. BENCH_SERVER_NODE_ARGS="--cpu-prof --cpu-prof-dir=/tmp/prof". */
 const SERVER_NODE_ARGS = (process.env['BENCH_SERVER_NODE_ARGS'] ?? '').split(/\s+/).filter(Boolean);
 
@@ -248,7 +241,7 @@ async function measure(server: ServerProcess, etcdUrl: string): Promise<void> {
       if (pages !== Math.ceil(OBJECTS / 500)) throw new Error(`unexpected page count ${pages}`);
     });
     await new Promise((r) => setTimeout(r, 2000));
-    const rss = rssMiB(server.pid);
+    const rss = rssBytes(server.pid) / MiB;
     const metrics = (await httpRequest(agent, server.url, 'GET', '/metrics')).body;
     const heapMiB = Number(/^nodejs_heap_size_used_bytes (\S+)/m.exec(metrics)?.[1] ?? NaN) / 2 ** 20;
 
