@@ -30,6 +30,8 @@ export const MAX_UNREAD_BYTES = 512 * 1024;
  * from the last resourceVersion it got (apiserver_terminated_watchers_total counts it).
  */
 export const UNREAD_GRACE_MS = 500;
+/** The initial events of a watch go out in slices of about this size, each once the client took the one before. */
+const INITIAL_SLICE_BYTES = 64 * 1024;
 /** A closed watcher's stream ends cleanly (its last chunk queued); a client that never reads it loses the socket after this. */
 const CLOSED_SOCKET_LINGER_MS = 30_000;
 
@@ -74,6 +76,9 @@ export class WatchStream implements WatchDelivery {
   #graceTimer: NodeJS.Timeout | undefined;
   #onCutOff: (() => void) | undefined;
   #tableColumnsSent = false;
+  /** While the initial events are being written: the bytes of the changes queued behind them. */
+  #writingInitial = false;
+  #queuedBytes = 0;
 
   /** The key under which an event's encoding in this stream's form is shared, by event type. */
   readonly #formKeys: Record<'ADDED' | 'MODIFIED' | 'DELETED', string>;
@@ -116,20 +121,63 @@ export class WatchStream implements WatchDelivery {
       'Cache-Control': 'no-cache, private',
     });
     res.flushHeaders();
-    const lines = initial.map((obj) => this.#line('ADDED', this.#options.serve(obj)));
-    if (initialEventsEnd !== undefined && this.#options.bookmarks) {
-      lines.push(
-        this.#encode(
-          'BOOKMARK',
-          this.#options.bookmarkObject(String(initialEventsEnd), INITIAL_EVENTS_END) as Record<string, unknown>,
-        ),
-      );
+    const end =
+      initialEventsEnd !== undefined && this.#options.bookmarks
+        ? this.#encode(
+            'BOOKMARK',
+            this.#options.bookmarkObject(String(initialEventsEnd), INITIAL_EVENTS_END) as Record<string, unknown>,
+          )
+        : undefined;
+    this.#writeInitial(initial, end).catch((err: unknown) => {
+      this.#options.log.error({ err }, 'writing the initial events of a watch failed');
+      res.destroy();
+    });
+  }
+
+  /**
+   * The initial ADDED events in slices, each written once the client has taken most of the one before (a large
+   * initial state costs a slice of memory, not its whole encoding), then `end`, then what was queued meanwhile.
+   * An initial state that fits in one slice is written at once.
+   */
+  async #writeInitial(initial: ApiObject[], end: Buffer | undefined): Promise<void> {
+    this.#writingInitial = true;
+    let slice: Buffer[] = [];
+    let sliceBytes = 0;
+    for (const obj of initial) {
+      if (this.closed) return;
+      const line = this.#line('ADDED', this.#options.serve(obj));
+      slice.push(line);
+      sliceBytes += line.length;
+      if (sliceBytes < INITIAL_SLICE_BYTES) continue;
+      const unread = writeChunk(this.#options.res, slice);
+      slice = [];
+      sliceBytes = 0;
+      if (unread > INITIAL_SLICE_BYTES) await this.#drained();
     }
-    this.#pending = lines.concat(this.#pending);
+    this.#writingInitial = false;
+    this.#queuedBytes = 0;
+    if (this.closed) return;
+    if (end !== undefined) slice.push(end);
+    this.#pending = slice.concat(this.#pending);
     this.#started = true;
     this.flush();
-    // The initial burst may be large; the cutoff counts only what piles up after it.
-    this.#limit = (res.socket?.writableLength ?? res.writableLength) + MAX_UNREAD_BYTES;
+    // The cutoff counts only what piles up after the initial events.
+    this.#limit = this.#unread() + MAX_UNREAD_BYTES;
+  }
+
+  /** Resolves when the socket's buffer has drained or the stream is gone. */
+  #drained(): Promise<void> {
+    const socket = this.#options.res.socket;
+    if (socket === null || socket.destroyed || this.closed) return Promise.resolve();
+    return new Promise((resolve) => {
+      const done = (): void => {
+        socket.off('drain', done);
+        socket.off('close', done);
+        resolve();
+      };
+      socket.on('drain', done);
+      socket.on('close', done);
+    });
   }
 
   get shareKey(): string | undefined {
@@ -138,7 +186,13 @@ export class WatchStream implements WatchDelivery {
 
   send(type: 'ADDED' | 'MODIFIED' | 'DELETED', object: ApiObject, source: CachedEvent | undefined): void {
     if (this.#closed) return;
-    this.#pending.push(this.#eventBytes(type, object, source));
+    const bytes = this.#eventBytes(type, object, source);
+    this.#pending.push(bytes);
+    // Changes queued behind a large initial state count as unread: a client that stops reading it is let go too.
+    if (this.#writingInitial) {
+      this.#queuedBytes += bytes.length;
+      this.#checkBacklog(this.#backlog());
+    }
   }
 
   /** A batch shared by a group of watchers: one chunk for all of them, unless this stream has its own backlog. */
@@ -187,6 +241,11 @@ export class WatchStream implements WatchDelivery {
     return res.socket?.writableLength ?? res.writableLength;
   }
 
+  /** What the client has not taken yet: the socket's buffer, plus the changes queued behind the initial events. */
+  #backlog(): number {
+    return this.#unread() + this.#queuedBytes;
+  }
+
   /** A client with more than the limit unread gets UNREAD_GRACE_MS to catch up, then its stream is closed. */
   #checkBacklog(unread: number): void {
     if (unread <= this.#limit) {
@@ -196,7 +255,7 @@ export class WatchStream implements WatchDelivery {
     }
     this.#graceTimer ??= setTimeout(() => {
       this.#graceTimer = undefined;
-      const still = this.#unread();
+      const still = this.#backlog();
       if (still > this.#limit && !this.closed) this.#terminate(still);
     }, UNREAD_GRACE_MS);
   }
