@@ -5,18 +5,19 @@ import { join } from 'node:path';
 import { startEmbeddedEtcd, type EmbeddedEtcd } from '../../lib/server/embedded-etcd';
 import { startServerProcess, type ServerProcess } from './server-process';
 
-/** Runs `body` against a fresh etcd and server (node flags `nodeArgs`), then stops both and removes the data. */
+/** Runs `body` against a fresh etcd and server (node flags `nodeArgs`, server flags `serverArgs`), then stops both and removes the data. */
 export async function withBenchServer<T>(
   name: string,
   body: (server: ServerProcess, etcdUrl: string) => Promise<T>,
   nodeArgs: string[] = [],
+  serverArgs: string[] = [],
 ): Promise<T> {
   const dataDir = mkdtempSync(join(tmpdir(), `orch-bench-${name}-`));
   let etcd: EmbeddedEtcd | undefined;
   let server: ServerProcess | undefined;
   try {
     etcd = await startEmbeddedEtcd(join(dataDir, 'etcd'));
-    server = await startServerProcess(etcd.clientUrl, nodeArgs);
+    server = await startServerProcess(etcd.clientUrl, nodeArgs, serverArgs);
     return await body(server, etcd.clientUrl);
   } finally {
     await server?.stop().catch(() => undefined);
