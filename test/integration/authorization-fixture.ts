@@ -119,3 +119,12 @@ export async function startAuthzServer(): Promise<TestServer> {
   );
   return ts;
 }
+
+/** The running server (after useAuthzServer's beforeAll). */
+export const server = (): TestServer => ts;
+
+/** Starts the server before the file's tests and stops it after them. */
+export function useAuthzServer(): void {
+  beforeAll(startAuthzServer, 60_000);
+  afterAll(async () => ts?.stop());
+}

@@ -1,7 +1,7 @@
 // RBAC policy: bootstrap roles and aggregation, a second replica seeing a role change within 1 s, and escalation
 // prevention when users create roles and bindings.
 import pino from 'pino';
-import { eventually, ApiClient, type TestServer } from '../helpers/test-server';
+import { eventually, ApiClient } from '../helpers/test-server';
 import { parseCommandLine } from '../../lib/server/options/options';
 import { ApiServer } from '../../lib/server/server';
 import { aDeployment } from '../helpers/fixtures';
@@ -12,17 +12,14 @@ import {
   expectForbidden,
   mustCreate,
   role,
-  startAuthzServer,
+  server,
+  useAuthzServer,
   tokenFile,
   NS,
   RBAC,
 } from './authorization-fixture';
 
-let ts: TestServer;
-beforeAll(async () => {
-  ts = await startAuthzServer();
-}, 60_000);
-afterAll(async () => ts?.stop());
+useAuthzServer();
 
 describe('bootstrap policy', () => {
   it('creates the bootstrap roles and bindings with their label and annotation', async () => {
@@ -91,7 +88,7 @@ describe('a second replica', () => {
   it('sees a new binding within 1 s', async () => {
     const parsed = parseCommandLine([
       '--port=0',
-      `--etcd-servers=${ts.etcd.clientUrl}`,
+      `--etcd-servers=${server().etcd.clientUrl}`,
       `--token-auth-file=${tokenFile}`,
       '--authorization-mode=RBAC',
     ]);
@@ -185,7 +182,7 @@ describe('escalation prevention', () => {
 
   it('refuses an escalating update and binding, allows bind on a named ClusterRole', async () => {
     const current = (await admin.get(`${RBAC}/namespaces/${NS}/roles/subset`)).body;
-    const widened = await ts.api.put(
+    const widened = await server().api.put(
       `${RBAC}/namespaces/${NS}/roles/subset`,
       { ...current, rules: [{ apiGroups: ['*'], resources: ['*'], verbs: ['*'] }] },
       { Authorization: 'Bearer alice-token' },

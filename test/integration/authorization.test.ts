@@ -1,6 +1,6 @@
 // RBAC authorization of requests: 403 texts and details as Kubernetes, verbs/subresources/resourceNames/non-resource
 // URLs, and the apply and dry-run rules.
-import { eventually, type TestServer } from '../helpers/test-server';
+import { eventually } from '../helpers/test-server';
 import { aDeployment } from '../helpers/fixtures';
 import {
   admin,
@@ -9,16 +9,12 @@ import {
   expectForbidden,
   mustCreate,
   role,
-  startAuthzServer,
+  useAuthzServer,
   NS,
   RBAC,
 } from './authorization-fixture';
 
-let ts: TestServer;
-beforeAll(async () => {
-  ts = await startAuthzServer();
-}, 60_000);
-afterAll(async () => ts?.stop());
+useAuthzServer();
 
 describe('anonymous requests under RBAC', () => {
   it.each(['/healthz', '/livez', '/readyz', '/version'])('may read %s (system:public-info-viewer)', async (path) => {
