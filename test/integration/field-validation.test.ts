@@ -1,27 +1,23 @@
-// fieldValidation over HTTP: Ignore/Warn/Strict × POST/PUT/PATCH × JSON/YAML for unknown and repeated fields, type errors, what is stored, and the feature gate.
-import { execFile } from 'node:child_process';
-import { mkdtempSync, readdirSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
-import { tmpdir } from 'node:os';
-import { join } from 'node:path';
+// fieldValidation over HTTP: Ignore/Warn/Strict × POST/PUT/PATCH × JSON/YAML for unknown and repeated fields, type errors and what is stored.
 import type { Etcd3 } from 'etcd3';
-import { yamlToJson } from '../../lib/apimachinery/json/yaml-to-json';
 import {
-  createNamespace,
-  startTestServer,
   type ApiResponse,
   type TestServer,
   startServerWithEtcdClient,
   stopServerWithEtcdClient,
 } from '../helpers/test-server';
-import { goShape } from '../../lib/apimachinery/serializers/go-shape';
+import {
+  CANNOT_BE_HANDLED,
+  DEPLOYMENTS,
+  JSON_TYPE,
+  NS,
+  YAML_TYPE,
+  deploymentJson,
+  deploymentYaml,
+} from './field-validation-fixture';
 
 let ts: TestServer;
 let etcd: Etcd3;
-const NS = 'field-validation';
-const DEPLOYMENTS = `/apis/apps/v1/namespaces/${NS}/deployments`;
-const JSON_TYPE = { 'Content-Type': 'application/json' };
-const YAML_TYPE = { 'Content-Type': 'application/yaml' };
-const CANNOT_BE_HANDLED = 'Deployment in version "v1" cannot be handled as a Deployment: ';
 const REPLICAS_TYPE_ERROR =
   'json: cannot unmarshal string into Go struct field DeploymentSpec.spec.replicas of type int32';
 
@@ -32,40 +28,6 @@ afterAll(() => stopServerWithEtcdClient(ts, etcd));
 function warnings(res: ApiResponse): string[] {
   const header = res.headers.get('warning') ?? '';
   return [...header.matchAll(/299 - "((?:[^"\\]|\\.)*)"/g)].map((m) => (m[1] ?? '').replace(/\\(.)/g, '$1'));
-}
-
-/** A Deployment as JSON text; `specExtra` is spliced into spec (may repeat keys), `extra` into the top level. */
-function deploymentJson(name: string, specExtra = '', extra = ''): string {
-  return (
-    `{"apiVersion":"apps/v1","kind":"Deployment","metadata":{"name":"${name}"},${extra}` +
-    `"spec":{"replicas":1,${specExtra}"selector":{"matchLabels":{"app":"${name}"}},` +
-    `"template":{"metadata":{"labels":{"app":"${name}"}},"spec":{"containers":[{"name":"main","image":"nginx:1.25"}]}}}}`
-  );
-}
-
-/** The same Deployment as YAML; `specExtra` lines are added under spec (4-space indented). */
-function deploymentYaml(name: string, specExtra: string[] = []): string {
-  return [
-    'apiVersion: apps/v1',
-    'kind: Deployment',
-    'metadata:',
-    `  name: ${name}`,
-    'spec:',
-    '  replicas: 1',
-    ...specExtra.map((line) => `  ${line}`),
-    '  selector:',
-    '    matchLabels:',
-    `      app: ${name}`,
-    '  template:',
-    '    metadata:',
-    '      labels:',
-    `        app: ${name}`,
-    '    spec:',
-    '      containers:',
-    '      - name: main',
-    '        image: nginx:1.25',
-    '',
-  ].join('\n');
 }
 
 async function stored(name: string): Promise<Record<string, any>> {
@@ -349,128 +311,4 @@ describe('PATCH', () => {
       ' "" is invalid: patch: Invalid value: "map[spec:map[replicas:x]]": unrecognized type: int32',
     );
   });
-});
-
-describe('with the ServerSideFieldValidation gate off', () => {
-  let off: TestServer;
-  beforeAll(async () => {
-    off = await startTestServer(['--feature-gates=ServerSideFieldValidation=false']);
-    await createNamespace(off.api, NS);
-  });
-  afterAll(() => off.stop());
-
-  it('ignores unknown and repeated fields even under Strict, as Kubernetes 1.26 does', async () => {
-    const body = deploymentJson('gate-off', '"foo":1,"replicas":2,');
-    const res = await off.api.request('POST', `${DEPLOYMENTS}?fieldValidation=Strict`, body, JSON_TYPE);
-    expect(res.status).toBe(201);
-    expect(res.headers.get('warning')).toBeNull();
-    expect(res.body.spec).not.toHaveProperty('foo');
-  });
-
-  it('still refuses type errors and unsupported values', async () => {
-    const typed = await off.api.request(
-      'POST',
-      DEPLOYMENTS,
-      deploymentJson('gate-off-type', '"replicas":"x",'),
-      JSON_TYPE,
-    );
-    expect(typed.status).toBe(400);
-    const level = await off.api.request(
-      'POST',
-      `${DEPLOYMENTS}?fieldValidation=Loud`,
-      deploymentJson('gate-off-level'),
-      JSON_TYPE,
-    );
-    expect(level.status).toBe(422);
-  });
-});
-
-describe('a corpus of real-world Deployments', () => {
-  const dir = join(__dirname, '..', 'fixtures', 'deployments');
-  const files = readdirSync(dir)
-    .filter((f) => f.endsWith('.yaml'))
-    .sort();
-  const corpusNs = 'corpus';
-
-  beforeAll(() => createNamespace(ts.api, corpusNs));
-
-  it('has at least 20 manifests', () => {
-    expect(files.length).toBeGreaterThanOrEqual(20);
-  });
-
-  it.each(files)(
-    '%s is accepted under Strict, reads back as sent (as Go writes it) plus defaults, and its read-back is accepted under Strict',
-    async (file) => {
-      const text = readFileSync(join(dir, file), 'utf8');
-      const sent = JSON.parse(yamlToJson(text, { strict: false }).json);
-      const path = `/apis/apps/v1/namespaces/${corpusNs}/deployments`;
-      const created = await ts.api.request('POST', `${path}?fieldValidation=Strict`, text, YAML_TYPE);
-      expect({ status: created.status, message: created.body?.message }).toEqual({ status: 201, message: undefined });
-      expect(created.headers.get('warning')).toBeNull();
-      const read = await ts.api.get(`${path}/${sent.metadata.name}`);
-      // What was sent as Kubernetes writes it back: omitempty zero values (`readOnly: false`) are gone.
-      const expected = goShape(sent);
-      delete expected.metadata.creationTimestamp;
-      expect(read.body).toMatchObject(expected);
-      const updated = await ts.api.request(
-        'PUT',
-        `${path}/${sent.metadata.name}?fieldValidation=Strict`,
-        JSON.stringify(read.body),
-        JSON_TYPE,
-      );
-      expect(updated.status).toBe(200);
-      expect(updated.headers.get('warning')).toBeNull();
-    },
-  );
-});
-
-describe('kubectl --validate against this server', () => {
-  let work: string;
-  const kcNs = 'kubectl-validate';
-
-  beforeAll(async () => {
-    work = mkdtempSync(join(tmpdir(), 'orch-fv-'));
-    writeFileSync(join(work, 'kubeconfig'), '');
-    await createNamespace(ts.api, kcNs);
-  });
-  afterAll(() => rmSync(work, { recursive: true, force: true }));
-
-  /** Runs kubectl without blocking the in-process server; resolves with its exit code and output. */
-  function kubectl(...args: string[]): Promise<{ code: number; stdout: string; stderr: string }> {
-    const argv = ['--server', ts.url, '--cache-dir', join(work, 'cache'), '-n', kcNs, ...args];
-    return new Promise((resolve, reject) => {
-      execFile(
-        'kubectl',
-        argv,
-        { env: { ...process.env, KUBECONFIG: join(work, 'kubeconfig') }, timeout: 25_000 },
-        (error, stdout, stderr) => {
-          if (error && typeof error.code !== 'number') reject(error);
-          else resolve({ code: error ? Number(error.code) : 0, stdout: String(stdout), stderr: String(stderr) });
-        },
-      );
-    });
-  }
-
-  function manifest(name: string): string {
-    const file = join(work, `${name}.yaml`);
-    writeFileSync(file, deploymentYaml(name, ['foo: 1']));
-    return file;
-  }
-
-  it('refuses an unknown field by default (strict), with the server’s message', async () => {
-    const file = manifest('kc-strict');
-    const res = await kubectl('create', '-f', file);
-    expect(res.code).toBe(1);
-    expect(res.stderr.trim()).toBe(
-      `Error from server (BadRequest): error when creating "${file}": ${CANNOT_BE_HANDLED}strict decoding error: unknown field "spec.foo"`,
-    );
-  }, 30_000);
-
-  it('creates with a warning under --validate=warn, and silently under --validate=false', async () => {
-    const warned = await kubectl('create', '-f', manifest('kc-warn'), '--validate=warn');
-    expect(warned).toMatchObject({ code: 0, stdout: 'deployment.apps/kc-warn created\n' });
-    expect(warned.stderr).toBe('Warning: unknown field "spec.foo"\n');
-    const ignored = await kubectl('create', '-f', manifest('kc-ignore'), '--validate=false');
-    expect(ignored).toEqual({ code: 0, stdout: 'deployment.apps/kc-ignore created\n', stderr: '' });
-  }, 30_000);
 });
