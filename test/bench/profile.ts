@@ -121,7 +121,9 @@ async function profileWorkload(kind: 'create' | 'get', wrk: string | undefined):
     if (b.busyUs === 0) throw new Error('no profile samples fall inside the measured phase (clock mismatch?)');
     return { workload: result.workload, result, breakdown: b };
   } finally {
-    rmSync(dir, { recursive: true, force: true });
+    // PROFILE_KEEP=1 keeps the .cpuprofile files (their directory is logged) for a look at the call stacks.
+    if (process.env['PROFILE_KEEP'] === '1') log(`${kind}: profiles kept in ${dir}`);
+    else rmSync(dir, { recursive: true, force: true });
   }
 }
 
