@@ -1,5 +1,6 @@
 // A set of field paths (structured-merge-diff fieldpath.Set): members at this level and child sets by path element.
 import { comparePathElements, parsePathElement, type Path, type PathElement } from './path-element';
+import { sortStrings } from '../sort-strings';
 
 interface Child {
   readonly pe: PathElement;
@@ -165,9 +166,9 @@ export class FieldSet {
       keys.push(k);
       if (c.pe.kind !== 'field') fieldsOnly = false;
     }
-    if (fieldsOnly) return sortKeys(keys, byCodeUnits);
+    if (fieldsOnly) return sortStrings(keys);
     const element = (k: string): PathElement => (this.members.get(k) ?? this.children.get(k)?.pe) as PathElement;
-    return sortKeys(keys, (a, b) => comparePathElements(element(a), element(b)));
+    return sortStrings(keys, (a, b) => comparePathElements(element(a), element(b)));
   }
 
   /** Reads a FieldsV1 tree (unknown key kinds are dropped, as structured-merge-diff does). */
@@ -194,24 +195,6 @@ export class FieldSet {
 }
 
 const EMPTY_FIELDS: Record<string, unknown> = Object.freeze({});
-
-/** Array#sort's default order for strings (UTF-16 code units). */
-const byCodeUnits = (a: string, b: string): number => (a < b ? -1 : a > b ? 1 : 0);
-
-/** Up to this many keys are sorted by insertion: Array#sort allocates its sort state on every call. */
-const INSERTION_SORT_MAX = 32;
-
-/** Sorts `keys` in place, stable like Array#sort; one FieldsV1 level is short, so mostly without allocating. */
-function sortKeys(keys: string[], compare: (a: string, b: string) => number): string[] {
-  if (keys.length > INSERTION_SORT_MAX) return keys.sort(compare);
-  for (let i = 1; i < keys.length; i++) {
-    const key = keys[i] as string;
-    let j = i - 1;
-    for (; j >= 0 && compare(keys[j] as string, key) > 0; j--) keys[j + 1] = keys[j] as string;
-    keys[j + 1] = key;
-  }
-  return keys;
-}
 
 function hasKeys(obj: Record<string, unknown>): boolean {
   for (const _key in obj) return true;
