@@ -16,6 +16,8 @@ import { createScript, findWrk, getScript, runWrk } from './wrk-load';
 const SECONDS = Number(process.env['PROFILE_SECONDS'] ?? 10);
 const CONCURRENCY = Number(process.env['PROFILE_CONCURRENCY'] ?? 64);
 const WRITE_DOCS = process.env['BENCH_NO_DOCS'] !== '1';
+/** PROFILE_NODE_ARGS: more node flags for the server (e.g. `--max-semi-space-size=64`), space-separated. */
+const EXTRA_NODE_ARGS = (process.env['PROFILE_NODE_ARGS'] ?? '').split(' ').filter(Boolean);
 
 const log = (line: string): void => void process.stderr.write(`[profile] ${line}\n`);
 const nowUs = (): number => Number(process.hrtime.bigint() / 1000n);
@@ -109,7 +111,7 @@ async function profileWorkload(kind: 'create' | 'get', wrk: string | undefined):
         window = [from, nowUs()];
         return r;
       },
-      ['--cpu-prof', `--cpu-prof-dir=${dir}`],
+      ['--cpu-prof', `--cpu-prof-dir=${dir}`, ...EXTRA_NODE_ARGS],
     );
     // With --workers N (BENCH_SERVER_ARGS) every process writes a profile; the busiest one is the serving worker.
     const profiles = readdirSync(dir)
@@ -121,7 +123,9 @@ async function profileWorkload(kind: 'create' | 'get', wrk: string | undefined):
     if (b.busyUs === 0) throw new Error('no profile samples fall inside the measured phase (clock mismatch?)');
     return { workload: result.workload, result, breakdown: b };
   } finally {
-    rmSync(dir, { recursive: true, force: true });
+    // PROFILE_KEEP=1 keeps the .cpuprofile files (their directory is logged) for a look at the call stacks.
+    if (process.env['PROFILE_KEEP'] === '1') log(`${kind}: profiles kept in ${dir}`);
+    else rmSync(dir, { recursive: true, force: true });
   }
 }
 

@@ -2,51 +2,58 @@
 // Validation builds a path for every field it visits but prints only the few that are wrong, so a path
 // keeps its parent and segment and renders its text on first use.
 
-type Segment = { kind: 'name'; name: string } | { kind: 'index'; index: number } | { kind: 'key'; key: string };
+/** How a segment is printed: `.name`, `[index]` or `[key]`. */
+const enum SegmentKind {
+  Name,
+  Index,
+  Key,
+}
 
 export class FieldPath {
   readonly #parent: FieldPath | undefined;
-  readonly #segment: Segment;
+  // The segment lives in the path itself (one object per visited field, not two).
+  readonly #kind: SegmentKind;
+  readonly #value: string | number;
   #text: string | undefined;
 
-  private constructor(parent: FieldPath | undefined, segment: Segment) {
+  private constructor(parent: FieldPath | undefined, kind: SegmentKind, value: string | number) {
     this.#parent = parent;
-    this.#segment = segment;
+    this.#kind = kind;
+    this.#value = value;
   }
 
   static root(name: string, ...more: string[]): FieldPath {
-    let path = new FieldPath(undefined, { kind: 'name', name });
+    let path = new FieldPath(undefined, SegmentKind.Name, name);
     for (const m of more) path = path.child(m);
     return path;
   }
 
   child(name: string, ...more: string[]): FieldPath {
-    let path = new FieldPath(this, { kind: 'name', name });
+    let path = new FieldPath(this, SegmentKind.Name, name);
     for (const m of more) path = path.child(m);
     return path;
   }
 
   index(i: number): FieldPath {
-    return new FieldPath(this, { kind: 'index', index: i });
+    return new FieldPath(this, SegmentKind.Index, i);
   }
 
   key(k: string): FieldPath {
-    return new FieldPath(this, { kind: 'key', key: k });
+    return new FieldPath(this, SegmentKind.Key, k);
   }
 
   toString(): string {
     if (this.#text !== undefined) return this.#text;
     const head = this.#parent?.toString() ?? '';
-    const seg = this.#segment;
-    switch (seg.kind) {
-      case 'name':
-        this.#text = head === '' ? seg.name : `${head}.${seg.name}`;
+    switch (this.#kind) {
+      case SegmentKind.Name:
+        this.#text = head === '' ? String(this.#value) : `${head}.${String(this.#value)}`;
         break;
-      case 'index':
-        this.#text = `${head}[${seg.index}]`;
+      case SegmentKind.Index:
+        this.#text = `${head}[${String(this.#value)}]`;
         break;
-      case 'key':
-        this.#text = `${head}[${seg.key}]`;
+      case SegmentKind.Key:
+        this.#text = `${head}[${String(this.#value)}]`;
         break;
     }
     return this.#text;

@@ -1,5 +1,6 @@
 // A set of field paths (structured-merge-diff fieldpath.Set): members at this level and child sets by path element.
 import { comparePathElements, parsePathElement, type Path, type PathElement } from './path-element';
+import { sortStrings } from '../sort-strings';
 
 interface Child {
   readonly pe: PathElement;
@@ -165,9 +166,9 @@ export class FieldSet {
       keys.push(k);
       if (c.pe.kind !== 'field') fieldsOnly = false;
     }
-    if (fieldsOnly) return keys.sort();
+    if (fieldsOnly) return sortStrings(keys);
     const element = (k: string): PathElement => (this.members.get(k) ?? this.children.get(k)?.pe) as PathElement;
-    return keys.sort((a, b) => comparePathElements(element(a), element(b)));
+    return sortStrings(keys, (a, b) => comparePathElements(element(a), element(b)));
   }
 
   /** Reads a FieldsV1 tree (unknown key kinds are dropped, as structured-merge-diff does). */

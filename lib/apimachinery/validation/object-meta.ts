@@ -7,6 +7,7 @@ import { goStringSliceText } from './untrusted-json';
 import { FieldPath } from '../field/path';
 import type { NameValidator } from './names';
 import { isDNS1123Label, isQualifiedName, isValidLabelValue } from './names';
+import { sortStrings } from '../sort-strings';
 
 export const TOTAL_ANNOTATION_SIZE_LIMIT_BYTES = 256 * 1024;
 const FINALIZER_ORPHAN = 'orphan';
@@ -23,7 +24,7 @@ function validateStringMap(
   if (!isPlainObject(value))
     return [invalidValue(path, goLiteral(JSON.stringify(value)), 'must be a map of string keys to string values')];
   const errs: FieldError[] = [];
-  for (const k of Object.keys(value).sort()) {
+  for (const k of sortStrings(Object.keys(value))) {
     const v = value[k];
     if (typeof v !== 'string') errs.push(invalidValue(path.key(k), goLiteral(JSON.stringify(v)), 'must be a string'));
     else errs.push(...check(k, v));

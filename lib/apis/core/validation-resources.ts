@@ -4,6 +4,7 @@ import { forbiddenField, invalidValue, required } from '../../apimachinery/field
 import type { FieldPath } from '../../apimachinery/field/path';
 import { isQualifiedName } from '../../apimachinery/validation/names';
 import { WRONG_TYPE, isAbsent, readObject, shownValue } from '../../apimachinery/validation/untrusted-json';
+import { sortStrings } from '../../apimachinery/sort-strings';
 
 /** resource.ErrFormatWrong: Kubernetes fails the decode with this text; we report it as a field error. */
 export const QUANTITY_FORMAT_ERROR =
@@ -113,7 +114,7 @@ function readResourceList(errs: FieldError[], path: FieldPath, value: unknown): 
   const out = new Map<string, Quantity>();
   const list = readObject(errs, path, value);
   if (list === undefined || list === WRONG_TYPE) return out;
-  for (const name of Object.keys(list).sort()) {
+  for (const name of sortStrings(Object.keys(list))) {
     const raw = list[name];
     if (isAbsent(raw)) continue;
     const q = parseQuantity(raw);

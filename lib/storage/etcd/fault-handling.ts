@@ -24,6 +24,9 @@ const WATCH_BACKOFF = { initialDelay: 100, maxDelay: 2_000 };
 
 const noEvent = (): { dispose(): void } => ({ dispose: () => undefined });
 
+/** The signal of calls made without one: never aborted, so one serves every call (etcd3 does not read it). */
+const NEVER_ABORTED = new AbortController().signal;
+
 /** The part of cockatiel's IPolicy that etcd3 calls (execute), with inert events. */
 abstract class Policy implements IPolicy<IDefaultPolicyContext> {
   declare readonly _altReturn: never;
@@ -43,7 +46,7 @@ export class NotSentRetryPolicy extends Policy {
 
   async execute<T>(fn: (context: IDefaultPolicyContext) => PromiseLike<T> | T, signal?: AbortSignal): Promise<T> {
     const deadline = Date.now() + this.budgetMs;
-    const context = { signal: signal ?? new AbortController().signal };
+    const context = { signal: signal ?? NEVER_ABORTED };
     let delay = 0;
     for (let attempt = 1; ; attempt++) {
       try {
@@ -113,7 +116,7 @@ export class MemberPolicy extends Policy {
   async execute<T>(fn: (context: IDefaultPolicyContext) => PromiseLike<T> | T, signal?: AbortSignal): Promise<T> {
     if (this.health.shouldSkip(this.host)) throw new MemberSkippedError(this.host);
     try {
-      const result = await fn({ signal: signal ?? new AbortController().signal });
+      const result = await fn({ signal: signal ?? NEVER_ABORTED });
       this.health.succeeded(this.host);
       return result;
     } catch (err) {
