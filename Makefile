@@ -4,7 +4,7 @@ NODE_MODULES_STAMP := node_modules/.package-lock.json
 PORT ?= 8080
 APT_GET := $(if $(filter 0,$(shell id -u)),apt-get,sudo apt-get)
 
-.PHONY: bench-watchers all deps etcd wrk prometheus chromium haproxy cluster-tools build run test test-unit test-e2e test-cluster bench profile bench-workers loadtest lint clean cluster cluster-down cluster-restart
+.PHONY: all deps etcd wrk prometheus chromium haproxy cluster-tools build run test test-unit test-e2e test-cluster bench profile bench-workers bench-list-memory bench-watchers loadtest lint clean cluster cluster-down cluster-restart
 
 all: build
 
@@ -87,6 +87,10 @@ bench: deps wrk build
 # PROFILE_SECONDS (10), PROFILE_CONCURRENCY (64), BENCH_SERVER_ARGS (extra server flags) adjust it.
 profile: deps wrk build
 	node dist/test/bench/profile.js
+
+# Server peak RSS growth per LIST (20 concurrent JSON/protobuf LISTs of 10,000; pretty/YAML/JSON LISTs of 100,000) against one response's size; into docs/benchmarks.md.
+bench-list-memory: deps build
+	node dist/test/bench/list-memory.js
 
 # Creates/s at concurrency 64 with --workers 1 and 2 (BENCH_WORKERS=1,2,4 …) beside the raw etcd rate; into docs/benchmarks.md.
 bench-workers: deps wrk build

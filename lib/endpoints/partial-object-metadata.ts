@@ -3,6 +3,7 @@
 import { notAcceptable } from '../apimachinery/errors';
 import type { ApiObject, ListMeta } from '../apimachinery/meta/types';
 import type { PartialRequest, TableRequest } from './negotiation';
+import { mapped, wholeDocument, type ListDocument } from '../apimachinery/serializers/list-document';
 
 /** Go's `%T` of the internal object the request read (`*apps.DeploymentList`), as the 406 texts print it. */
 function goTypeName(group: string, kind: string): string {
@@ -31,15 +32,31 @@ export function partialListOf(
   group: string,
   listKind: string,
 ): Record<string, unknown> {
+  return wholeDocument(partialListDocument(items, items.length, listMeta, request, group, listKind));
+}
+
+/** partialListOf as a ListDocument: each item reduced when it is written. */
+export function partialListDocument(
+  items: Iterable<ApiObject>,
+  count: number,
+  listMeta: ListMeta,
+  request: PartialRequest,
+  group: string,
+  listKind: string,
+): ListDocument {
   if (!request.list)
     throw notAcceptable(
       `you requested PartialObjectMetadata, but the requested object is a list (${goTypeName(group, listKind)})`,
     );
-  const partials = items.length === 0 ? null : items.map((obj) => asPartialObject(obj, request));
   return {
-    kind: 'PartialObjectMetadataList',
-    apiVersion: `${request.group}/${request.version}`,
-    metadata: listMeta,
-    items: partials,
+    envelope: {
+      kind: 'PartialObjectMetadataList',
+      apiVersion: `${request.group}/${request.version}`,
+      metadata: listMeta,
+      items: null,
+    },
+    field: 'items',
+    count,
+    elements: mapped(items, (obj) => asPartialObject(obj, request)),
   };
 }

@@ -218,9 +218,9 @@ function preferJsonWithoutProtobufMessage(req: IncomingMessage, served: ServedRe
   if (others.some((clause) => clause.trim() !== '')) req.headers.accept = others.join(',');
 }
 
-/** `pretty` set to anything but false/0, or a browser-looking User-Agent without it (as Kubernetes does). */
+/** `pretty` set to anything but false/0, or without it a User-Agent starting `curl`, `Wget` or `Mozilla/5.0` (isPrettyPrint). */
 export function isPretty(req: IncomingMessage, query: URLSearchParams): boolean {
   const pretty = query.get('pretty');
   if (pretty !== null) return parseQueryBool(pretty);
-  return /curl|Wget|Mozilla\//.test(req.headers['user-agent'] ?? '');
+  return /^(?:curl|Wget|Mozilla\/5\.0)/.test(req.headers['user-agent'] ?? '');
 }

@@ -5,6 +5,7 @@ import type { TableColumnDefinition, TableConvertor } from '../registry/rest/tab
 import { CREATION_TIMESTAMP_DOC, nameColumn } from '../registry/rest/table';
 import type { TableRequest } from './negotiation';
 import { asPartialObject } from './partial-object-metadata';
+import { mapped, wholeDocument, type ListDocument } from '../apimachinery/serializers/list-document';
 
 export type IncludeObject = 'None' | 'Metadata' | 'Object';
 
@@ -49,19 +50,36 @@ export function toTable(
   options: TableOptions,
   now = new Date(),
 ): Record<string, unknown> {
+  return wholeDocument(tableDocument(objects, objects.length, convertor, listMeta, options, now));
+}
+
+/** The Table of `count` objects as a ListDocument: each row rendered when it is written. */
+export function tableDocument(
+  objects: Iterable<ApiObject>,
+  count: number,
+  convertor: TableConvertor | undefined,
+  listMeta: ListMeta,
+  options: TableOptions,
+  now = new Date(),
+): ListDocument {
   const tc = convertor ?? defaultTableConvertor;
   const columnDefinitions: TableColumnDefinition[] | null = options.withoutColumns ? null : tc.columns;
-  const rows = (tc.order ? tc.order(objects) : objects).map((obj) => {
-    const row: Record<string, unknown> = { cells: tc.cells(options.cellsFrom ? options.cellsFrom(obj) : obj, now) };
+  const row = (obj: ApiObject): Record<string, unknown> => {
+    const cells = tc.cells(options.cellsFrom ? options.cellsFrom(obj) : obj, now);
     const object = rowObject(obj, options.includeObject, options.request);
-    if (object !== undefined) row['object'] = object;
-    return row;
-  });
+    return object === undefined ? { cells } : { cells, object };
+  };
+  const ordered = tc.order ? tc.order([...objects]) : objects;
   return {
-    kind: 'Table',
-    apiVersion: `${options.request.group}/${options.request.version}`,
-    metadata: listMeta,
-    columnDefinitions,
-    rows,
+    envelope: {
+      kind: 'Table',
+      apiVersion: `${options.request.group}/${options.request.version}`,
+      metadata: listMeta,
+      columnDefinitions,
+      rows: [],
+    },
+    field: 'rows',
+    count,
+    elements: mapped(ordered, row),
   };
 }

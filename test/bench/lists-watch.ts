@@ -12,6 +12,7 @@ import { machineDescription, prependSection } from './report';
 import { processCpuMs } from './stats';
 import { MiB, rssBytes } from './process-memory';
 import type { ChildMessage, ParentMessage } from './fanout-watchers';
+import { bigDeployment } from './workloads';
 
 const OBJECTS = Number(process.env['BENCH_LIST_OBJECTS'] ?? 10_000);
 const LIST_ROUNDS = Number(process.env['BENCH_LIST_ROUNDS'] ?? 10);
@@ -26,32 +27,6 @@ const WRITE_DOCS = process.env['BENCH_NO_DOCS'] !== '1';
 
 function log(line: string): void {
   process.stderr.write(`[bench lists] ${line}\n`);
-}
-
-/** A Deployment of about 2 KiB (annotations pad a realistic spec). */
-function bigDeployment(name: string): string {
-  return JSON.stringify({
-    apiVersion: 'apps/v1',
-    kind: 'Deployment',
-    metadata: { name, labels: { app: name, tier: 'web' }, annotations: { 'bench.orch.io/notes': 'n'.repeat(900) } },
-    spec: {
-      replicas: 2,
-      selector: { matchLabels: { app: name } },
-      template: {
-        metadata: { labels: { app: name, tier: 'web' } },
-        spec: {
-          containers: [
-            {
-              name: 'web',
-              image: 'nginx:1.25.3',
-              ports: [{ containerPort: 80 }],
-              resources: { requests: { cpu: '100m', memory: '128Mi' } },
-            },
-          ],
-        },
-      },
-    },
-  });
 }
 
 function smallDeployment(name: string): string {

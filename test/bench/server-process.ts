@@ -22,7 +22,8 @@ export async function startServerProcess(
   extraServerArgs: string[] = [],
 ): Promise<ServerProcess> {
   const port = await freePort();
-  const script = join(__dirname, '..', '..', 'cmd', 'apiserver.js');
+  // BENCH_SERVER_SCRIPT: another build's dist/cmd/apiserver.js (A/B runs against an earlier commit).
+  const script = process.env['BENCH_SERVER_SCRIPT'] ?? join(__dirname, '..', '..', 'cmd', 'apiserver.js');
   // BENCH_SERVER_ARGS: extra apiserver flags for experiments, e.g. "--watch-cache=false".
   const serverArgs = (process.env['BENCH_SERVER_ARGS'] ?? '').split(/\s+/).filter(Boolean);
   const child = spawn(

@@ -37,3 +37,29 @@ export function deploymentBody(name: string): string {
 }
 
 export const namespaceBody = JSON.stringify({ apiVersion: 'v1', kind: 'Namespace', metadata: { name: NAMESPACE } });
+
+/** A Deployment of about 2 KiB (annotations pad a realistic spec). */
+export function bigDeployment(name: string): string {
+  return JSON.stringify({
+    apiVersion: 'apps/v1',
+    kind: 'Deployment',
+    metadata: { name, labels: { app: name, tier: 'web' }, annotations: { 'bench.orch.io/notes': 'n'.repeat(900) } },
+    spec: {
+      replicas: 2,
+      selector: { matchLabels: { app: name } },
+      template: {
+        metadata: { labels: { app: name, tier: 'web' } },
+        spec: {
+          containers: [
+            {
+              name: 'web',
+              image: 'nginx:1.25.3',
+              ports: [{ containerPort: 80 }],
+              resources: { requests: { cpu: '100m', memory: '128Mi' } },
+            },
+          ],
+        },
+      },
+    },
+  });
+}

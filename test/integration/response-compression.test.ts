@@ -1,38 +1,12 @@
 // APIResponseCompression: resource responses over 128 KiB are gzipped for clients whose Accept-Encoding names gzip,
 // smaller ones and watches are not; --feature-gates=APIResponseCompression=false turns it off.
-import { request } from 'node:http';
 import { gunzipSync } from 'node:zlib';
 import { startTestServer, createNamespace, type TestServer } from '../helpers/test-server';
 import { aDeployment } from '../helpers/fixtures';
+import { rawGet } from '../helpers/raw-http';
 
 const NS = 'gzip';
 const DEPLOYMENTS = `/apis/apps/v1/namespaces/${NS}/deployments`;
-
-interface Raw {
-  status: number;
-  headers: Record<string, string | string[] | undefined>;
-  body: Buffer;
-}
-
-/** A request whose body is read as sent (no transparent decompression, unlike fetch). */
-function rawGet(url: string, path: string, headers: Record<string, string>, stopAfterMs?: number): Promise<Raw> {
-  return new Promise((resolve, reject) => {
-    const req = request(url + path, { headers }, (res) => {
-      const chunks: Buffer[] = [];
-      res.on('data', (c: Buffer) => chunks.push(c));
-      const done = (): void =>
-        resolve({ status: res.statusCode ?? 0, headers: res.headers, body: Buffer.concat(chunks) });
-      res.on('end', done);
-      if (stopAfterMs !== undefined)
-        setTimeout(() => {
-          req.destroy();
-          done();
-        }, stopAfterMs);
-    });
-    req.on('error', (err) => (stopAfterMs === undefined ? reject(err) : undefined));
-    req.end();
-  });
-}
 
 async function withDeployments(ts: TestServer, count: number): Promise<void> {
   await createNamespace(ts.api, NS);

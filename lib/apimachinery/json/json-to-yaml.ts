@@ -1,4 +1,5 @@
 // A JSON value as YAML text byte for byte as Kubernetes writes it (sigs.k8s.io/yaml JSONToYAML → gopkg.in/yaml.v2 v2.4.0 Marshal: sorted keys, 80-column folding).
+import type { ListDocument } from '../serializers/list-document';
 import { goYamlSortedKeys } from './go-yaml-key-order';
 import { analyzeScalar, isBreak, isPrintable, needsQuotes } from './go-yaml-scalars';
 
@@ -25,6 +26,11 @@ const ESCAPES: Record<string, string> = {
 
 type Style = 'plain' | 'single' | 'double' | 'literal';
 
+/** A mapping's keys in yaml.v2's order, without those JSON.stringify drops (undefined values). */
+function mappingKeys(obj: Record<string, unknown>): string[] {
+  return goYamlSortedKeys(obj).filter((key) => obj[key] !== undefined);
+}
+
 /** strconv.FormatFloat(f, 'g', -1, 64) for the non-integers yaml.v2 decodes from JSON numbers. */
 function goFloat(n: number): string {
   if (Number.isInteger(n) && Math.abs(n) < 1e21) return String(n);
@@ -44,7 +50,14 @@ class Emitter {
 
   text(): string {
     this.writeIndent(); // document end
-    return this.out.join('');
+    return this.take();
+  }
+
+  /** The text written since the last take. */
+  take(): string {
+    const text = this.out.join('');
+    this.out.length = 0;
+    return text;
   }
 
   private put(s: string): void {
@@ -91,11 +104,17 @@ class Emitter {
 
   /** Runs `body` with the indentation yaml_emitter_increase_indent gives, then restores it. */
   private indented(flow: boolean, indentless: boolean, body: () => void): void {
+    const saved = this.increaseIndent(flow, indentless);
+    body();
+    this.indent = saved;
+  }
+
+  /** yaml_emitter_increase_indent; returns the indentation to restore. */
+  private increaseIndent(flow: boolean, indentless: boolean): number {
     const saved = this.indent;
     if (this.indent < 0) this.indent = flow ? BEST_INDENT : 0;
     else if (!indentless) this.indent += BEST_INDENT;
-    body();
-    this.indent = saved;
+    return saved;
   }
 
   node(value: unknown, mapping: boolean, simpleKey: boolean): void {
@@ -111,32 +130,61 @@ class Emitter {
   private sequence(items: readonly unknown[], mapping: boolean): void {
     if (items.length === 0) return (this.indicator('[', true, true, false), this.indicator(']', false, false, false));
     this.indented(false, mapping && !this.indention, () => {
-      for (const item of items) {
-        this.writeIndent();
-        this.indicator('-', true, false, true);
-        this.node(item, false, false);
+      for (const item of items) this.sequenceItem(item);
+    });
+  }
+
+  private sequenceItem(item: unknown): void {
+    this.writeIndent();
+    this.indicator('-', true, false, true);
+    this.node(item, false, false);
+  }
+
+  private mapping(obj: Record<string, unknown>): void {
+    const keys = mappingKeys(obj);
+    if (keys.length === 0) return (this.indicator('{', true, true, false), this.indicator('}', false, false, false));
+    this.indented(false, false, () => {
+      for (const key of keys) {
+        this.mappingKey(key);
+        this.node(obj[key], true, false);
       }
     });
   }
 
-  private mapping(obj: Record<string, unknown>): void {
-    const keys = goYamlSortedKeys(obj).filter((key) => obj[key] !== undefined); // as JSON.stringify drops them
-    if (keys.length === 0) return (this.indicator('{', true, true, false), this.indicator('}', false, false, false));
-    this.indented(false, false, () => {
-      for (const key of keys) {
-        this.writeIndent();
-        if (!analyzeScalar(key).multiline && Buffer.byteLength(key) <= MAX_SIMPLE_KEY_BYTES) {
-          this.node(key, true, true);
-          this.indicator(':', false, false, false);
-        } else {
-          this.indicator('?', true, false, true);
-          this.node(key, true, false);
-          this.writeIndent();
-          this.indicator(':', true, false, true);
-        }
+  private mappingKey(key: string): void {
+    this.writeIndent();
+    if (!analyzeScalar(key).multiline && Buffer.byteLength(key) <= MAX_SIMPLE_KEY_BYTES) {
+      this.node(key, true, true);
+      this.indicator(':', false, false, false);
+    } else {
+      this.indicator('?', true, false, true);
+      this.node(key, true, false);
+      this.writeIndent();
+      this.indicator(':', true, false, true);
+    }
+  }
+
+  /**
+   * The top-level mapping `obj` as mapping() writes it, with `elements` as the sequence under `field` (`obj[field]`
+   * when there are none), giving out the text after each element.
+   */
+  *documentChunks(obj: Record<string, unknown>, field: string, elements: Iterable<unknown>, count: number) {
+    const outer = this.increaseIndent(false, false);
+    for (const key of mappingKeys(obj)) {
+      this.mappingKey(key);
+      if (key !== field || count === 0) {
         this.node(obj[key], true, false);
+        continue;
       }
-    });
+      const inner = this.increaseIndent(false, !this.indention);
+      for (const element of elements) {
+        this.sequenceItem(element);
+        yield this.take();
+      }
+      this.indent = inner;
+    }
+    this.indent = outer;
+    yield this.text();
   }
 
   /** yaml_emitter_select_scalar_style, then the writer of the chosen style. */
@@ -219,4 +267,12 @@ export function jsonToYaml(value: unknown): string {
   const emitter = new Emitter();
   emitter.node(value, false, false);
   return emitter.text();
+}
+
+/**
+ * jsonToYaml of the list-shaped document `doc` (ListDocument: a mapping whose `field` holds the elements), as
+ * pieces of text given out element by element; joined, byte for byte the whole document's jsonToYaml.
+ */
+export function jsonToYamlChunks(doc: ListDocument): Generator<string> {
+  return new Emitter().documentChunks(doc.envelope, doc.field, doc.elements, doc.count);
 }

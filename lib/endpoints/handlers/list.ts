@@ -5,16 +5,22 @@ import type { ApiRequest } from './api-request';
 import { asServed, requestNamespace, toStorage } from './api-request';
 import { isProtobuf, negotiateResponse } from '../negotiation';
 import { parseListParams } from './list-options';
-import { writeResponse } from './write-response';
-import { writeStreamedBody } from './streamed-body';
+import { utf8Batches, writeGeneratedBody, writeStreamedBody } from './streamed-body';
 import {
   decodeStoredValue,
   servedItemBytes,
   storedItemParts,
   storedPrefix,
 } from '../../apimachinery/serializers/served-json';
-import { parseIncludeObject, toTable } from '../table';
-import { partialListOf } from '../partial-object-metadata';
+import { parseIncludeObject, tableDocument, type IncludeObject } from '../table';
+import { partialListDocument } from '../partial-object-metadata';
+import {
+  jsonDocumentChunks,
+  mapped,
+  wholeDocument,
+  type ListDocument,
+} from '../../apimachinery/serializers/list-document';
+import { jsonToYamlChunks } from '../../apimachinery/json/json-to-yaml';
 import { encodeProtobufListParts } from '../../apimachinery/serializers/protobuf';
 import { apiVersionOf } from '../../apimachinery/schema/group-version';
 
@@ -37,11 +43,42 @@ function listApiVersion(r: ApiRequest): string {
 }
 
 export function listBody(r: ApiRequest, outcome: ListOutcome): Record<string, unknown> {
+  return wholeDocument(plainListDocument(r, outcome));
+}
+
+/** The outcome's objects as served: its items, then its stored items decoded as they are reached. */
+function* servedObjects(r: ApiRequest, outcome: ListOutcome): Generator<ApiObject> {
+  for (const o of outcome.items) yield asServed(r, o);
+  for (const item of outcome.raw ?? []) yield asServed(r, r.store.rawItemObject(item));
+}
+
+/** The list body in the negotiated form (a list, a Table, a PartialObjectMetadataList), its elements built as written. */
+function listDocument(r: ApiRequest, outcome: ListOutcome, includeObject: IncludeObject): ListDocument {
+  const def = r.served.definition;
+  const count = outcome.items.length + (outcome.raw?.length ?? 0);
+  const objects = servedObjects(r, outcome);
+  if (r.negotiated?.table)
+    return tableDocument(objects, count, def.strategy.table, listMetaOf(outcome), {
+      request: r.negotiated.table,
+      includeObject,
+      cellsFrom: (o) => toStorage(r, o),
+    });
+  if (r.negotiated?.partial)
+    return partialListDocument(objects, count, listMetaOf(outcome), r.negotiated.partial, def.group, def.listKind);
+  return plainListDocument(r, outcome);
+}
+
+function plainListDocument(r: ApiRequest, outcome: ListOutcome): ListDocument {
   return {
-    kind: r.served.definition.listKind,
-    apiVersion: listApiVersion(r),
-    metadata: listMetaOf(outcome),
-    items: outcome.items.map((o) => listItem(asServed(r, o))),
+    envelope: {
+      kind: r.served.definition.listKind,
+      apiVersion: listApiVersion(r),
+      metadata: listMetaOf(outcome),
+      items: [],
+    },
+    field: 'items',
+    count: outcome.items.length + (outcome.raw?.length ?? 0),
+    elements: mapped(servedObjects(r, outcome), listItem),
   };
 }
 
@@ -56,47 +93,32 @@ export async function handleList(r: ApiRequest): Promise<void> {
   });
   const converted = r.negotiated.table !== undefined || r.negotiated.partial !== undefined;
   const plainJson = !converted && r.negotiated.mediaType === 'application/json' && !r.pretty;
-  const protobuf = !converted && isProtobuf(r.negotiated.mediaType);
-  const outcome = await r.store.list(requestNamespace(r), params, plainJson || protobuf);
-  if (r.negotiated.table) {
-    const def = r.served.definition;
-    const items = outcome.items.map((o) => asServed(r, o));
-    writeResponse(
-      r.res,
-      200,
-      toTable(items, def.strategy.table, listMetaOf(outcome), {
-        request: r.negotiated.table,
-        includeObject,
-        cellsFrom: (o) => toStorage(r, o),
-      }),
-      r.negotiated,
-      { pretty: r.pretty },
-    );
-    return;
-  }
-  if (r.negotiated.partial) {
-    const def = r.served.definition;
-    const items = outcome.items.map((o) => asServed(r, o));
-    writeResponse(
-      r.res,
-      200,
-      partialListOf(items, listMetaOf(outcome), r.negotiated.partial, def.group, def.listKind),
-      r.negotiated,
-      { pretty: r.pretty },
-    );
-    return;
-  }
-  if (plainJson || protobuf) {
+  const protobuf = isProtobuf(r.negotiated.mediaType);
+  // Every form is written item by item, so stored items can stay undecoded until they are written.
+  const outcome = await r.store.list(requestNamespace(r), params, true);
+  const headers = { 'Content-Type': r.negotiated.mediaType };
+  if (plainJson || (protobuf && !converted)) {
     // Written item by item from the items' kept bytes: never joined into one body.
+    const parts = plainJson ? listJsonParts(r, outcome) : listProtobufParts(r, outcome);
+    await writeStreamedBody(r.res, 200, headers, parts);
+    return;
+  }
+  const doc = listDocument(r, outcome, includeObject);
+  if (protobuf) {
+    // PartialObjectMetadataList: each item's message encoded in turn (their sizes make the envelope's head).
+    const { kind, apiVersion, metadata } = doc.envelope as { kind: string; apiVersion: string; metadata: ListMeta };
     await writeStreamedBody(
       r.res,
       200,
-      { 'Content-Type': r.negotiated.mediaType },
-      plainJson ? listJsonParts(r, outcome) : listProtobufParts(r, outcome),
+      headers,
+      encodeProtobufListParts(apiVersion, kind, metadata, [...doc.elements] as object[]),
     );
     return;
   }
-  writeResponse(r.res, 200, listBody(r, outcome), r.negotiated, { pretty: r.pretty });
+  // Pretty JSON, YAML, Tables and partial lists: serialized while written, paced by the socket.
+  const text =
+    r.negotiated.mediaType === 'application/yaml' ? jsonToYamlChunks(doc) : jsonDocumentChunks(doc, r.pretty);
+  await writeGeneratedBody(r.res, 200, headers, utf8Batches(text));
 }
 
 const COMMA = Buffer.from(',');

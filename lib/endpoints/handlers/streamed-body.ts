@@ -19,7 +19,7 @@ export function offerStreamedGzip(res: ServerResponse, unwrap: () => void): void
 }
 
 /** Writes each part, waiting for 'drain' when the stream's buffer is full; false when the response closed first. */
-async function writeAll(res: ServerResponse, out: Writable, parts: readonly Buffer[]): Promise<boolean> {
+async function writeAll(res: ServerResponse, out: Writable, parts: Iterable<Buffer>): Promise<boolean> {
   for (const part of parts) {
     if (res.destroyed) return false;
     if (out.write(part)) continue;
@@ -40,6 +40,34 @@ async function writeAll(res: ServerResponse, out: Writable, parts: readonly Buff
   return true;
 }
 
+interface Head {
+  status: number;
+  headers: Record<string, string | number>;
+}
+
+/** Sends the head with Content-Length and `parts` as they are. */
+async function writeWithLength(res: ServerResponse, head: Head, parts: readonly Buffer[]): Promise<void> {
+  const length = parts.reduce((n, part) => n + part.length, 0);
+  res.writeHead(head.status, { ...head.headers, 'Content-Length': length });
+  if (await writeAll(res, res, parts)) res.end();
+}
+
+/** Sends `parts` chunked (no length known up front), through gzip when `gzip`. */
+async function writeChunked(res: ServerResponse, head: Head, parts: Iterable<Buffer>, gzip: boolean): Promise<void> {
+  const { status, headers } = head;
+  if (!gzip) {
+    res.writeHead(status, headers);
+    if (await writeAll(res, res, parts)) res.end();
+    return;
+  }
+  res.appendHeader('Vary', 'Accept-Encoding');
+  res.writeHead(status, { ...headers, 'Content-Encoding': 'gzip' });
+  const compressor = createGzip({ level: GZIP_LEVEL });
+  compressor.pipe(res);
+  res.once('close', () => compressor.destroy());
+  if (await writeAll(res, compressor, parts)) compressor.end();
+}
+
 /**
  * Sends `parts` as the body: Content-Length when sent as they are (the same head as a body written at once),
  * a chunked gzip stream when the filter offered gzip and the body passes GZIP_THRESHOLD_BYTES.
@@ -53,15 +81,55 @@ export async function writeStreamedBody(
   const length = parts.reduce((n, part) => n + part.length, 0);
   const unwrap = gzipOffers.get(res);
   unwrap?.();
-  if (unwrap === undefined || length <= GZIP_THRESHOLD_BYTES) {
-    res.writeHead(status, { ...headers, 'Content-Length': length });
-    if (await writeAll(res, res, parts)) res.end();
-    return;
+  if (unwrap === undefined || length <= GZIP_THRESHOLD_BYTES) return writeWithLength(res, { status, headers }, parts);
+  return writeChunked(res, { status, headers }, parts, true);
+}
+
+/** Text pieces as UTF-8 buffers of at least `size` bytes (the last one may be smaller), joined as they come. */
+export function* utf8Batches(pieces: Iterable<string>, size = WRITE_BATCH_BYTES): Generator<Buffer> {
+  let batch: string[] = [];
+  let length = 0;
+  for (const piece of pieces) {
+    batch.push(piece);
+    length += piece.length;
+    if (length < size) continue;
+    yield Buffer.from(batch.join(''));
+    batch = [];
+    length = 0;
   }
-  res.appendHeader('Vary', 'Accept-Encoding');
-  res.writeHead(status, { ...headers, 'Content-Encoding': 'gzip' });
-  const gzip = createGzip({ level: GZIP_LEVEL });
-  gzip.pipe(res);
-  res.once('close', () => gzip.destroy());
-  if (await writeAll(res, gzip, parts)) gzip.end();
+  if (batch.length > 0) yield Buffer.from(batch.join(''));
+}
+
+/** How much serialized text a generated body gathers per write. */
+const WRITE_BATCH_BYTES = 64 * 1024;
+
+/**
+ * Sends a body serialized while it is written: each part is produced only once the earlier ones are accepted by
+ * the socket (or the compressor), so the whole body never exists at once. A body that ends within
+ * GZIP_THRESHOLD_BYTES is sent like one written at once (Content-Length, never gzipped); a larger one is sent
+ * chunked, gzipped when the filter offered gzip.
+ */
+export async function writeGeneratedBody(
+  res: ServerResponse,
+  status: number,
+  headers: Record<string, string | number>,
+  parts: Iterable<Buffer>,
+): Promise<void> {
+  const iterator = parts[Symbol.iterator]();
+  const head: Buffer[] = [];
+  let length = 0;
+  let next = iterator.next();
+  for (; !next.done; next = iterator.next()) {
+    head.push(next.value);
+    length += next.value.length;
+    if (length > GZIP_THRESHOLD_BYTES) break;
+  }
+  const unwrap = gzipOffers.get(res);
+  unwrap?.();
+  if (next.done === true) return writeWithLength(res, { status, headers }, head);
+  const rest = function* (): Generator<Buffer> {
+    yield* head.splice(0);
+    for (next = iterator.next(); !next.done; next = iterator.next()) yield next.value;
+  };
+  return writeChunked(res, { status, headers }, rest(), unwrap !== undefined);
 }
