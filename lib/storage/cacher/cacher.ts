@@ -19,6 +19,8 @@ const RETRY_MAX_MS = 5000;
  * Short: without etcd progress requests the cache only advances with this resource's own events.
  */
 const CONSISTENT_READ_WAIT_MS = 50;
+/** The fill reads etcd in pages of this many objects (one page's response and decode in memory at a time). */
+const FILL_PAGE_SIZE = 10_000;
 
 export interface CacherOptions {
   storage: Storage;
@@ -34,6 +36,8 @@ export interface CacherOptions {
   bookmarkIntervalMs: number;
   /** Consistent reads from the cache (KEP-2340, feature gate ConsistentListFromCache). */
   consistentReads?: boolean;
+  /** Objects per etcd range while the cache fills (default 10,000); progress is logged after each page. */
+  fillPageSize?: number;
   log: Logger;
 }
 
@@ -90,6 +94,7 @@ export class Cacher {
   /** The quorum revision read in flight, and the one queued behind it for requests that came during it. */
   #revisionRead: Promise<number> | undefined;
   #nextRevisionRead: Promise<number> | undefined;
+  readonly #fillPageSize: number;
 
   constructor(options: CacherOptions) {
     this.prefix = options.prefix;
@@ -98,6 +103,7 @@ export class Cacher {
     this.#log = options.log;
     this.#bookmarkIntervalMs = options.bookmarkIntervalMs;
     this.#consistentReads = options.consistentReads ?? false;
+    this.#fillPageSize = Math.max(1, options.fillPageSize ?? FILL_PAGE_SIZE);
     this.#cache = new WatchCache({ capacity: options.capacity, minAgeMs: options.minAgeMs });
     this.#fanOut = new FanOut(() => this.#cache.revision);
   }
@@ -286,22 +292,47 @@ export class Cacher {
     }
   }
 
+  /**
+   * Fills the cache from etcd page by page at one revision (a page's response is decoded and dropped before the
+   * next is read), logging progress after each page; the filled state replaces the old one at the end.
+   */
   async #relist(): Promise<void> {
-    const listed = await this.#storage.list(this.prefix);
-    if (this.#stopped) return;
+    const started = performance.now();
+    const fill = this.#cache.newFill();
+    let revision: number | undefined;
+    let startKey: string | undefined;
+    for (;;) {
+      const page = await this.#storage.list(this.prefix, {
+        limit: this.#fillPageSize,
+        ...(revision === undefined ? {} : { revision }),
+        ...(startKey === undefined ? {} : { startKey }),
+      });
+      if (this.#stopped) return;
+      revision = page.revision;
+      for (const object of page.items) fill.set(this.#keyOf(object), object);
+      if (page.lastKey === undefined) break;
+      startKey = `${page.lastKey}\u0000`;
+      this.#log.info(
+        {
+          prefix: this.prefix,
+          objects: fill.size,
+          remaining: page.remainingItemCount ?? 0,
+          revision,
+          elapsedMs: Math.round(performance.now() - started),
+        },
+        'watch cache filling',
+      );
+    }
     const wasReady = this.#ready;
-    this.#cache.replace(
-      listed.items.map((object) => ({ key: this.#keyOf(object), object })),
-      listed.revision,
-    );
+    this.#cache.replace(fill, revision);
     this.#initializations++;
-    if (wasReady) this.#terminateAll(listed.revision);
+    if (wasReady) this.#terminateAll(revision);
     this.#ready = true;
     for (const resolve of this.#readyWaiters) resolve();
     this.#readyWaiters = [];
     this.#wakeRevisionWaiters();
     this.#log.info(
-      { prefix: this.prefix, objects: listed.items.length, revision: listed.revision },
+      { prefix: this.prefix, objects: fill.size, revision, durationMs: Math.round(performance.now() - started) },
       'watch cache initialized',
     );
   }
