@@ -4,7 +4,7 @@ NODE_MODULES_STAMP := node_modules/.package-lock.json
 PORT ?= 8080
 APT_GET := $(if $(filter 0,$(shell id -u)),apt-get,sudo apt-get)
 
-.PHONY: all deps etcd wrk prometheus chromium haproxy cluster-tools build run test test-unit test-e2e test-cluster bench profile bench-workers loadtest lint clean cluster cluster-down cluster-restart
+.PHONY: all deps etcd wrk prometheus chromium haproxy cluster-tools build run test test-unit test-e2e test-cluster bench profile bench-workers bench-cache-memory loadtest lint clean cluster cluster-down cluster-restart
 
 all: build
 
@@ -90,6 +90,10 @@ profile: deps wrk build
 # Creates/s at concurrency 64 with --workers 1 and 2 (BENCH_WORKERS=1,2,4 …) beside the raw etcd rate; into docs/benchmarks.md.
 bench-workers: deps wrk build
 	node dist/test/bench/workers-scaling.js
+
+# Watch cache memory per object, fill time of 100,000 Deployments and GET/LIST CPU from the cache (in process, real etcd).
+bench-cache-memory: deps etcd build
+	node --expose-gc dist/test/bench/cache-memory.js
 
 # The standard load test: a throwaway embedded server + etcd, 60 s at the default mix; results in ./loadtest-results.
 # LOADTEST_ARGS adds flags, e.g. LOADTEST_ARGS="--server https://127.0.0.1:6443 --kubeconfig ~/.kube/config".
