@@ -105,8 +105,18 @@ export function servedJson(obj: ApiObject, withTypeMeta = true): string | undefi
   const resourceVersion = obj.metadata.resourceVersion;
   if (k.json !== undefined) return spliceResourceVersion(k.json, resourceVersion, withTypeMeta);
   const item = keptItem(k, resourceVersion);
-  return withTypeMeta ? k.head + item.toString('utf8', 1) : item.toString('utf8');
+  if (!withTypeMeta) return item.toString('utf8');
+  const recent = recentlyServed.get(obj);
+  if (recent !== undefined) return recent;
+  const served = k.head + item.toString('utf8', 1);
+  recentlyServed.set(obj, served);
+  if (recentlyServed.size > RECENTLY_SERVED) recentlyServed.delete(recentlyServed.keys().next().value as ApiObject);
+  return served;
 }
+
+/** The last objects served with apiVersion and kind (first in, first out): repeated GETs of one object reuse the string. */
+const RECENTLY_SERVED = 1024;
+const recentlyServed = new Map<ApiObject, string>();
 
 /** A list item's served JSON as UTF-8 bytes (the kept encoding itself), so a list body is one Buffer.concat. */
 export function servedItemBytes(obj: ApiObject): Buffer | undefined {
