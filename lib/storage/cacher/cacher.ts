@@ -11,6 +11,7 @@ import type { WatchDelivery } from '../../apimachinery/watch/delivery';
 import { CacheWatcher } from './cache-watcher';
 import { FanOut } from './fan-out';
 import { WatchCache } from './watch-cache';
+import { fillFromStorage } from './cache-fill';
 
 const RETRY_MIN_MS = 100;
 const RETRY_MAX_MS = 5000;
@@ -292,37 +293,20 @@ export class Cacher {
     }
   }
 
-  /**
-   * Fills the cache from etcd page by page at one revision (a page's response is decoded and dropped before the
-   * next is read), logging progress after each page; the filled state replaces the old one at the end.
-   */
+  /** Fills a new state from etcd (cache-fill.ts); it replaces the old one at the end. */
   async #relist(): Promise<void> {
-    const started = performance.now();
     const fill = this.#cache.newFill();
-    let revision: number | undefined;
-    let startKey: string | undefined;
-    for (;;) {
-      const page = await this.#storage.list(this.prefix, {
-        limit: this.#fillPageSize,
-        ...(revision === undefined ? {} : { revision }),
-        ...(startKey === undefined ? {} : { startKey }),
-      });
-      if (this.#stopped) return;
-      revision = page.revision;
-      for (const object of page.items) fill.set(this.#keyOf(object), object);
-      if (page.lastKey === undefined) break;
-      startKey = `${page.lastKey}\u0000`;
-      this.#log.info(
-        {
-          prefix: this.prefix,
-          objects: fill.size,
-          remaining: page.remainingItemCount ?? 0,
-          revision,
-          elapsedMs: Math.round(performance.now() - started),
-        },
-        'watch cache filling',
-      );
-    }
+    const request = {
+      storage: this.#storage,
+      prefix: this.prefix,
+      keyOf: this.#keyOf,
+      pageSize: this.#fillPageSize,
+      log: this.#log,
+      stopped: () => this.#stopped,
+    };
+    const filled = await fillFromStorage(request, fill);
+    if (filled === undefined) return;
+    const revision = filled.revision;
     const wasReady = this.#ready;
     this.#cache.replace(fill, revision);
     this.#initializations++;
@@ -332,7 +316,7 @@ export class Cacher {
     this.#readyWaiters = [];
     this.#wakeRevisionWaiters();
     this.#log.info(
-      { prefix: this.prefix, objects: fill.size, revision, durationMs: Math.round(performance.now() - started) },
+      { prefix: this.prefix, objects: fill.size, revision, durationMs: filled.ms },
       'watch cache initialized',
     );
   }
