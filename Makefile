@@ -4,7 +4,7 @@ NODE_MODULES_STAMP := node_modules/.package-lock.json
 PORT ?= 8080
 APT_GET := $(if $(filter 0,$(shell id -u)),apt-get,sudo apt-get)
 
-.PHONY: all deps etcd wrk prometheus chromium haproxy cluster-tools build run test test-unit test-e2e test-cluster bench profile bench-workers bench-list-memory bench-watchers loadtest lint clean cluster cluster-down cluster-restart
+.PHONY: all deps etcd wrk prometheus chromium haproxy cluster-tools build run test test-unit test-e2e test-cluster bench profile bench-workers bench-list-memory bench-watchers bench-cache-memory loadtest lint clean cluster cluster-down cluster-restart
 
 all: build
 
@@ -100,6 +100,10 @@ bench-workers: deps wrk build
 # 50 concurrent watch-list syncs of 10,000 Deployments; BENCH_IDLE_WATCHERS, BENCH_SLOW_WATCHERS, BENCH_SYNCS … scale it.
 bench-watchers: deps build
 	node dist/test/bench/watchers-memory.js
+
+# Watch cache memory per object, fill time of 100,000 Deployments and GET/LIST CPU from the cache (in process, real etcd).
+bench-cache-memory: deps etcd build
+	node --expose-gc dist/test/bench/cache-memory.js
 
 # The standard load test: a throwaway embedded server + etcd, 60 s at the default mix; results in ./loadtest-results.
 # LOADTEST_ARGS adds flags, e.g. LOADTEST_ARGS="--server https://127.0.0.1:6443 --kubeconfig ~/.kube/config".

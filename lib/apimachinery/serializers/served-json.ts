@@ -1,5 +1,5 @@
-// Serialize once: the JSON bytes an object was stored as are kept beside the decoded object, and responses
-// splice `metadata.resourceVersion` into them instead of stringifying the object again.
+// Serialize once: the JSON bytes an object was stored as are kept beside the decoded object (once, as list-item
+// bytes with `metadata.resourceVersion` in them), and responses derive from them instead of stringifying again.
 import type { ApiObject } from '../meta/types';
 import { allowMessageReuse } from './protobuf';
 
@@ -7,23 +7,91 @@ import { allowMessageReuse } from './protobuf';
 const STORED_PREFIX = /^\{"apiVersion":"([^"\\]*)","kind":"([^"\\]*)","metadata":\{/;
 const METADATA_OPEN = '"metadata":{';
 
-const storedJson = new WeakMap<ApiObject, string>();
+/**
+ * The one encoding kept per decoded object: the list-item bytes (`{"metadata":{"resourceVersion":"N",…}`, made
+ * from the stored bytes at decode), or the stored JSON string of a just-written object until it is first served as
+ * a list item. Every served form derives from it, so a cached object holds its JSON once.
+ */
+interface Kept {
+  /** `{"apiVersion":…,"kind":…,` (shared between objects of one type). */
+  head: string;
+  /** The resourceVersion written into `item` / to be spliced into `json`. */
+  resourceVersion: string | undefined;
+  item?: Buffer;
+  /** Where the bytes after the resourceVersion member start in `item`. */
+  rest: number;
+  json?: string;
+}
+
+const kept = new WeakMap<ApiObject, Kept>();
+const heads = new Map<string, string>();
+/** Stored prefixes are short: this many bytes always hold one. */
+const PREFIX_SCAN_BYTES = 512;
+
+function sharedHead(prefix: string): string {
+  const head = prefix.slice(0, -METADATA_OPEN.length);
+  let shared = heads.get(head);
+  if (shared === undefined) {
+    shared = head;
+    if (heads.size < 10_000) heads.set(head, head);
+  }
+  return shared;
+}
 
 /**
- * Remembers `json` (the stored form, without resourceVersion) as the serialization of `obj`, an object just decoded
- * from storage, which nothing changes afterwards: so its protobuf message may be encoded once and kept too.
+ * Remembers `stored` (the stored form without resourceVersion, as etcd's bytes or as the string just written) as the
+ * serialization of `obj`, an object just decoded from storage, which nothing changes afterwards: so its protobuf
+ * message may be encoded once and kept too.
  */
-export function rememberStoredJson(obj: ApiObject, json: string): void {
+export function rememberStoredJson(obj: ApiObject, stored: string | Buffer): void {
   allowMessageReuse(obj);
-  if (STORED_PREFIX.test(json)) storedJson.set(obj, json);
+  const text = typeof stored === 'string' ? stored : stored.toString('latin1', 0, PREFIX_SCAN_BYTES);
+  const match = STORED_PREFIX.exec(text);
+  if (match === null) return;
+  const resourceVersion = obj.metadata.resourceVersion;
+  const head = sharedHead(match[0]);
+  if (typeof stored === 'string') {
+    kept.set(obj, { head, resourceVersion, json: stored, rest: 0 });
+    return;
+  }
+  // latin1 maps bytes one to one: the prefix's length in characters is its length in bytes.
+  const rest = stored.subarray(match[0].length);
+  kept.set(obj, { head, resourceVersion, ...itemBytes(resourceVersion, rest) });
+}
+
+/** `{"metadata":{` + the resourceVersion member + `rest` in one buffer of its own (not a slice of a larger one). */
+function itemBytes(resourceVersion: string | undefined, rest: Buffer): { item: Buffer; rest: number } {
+  const member =
+    resourceVersion === undefined
+      ? ''
+      : `"resourceVersion":${JSON.stringify(resourceVersion)}${rest[0] === 0x7d ? '' : ','}`;
+  const start = ITEM_START.length + Buffer.byteLength(member);
+  const item = Buffer.allocUnsafeSlow(start + rest.length);
+  ITEM_START.copy(item, 0);
+  item.write(member, ITEM_START.length);
+  rest.copy(item, start);
+  return { item, rest: start };
+}
+
+/** The list-item bytes of a kept encoding, made from the stored string on first use (which is then dropped). */
+function keptItem(k: Kept, resourceVersion: string | undefined): Buffer {
+  if (k.item === undefined || k.resourceVersion !== resourceVersion) {
+    const rest =
+      k.item !== undefined
+        ? k.item.subarray(k.rest)
+        : Buffer.from((k.json as string).slice(k.head.length + METADATA_OPEN.length));
+    Object.assign(k, itemBytes(resourceVersion, rest), { resourceVersion });
+    delete k.json;
+  }
+  return k.item as Buffer;
 }
 
 /** `obj` with another resourceVersion, keeping its stored bytes for serving (DELETED events carry the delete's revision). */
 export function withResourceVersion(obj: ApiObject, resourceVersion: string): ApiObject {
   const copy: ApiObject = { ...obj, metadata: { ...obj.metadata, resourceVersion } };
   allowMessageReuse(copy);
-  const json = storedJson.get(obj);
-  if (json !== undefined) storedJson.set(copy, json);
+  const k = kept.get(obj);
+  if (k !== undefined) kept.set(copy, { ...k });
   return copy;
 }
 
@@ -32,30 +100,30 @@ export function withResourceVersion(obj: ApiObject, resourceVersion: string): Ap
  * apiVersion and kind (list items, as Kubernetes writes them). Valid only while `obj` is unchanged since decode.
  */
 export function servedJson(obj: ApiObject, withTypeMeta = true): string | undefined {
-  const cache = withTypeMeta ? servedWithTypeMeta : servedAsItem;
-  const hit = cache.get(obj);
-  if (hit !== undefined) return hit;
-  const json = storedJson.get(obj);
-  if (json === undefined) return undefined;
-  const served = spliceResourceVersion(json, obj.metadata.resourceVersion, withTypeMeta);
-  // Objects held by the watch cache are served many times; the splice is done once per object and form.
-  cache.set(obj, served);
+  const k = kept.get(obj);
+  if (k === undefined) return undefined;
+  const resourceVersion = obj.metadata.resourceVersion;
+  if (k.json !== undefined) return spliceResourceVersion(k.json, resourceVersion, withTypeMeta);
+  const item = keptItem(k, resourceVersion);
+  if (!withTypeMeta) return item.toString('utf8');
+  const recent = recentlyServed.get(obj);
+  if (recent !== undefined) return recent;
+  const served = k.head + item.toString('utf8', 1);
+  recentlyServed.set(obj, served);
+  if (recentlyServed.size > RECENTLY_SERVED) recentlyServed.delete(recentlyServed.keys().next().value as ApiObject);
   return served;
 }
 
-/** A list item's served JSON as UTF-8 bytes (memoized like servedJson), so a list body is one Buffer.concat. */
+/** The last objects served with apiVersion and kind (first in, first out): repeated GETs of one object reuse the string. */
+const RECENTLY_SERVED = 1024;
+const recentlyServed = new Map<ApiObject, string>();
+
+/** A list item's served JSON as UTF-8 bytes (the kept encoding itself), so a list body is one Buffer.concat. */
 export function servedItemBytes(obj: ApiObject): Buffer | undefined {
-  const hit = servedItemBuffers.get(obj);
-  if (hit !== undefined) return hit;
-  const json = servedJson(obj, false);
-  if (json === undefined) return undefined;
-  const bytes = Buffer.from(json);
-  servedItemBuffers.set(obj, bytes);
-  servedAsItem.delete(obj);
-  return bytes;
+  const k = kept.get(obj);
+  return k === undefined ? undefined : keptItem(k, obj.metadata.resourceVersion);
 }
 
-const servedItemBuffers = new WeakMap<ApiObject, Buffer>();
 const ITEM_START = Buffer.from(`{${METADATA_OPEN}`);
 
 /** What a stored value of this apiVersion/kind starts with (see encodeObject). */
@@ -81,8 +149,6 @@ export function decodeStoredValue(value: Buffer | string, resourceVersion: strin
   obj.metadata = { ...obj.metadata, resourceVersion };
   return obj;
 }
-const servedWithTypeMeta = new WeakMap<ApiObject, string>();
-const servedAsItem = new WeakMap<ApiObject, string>();
 
 /** apiVersion and kind of a value stored by encodeObject, or undefined for bytes in another layout. */
 export function storedTypeMeta(json: string): { apiVersion: string; kind: string } | undefined {

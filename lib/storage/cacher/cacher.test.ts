@@ -1,15 +1,16 @@
 // Cacher on a real etcd, with the etcd change stream broken on demand: resume without loss or duplicates,
-// and re-list with 410 to watchers when the resume revision has been compacted meanwhile.
+// and re-list with 410 to watchers when the resume revision has been compacted meanwhile; the paged fill with progress.
 import pino from 'pino';
 import type { ApiObject } from '../../apimachinery/meta/types';
 import { useTestEtcd } from '../../../test/helpers/etcd';
 import { EtcdStorage } from '../etcd/store';
 import type { ChangeSink, Storage, WatchHandle } from '../storage';
 import { StorageError } from '../storage-error';
-import { Cacher } from './cacher';
+import { Cacher, type CacherOptions } from './cacher';
 import type { WatchDelivery } from '../../apimachinery/watch/delivery';
 import { sinkDelivery } from './sink-delivery';
-import type { StorageEvent } from '../storage';
+import type { ListOptions, ListResult, StorageEvent } from '../storage';
+import { Writable } from 'node:stream';
 
 const shared = useTestEtcd();
 let prefixCounter = 0;
@@ -46,6 +47,36 @@ class BreakableStorage extends EtcdStorage {
   }
 }
 
+/** Storage that runs `between` once, after the first page of a paged list was read. */
+class InterleavingStorage extends EtcdStorage {
+  between: (() => Promise<void>) | undefined;
+  pages = 0;
+
+  override async list(prefix: string, options?: ListOptions): Promise<ListResult> {
+    const result = await super.list(prefix, options);
+    if (options?.limit !== undefined) this.pages++;
+    const between = this.between;
+    this.between = undefined;
+    if (between) await between();
+    return result;
+  }
+}
+
+function capturedLog(): { lines: Record<string, unknown>[]; log: pino.Logger } {
+  const lines: Record<string, unknown>[] = [];
+  const stream = new Writable({
+    write(chunk: Buffer, _enc, done) {
+      for (const line of chunk.toString('utf8').split('\n'))
+        if (line) lines.push(JSON.parse(line) as Record<string, unknown>);
+      done();
+    },
+  });
+  return { lines, log: pino({ level: 'info' }, stream) };
+}
+
+const summary = (o: ApiObject): string =>
+  `${o.metadata.name} ${o.metadata.resourceVersion} ${(o as { spec?: { value?: string } }).spec?.value}`;
+
 interface Recorded {
   events: string[];
   failures: Error[];
@@ -79,9 +110,7 @@ async function until(probe: () => boolean, what: string): Promise<void> {
   }
 }
 
-function setup(): { storage: BreakableStorage; cacher: Cacher; prefix: string } {
-  const storage = new BreakableStorage(shared.client());
-  const prefix = `/cacher-${++prefixCounter}/things/`;
+function newCacher(storage: Storage, prefix: string, more: Partial<CacherOptions> = {}): Cacher {
   const cacher = new Cacher({
     storage,
     prefix,
@@ -90,9 +119,16 @@ function setup(): { storage: BreakableStorage; cacher: Cacher; prefix: string } 
     minAgeMs: 60_000,
     bookmarkIntervalMs: 60_000,
     log: pino({ level: 'silent' }),
+    ...more,
   });
   cacher.start();
-  return { storage, cacher, prefix };
+  return cacher;
+}
+
+function setup(): { storage: BreakableStorage; cacher: Cacher; prefix: string } {
+  const storage = new BreakableStorage(shared.client());
+  const prefix = `/cacher-${++prefixCounter}/things/`;
+  return { storage, cacher: newCacher(storage, prefix), prefix };
 }
 
 describe('Cacher on etcd', () => {
@@ -303,6 +339,45 @@ describe('Cacher on etcd', () => {
           else expect(Number(rv)).toBeGreaterThan(bookmarked);
         }
       }
+    } finally {
+      await cacher.stop();
+    }
+  });
+
+  it('reads etcd in pages at one revision, logs progress per page and the total, and equals etcd afterwards', async () => {
+    const storage = new InterleavingStorage(shared.client());
+    const prefix = `/cacher-fill-${++prefixCounter}/things/`;
+    for (let i = 0; i < 25; i++) {
+      const name = `t-${String(i).padStart(2, '0')}`;
+      await storage.create(`${prefix}${name}`, thing(name, '1'));
+    }
+    // Between the first and the second page: a new object, a changed one and a deleted one (after the fill's revision).
+    storage.between = async () => {
+      await storage.create(`${prefix}t-99`, thing('t-99', '1'));
+      await storage.guaranteedUpdate(`${prefix}t-15`, (cur) => ({ object: { ...cur, spec: { value: '2' } } }));
+      await storage.delete(`${prefix}t-20`);
+    };
+    const { lines, log } = capturedLog();
+    const cacher = newCacher(storage, prefix, { fillPageSize: 10, log });
+    try {
+      expect(await cacher.waitReady()).toBe(true);
+      expect(storage.pages).toBe(3);
+      const progress = lines.filter((l) => l['msg'] === 'watch cache filling');
+      expect(progress.map((l) => [l['objects'], l['remaining']])).toEqual([
+        [10, 15],
+        [20, 5],
+      ]);
+      const done = lines.find((l) => l['msg'] === 'watch cache initialized');
+      expect(done).toMatchObject({ prefix, objects: 25 });
+      expect(typeof done?.['durationMs']).toBe('number');
+      // The fill's revision predates the changes made between pages: the watch brings them in.
+      const current = await storage.currentRevision();
+      await until(() => cacher.revision >= current, 'the cache to reach etcd');
+      const fromEtcd = (await storage.list(prefix)).items.map(summary);
+      expect(cacher.list(prefix).items.map(summary)).toEqual(fromEtcd);
+      expect(fromEtcd.some((s) => s.startsWith('t-99 '))).toBe(true);
+      expect(cacher.get(`${prefix}t-20`)).toBeUndefined();
+      expect(cacher.get(`${prefix}t-15`)?.spec).toEqual({ value: '2' });
     } finally {
       await cacher.stop();
     }

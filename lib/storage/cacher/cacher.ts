@@ -11,6 +11,7 @@ import type { WatchDelivery } from '../../apimachinery/watch/delivery';
 import { CacheWatcher } from './cache-watcher';
 import { FanOut } from './fan-out';
 import { WatchCache } from './watch-cache';
+import { fillFromStorage } from './cache-fill';
 
 const RETRY_MIN_MS = 100;
 const RETRY_MAX_MS = 5000;
@@ -19,6 +20,8 @@ const RETRY_MAX_MS = 5000;
  * Short: without etcd progress requests the cache only advances with this resource's own events.
  */
 const CONSISTENT_READ_WAIT_MS = 50;
+/** The fill reads etcd in pages of this many objects (one page's response and decode in memory at a time). */
+const FILL_PAGE_SIZE = 10_000;
 
 export interface CacherOptions {
   storage: Storage;
@@ -34,6 +37,8 @@ export interface CacherOptions {
   bookmarkIntervalMs: number;
   /** Consistent reads from the cache (KEP-2340, feature gate ConsistentListFromCache). */
   consistentReads?: boolean;
+  /** Objects per etcd range while the cache fills (default 10,000); progress is logged after each page. */
+  fillPageSize?: number;
   log: Logger;
 }
 
@@ -90,6 +95,7 @@ export class Cacher {
   /** The quorum revision read in flight, and the one queued behind it for requests that came during it. */
   #revisionRead: Promise<number> | undefined;
   #nextRevisionRead: Promise<number> | undefined;
+  readonly #fillPageSize: number;
 
   constructor(options: CacherOptions) {
     this.prefix = options.prefix;
@@ -98,6 +104,7 @@ export class Cacher {
     this.#log = options.log;
     this.#bookmarkIntervalMs = options.bookmarkIntervalMs;
     this.#consistentReads = options.consistentReads ?? false;
+    this.#fillPageSize = Math.max(1, options.fillPageSize ?? FILL_PAGE_SIZE);
     this.#cache = new WatchCache({ capacity: options.capacity, minAgeMs: options.minAgeMs });
     this.#fanOut = new FanOut(() => this.#cache.revision);
   }
@@ -286,22 +293,30 @@ export class Cacher {
     }
   }
 
+  /** Fills a new state from etcd (cache-fill.ts); it replaces the old one at the end. */
   async #relist(): Promise<void> {
-    const listed = await this.#storage.list(this.prefix);
-    if (this.#stopped) return;
+    const fill = this.#cache.newFill();
+    const request = {
+      storage: this.#storage,
+      prefix: this.prefix,
+      keyOf: this.#keyOf,
+      pageSize: this.#fillPageSize,
+      log: this.#log,
+      stopped: () => this.#stopped,
+    };
+    const filled = await fillFromStorage(request, fill);
+    if (filled === undefined) return;
+    const revision = filled.revision;
     const wasReady = this.#ready;
-    this.#cache.replace(
-      listed.items.map((object) => ({ key: this.#keyOf(object), object })),
-      listed.revision,
-    );
+    this.#cache.replace(fill, revision);
     this.#initializations++;
-    if (wasReady) this.#terminateAll(listed.revision);
+    if (wasReady) this.#terminateAll(revision);
     this.#ready = true;
     for (const resolve of this.#readyWaiters) resolve();
     this.#readyWaiters = [];
     this.#wakeRevisionWaiters();
     this.#log.info(
-      { prefix: this.prefix, objects: listed.items.length, revision: listed.revision },
+      { prefix: this.prefix, objects: fill.size, revision, durationMs: filled.ms },
       'watch cache initialized',
     );
   }

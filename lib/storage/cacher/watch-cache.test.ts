@@ -12,7 +12,7 @@ function cache(): WatchCache {
 describe('WatchCache', () => {
   it('turns puts and deletes into ADDED, MODIFIED and DELETED with the previous state', () => {
     const c = cache();
-    c.replace([], 10);
+    c.replace(new Map(), 10);
     expect(c.apply({ type: 'put', key: '/r/a', object: obj('a'), revision: 11 })).toMatchObject({
       type: 'ADDED',
       revision: 11,
@@ -32,7 +32,7 @@ describe('WatchCache', () => {
     const c = cache();
     const listed = obj('a');
     listed.metadata.resourceVersion = '20';
-    c.replace([{ key: '/r/a', object: listed }], 20);
+    c.replace(new Map([['/r/a', listed]]), 20);
     expect(c.apply({ type: 'put', key: '/r/a', object: obj('a', { late: 'yes' }), revision: 20 })).toBeUndefined();
     expect(c.apply({ type: 'put', key: '/r/a', object: obj('a', { late: 'yes' }), revision: 19 })).toBeUndefined();
     expect(c.apply({ type: 'delete', key: '/r/gone', revision: 20 })).toBeUndefined();
@@ -42,10 +42,10 @@ describe('WatchCache', () => {
   it('applies every key a single revision changed (a lease expiring deletes all its keys at one revision)', () => {
     const c = cache();
     c.replace(
-      [
-        { key: '/r/a', object: obj('a') },
-        { key: '/r/b', object: obj('b') },
-      ],
+      new Map([
+        ['/r/a', obj('a')],
+        ['/r/b', obj('b')],
+      ]),
       5,
     );
     expect(c.apply({ type: 'delete', key: '/r/a', revision: 9 })).toMatchObject({ type: 'DELETED', revision: 9 });
@@ -56,7 +56,7 @@ describe('WatchCache', () => {
 
   it('lists a prefix in key order, with a predicate', () => {
     const c = cache();
-    c.replace([], 1);
+    c.replace(new Map(), 1);
     let rev = 1;
     for (const key of ['/r/ns2/b', '/r/ns1/c', '/r/ns1/a', '/r/ns10/z', '/r/ns1/b'])
       c.apply({
@@ -83,7 +83,7 @@ describe('WatchCache', () => {
 
   it('moves its revision forward on progress notifications only', () => {
     const c = cache();
-    c.replace([], 5);
+    c.replace(new Map(), 5);
     c.advance(9);
     expect(c.revision).toBe(9);
     c.advance(7);

@@ -12,7 +12,7 @@ export interface WatchCacheOptions {
 }
 
 export class WatchCache {
-  readonly #objects = new Map<string, ApiObject>();
+  #objects = new Map<string, ApiObject>();
   /** Keys in order, rebuilt lazily after a key appears or disappears. */
   #sortedKeys: string[] | undefined = [];
   readonly #window: EventWindow;
@@ -42,10 +42,14 @@ export class WatchCache {
     return this.#objects.size;
   }
 
-  /** Replaces the whole state with a list read at `revision`; the history restarts there. */
-  replace(items: { key: string; object: ApiObject }[], revision: number): void {
-    this.#objects.clear();
-    for (const { key, object } of items) this.#objects.set(key, object);
+  /** An empty state to fill page by page (while this cache keeps serving its current one), then pass to replace(). */
+  newFill(): Map<string, ApiObject> {
+    return new Map();
+  }
+
+  /** Replaces the whole state with one read at `revision` (see newFill); the history restarts there. */
+  replace(objects: Map<string, ApiObject>, revision: number): void {
+    this.#objects = objects;
     this.#sortedKeys = undefined;
     this.#revision = revision;
     this.#window.reset(revision);

@@ -24,14 +24,13 @@ export function withStoredJson(obj: ApiObject, json: string, modRevision: string
 }
 
 export function decodeObject(key: string, value: Buffer, modRevision: string | number): ApiObject {
-  const json = value.toString('utf8');
   let obj: ApiObject;
   try {
-    obj = JSON.parse(json) as ApiObject; // written by encodeObject, so the shape is ours
+    obj = JSON.parse(value.toString('utf8')) as ApiObject; // written by encodeObject, so the shape is ours
   } catch (err) {
     throw new StorageError('InvalidObject', key, `stored value is not valid JSON: ${String(err)}`, { cause: err });
   }
   obj.metadata = { ...obj.metadata, resourceVersion: String(modRevision) };
-  rememberStoredJson(obj, json);
+  rememberStoredJson(obj, value);
   return obj;
 }
