@@ -9,7 +9,7 @@ import { parseRequestInfo } from '../../lib/endpoints/request-info';
 import { ANONYMOUS, compileClassifier } from '../../lib/server/flowcontrol/classifier';
 import { Dispatcher } from '../../lib/server/flowcontrol/dispatcher';
 import { FqRequest } from '../../lib/server/flowcontrol/fairqueuing/request';
-import { priorityAndFairnessHeaders } from '../../lib/server/flowcontrol/headers';
+import { setPriorityAndFairnessHeaders } from '../../lib/server/flowcontrol/headers';
 import { bootstrapFlowSchemas, bootstrapPriorityLevels } from '../../lib/server/flowcontrol/testing/bootstrap-config';
 import { admitRequest } from '../../lib/server/filters/priority-and-fairness';
 import { FlowcontrolMetrics } from '../../lib/server/metrics/flowcontrol-metrics';
@@ -49,10 +49,10 @@ export function measureDispatch(): DispatchFigures {
     const c = classifier.classify(digest);
     const ticket = dispatcher.admit(c, work, digest);
     if (typeof ticket === 'string') throw new Error(`rejected: ${ticket}`);
-    if (ticket instanceof FqRequest)
-      metrics.dispatchedRequest(c.priorityLevel.name, c.flowSchema.name, ticket.maxSeats, undefined);
+    const flow = metrics.flow(c.priorityLevel.name, c.flowSchema.name);
+    if (ticket instanceof FqRequest) metrics.dispatched(flow, ticket.maxSeats, undefined);
     dispatcher.finish(ticket);
-    metrics.executed(c.priorityLevel.name, c.flowSchema.name, false, 0.001);
+    metrics.executed(flow, false, 0.001);
   });
   const apf = { dispatcher, metrics, estimator: { registry: new ResourceRegistry(), listChunking: true } };
   const socket = new Socket();
@@ -65,7 +65,7 @@ export function measureDispatch(): DispatchFigures {
   const filter = time(filterOps, () => {
     const res = new ServerResponse(request);
     const c = classifier.classify(digest);
-    for (const [name, value] of Object.entries(priorityAndFairnessHeaders(c))) res.setHeader(name, value);
+    setPriorityAndFairnessHeaders(res, c);
     if (admitRequest(apf, res, c, digest, query) !== true) throw new Error('not admitted at once');
     res.emit('close');
   });

@@ -67,6 +67,8 @@ interface CompiledSchema {
   precedence: number;
   distinguish: Distinguish;
   rules: readonly RuleMatcher[];
+  /** The result for every request without a distinguisher, shared (results are read-only). */
+  undistinguished: Classification;
 }
 
 /** A schema with only the rules whose subjects name one user. */
@@ -130,12 +132,14 @@ function compileSchema(
   const p = spec['matchingPrecedence'];
   const precedence =
     typeof p === 'number' && Number.isFinite(p) && p !== 0 ? p : FLOW_SCHEMA_DEFAULT_MATCHING_PRECEDENCE;
+  const flowSchema = Object.freeze({ name, uid });
   return {
-    flowSchema: Object.freeze({ name, uid }),
+    flowSchema,
     priorityLevel: level.ref,
     precedence,
     distinguish: level.queuing ? distinguishOf(spec) : 'none',
     rules: compileRules(spec['rules']),
+    undistinguished: Object.freeze({ flowSchema, priorityLevel: level.ref, distinguisher: '' }),
   };
 }
 
@@ -216,6 +220,7 @@ function result(schema: CompiledSchema, digest: RequestDigest): Classification {
   let distinguisher = '';
   if (schema.distinguish === 'user') distinguisher = digest.user.name;
   else if (schema.distinguish === 'namespace' && digest.info.isResourceRequest) distinguisher = digest.info.namespace;
+  if (distinguisher === '') return schema.undistinguished;
   return { flowSchema: schema.flowSchema, priorityLevel: schema.priorityLevel, distinguisher };
 }
 
