@@ -157,6 +157,8 @@ function standIn(name: string, levels: ReadonlyMap<string, CompiledLevel>): Comp
 class CompiledClassifier implements Classifier {
   /** Every rule of every schema, in matching order; a rule's index is its ordinal in the subject index. */
   readonly #rules: ReadonlyArray<{ schema: CompiledSchema; rule: RuleMatcher }>;
+  #lastUser: DigestUser | undefined;
+  #lastView: UserView | undefined;
   readonly #subjects: SubjectIndex;
   readonly #catchAll: CompiledSchema;
   readonly #users = new Map<string, UserView>();
@@ -193,6 +195,16 @@ class CompiledClassifier implements Classifier {
 
   /** Subject matching depends on the user alone, so it is done once per distinct user. */
   #viewOf(user: DigestUser): UserView {
+    // The same user object again (anonymous is one constant): no key string to build. Token and certificate users
+    // arrive as new objects per request, so only the last one is remembered (no per-request weak entries).
+    if (user === this.#lastUser && this.#lastView) return this.#lastView;
+    const view = this.#viewByName(user);
+    this.#lastUser = user;
+    this.#lastView = view;
+    return view;
+  }
+
+  #viewByName(user: DigestUser): UserView {
     const key = user.groups.length === 0 ? user.name : `${user.name}\u0000${user.groups.join('\u0000')}`;
     let view = this.#users.get(key);
     if (view) return view;
