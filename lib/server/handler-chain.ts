@@ -13,7 +13,7 @@ import { nonResourceRoutes, type NonResourceDeps, type NonResourceRoutes } from 
 import { trackRequest } from './filters/request-log';
 import type { ApiServerMetrics } from './metrics/metrics';
 import type { Classifier, RequestDigest } from './flowcontrol/classifier';
-import { priorityAndFairnessHeaders } from './flowcontrol/headers';
+import { setPriorityAndFairnessHeaders } from './flowcontrol/headers';
 import { auditRequest, type AuditLog } from './filters/audit';
 import { markDeprecated } from './filters/deprecation';
 import { runWithRequestContext } from '../registry/generic/request-context';
@@ -99,8 +99,7 @@ async function serve(
     const digest: RequestDigest = { user, info };
     if (deps.flowcontrol) {
       const classification = deps.flowcontrol.classifier.classify(digest);
-      for (const [name, value] of Object.entries(priorityAndFairnessHeaders(classification)))
-        res.setHeader(name, value);
+      setPriorityAndFairnessHeaders(res, classification);
       if (deps.priorityAndFairness) {
         const admitted = admitRequest(deps.priorityAndFairness, res, classification, digest, query);
         if (admitted !== true && !(await admitted)) return;

@@ -1,7 +1,9 @@
 // `make bench` (API Priority and Fairness): dispatch overhead with APF on vs off at c64 (GET and create), and the
 // protection figures: isolation across levels, fairness within a level, exempt probes under a 2,000-request storm.
 // Prints a summary and prepends a section to docs/benchmarks.md.
+import { mkdtempSync, rmSync, writeFileSync } from 'node:fs';
 import { Agent } from 'node:http';
+import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { runBench, withBenchServer } from './bench-server';
 import { httpRequest, runLoad } from './http-load';
@@ -12,6 +14,7 @@ import { ApiClient } from '../helpers/test-server';
 import { awaitClassification, createFlowSchema, createPriorityLevel } from '../helpers/flowcontrol';
 import { dealHand, hashFlow } from '../../lib/server/flowcontrol/fairqueuing/shuffle-sharding';
 import { measureDispatch } from './apf-dispatch';
+import { overloadFigures } from './apf-overload';
 
 const SECONDS = Number(process.env['BENCH_SECONDS'] ?? 8);
 const LOAD_SECONDS = Number(process.env['BENCH_APF_LOAD_SECONDS'] ?? 5);
@@ -72,8 +75,14 @@ interface StreamResult {
   latencies: number[];
 }
 
-/** `count` keep-alive clients sending GETs of `path` back to back for `seconds`. */
-async function streams(url: string, path: string, count: number, seconds: number): Promise<StreamResult> {
+/** `count` keep-alive clients of the user `token` sending GETs of `path` back to back for `seconds`. */
+async function streams(
+  url: string,
+  path: string,
+  count: number,
+  seconds: number,
+  token: string,
+): Promise<StreamResult> {
   const agent = new Agent({ keepAlive: true, maxSockets: count });
   const statuses = new Map<number, number>();
   const latencies: number[] = [];
@@ -82,7 +91,9 @@ async function streams(url: string, path: string, count: number, seconds: number
     Array.from({ length: count }, async () => {
       while (Date.now() < deadline) {
         const t0 = performance.now();
-        const status = await httpRequest(agent, url, 'GET', path).then(
+        const status = await httpRequest(agent, url, 'GET', path, undefined, undefined, {
+          Authorization: `Bearer ${token}`,
+        }).then(
           (r) => r.status,
           () => 0,
         );
@@ -116,101 +127,104 @@ const p99 = (r: StreamResult): number => percentile(Float64Array.from(r.latencie
 const count = (r: StreamResult, status: number): number => r.statuses.get(status) ?? 0;
 const total = (r: StreamResult): number => [...r.statuses.values()].reduce((a, b) => a + b, 0);
 
-async function protectionFigures(): Promise<string[]> {
-  process.env['BENCH_SERVER_ARGS'] = SMALL_SERVER;
-  return withBenchServer('apf-protection', async (server) => {
-    const api = new ApiClient(server.url);
-    const queuing = { queues: 4, handSize: 2, queueLengthLimit: 5 };
-    await createPriorityLevel(api, 'iso-heavy', { shares: 100, queuing });
-    await createPriorityLevel(api, 'iso-light', { shares: 100, queuing });
-    await createPriorityLevel(api, 'fair', { shares: 100, queuing: { queues: 8, handSize: 2, queueLengthLimit: 10 } });
-    const heavyPath = '/apis/apps/v1/namespaces/iso-heavy/deployments';
-    const lightPath = '/apis/apps/v1/namespaces/iso-light/deployments';
-    await awaitClassification(
-      api,
-      heavyPath,
-      await createFlowSchema(api, 'iso-heavy', 'iso-heavy', [
-        { verbs: ['list'], apiGroups: ['apps'], resources: ['deployments'], namespaces: ['iso-heavy'] },
-      ]),
-    );
-    await awaitClassification(
-      api,
-      lightPath,
-      await createFlowSchema(api, 'iso-light', 'iso-light', [
-        { verbs: ['list'], apiGroups: ['apps'], resources: ['deployments'], namespaces: ['iso-light'] },
-      ]),
-    );
-    const fairUid = await createFlowSchema(
-      api,
-      'fair',
-      'fair',
-      [{ verbs: ['list'], apiGroups: ['autoscaling'], resources: ['horizontalpodautoscalers'], namespaces: ['*'] }],
-      { distinguisher: 'ByNamespace' },
-    );
-    await awaitClassification(api, '/apis/autoscaling/v1/namespaces/x/horizontalpodautoscalers', fairUid);
-
-    log('isolation: light alone, then beside 50 heavy streams');
-    const idle = await streams(server.url, lightPath, 3, LOAD_SECONDS);
-    const [heavy, light] = await Promise.all([
-      streams(server.url, heavyPath, 50, LOAD_SECONDS),
-      streams(server.url, lightPath, 3, LOAD_SECONDS),
-    ]);
-
-    log('fairness: 30 heavy and 3 light streams in one level');
-    const heavyHand = dealHand(hashFlow('fair', 'fair-heavy'), 8, 2);
-    let lightNs = '';
-    for (let i = 0; lightNs === ''; i++)
-      if (dealHand(hashFlow('fair', `fair-light-${i}`), 8, 2).every((q) => !heavyHand.includes(q)))
-        lightNs = `fair-light-${i}`;
-    const hpas = (ns: string): string => `/apis/autoscaling/v1/namespaces/${ns}/horizontalpodautoscalers`;
-    const [fairHeavy, fairLight] = await Promise.all([
-      streams(server.url, hpas('fair-heavy'), 30, LOAD_SECONDS),
-      streams(server.url, hpas(lightNs), 3, LOAD_SECONDS),
-    ]);
-
-    log('overload: 2,000 requests at once, /readyz probes meanwhile');
-    const agent = new Agent({ keepAlive: false });
-    const storm = Promise.all(
-      Array.from({ length: 2000 }, () =>
-        httpRequest(agent, server.url, 'GET', '/apis/apps/v1/deployments').then(
-          (r) => r.status,
-          () => 0,
-        ),
-      ),
-    );
-    const probeMs: number[] = [];
-    for (let i = 0; i < 5; i++) {
-      const t0 = performance.now();
-      await httpRequest(agent, server.url, 'GET', '/readyz');
-      probeMs.push(performance.now() - t0);
-    }
-    const stormStatuses = new Map<number, number>();
-    for (const s of await storm) stormStatuses.set(s, (stormStatuses.get(s) ?? 0) + 1);
-    agent.destroy();
-
-    const fmt = (v: number): string => v.toFixed(1);
-    return [
-      `Protection (server limit 10 seats: \`${SMALL_SERVER}\`; levels of equal shares, lendable 0 %, borrowing 0 %; ${LOAD_SECONDS} s per run):`,
-      '',
-      '| Scenario | Flow | Requests | 200 | 429 | p99 ms |',
-      '|---|---|---:|---:|---:|---:|',
-      `| isolation, light level alone | 3 streams | ${total(idle)} | ${count(idle, 200)} | ${count(idle, 429)} | ${fmt(p99(idle))} |`,
-      `| isolation, beside the heavy level | 3 streams | ${total(light)} | ${count(light, 200)} | ${count(light, 429)} | ${fmt(p99(light))} |`,
-      `| isolation, heavy level | 50 streams | ${total(heavy)} | ${count(heavy, 200)} | ${count(heavy, 429)} | ${fmt(p99(heavy))} |`,
-      `| fairness, light flow (one level) | 3 streams | ${total(fairLight)} | ${count(fairLight, 200)} | ${count(fairLight, 429)} | ${fmt(p99(fairLight))} |`,
-      `| fairness, heavy flow (one level) | 30 streams | ${total(fairHeavy)} | ${count(fairHeavy, 200)} | ${count(fairHeavy, 429)} | ${fmt(p99(fairHeavy))} |`,
-      '',
-      `- Isolation: light p99 beside the heavy level is ${(p99(light) / p99(idle)).toFixed(2)}× its idle p99 (target ≤ 2×), ${count(light, 429)} rejections.`,
-      `- Fairness: the light flow got ${((100 * count(fairLight, 200)) / Math.max(1, total(fairLight))).toFixed(1)} % of what it asked for (target ≥ 90 %).`,
-      `- Overload: 2,000 LISTs at once from one flow: ${[...stormStatuses].map(([s, n]) => `${s}×${n}`).join(', ')}; /readyz (exempt) meanwhile: ${probeMs.map(fmt).join(', ')} ms (target < 100 ms).`,
-    ];
-  });
+/** A light user of the `fair` level whose hand of queues shares none with the heavy user's (as the tests pick it). */
+function lightFairUser(): string {
+  const heavyHand = dealHand(hashFlow('fair', 'fair-heavy'), 8, 2);
+  for (let i = 0; ; i++) {
+    const user = `fair-light-${i}`;
+    if (dealHand(hashFlow('fair', user), 8, 2).every((q) => !heavyHand.includes(q))) return user;
+  }
 }
+
+const FAIR_LIGHT = lightFairUser();
+const tokenOf = (user: string): string => `${user}-token`;
+
+/** Flows are users (bearer tokens, ByUser), as in test/integration/apf-isolation-fairness.test.ts. */
+async function protectionFigures(): Promise<string[]> {
+  const tokenDir = mkdtempSync(join(tmpdir(), 'bench-apf-tokens-'));
+  const tokenFile = join(tokenDir, 'tokens.csv');
+  const users = ['iso-heavy', 'iso-light', 'fair-heavy', FAIR_LIGHT, 'storm'];
+  writeFileSync(
+    tokenFile,
+    `${users.map((u) => `${tokenOf(u)},${u},${u}-uid\n`).join('')}${tokenOf('admin')},admin,admin-uid,"system:masters"\n`,
+  );
+  process.env['BENCH_SERVER_ARGS'] = `${SMALL_SERVER} --token-auth-file=${tokenFile}`;
+  try {
+    return await withBenchServer('apf-protection', async (server) => {
+      const api = new ApiClient(server.url);
+      const queuing = { queues: 4, handSize: 2, queueLengthLimit: 5 };
+      await createPriorityLevel(api, 'iso-heavy', { shares: 100, queuing });
+      await createPriorityLevel(api, 'iso-light', { shares: 100, queuing });
+      await createPriorityLevel(api, 'fair', {
+        shares: 100,
+        queuing: { queues: 8, handSize: 2, queueLengthLimit: 10 },
+      });
+      const deployments = '/apis/apps/v1/namespaces/default/deployments';
+      const hpas = '/apis/autoscaling/v1/namespaces/default/horizontalpodautoscalers';
+      const listDeployments = [{ verbs: ['list'], apiGroups: ['apps'], resources: ['deployments'], namespaces: ['*'] }];
+      const listHpas = [
+        { verbs: ['list'], apiGroups: ['autoscaling'], resources: ['horizontalpodautoscalers'], namespaces: ['*'] },
+      ];
+      const heavyUid = await createFlowSchema(api, 'iso-heavy', 'iso-heavy', listDeployments, { users: ['iso-heavy'] });
+      const lightUid = await createFlowSchema(api, 'iso-light', 'iso-light', listDeployments, { users: ['iso-light'] });
+      const fairUid = await createFlowSchema(api, 'fair', 'fair', listHpas, {
+        users: ['fair-heavy', FAIR_LIGHT],
+        distinguisher: 'ByUser',
+      });
+      await awaitClassification(api, deployments, heavyUid, tokenOf('iso-heavy'));
+      await awaitClassification(api, deployments, lightUid, tokenOf('iso-light'));
+      await awaitClassification(api, hpas, fairUid, tokenOf('fair-heavy'));
+      await awaitClassification(api, hpas, fairUid, tokenOf(FAIR_LIGHT));
+
+      log('isolation: light user alone, then beside 50 streams of the heavy user');
+      const idle = await streams(server.url, deployments, 3, LOAD_SECONDS, tokenOf('iso-light'));
+      const [heavy, light] = await Promise.all([
+        streams(server.url, deployments, 50, LOAD_SECONDS, tokenOf('iso-heavy')),
+        streams(server.url, deployments, 3, LOAD_SECONDS, tokenOf('iso-light')),
+      ]);
+
+      log('fairness: 30 heavy and 3 light streams of two users in one level (ByUser)');
+      const [fairHeavy, fairLight] = await Promise.all([
+        streams(server.url, hpas, 30, LOAD_SECONDS, tokenOf('fair-heavy')),
+        streams(server.url, hpas, 3, LOAD_SECONDS, tokenOf(FAIR_LIGHT)),
+      ]);
+
+      log('overload: 2,000 requests at once, exempt probes meanwhile');
+      const overload = await overloadFigures(server, tokenOf('storm'), tokenOf('admin'));
+
+      const fmt = (v: number): string => v.toFixed(1);
+      return [
+        `Protection (server limit 10 seats: \`${SMALL_SERVER}\`; levels of equal shares, lendable 0 %, borrowing 0 %; flows are token users, ByUser, as in the integration tests; ${LOAD_SECONDS} s per run):`,
+        '',
+        '| Scenario | Flow | Requests | 200 | 429 | p99 ms |',
+        '|---|---|---:|---:|---:|---:|',
+        `| isolation, light level alone | 3 streams | ${total(idle)} | ${count(idle, 200)} | ${count(idle, 429)} | ${fmt(p99(idle))} |`,
+        `| isolation, beside the heavy level | 3 streams | ${total(light)} | ${count(light, 200)} | ${count(light, 429)} | ${fmt(p99(light))} |`,
+        `| isolation, heavy level | 50 streams | ${total(heavy)} | ${count(heavy, 200)} | ${count(heavy, 429)} | ${fmt(p99(heavy))} |`,
+        `| fairness, light user (one level) | 3 streams | ${total(fairLight)} | ${count(fairLight, 200)} | ${count(fairLight, 429)} | ${fmt(p99(fairLight))} |`,
+        `| fairness, heavy user (one level) | 30 streams | ${total(fairHeavy)} | ${count(fairHeavy, 200)} | ${count(fairHeavy, 429)} | ${fmt(p99(fairHeavy))} |`,
+        '',
+        `- Isolation: light p99 beside the heavy level is ${(p99(light) / p99(idle)).toFixed(2)}× its idle p99 (target ≤ 2×), ${count(light, 429)} rejections.`,
+        `- Fairness: the light user got ${((100 * count(fairLight, 200)) / Math.max(1, total(fairLight))).toFixed(1)} % of what it asked for (target ≥ 90 %).`,
+        ...overload,
+      ];
+    });
+  } finally {
+    rmSync(tokenDir, { recursive: true, force: true });
+  }
+}
+
+/** BENCH_APF_PROTECTION_ONLY=1: only the protection figures, printed and not written to the docs. */
+const PROTECTION_ONLY = process.env['BENCH_APF_PROTECTION_ONLY'] === '1';
 
 /** BENCH_APF_OVERHEAD_ONLY=1: only the on/off comparison, printed and not written to the docs. */
 const OVERHEAD_ONLY = process.env['BENCH_APF_OVERHEAD_ONLY'] === '1';
 
 runBench(async () => {
+  if (PROTECTION_ONLY) {
+    process.stdout.write(`${(await protectionFigures()).join('\n')}\n`);
+    return;
+  }
   // Off first, then on, then off again: the machine is shared, so the off figure is the mean of the two runs around on.
   log('overhead: APF off');
   const offBefore = await overheadPhases('off', `${OVERHEAD_SERVER} --enable-priority-and-fairness=false`);

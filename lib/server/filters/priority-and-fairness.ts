@@ -1,20 +1,48 @@
 // The API Priority and Fairness filter (filters/priority-and-fairness.go as in 1.26): estimate the request's seats,
 // let its priority level admit, queue or reject it, and give the seats back when it is done (a watch: once its
-// initial events are out).
+// initial events are out). A request whose seats are free takes a synchronous path that allocates one small record
+// (no closure, no promise); only a request that waits in a queue gets a promise.
 import type { ServerResponse } from 'node:http';
-import type { RequestInfo } from '../../endpoints/request-info';
 import { onWatchInitialized } from '../../endpoints/handlers/watch-init-signal';
 import type { Classification, RequestDigest } from '../flowcontrol/classifier';
 import type { Dispatcher, ExemptTicket } from '../flowcontrol/dispatcher';
 import { FqRequest } from '../flowcontrol/fairqueuing/request';
 import { estimateWork, type EstimatorDeps } from '../flowcontrol/work-estimator';
-import type { FlowcontrolMetrics } from '../metrics/flowcontrol-metrics';
+import type { FlowcontrolMetrics, FlowMetrics } from '../metrics/flowcontrol-metrics';
 import { writeTooManyRequests } from './too-many-requests';
 
 export interface PriorityAndFairness {
   dispatcher: Dispatcher;
   metrics: FlowcontrolMetrics;
   estimator: EstimatorDeps;
+}
+
+/** A dispatched request until its seats are given back. */
+class Execution {
+  #released = false;
+
+  constructor(
+    readonly apf: PriorityAndFairness,
+    readonly ticket: ExemptTicket | FqRequest,
+    readonly flow: FlowMetrics,
+    readonly watch: boolean,
+    readonly startMs: number,
+  ) {}
+
+  release(): void {
+    if (this.#released) return;
+    this.#released = true;
+    this.apf.dispatcher.finish(this.ticket);
+    this.apf.metrics.executed(this.flow, this.watch, (performance.now() - this.startMs) / 1000);
+  }
+}
+
+const EXECUTION = Symbol('apf-execution');
+type Tracked = ServerResponse & { [EXECUTION]?: Execution };
+
+/** One listener for every response: releases the seats of the execution the response carries. */
+function releaseOnClose(this: Tracked): void {
+  this[EXECUTION]?.release();
 }
 
 /**
@@ -28,33 +56,44 @@ export function admitRequest(
   digest: RequestDigest,
   query: URLSearchParams,
 ): boolean | Promise<boolean> {
-  const info = digest.info;
-  const work = estimateWork(apf.estimator, info, query);
-  const ticket = apf.dispatcher.admit(classification, work, digest);
-  const level = classification.priorityLevel.name;
-  const flowSchema = classification.flowSchema.name;
+  const work = estimateWork(apf.estimator, digest.info, query);
+  const flow = apf.metrics.flow(classification.priorityLevel.name, classification.flowSchema.name);
+  const ticket = apf.dispatcher.admit(classification, work, digest, flow);
   if (typeof ticket === 'string') {
     writeTooManyRequests(res);
     return false;
   }
-  if (!(ticket instanceof FqRequest) || ticket.state === 'executing') {
-    execute(apf, res, ticket, info, level, flowSchema, undefined);
+  if (!(ticket instanceof FqRequest)) {
+    execute(apf, res, ticket, digest, flow, performance.now(), undefined);
     return true;
   }
-  const arrived = performance.now();
+  if (ticket.state === 'executing') {
+    execute(apf, res, ticket, digest, flow, ticket.startMs, undefined);
+    return true;
+  }
+  return waitInQueue(apf, res, ticket, digest, flow);
+}
+
+function waitInQueue(
+  apf: PriorityAndFairness,
+  res: ServerResponse,
+  ticket: FqRequest,
+  digest: RequestDigest,
+  flow: FlowMetrics,
+): Promise<boolean> {
   return new Promise<boolean>((resolve) => {
     const leave = (): void => apf.dispatcher.finish(ticket);
     res.once('close', leave);
     ticket.onDecision = (dispatched) => {
       res.off('close', leave);
-      const waited = (performance.now() - arrived) / 1000;
+      const waited = (performance.now() - ticket.arrivalMs) / 1000;
       if (!dispatched) {
-        apf.metrics.rejectedAfterWait(level, flowSchema, waited);
+        apf.metrics.rejectedAfterWait(flow, waited);
         if (ticket.rejectReason !== 'cancelled') writeTooManyRequests(res);
         resolve(false);
         return;
       }
-      execute(apf, res, ticket, info, level, flowSchema, waited);
+      execute(apf, res, ticket, digest, flow, ticket.startMs, waited);
       resolve(true);
     };
   });
@@ -62,24 +101,17 @@ export function admitRequest(
 
 function execute(
   apf: PriorityAndFairness,
-  res: ServerResponse,
+  res: Tracked,
   ticket: ExemptTicket | FqRequest,
-  info: RequestInfo,
-  level: string,
-  flowSchema: string,
+  digest: RequestDigest,
+  flow: FlowMetrics,
+  startMs: number,
   waited: number | undefined,
 ): void {
-  const seats = ticket instanceof FqRequest ? ticket.maxSeats : 1;
-  apf.metrics.dispatchedRequest(level, flowSchema, seats, waited);
-  const started = performance.now();
-  const watch = info.isResourceRequest && info.verb === 'watch';
-  let released = false;
-  const release = (): void => {
-    if (released) return;
-    released = true;
-    apf.dispatcher.finish(ticket);
-    apf.metrics.executed(level, flowSchema, watch, (performance.now() - started) / 1000);
-  };
-  if (watch) onWatchInitialized(res, release);
-  res.once('close', release);
+  apf.metrics.dispatched(flow, ticket instanceof FqRequest ? ticket.maxSeats : 1, waited);
+  const watch = digest.info.isResourceRequest && digest.info.verb === 'watch';
+  const execution = new Execution(apf, ticket, flow, watch, startMs);
+  res[EXECUTION] = execution;
+  if (watch) onWatchInitialized(res, () => execution.release());
+  res.on('close', releaseOnClose);
 }

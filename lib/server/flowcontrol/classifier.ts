@@ -67,6 +67,8 @@ interface CompiledSchema {
   precedence: number;
   distinguish: Distinguish;
   rules: readonly RuleMatcher[];
+  /** The result for every request without a distinguisher, shared (results are read-only). */
+  undistinguished: Classification;
 }
 
 /** A schema with only the rules whose subjects name one user. */
@@ -130,12 +132,14 @@ function compileSchema(
   const p = spec['matchingPrecedence'];
   const precedence =
     typeof p === 'number' && Number.isFinite(p) && p !== 0 ? p : FLOW_SCHEMA_DEFAULT_MATCHING_PRECEDENCE;
+  const flowSchema = Object.freeze({ name, uid });
   return {
-    flowSchema: Object.freeze({ name, uid }),
+    flowSchema,
     priorityLevel: level.ref,
     precedence,
     distinguish: level.queuing ? distinguishOf(spec) : 'none',
     rules: compileRules(spec['rules']),
+    undistinguished: Object.freeze({ flowSchema, priorityLevel: level.ref, distinguisher: '' }),
   };
 }
 
@@ -153,6 +157,8 @@ function standIn(name: string, levels: ReadonlyMap<string, CompiledLevel>): Comp
 class CompiledClassifier implements Classifier {
   /** Every rule of every schema, in matching order; a rule's index is its ordinal in the subject index. */
   readonly #rules: ReadonlyArray<{ schema: CompiledSchema; rule: RuleMatcher }>;
+  #lastUser: DigestUser | undefined;
+  #lastView: UserView | undefined;
   readonly #subjects: SubjectIndex;
   readonly #catchAll: CompiledSchema;
   readonly #users = new Map<string, UserView>();
@@ -189,6 +195,16 @@ class CompiledClassifier implements Classifier {
 
   /** Subject matching depends on the user alone, so it is done once per distinct user. */
   #viewOf(user: DigestUser): UserView {
+    // The same user object again (anonymous is one constant): no key string to build. Token and certificate users
+    // arrive as new objects per request, so only the last one is remembered (no per-request weak entries).
+    if (user === this.#lastUser && this.#lastView) return this.#lastView;
+    const view = this.#viewByName(user);
+    this.#lastUser = user;
+    this.#lastView = view;
+    return view;
+  }
+
+  #viewByName(user: DigestUser): UserView {
     const key = user.groups.length === 0 ? user.name : `${user.name}\u0000${user.groups.join('\u0000')}`;
     let view = this.#users.get(key);
     if (view) return view;
@@ -216,6 +232,7 @@ function result(schema: CompiledSchema, digest: RequestDigest): Classification {
   let distinguisher = '';
   if (schema.distinguish === 'user') distinguisher = digest.user.name;
   else if (schema.distinguish === 'namespace' && digest.info.isResourceRequest) distinguisher = digest.info.namespace;
+  if (distinguisher === '') return schema.undistinguished;
   return { flowSchema: schema.flowSchema, priorityLevel: schema.priorityLevel, distinguisher };
 }
 

@@ -6,18 +6,22 @@ import { MANDATORY_PRIORITY_LEVEL_SPECS } from '../../apis/flowcontrol/validatio
 import { computeConcurrencyAllocation, type AllocationItem } from './borrowing';
 import { FLOW_SCHEMA_CATCH_ALL, FLOW_SCHEMA_EXEMPT, type Classification } from './classifier';
 import { REAL_CLOCK, type Clock, type QueueSetObserver } from './fairqueuing/queueset';
-import { FqRequest, type RejectReason, type RequestDetails, type WorkEstimate } from './fairqueuing/request';
+import {
+  FqRequest,
+  type FlowStats,
+  type RejectReason,
+  type RequestDetails,
+  type WorkEstimate,
+} from './fairqueuing/request';
 import { PriorityLevelState, readLevelSpec } from './priority-level';
 
 /** How often current limits are re-derived from seat demand (Kubernetes' borrowing adjustment period). */
 export const BORROWING_ADJUSTMENT_PERIOD_MS = 10_000;
 
-/** What the metrics want to hear; every method is optional to implement cheaply. */
+/** What the metrics want to hear. */
 export interface DispatchObserver {
-  waiting(level: string, flowSchema: string, delta: 1 | -1): void;
-  executing(level: string, flowSchema: string, delta: 1 | -1): void;
-  rejected(level: string, flowSchema: string, reason: RejectReason): void;
-  queueLength(level: string, flowSchema: string, length: number): void;
+  /** The counts of one flow (the same object every time): requests update it without further lookups. */
+  flow(level: string, flowSchema: string): FlowStats;
   limits(level: PriorityLevelState): void;
   fairFrac(value: number): void;
   removed(level: string): void;
@@ -115,6 +119,7 @@ export class Dispatcher {
     classification: Classification,
     work: WorkEstimate,
     details?: RequestDetails,
+    flow?: FlowStats,
   ): ExemptTicket | FqRequest | RejectReason {
     const level =
       this.#levels.get(classification.priorityLevel.name) ??
@@ -125,6 +130,7 @@ export class Dispatcher {
     }
     const req = new FqRequest(classification.flowSchema.name, classification.distinguisher, work, details);
     req.owner = level;
+    req.flow = flow;
     const result = level.queues.start(req);
     return result === 'executing' || result === 'waiting' ? req : result;
   }
@@ -194,18 +200,25 @@ export class Dispatcher {
 
   #queueObserver(level: PriorityLevelState): QueueSetObserver {
     const o = this.#observer;
+    const flowOf = (req: FqRequest): FlowStats => (req.flow ??= o ? o.flow(level.name, req.flowSchema) : unobserved());
     return {
       enqueued: (req, length) => {
-        o?.waiting(level.name, req.flowSchema, 1);
-        o?.queueLength(level.name, req.flowSchema, length);
+        const flow = flowOf(req);
+        flow.waiting++;
+        flow.enqueued(length);
       },
-      dequeued: (req) => o?.waiting(level.name, req.flowSchema, -1),
-      executing: (req, delta) => o?.executing(level.name, req.flowSchema, delta),
+      dequeued: (req) => void flowOf(req).waiting--,
+      executing: (req, delta) => void (flowOf(req).executing += delta),
       rejected: (req, reason) => {
-        o?.rejected(level.name, req.flowSchema, reason);
+        flowOf(req).rejected(reason);
         this.#dropIfQuiesced(level);
       },
       demand: (seats) => level.integrator.set(seats),
     };
   }
+}
+
+/** Counts nobody reads (a dispatcher without observer, as in unit tests). */
+function unobserved(): FlowStats {
+  return { waiting: 0, executing: 0, rejected: () => undefined, enqueued: () => undefined };
 }

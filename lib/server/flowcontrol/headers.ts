@@ -1,4 +1,5 @@
 // Response headers naming the FlowSchema and priority level a request was classified into.
+import type { OutgoingMessage } from 'node:http';
 import type { Classification } from './classifier';
 
 export const HEADER_FLOW_SCHEMA_UID = 'X-Orch-PF-FlowSchema-UID';
@@ -20,4 +21,14 @@ export function priorityAndFairnessHeaders(result: Classification): Record<strin
     [HEADER_K8S_FLOW_SCHEMA_UID]: fs,
     [HEADER_K8S_PRIORITY_LEVEL_UID]: pl,
   };
+}
+
+/** Sets the four headers on a response (no object built per request). */
+export function setPriorityAndFairnessHeaders(res: OutgoingMessage, result: Classification): void {
+  const fs = result.flowSchema.uid;
+  const pl = result.priorityLevel.uid;
+  res.setHeader(HEADER_FLOW_SCHEMA_UID, fs);
+  res.setHeader(HEADER_PRIORITY_LEVEL_UID, pl);
+  res.setHeader(HEADER_K8S_FLOW_SCHEMA_UID, fs);
+  res.setHeader(HEADER_K8S_PRIORITY_LEVEL_UID, pl);
 }

@@ -1,31 +1,51 @@
 // API Priority and Fairness metrics with Kubernetes 1.26's names, labels and buckets (util/flowcontrol/metrics).
-import { Counter, Gauge, Histogram, type Registry } from 'prom-client';
+import { Counter, Gauge, type Registry } from 'prom-client';
 import type { DispatchObserver } from '../flowcontrol/dispatcher';
-import type { RejectReason } from '../flowcontrol/fairqueuing/request';
+import type { FlowStats, RejectReason } from '../flowcontrol/fairqueuing/request';
 import type { PriorityLevelState } from '../flowcontrol/priority-level';
 import { annotatedHelp } from './stability';
+import { LocalHistogram, type HistogramCell } from './local-histogram';
 
 const ALPHA = { stability: 'ALPHA' } as const;
 const DURATION_BUCKETS = [0, 0.005, 0.02, 0.05, 0.1, 0.2, 0.5, 1, 2, 5, 10, 30];
 const QUEUE_LENGTH_BUCKETS = [0, 10, 25, 50, 100, 250, 500, 1000];
 const PL_FS = ['priority_level', 'flow_schema'] as const;
 
-/** Per (level, flow schema): counts kept as plain numbers and published at scrape time (prom-client hashes labels on every update). */
-interface FlowChildren {
-  labels: { priority_level: string; flow_schema: string };
-  dispatched: number;
-  dispatchedPublished: number;
-  executing: number;
-  waiting: number;
-  seats: ReturnType<Histogram['labels']>;
-  regular: ReturnType<Histogram['labels']>;
-  watch: ReturnType<Histogram['labels']>;
-  waitExecuted: ReturnType<Histogram['labels']>;
+const REJECT_REASONS: readonly RejectReason[] = ['queue-full', 'concurrency-limit', 'time-out', 'cancelled'];
+
+/**
+ * Per (level, flow schema): counts kept as plain numbers and published at scrape time, histogram cells bound once
+ * (prom-client hashes labels on every update). A request looks this up once and updates it directly.
+ */
+export class FlowMetrics implements FlowStats {
+  dispatched = 0;
+  dispatchedPublished = 0;
+  executing = 0;
+  waiting = 0;
+  readonly rejectedCounts = new Map<RejectReason, number>();
+  readonly rejectedPublished = new Map<RejectReason, number>();
+
+  constructor(
+    readonly labels: { readonly priority_level: string; readonly flow_schema: string },
+    readonly seats: HistogramCell,
+    readonly regular: HistogramCell,
+    readonly watch: HistogramCell,
+    readonly waitExecuted: HistogramCell,
+    readonly waitRejected: HistogramCell,
+    readonly queueLength: HistogramCell,
+  ) {}
+
+  rejected(reason: RejectReason): void {
+    this.rejectedCounts.set(reason, (this.rejectedCounts.get(reason) ?? 0) + 1);
+  }
+
+  enqueued(queueLength: number): void {
+    this.queueLength.observe(queueLength);
+  }
 }
 
 export class FlowcontrolMetrics implements DispatchObserver {
-  readonly #rejected: Counter;
-  readonly #queueLength: Histogram;
+  readonly #queueLength: LocalHistogram;
   readonly #concurrencyLimit: Gauge;
   readonly #nominal: Gauge;
   readonly #lower: Gauge;
@@ -33,32 +53,34 @@ export class FlowcontrolMetrics implements DispatchObserver {
   readonly #current: Gauge;
   readonly #target: Gauge;
   readonly #fairFrac: Gauge;
-  readonly #wait: Histogram;
-  readonly #execution: Histogram;
-  readonly #workSeats: Histogram;
-  /** Label children by flow schema, then level: two Map lookups and no string building per request. */
-  readonly #children = new Map<string, Map<string, FlowChildren>>();
+  readonly #wait: LocalHistogram;
+  readonly #execution: LocalHistogram;
+  readonly #workSeats: LocalHistogram;
+  /** Flows by flow schema, then level: two Map lookups and no string building per request. */
+  readonly #children = new Map<string, Map<string, FlowMetrics>>();
 
   constructor(registry: Registry) {
     const registers = [registry];
-    const counter = (name: string, help: string, labelNames: readonly string[]): Counter =>
-      new Counter({ name: `apiserver_flowcontrol_${name}`, help: annotatedHelp(help, ALPHA), labelNames, registers });
     const gauge = (name: string, help: string, labelNames: readonly string[]): Gauge =>
       new Gauge({ name: `apiserver_flowcontrol_${name}`, help: annotatedHelp(help, ALPHA), labelNames, registers });
-    const histogram = (name: string, help: string, labelNames: readonly string[], buckets: number[]): Histogram =>
-      new Histogram({
-        name: `apiserver_flowcontrol_${name}`,
-        help: annotatedHelp(help, ALPHA),
-        labelNames,
-        buckets,
-        registers,
-      });
-    this.#rejected = counter(
-      'rejected_requests_total',
-      'Number of requests rejected by API Priority and Fairness subsystem',
-      [...PL_FS, 'reason'],
-    );
-    const flows = (): IterableIterator<FlowChildren> => this.#allFlows();
+    const histogram = (name: string, help: string, labelNames: readonly string[], buckets: number[]): LocalHistogram =>
+      new LocalHistogram(`apiserver_flowcontrol_${name}`, annotatedHelp(help, ALPHA), labelNames, buckets, registry);
+    const flows = (): IterableIterator<FlowMetrics> => this.#allFlows();
+    new Counter({
+      name: 'apiserver_flowcontrol_rejected_requests_total',
+      help: annotatedHelp('Number of requests rejected by API Priority and Fairness subsystem', ALPHA),
+      labelNames: [...PL_FS, 'reason'],
+      registers,
+      collect(this: Counter) {
+        for (const f of flows())
+          for (const reason of REJECT_REASONS) {
+            const n = f.rejectedCounts.get(reason) ?? 0;
+            const published = f.rejectedPublished.get(reason) ?? 0;
+            if (n > published) this.inc({ ...f.labels, reason }, n - published);
+            f.rejectedPublished.set(reason, n);
+          }
+      },
+    });
     // Collected from the flows' counts at scrape time (registered, never touched per request).
     new Counter({
       name: 'apiserver_flowcontrol_dispatched_requests_total',
@@ -72,7 +94,7 @@ export class FlowcontrolMetrics implements DispatchObserver {
         }
       },
     });
-    const gaugeOf = (name: string, help: string, read: (f: FlowChildren) => number): Gauge =>
+    const gaugeOf = (name: string, help: string, read: (f: FlowMetrics) => number): Gauge =>
       new Gauge({
         name: `apiserver_flowcontrol_${name}`,
         help: annotatedHelp(help, ALPHA),
@@ -149,69 +171,50 @@ export class FlowcontrolMetrics implements DispatchObserver {
     );
   }
 
-  #flow(level: string, flowSchema: string): FlowChildren {
+  /** The flow's metrics; keep it for the request (this is two Map lookups). */
+  flow(level: string, flowSchema: string): FlowMetrics {
     let byLevel = this.#children.get(flowSchema);
     if (!byLevel) {
       byLevel = new Map();
       this.#children.set(flowSchema, byLevel);
     }
-    let children = byLevel.get(level);
-    if (!children) {
+    let flow = byLevel.get(level);
+    if (!flow) {
       const labels = { priority_level: level, flow_schema: flowSchema };
-      children = {
+      flow = new FlowMetrics(
         labels,
-        dispatched: 0,
-        dispatchedPublished: 0,
-        executing: 0,
-        waiting: 0,
-        seats: this.#workSeats.labels(labels),
-        regular: this.#execution.labels({ ...labels, type: 'regular' }),
-        watch: this.#execution.labels({ ...labels, type: 'watch' }),
-        waitExecuted: this.#wait.labels({ ...labels, execute: 'true' }),
-      };
-      byLevel.set(level, children);
+        this.#workSeats.cell(labels),
+        this.#execution.cell({ ...labels, type: 'regular' }),
+        this.#execution.cell({ ...labels, type: 'watch' }),
+        this.#wait.cell({ ...labels, execute: 'true' }),
+        this.#wait.cell({ ...labels, execute: 'false' }),
+        this.#queueLength.cell(labels),
+      );
+      byLevel.set(level, flow);
     }
-    return children;
+    return flow;
   }
 
-  *#allFlows(): IterableIterator<FlowChildren> {
+  *#allFlows(): IterableIterator<FlowMetrics> {
     for (const byLevel of this.#children.values()) yield* byLevel.values();
   }
 
-  // Per request (the filter calls these).
-  dispatchedRequest(level: string, flowSchema: string, seats: number, waitedSeconds: number | undefined): void {
-    const c = this.#flow(level, flowSchema);
-    c.dispatched++;
-    c.seats.observe(seats);
-    if (waitedSeconds !== undefined) c.waitExecuted.observe(waitedSeconds);
+  // Per request (the filter calls these with the flow it looked up once).
+  dispatched(flow: FlowMetrics, seats: number, waitedSeconds: number | undefined): void {
+    flow.dispatched++;
+    flow.seats.observe(seats);
+    if (waitedSeconds !== undefined) flow.waitExecuted.observe(waitedSeconds);
   }
 
-  executed(level: string, flowSchema: string, watch: boolean, seconds: number): void {
-    const c = this.#flow(level, flowSchema);
-    (watch ? c.watch : c.regular).observe(seconds);
+  executed(flow: FlowMetrics, watch: boolean, seconds: number): void {
+    (watch ? flow.watch : flow.regular).observe(seconds);
   }
 
-  rejectedAfterWait(level: string, flowSchema: string, waitedSeconds: number): void {
-    this.#wait.observe({ priority_level: level, flow_schema: flowSchema, execute: 'false' }, waitedSeconds);
+  rejectedAfterWait(flow: FlowMetrics, waitedSeconds: number): void {
+    flow.waitRejected.observe(waitedSeconds);
   }
 
   // DispatchObserver.
-  waiting(level: string, flowSchema: string, delta: 1 | -1): void {
-    this.#flow(level, flowSchema).waiting += delta;
-  }
-
-  executing(level: string, flowSchema: string, delta: 1 | -1): void {
-    this.#flow(level, flowSchema).executing += delta;
-  }
-
-  rejected(level: string, flowSchema: string, reason: RejectReason): void {
-    this.#rejected.inc({ priority_level: level, flow_schema: flowSchema, reason });
-  }
-
-  queueLength(level: string, flowSchema: string, length: number): void {
-    this.#queueLength.observe({ priority_level: level, flow_schema: flowSchema }, length);
-  }
-
   limits(level: PriorityLevelState): void {
     const l = { priority_level: level.name };
     this.#concurrencyLimit.set(l, level.currentCL);

@@ -109,12 +109,13 @@ export class QueueSet {
    * Without queues (a Reject level) the request executes if its seats fit and is rejected otherwise.
    */
   start(req: FqRequest): StartResult {
-    this.#syncTime();
-    req.arrivalMs = this.#clock.now();
+    const now = this.#clock.now();
+    this.#syncTime(now);
+    req.arrivalMs = now;
     req.arrivalR = this.currentR;
     if (this.#config.queues < 1) {
       if (!this.#canAccommodate(req.maxSeats)) return this.#reject(req, 'concurrency-limit');
-      this.#execute(req, undefined);
+      this.#execute(req, undefined, now);
       return 'executing';
     }
     const queue = this.#chooseQueue(req);
@@ -128,7 +129,7 @@ export class QueueSet {
     if (this.totRequestsWaiting === 0 && this.#canAccommodate(req.maxSeats)) {
       // Nothing waits anywhere: fair queuing would pick this request at once; skip the round trip through the queue.
       req.queue = queue;
-      this.#execute(req, queue);
+      this.#execute(req, queue, now);
       queue.nextDispatchR += req.totalWork;
       return 'executing';
     }
@@ -149,7 +150,8 @@ export class QueueSet {
   /** The request finished executing: its initial seats are free now, its final seats after the additional latency. */
   finish(req: FqRequest): void {
     if (req.state !== 'executing') return;
-    this.#syncTime();
+    const now = this.#clock.now();
+    this.#syncTime(now);
     this.totRequestsExecuting--;
     this.#observer.executing(req, -1);
     const queue = req.queue;
@@ -157,7 +159,7 @@ export class QueueSet {
       queue.executing--;
       if (queue.idle) this.#activeQueues--;
       // Correct the estimate with the actual service time: R of the queue's start moves by (G - S) × seats.
-      const actualSeconds = (this.#clock.now() - req.startMs) / 1000;
+      const actualSeconds = (now - req.startMs) / 1000;
       queue.nextDispatchR -= req.work.initialSeats * (ESTIMATED_SERVICE_SECONDS - actualSeconds);
       this.#boundNextDispatch(queue);
     }
@@ -183,9 +185,9 @@ export class QueueSet {
     req.onDecision?.(false);
   }
 
-  #execute(req: FqRequest, queue: FqQueue | undefined): void {
+  #execute(req: FqRequest, queue: FqQueue | undefined, now = this.#clock.now()): void {
     req.state = 'executing';
-    req.startMs = this.#clock.now();
+    req.startMs = now;
     this.totRequestsExecuting++;
     this.totSeatsInUse += req.maxSeats;
     if (queue) {
@@ -310,8 +312,7 @@ export class QueueSet {
   }
 
   /** R advances at min(seats requested, limit) / active queues per second of real time. */
-  #syncTime(): void {
-    const now = this.#clock.now();
+  #syncTime(now = this.#clock.now()): void {
     const elapsed = (now - this.#lastRealMs) / 1000;
     this.#lastRealMs = now;
     if (elapsed <= 0) return;

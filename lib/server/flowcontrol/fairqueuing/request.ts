@@ -28,6 +28,14 @@ export interface RequestDetails {
   }>;
 }
 
+/** Per-flow (priority level, FlowSchema) bookkeeping the dispatcher keeps up to date for the metrics. */
+export interface FlowStats {
+  waiting: number;
+  executing: number;
+  rejected(reason: RejectReason): void;
+  enqueued(queueLength: number): void;
+}
+
 export class FqRequest {
   state: RequestState = 'new';
   /** The queue it waits or waited in (undefined: dispatched without queuing). */
@@ -42,6 +50,8 @@ export class FqRequest {
   waitTimer: NodeJS.Timeout | undefined;
   /** The owner's bookkeeping (the priority level it belongs to). */
   owner: unknown;
+  /** Its flow's counts (looked up once per request, not on every state change). */
+  flow: FlowStats | undefined;
 
   constructor(
     readonly flowSchema: string,

@@ -34,25 +34,34 @@ export function dealHand(hash: bigint, deckSize: number, handSize: number): numb
 
 /** Hands by flow key, computed once per flow (hashing is the costly part); dropped when full or reconfigured. */
 export class HandCache {
-  readonly #hands = new Map<string, readonly number[]>();
+  /** By FlowSchema, then distinguisher: no key string is built per request. */
+  readonly #hands = new Map<string, Map<string, readonly number[]>>();
   readonly #limit: number;
+  #size = 0;
 
   constructor(limit = 4096) {
     this.#limit = limit;
   }
 
   hand(flowSchema: string, distinguisher: string, deckSize: number, handSize: number): readonly number[] {
-    const key = distinguisher === '' ? flowSchema : `${flowSchema}\u0000${distinguisher}`;
-    let hand = this.#hands.get(key);
+    let bySchema = this.#hands.get(flowSchema);
+    let hand = bySchema?.get(distinguisher);
     if (hand === undefined) {
       hand = dealHand(hashFlow(flowSchema, distinguisher), deckSize, handSize);
-      if (this.#hands.size >= this.#limit) this.#hands.clear();
-      this.#hands.set(key, hand);
+      if (this.#size >= this.#limit) this.clear();
+      bySchema = this.#hands.get(flowSchema);
+      if (!bySchema) {
+        bySchema = new Map();
+        this.#hands.set(flowSchema, bySchema);
+      }
+      bySchema.set(distinguisher, hand);
+      this.#size++;
     }
     return hand;
   }
 
   clear(): void {
     this.#hands.clear();
+    this.#size = 0;
   }
 }

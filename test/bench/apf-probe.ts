@@ -1,0 +1,46 @@
+// Probes in a process of their own (so the storm's client does not delay them): once "go" arrives on stdin, a new
+// connection every `intervalMs` for `seconds`, alternately GET /readyz and a system:masters LIST (both exempt);
+// prints one JSON line per probe: {kind, sentMs (since go), ms, status}.
+import { Agent } from 'node:http';
+import { httpRequest } from './http-load';
+
+export interface ProbeResult {
+  kind: 'readyz' | 'masters';
+  sentMs: number;
+  ms: number;
+  status: number;
+}
+
+async function main(): Promise<void> {
+  const [url = '', token = '', seconds = '3', intervalMs = '100'] = process.argv.slice(2);
+  await new Promise<void>((resolve) => process.stdin.once('data', () => resolve()));
+  process.stdin.destroy();
+  const agent = new Agent({ keepAlive: false });
+  const go = performance.now();
+  const pending: Promise<void>[] = [];
+  for (let i = 0; performance.now() - go < Number(seconds) * 1000; i++) {
+    const kind = i % 2 === 0 ? 'readyz' : 'masters';
+    const sentMs = performance.now() - go;
+    pending.push(
+      (kind === 'readyz'
+        ? httpRequest(agent, url, 'GET', '/readyz')
+        : httpRequest(agent, url, 'GET', '/apis/apps/v1/deployments', undefined, undefined, {
+            Authorization: `Bearer ${token}`,
+          })
+      )
+        .then(
+          (r) => ({ status: r.status }),
+          () => ({ status: 0 }),
+        )
+        .then(({ status }) => {
+          const line: ProbeResult = { kind, sentMs, ms: performance.now() - go - sentMs, status };
+          process.stdout.write(`${JSON.stringify(line)}\n`);
+        }),
+    );
+    await new Promise((r) => setTimeout(r, Number(intervalMs)));
+  }
+  await Promise.all(pending);
+  agent.destroy();
+}
+
+if (require.main === module) void main();
