@@ -6,7 +6,7 @@ import { conversionsOf } from '../apis/conversions';
 import { EncodingStorage } from './generic/encoding-storage';
 import type { Logger } from 'pino';
 import type { Storage } from '../storage/storage';
-import { Cacher } from '../storage/cacher/cacher';
+import { CachedStorage } from '../storage/cacher/cached-storage';
 import { GenericStore } from './generic/store';
 import { TtlStorage } from './generic/ttl-storage';
 import type { Admission } from './generic/admission';
@@ -94,15 +94,15 @@ export interface WatchCacheConfig {
   log: Logger;
 }
 
-function cacherFor(
+/** The resource's storage with its watch cache in front: reads by resourceVersion served from memory where they can. */
+function cachedStorageFor(
   storage: Storage,
   definition: ResourceDefinition,
   keyPrefix: string,
   config: WatchCacheConfig,
-): Cacher {
+): CachedStorage {
   const namespaced = definition.strategy.namespaced;
-  return new Cacher({
-    storage,
+  return new CachedStorage(storage, {
     prefix: keyPrefix,
     keyOf: (obj) =>
       namespaced
@@ -147,15 +147,15 @@ function servedResourcesOf(
 ): ServedResource[] {
   const { definition, guard } = registration;
   const keyPrefix = keyPrefixOf(etcdPrefix, definition);
-  const resourceStorage = storageFor(storage, registration);
-  const cacher = watchCache ? cacherFor(resourceStorage, definition, keyPrefix, watchCache) : undefined;
+  const plainStorage = storageFor(storage, registration);
+  const cached = watchCache ? cachedStorageFor(plainStorage, definition, keyPrefix, watchCache) : undefined;
+  const resourceStorage = cached ?? plainStorage;
   const store = new GenericStore({
     definition,
     strategy: definition.strategy,
     storage: resourceStorage,
     keyPrefix,
     admission,
-    ...(cacher ? { cacher } : {}),
     ...(guard ? { guard } : {}),
   });
   const statusStore = definition.statusStrategy ? store.withStrategy(definition.statusStrategy, 'status') : undefined;
@@ -172,7 +172,6 @@ function servedResourcesOf(
             storage: resourceStorage,
             keyPrefix,
             admission,
-            ...(cacher ? { cacher } : {}),
           })
         : def.strategy.validate === definition.strategy.validate
           ? store
@@ -189,7 +188,7 @@ function servedResourcesOf(
       storageVersion: definition.version,
       encodingVersion: encodedAs(registration)?.version ?? definition.version,
     };
-    if (cacher) served.cacher = cacher;
+    if (cached) served.cacher = cached.cacher;
     if (otherGroup) served.storageGroup = definition.group;
     if (registration.scale) served.scale = registration.scale;
     if (statusStore) served.statusStore = statusStore;

@@ -1,5 +1,6 @@
-// A Storage that hands every call to another one: storage wrappers (dry-run, a resource's etcd encoding)
-// extend it and override only what they change.
+// A Storage that hands every call to another one: storage wrappers (dry-run, a resource's etcd encoding, the watch
+// cache) extend it and override only what they change. The reads by resourceVersion are answered over this wrapper's
+// own get/list/watch (so a wrapper that converts what it reads converts them too), except knownObject, forwarded.
 import type { ApiObject } from '../apimachinery/meta/types';
 import type {
   ChangeSink,
@@ -13,11 +14,14 @@ import type {
   WatchHandle,
   WatchSink,
 } from './storage';
+import { ReadsFromStorage } from './reads-from-storage';
 
-export class ForwardingStorage implements Storage {
-  constructor(protected readonly inner: Storage) {}
+export class ForwardingStorage extends ReadsFromStorage implements Storage {
+  constructor(protected readonly inner: Storage) {
+    super();
+  }
 
-  get(key: string, options?: GetOptions): Promise<ApiObject> {
+  override get(key: string, options?: GetOptions): Promise<ApiObject> {
     return this.inner.get(key, options);
   }
 
@@ -25,7 +29,7 @@ export class ForwardingStorage implements Storage {
     return this.inner.getJson(key);
   }
 
-  list(prefix: string, options?: ListOptions): Promise<ListResult> {
+  override list(prefix: string, options?: ListOptions): Promise<ListResult> {
     return this.inner.list(prefix, options);
   }
 
@@ -45,7 +49,7 @@ export class ForwardingStorage implements Storage {
     return this.inner.delete(key, check);
   }
 
-  watch(prefix: string, afterRevision: number, sink: WatchSink): Promise<WatchHandle> {
+  override watch(prefix: string, afterRevision: number, sink: WatchSink): Promise<WatchHandle> {
     return this.inner.watch(prefix, afterRevision, sink);
   }
 
@@ -53,7 +57,7 @@ export class ForwardingStorage implements Storage {
     return this.inner.watchChanges(prefix, afterRevision, sink);
   }
 
-  currentRevision(): Promise<number> {
+  override currentRevision(): Promise<number> {
     return this.inner.currentRevision();
   }
 
@@ -63,6 +67,10 @@ export class ForwardingStorage implements Storage {
 
   ping(): Promise<void> {
     return this.inner.ping();
+  }
+
+  override knownObject(key: string, resourceVersion: string): ApiObject | undefined {
+    return this.inner.knownObject(key, resourceVersion);
   }
 
   /** The wrapped storage belongs to whoever created it. */

@@ -1,5 +1,6 @@
 // The Storage interface the registry writes to; etcd/ implements it.
 import type { ApiObject } from '../apimachinery/meta/types';
+import type { WatchDelivery } from '../apimachinery/watch/delivery';
 
 export interface GetOptions {
   /** Read at this etcd revision (Exact); undefined = linearizable read of the latest state. */
@@ -91,7 +92,7 @@ export interface PutOptions {
   leaseTtlSeconds?: number;
 }
 
-export interface Storage {
+export interface Storage extends VersionedReads {
   get(key: string, options?: GetOptions): Promise<ApiObject>;
   /** The stored JSON (without resourceVersion) and the resourceVersion of a key, read like get() but not decoded. */
   getJson(key: string): Promise<{ json: string; resourceVersion: string }>;
@@ -117,4 +118,83 @@ export interface Storage {
   /** Round trip to the backing store (health check). */
   ping(): Promise<void>;
   close(): Promise<void>;
+}
+
+/**
+ * A list by Kubernetes' resourceVersion semantics (already validated): what `getList` answers, from the watch
+ * cache or from etcd as the storage decides.
+ */
+export interface ListRequest {
+  predicate?: (obj: ApiObject) => boolean;
+  /** A label or field selector was given: no remainingItemCount. */
+  hasSelector: boolean;
+  limit: number;
+  /** A continue token from an earlier page ('' when none); decoded by storage (InvalidContinue when malformed). */
+  continueToken: string;
+  /** Parsed resourceVersion; undefined when unset (Most Recent), 0 (Any), N (Not older than N, or Exact). */
+  resourceVersion?: number;
+  resourceVersionMatch: '' | 'Exact' | 'NotOlderThan';
+  /** Watch-list (feature gate WatchList): set when the watch carried sendInitialEvents. */
+  sendInitialEvents?: boolean;
+  /** The caller writes JSON and can take etcd's bytes undecoded (used only when nothing needs decoding). */
+  raw?: boolean;
+}
+
+/** One page of a list as the client sees it. */
+export interface ListPage {
+  items: ApiObject[];
+  /** The items are the watch cache's objects (not decoded for this request). */
+  fromCache?: boolean;
+  /** Each item was taken from the watch cache where it held the key at etcd's revision (decoded only where not). */
+  cacheConsulted?: boolean;
+  /** Stored bytes instead of `items`, when the caller asked for raw items and etcd answered. */
+  raw?: RawItem[];
+  resourceVersion: string;
+  continue?: string;
+  remainingItemCount?: number;
+}
+
+/** A client watch by the resourceVersion table. */
+export interface WatchRequest {
+  predicate?: (obj: ApiObject) => boolean;
+  /** undefined: unset; 0: any; N: after N. */
+  resourceVersion: number | undefined;
+  /** Watch-list (KEP-3157): true streams a state at least as new as `resourceVersion` first; false never does. */
+  sendInitialEvents?: boolean;
+  delivery: WatchDelivery;
+}
+
+/** A started client watch. */
+export interface ClientWatch {
+  /** Every event up to this revision has been offered to the watch (for bookmarks). */
+  readonly revision: number;
+  /** Unregisters; `cutOff` when the client was closed for falling behind (metrics). */
+  stop(cutOff?: boolean): void;
+}
+
+export interface StartedWatch {
+  /** Synthetic ADDED events to write before anything the delivery queued. */
+  initial: ApiObject[];
+  watch: ClientWatch;
+  /**
+   * The requested resourceVersion is gone (compacted, or older than the cache's window): like Kubernetes, the
+   * answer is a 200 stream with this one ERROR event (a Compacted StorageError, 410 Expired), not an HTTP error.
+   */
+  expired?: Error;
+  /** Watch-list: the revision of the initial state, announced by a BOOKMARK marking the end of the initial events. */
+  initialEventsEnd?: number;
+}
+
+/**
+ * The reads by resourceVersion (upstream's storage.Interface Get/GetList/Watch): the plain storage answers them from
+ * etcd (versioned-reads.ts), the watch cache's CachedStorage from memory where the semantics allow.
+ */
+export interface VersionedReads {
+  /** get by resourceVersion: unset = Most Recent, 0 = Any, N = Not older than N (504 after ~3 s when etcd is behind). */
+  getAtResourceVersion(key: string, resourceVersion: number | undefined): Promise<ApiObject>;
+  getList(prefix: string, request: ListRequest): Promise<ListPage>;
+  /** A client watch under `prefix` (a namespace or the whole resource). */
+  startWatch(prefix: string, request: WatchRequest): Promise<StartedWatch>;
+  /** The object at `key` when an already-decoded copy of exactly `resourceVersion` is kept (the watch cache's). */
+  knownObject(key: string, resourceVersion: string): ApiObject | undefined;
 }

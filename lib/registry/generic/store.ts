@@ -1,4 +1,5 @@
 // GenericStore: the one implementation of the verbs; a ResourceDefinition's strategy supplies what differs per kind.
+// The writes live here, the reads and keys in store-reads.ts.
 import type { StatusError } from '../../apimachinery/errors';
 import {
   alreadyExists,
@@ -12,27 +13,21 @@ import {
 import type { DeleteOptions } from '../../apimachinery/meta/delete-options';
 import type { ApiObject } from '../../apimachinery/meta/types';
 import { validateObjectMeta, validateObjectMetaUpdate } from '../../apimachinery/validation/object-meta';
-import { isValidPathSegmentName } from '../../apimachinery/validation/names';
-import { goQuote } from '../../apimachinery/field/errors';
-import type { RawItem, Storage, WatchHandle, WatchSink } from '../../storage/storage';
-import { decodeStoredValue } from '../../apimachinery/serializers/served-json';
-import { isStorageError, StorageError } from '../../storage/storage-error';
-import type { Cacher } from '../../storage/cacher/cacher';
-import { sinkDelivery } from '../../storage/cacher/sink-delivery';
-import type { WatchDelivery } from '../../apimachinery/watch/delivery';
-import { startCachedWatch, startDirectWatch, type StartedWatch } from './client-watch';
-import type { ResourceDefinition } from '../rest/resource';
+import type { Storage } from '../../storage/storage';
+import { isStorageError } from '../../storage/storage-error';
 import { groupKind, groupResource } from '../rest/resource';
 import type { Strategy } from '../rest/strategy';
 import { checkDeletePreconditions, finalizersForDeletion } from './deletion';
 import { DryRunStorage } from './dry-run-storage';
 import { generateName } from './generate-name';
-import { toStatusError } from './storage-errors';
 import { carrySystemMetadataOnUpdate, fillSystemMetadataOnCreate, nowTimestamp } from './system-metadata';
 import type { Admission, AdmissionAttributes, AdmissionOperation } from './admission';
 import type { WriteGuard } from './write-guard';
 import type { UserInfo } from '../../apimachinery/user';
-import { listObjects, waitForStorageRevision, type ListParams, type ListOutcome } from './list';
+import type { ListParams, ListOutcome } from './list';
+import { GenericStoreReads, type GenericStoreOptions } from './store-reads';
+
+export type { GenericStoreOptions } from './store-reads';
 
 /** generateName collisions are retried this many times before 409 (Kubernetes itself does not retry). */
 const GENERATE_NAME_ATTEMPTS = 8;
@@ -64,41 +59,16 @@ export type DeleteOutcome =
   /** Finalizers hold the object: it is now (or already was) terminating. */
   | { kind: 'terminating'; object: ApiObject; accepted: boolean };
 
-export interface GenericStoreOptions {
-  definition: ResourceDefinition;
-  /** Strategy for writes through this store (main or status). */
-  strategy: Strategy;
-  storage: Storage;
-  /** Storage key prefix of this resource, ending in `/`. */
-  keyPrefix: string;
-  admission?: Admission;
-  /** The resource's watch cache; without one, watches and rv=0 reads go to etcd. */
-  cacher?: Cacher;
-  /** The subresource this store writes (admission tells webhooks), when it is not the main resource. */
-  subresource?: string;
-  /** Who may write what (RBAC escalation prevention). */
-  guard?: WriteGuard;
-}
-
-export class GenericStore {
-  readonly definition: ResourceDefinition;
-  readonly strategy: Strategy;
-  readonly keyPrefix: string;
-  readonly #storage: Storage;
+export class GenericStore extends GenericStoreReads {
   readonly #dryRunStorage: Storage;
   readonly #admission: Admission | undefined;
-  readonly #cacher: Cacher | undefined;
   readonly #subresource: string | undefined;
   readonly #guard: WriteGuard | undefined;
 
   constructor(options: GenericStoreOptions) {
-    this.definition = options.definition;
-    this.strategy = options.strategy;
-    this.keyPrefix = options.keyPrefix;
-    this.#storage = options.storage;
+    super(options);
     this.#dryRunStorage = new DryRunStorage(options.storage);
     this.#admission = options.admission;
-    this.#cacher = options.cacher;
     this.#guard = options.guard;
     this.#subresource = options.subresource;
   }
@@ -109,155 +79,15 @@ export class GenericStore {
       ...(subresource ? { subresource } : {}),
       definition: this.definition,
       strategy,
-      storage: this.#storage,
+      storage: this.storage,
       keyPrefix: this.keyPrefix,
       admission: this.#admission,
-      cacher: this.#cacher,
       guard: this.#guard,
     });
   }
 
-  get namespaced(): boolean {
-    return this.strategy.namespaced;
-  }
-
-  /** The object's etcd key; a name that cannot be a path segment is 400 (registry NamespaceKeyFunc / NoNamespaceKeyFunc). */
-  keyFor(namespace: string, name: string): string {
-    const problems = isValidPathSegmentName(name);
-    if (problems.length > 0) throw badRequest(`Name parameter invalid: ${goQuote(name)}: ${problems.join(';')}`);
-    return this.strategy.namespaced ? `${this.keyPrefix}${namespace}/${name}` : `${this.keyPrefix}${name}`;
-  }
-
-  /** Prefix of a collection: one namespace, or every object when `namespace` is empty. */
-  collectionPrefix(namespace: string): string {
-    return this.strategy.namespaced && namespace !== '' ? `${this.keyPrefix}${namespace}/` : this.keyPrefix;
-  }
-
-  async get(namespace: string, name: string, revision?: number): Promise<ApiObject> {
-    try {
-      return await this.#storage.get(this.keyFor(namespace, name), revision === undefined ? {} : { revision });
-    } catch (err) {
-      throw this.#statusError(err, name, 'get');
-    }
-  }
-
-  /** An object's stored JSON and resourceVersion, undecoded (plain JSON GETs serve the bytes as they are). */
-  async getJson(namespace: string, name: string): Promise<{ json: string; resourceVersion: string }> {
-    try {
-      return await this.#storage.getJson(this.keyFor(namespace, name));
-    } catch (err) {
-      throw this.#statusError(err, name, 'get');
-    }
-  }
-
-  /**
-   * The latest object as getJson read it: the watch cache's object when it holds the same version (what is kept with
-   * it, protobuf bytes, is reused instead of decoding and encoding again), else the stored value decoded.
-   */
-  latestObject(namespace: string, name: string, stored: { json: string; resourceVersion: string }): ApiObject {
-    return (
-      this.#cachedAt(this.keyFor(namespace, name), stored.resourceVersion) ??
-      decodeStoredValue(stored.json, stored.resourceVersion)
-    );
-  }
-
-  /** A listed object, or the watch cache's object of the same version (decoded once, its encodings kept). */
-  cachedVersionOf(obj: ApiObject): ApiObject {
-    return (
-      this.#cachedAt(
-        this.keyFor(obj.metadata.namespace ?? '', obj.metadata.name ?? ''),
-        obj.metadata.resourceVersion ?? '',
-      ) ?? obj
-    );
-  }
-
-  /** A raw list item as an object: the watch cache's when it holds that version, else the stored value decoded. */
-  rawItemObject(item: RawItem): ApiObject {
-    return this.#cachedAt(item.key, item.resourceVersion) ?? decodeStoredValue(item.value, item.resourceVersion);
-  }
-
-  /** The watch cache's object at `key` when it is exactly `resourceVersion` (same stored bytes, decoded once). */
-  #cachedAt(key: string, resourceVersion: string): ApiObject | undefined {
-    const cached = this.#cacher?.get(key);
-    return cached?.metadata.resourceVersion === resourceVersion ? cached : undefined;
-  }
-
-  /** `raw`: the caller can serve etcd's stored bytes as they are (plain JSON lists). */
-  async list(namespace: string, params: ListParams, raw = false): Promise<ListOutcome> {
-    try {
-      return await listObjects(this.#storage, this.collectionPrefix(namespace), params, this.#cacher, raw);
-    } catch (err) {
-      throw this.#statusError(err, '', 'list');
-    }
-  }
-
-  /** A client watch (see client-watch.ts), served from the watch cache when there is one. */
-  async startWatch(
-    namespace: string,
-    params: Pick<ListParams, 'predicate' | 'resourceVersion' | 'sendInitialEvents'>,
-    delivery: WatchDelivery,
-  ): Promise<StartedWatch> {
-    const request = {
-      prefix: this.collectionPrefix(namespace),
-      resourceVersion: params.resourceVersion,
-      delivery,
-      ...(params.predicate ? { predicate: params.predicate } : {}),
-      ...(params.sendInitialEvents !== undefined ? { sendInitialEvents: params.sendInitialEvents } : {}),
-    };
-    try {
-      return this.#cacher
-        ? await startCachedWatch(this.#storage, this.#cacher, request)
-        : await startDirectWatch(this.#storage, request);
-    } catch (err) {
-      throw this.#statusError(err, '', 'list');
-    }
-  }
-
-  /**
-   * get by resourceVersion: unset reads etcd (Most Recent); `0` reads the watch cache (Any); N reads the cache
-   * once it has reached N, else etcd, waiting up to 3 s for etcd to reach N (then 504).
-   */
-  async getAtVersion(namespace: string, name: string, resourceVersion: number | undefined): Promise<ApiObject> {
-    const key = this.keyFor(namespace, name);
-    try {
-      if (resourceVersion === undefined && this.#cacher && (await this.#cacher.caughtUpWithEtcd())) {
-        const cached = this.#cacher.get(key);
-        if (cached === undefined) throw new StorageError('KeyNotFound', key, `key not found: ${key}`);
-        return cached;
-      }
-      if (
-        resourceVersion !== undefined &&
-        this.#cacher &&
-        (await this.#cacher.waitReady()) &&
-        this.#cacher.revision >= resourceVersion
-      ) {
-        const cached = this.#cacher.get(key);
-        if (cached === undefined) throw new StorageError('KeyNotFound', key, `key not found: ${key}`);
-        return cached;
-      }
-      if (resourceVersion !== undefined && resourceVersion > 0)
-        await waitForStorageRevision(this.#storage, resourceVersion);
-      return await this.#storage.get(key);
-    } catch (err) {
-      throw this.#statusError(err, name, 'get');
-    }
-  }
-
-  /**
-   * Changes in a namespace (or everywhere) after a revision (controllers): from the watch cache when there is
-   * one and its window reaches back to `afterRevision`, else straight from etcd.
-   */
-  async watch(namespace: string, afterRevision: number, sink: WatchSink): Promise<WatchHandle> {
-    const prefix = this.collectionPrefix(namespace);
-    if (this.#cacher && (await this.#cacher.waitReady())) {
-      const started = this.#cacher.watch({ prefix, delivery: sinkDelivery(sink), internal: true }, afterRevision);
-      if (started.kind === 'started') return { cancel: async () => started.watch.stop() };
-    }
-    return this.#storage.watch(prefix, afterRevision, sink);
-  }
-
   async create(namespace: string, obj: ApiObject, options: WriteOptions): Promise<WriteResult> {
-    const storage = options.dryRun ? this.#dryRunStorage : this.#storage;
+    const storage = options.dryRun ? this.#dryRunStorage : this.storage;
     if (options.transform) obj = options.transform(obj, undefined);
     await this.#admission?.admitCreate(this.definition, namespace, obj);
     obj =
@@ -289,7 +119,7 @@ export class GenericStore {
         if (!options.dryRun) this.#admission?.afterWrite?.(this.definition, created);
         return { object: created, warnings, created: true };
       } catch (err) {
-        if (!isStorageError(err, 'KeyExists')) throw this.#statusError(err, name, 'create');
+        if (!isStorageError(err, 'KeyExists')) throw this.statusError(err, name, 'create');
         if (!generate) throw await this.#alreadyExists(namespace, name);
         if (attempt >= GENERATE_NAME_ATTEMPTS)
           throw generateNameConflict(groupResource(this.definition), name, GENERATE_NAME_RETRY_AFTER_SECONDS);
@@ -308,7 +138,7 @@ export class GenericStore {
         if (!this.strategy.allowCreateOnUpdate) throw notFound(groupResource(this.definition), name);
         return { ...(await this.create(namespace, body, options)), created: true };
       }
-      throw this.#statusError(err, name, 'update');
+      throw this.statusError(err, name, 'update');
     }
   }
 
@@ -336,7 +166,7 @@ export class GenericStore {
         this.#setNamespace(obj, namespace);
         return this.create(namespace, obj, { dryRun: options.dryRun, ...(options.user ? { user: options.user } : {}) });
       }
-      throw this.#statusError(err, name, 'update');
+      throw this.statusError(err, name, 'update');
     }
   }
 
@@ -346,7 +176,7 @@ export class GenericStore {
     desired: (current: ApiObject) => ApiObject,
     options: WriteOptions,
   ): Promise<WriteResult> {
-    const storage = options.dryRun ? this.#dryRunStorage : this.#storage;
+    const storage = options.dryRun ? this.#dryRunStorage : this.storage;
     let warnings: string[] = [];
     const { object } = await storage.guaranteedUpdate(this.keyFor(namespace, name), async (current) => {
       let obj = desired(structuredClone(current));
@@ -380,7 +210,7 @@ export class GenericStore {
     options: DeleteOptions,
     writeOptions: WriteOptions,
   ): Promise<DeleteOutcome> {
-    const storage = writeOptions.dryRun ? this.#dryRunStorage : this.#storage;
+    const storage = writeOptions.dryRun ? this.#dryRunStorage : this.storage;
     const key = this.keyFor(namespace, name);
     const gk = groupKind(this.definition);
     try {
@@ -420,7 +250,7 @@ export class GenericStore {
       if (!writeOptions.dryRun) this.#admission?.afterWrite?.(this.definition, deleted);
       return { kind: 'deleted', object: deleted };
     } catch (err) {
-      throw this.#statusError(err, name, 'delete');
+      throw this.statusError(err, name, 'delete');
     }
   }
 
@@ -490,16 +320,12 @@ export class GenericStore {
   }
 
   async #alreadyExists(namespace: string, name: string): Promise<Error> {
-    const existing = await this.#storage.get(this.keyFor(namespace, name)).catch(() => undefined);
+    const existing = await this.storage.get(this.keyFor(namespace, name)).catch(() => undefined);
     return alreadyExists(
       groupResource(this.definition),
       name,
       existing?.metadata.deletionTimestamp ? 'object is being deleted: ' : '',
     );
-  }
-
-  #statusError(err: unknown, name: string, operation: Parameters<typeof toStatusError>[1]['operation']): Error {
-    return toStatusError(err, { resource: groupResource(this.definition), name, operation });
   }
 }
 

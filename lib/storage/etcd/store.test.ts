@@ -9,6 +9,7 @@ let counter = 0;
 describeStorageContract('etcd', async () => ({
   storage: new EtcdStorage(shared.client()),
   prefix: `/test/${++counter}`,
+  compact: async (revision) => void (await shared.client().kv.compact({ revision, physical: true })),
 }));
 
 describe('etcd list with known objects (keys-only read)', () => {

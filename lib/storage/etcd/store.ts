@@ -14,6 +14,7 @@ import type {
   WatchHandle,
   WatchSink,
 } from '../storage';
+import { ReadsFromStorage } from '../reads-from-storage';
 import { watchPrefix } from './watcher';
 import { watchChanges } from './change-watcher';
 import { GetBatcher } from './get-batcher';
@@ -31,12 +32,14 @@ const MAX_PREDICATE_PAGE = 10000;
 /** etcd's default --max-txn-ops: values of a keys-only page not known elsewhere are read this many per txn. */
 const MAX_TXN_OPS = 128;
 
-export class EtcdStorage implements Storage {
+/** Reads by resourceVersion come from ReadsFromStorage (etcd itself); the watch cache answers them in CachedStorage. */
+export class EtcdStorage extends ReadsFromStorage implements Storage {
   readonly #client: Etcd3;
   readonly #reads: GetBatcher;
   readonly #leases: LeaseManager;
 
   constructor(client: Etcd3) {
+    super();
     this.#client = client;
     this.#reads = new GetBatcher(client);
     this.#leases = new LeaseManager(client);
@@ -48,7 +51,7 @@ export class EtcdStorage implements Storage {
     return ttl === undefined ? 0 : etcdCall(key, () => this.#leases.leaseFor(ttl), 'create');
   }
 
-  async get(key: string, options: GetOptions = {}): Promise<ApiObject> {
+  override async get(key: string, options: GetOptions = {}): Promise<ApiObject> {
     let kv: IKeyValue | undefined;
     if (options.revision === undefined) {
       kv = await timeEtcdCall('get', key, () => this.#reads.read(key));
@@ -66,7 +69,7 @@ export class EtcdStorage implements Storage {
     return { json: kv.value.toString('utf8'), resourceVersion: String(kv.mod_revision) };
   }
 
-  async list(prefix: string, options: ListOptions = {}): Promise<ListResult> {
+  override async list(prefix: string, options: ListOptions = {}): Promise<ListResult> {
     const rangeEnd = prefixRangeEnd(Buffer.from(prefix));
     const limit = options.limit !== undefined && options.limit > 0 ? options.limit : 0;
     const items: ApiObject[] = [];
@@ -281,7 +284,7 @@ export class EtcdStorage implements Storage {
     return settled.applied ? settled.revision : undefined;
   }
 
-  watch(prefix: string, afterRevision: number, sink: WatchSink): Promise<WatchHandle> {
+  override watch(prefix: string, afterRevision: number, sink: WatchSink): Promise<WatchHandle> {
     return watchPrefix(this.#client, prefix, afterRevision, sink);
   }
 
@@ -289,7 +292,7 @@ export class EtcdStorage implements Storage {
     return watchChanges(this.#client, prefix, afterRevision, sink);
   }
 
-  async currentRevision(): Promise<number> {
+  override async currentRevision(): Promise<number> {
     const res = await etcdCall('revision', () =>
       this.#client.kv.range({ key: Buffer.from('\u0000'), serializable: false, count_only: true }),
     );

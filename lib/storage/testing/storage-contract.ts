@@ -1,23 +1,34 @@
-// The behaviour every Storage implementation must show; etcd/store.test.ts runs it against real etcd.
+// The behaviour every Storage implementation must show; etcd/store.test.ts runs it against real etcd,
+// cacher/cached-storage.test.ts against the watch cache in front of it (same assertions).
 import type { ApiObject } from '../../apimachinery/meta/types';
 import type { Storage } from '../storage';
 import { isStorageError } from '../storage-error';
+import { describeVersionedReads, type ContractSubject } from './versioned-reads-contract';
 
 const anObject = (name: string, labels: Record<string, string> = {}): ApiObject => ({
   kind: 'Thing',
   metadata: { name, labels },
 });
 
-export function describeStorageContract(
-  name: string,
-  makeStorage: () => Promise<{ storage: Storage; prefix: string }>,
-): void {
+/** A storage under test: `close` (when given) runs after each test. */
+export interface StorageUnderTest extends ContractSubject {
+  close?: () => Promise<void>;
+}
+
+export function describeStorageContract(name: string, makeStorage: () => Promise<StorageUnderTest>): void {
   describe(`${name} storage contract`, () => {
     let storage: Storage;
     let prefix: string;
+    let subject: StorageUnderTest;
     beforeEach(async () => {
-      ({ storage, prefix } = await makeStorage());
+      subject = await makeStorage();
+      ({ storage, prefix } = subject);
     });
+    afterEach(async () => {
+      await subject.close?.();
+    });
+
+    describe('reads by resourceVersion', () => describeVersionedReads(() => subject));
 
     it('creates an object once and reports KeyExists the second time', async () => {
       const created = await storage.create(`${prefix}/a`, anObject('a'));
