@@ -31,7 +31,10 @@ function log(line: string): void {
   process.stderr.write(`[bench apf] ${line}\n`);
 }
 
-/** GET and create at c64 against a server started with `flags`. */
+/** The request rate of the fixed-rate GET phase (well below what one core serves). */
+const FIXED_RATE = Number(process.env['BENCH_APF_FIXED_RATE'] ?? 2000);
+
+/** GET and create at c64 against a server started with `flags`, then GETs at FIXED_RATE. */
 async function overheadPhases(label: string, flags: string): Promise<PhaseResult[]> {
   process.env['BENCH_SERVER_ARGS'] = flags;
   return withBenchServer(`apf-${label}`, async (server) => {
@@ -66,7 +69,20 @@ async function overheadPhases(label: string, flags: string): Promise<PhaseResult
       },
       server.pid,
     );
-    return [create, get];
+    // The same GETs at one fixed rate for both configurations: closed-loop rates differ between runs, and a server
+    // answering fewer requests per event-loop turn spends more CPU on each, whatever the filter costs.
+    const paced = await runLoad(
+      server.url,
+      {
+        workload: `GET deployment at ${FIXED_RATE}/s (APF ${label})`,
+        concurrency: 64,
+        seconds: SECONDS,
+        ratePerSecond: FIXED_RATE,
+        next: () => ({ method: 'GET', path: `${DEPLOYMENTS}/${names[n++ % names.length] ?? ''}` }),
+      },
+      server.pid,
+    );
+    return [create, get, paced];
   });
 }
 
@@ -254,7 +270,7 @@ runBench(async () => {
     '',
     ...resultTable([...offBefore, ...on, ...offAfter]),
     '',
-    `- Server CPU per request, APF on vs the mean of the two off runs: create ${overhead(0)}, GET ${overhead(1)} (target < 5 %; on a shared machine compare with the spread between the two off runs).`,
+    `- Server CPU per request, APF on vs the mean of the two off runs: create ${overhead(0)}, GET ${overhead(1)}, GET at a fixed ${FIXED_RATE}/s ${overhead(2)} (target < 5 %; on a shared machine compare with the spread between the two off runs; the fixed-rate phase compares the two at equal load).`,
     `- In process (\`node dist/test/bench/apf-dispatch.js\`): classification ${micro.classifyNs.toFixed(0)} ns, admission + finish + metrics ${(micro.dispatchNs - micro.classifyNs).toFixed(0)} ns per request, i.e. ${((100 * (micro.dispatchNs - micro.classifyNs)) / 1e3 / (perReq(off[1]) * 1e3)).toFixed(1)} % of the server CPU of a GET (${perReq(off[1]).toFixed(3)} ms).`,
     '',
     ...protection,

@@ -53,6 +53,8 @@ export interface LoadSpec {
   seconds: number;
   /** Builds the request for one iteration: method, path, optional JSON body, optional tag for onSuccess. */
   next(worker: number): LoadRequest;
+  /** Requests per second across all workers (each waits for its slot); unset: as fast as the server answers. */
+  ratePerSecond?: number;
   /** Called for each 2xx response (e.g. to remember created names). */
   onSuccess?(req: LoadRequest, res: HttpResponse): void;
 }
@@ -68,13 +70,18 @@ export async function runLoad(
   const etcdBefore = etcdPid === undefined ? undefined : processCpuMs(etcdPid);
   const agent = new Agent({ keepAlive: true, maxSockets: spec.concurrency, maxFreeSockets: spec.concurrency });
   try {
-    const { recorder, elapsedSeconds } = await closedLoop(spec.concurrency, spec.seconds, async (worker) => {
-      const req = spec.next(worker);
-      const res = await httpRequest(agent, baseUrl, req.method, req.path, req.body, 'application/json', req.headers);
-      if (res.status < 200 || res.status > 299) return String(res.status);
-      spec.onSuccess?.(req, res);
-      return undefined;
-    });
+    const { recorder, elapsedSeconds } = await closedLoop(
+      spec.concurrency,
+      spec.seconds,
+      async (worker) => {
+        const req = spec.next(worker);
+        const res = await httpRequest(agent, baseUrl, req.method, req.path, req.body, 'application/json', req.headers);
+        if (res.status < 200 || res.status > 299) return String(res.status);
+        spec.onSuccess?.(req, res);
+        return undefined;
+      },
+      spec.ratePerSecond === undefined ? undefined : fixedRate(spec.ratePerSecond),
+    );
     const result = recorder.summarize(spec.workload, spec.concurrency, elapsedSeconds);
     const cpuAfter = serverPid === undefined ? undefined : processCpuMs(serverPid);
     if (cpuBefore !== undefined && cpuAfter !== undefined) result.serverCpuMs = cpuAfter - cpuBefore;
@@ -84,4 +91,14 @@ export async function runLoad(
   } finally {
     agent.destroy();
   }
+}
+
+/** A pace for `closedLoop`: the n-th call resolves at start + n / rate. */
+function fixedRate(ratePerSecond: number): () => Promise<void> {
+  const start = performance.now();
+  let slot = 0;
+  return () => {
+    const wait = start + (slot++ * 1000) / ratePerSecond - performance.now();
+    return wait > 0 ? new Promise((resolve) => setTimeout(resolve, wait)) : Promise.resolve();
+  };
 }

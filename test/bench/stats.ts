@@ -112,11 +112,15 @@ export function percentile(sorted: Float64Array, q: number): number {
   return sorted[rank] ?? Number.NaN;
 }
 
-/** Runs `op` in `concurrency` closed loops until `seconds` have passed; each op reports its own outcome. */
+/**
+ * Runs `op` in `concurrency` closed loops until `seconds` have passed; each op reports its own outcome. `pace`, when
+ * given, is awaited before each op and not counted in its latency (a fixed request rate).
+ */
 export async function closedLoop(
   concurrency: number,
   seconds: number,
   op: (worker: number) => Promise<string | undefined>,
+  pace?: () => Promise<void>,
 ): Promise<{ recorder: Recorder; elapsedSeconds: number }> {
   const recorder = new Recorder();
   const cpuBefore = process.cpuUsage();
@@ -125,6 +129,7 @@ export async function closedLoop(
   const deadline = started + BigInt(Math.round(seconds * 1e9));
   const worker = async (id: number): Promise<void> => {
     while (process.hrtime.bigint() < deadline) {
+      if (pace !== undefined) await pace();
       const t0 = process.hrtime.bigint();
       let errorKind: string | undefined;
       try {

@@ -12,6 +12,7 @@ import {
   type Collection,
   type CollectionShape,
 } from '../helpers/collections';
+import { badRequestStatus } from '../helpers/status';
 
 const LIMIT = 2;
 const TOKEN_VERSION = 'meta.k8s.io/v1'; // kept verbatim in orch tokens (reference/api-machinery.md 3.3)
@@ -191,15 +192,7 @@ describe.each(COLLECTION_SHAPES)('chunked list on the %s path', (shape: Collecti
     ])('answers a token with %s with 400 and Kubernetes’ text', async (_what, token, message) => {
       const res = await list(`limit=1&continue=${encodeURIComponent(token())}`);
       expect(res.status).toBe(400);
-      expect(res.body).toEqual({
-        kind: 'Status',
-        apiVersion: 'v1',
-        metadata: {},
-        status: 'Failure',
-        message,
-        reason: 'BadRequest',
-        code: 400,
-      });
+      expect(res.body).toEqual(badRequestStatus(message));
     });
 
     it('reports a bad token before a resourceVersion sent with it, in etcd3 GetList’s order', async () => {

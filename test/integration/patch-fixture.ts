@@ -57,12 +57,4 @@ export async function stored(name: string): Promise<Record<string, any>> {
 export const patchOf = (containers: unknown[]): Record<string, unknown> => ({
   spec: { template: { spec: { containers } } },
 });
-export const badRequest = (message: string): Record<string, unknown> => ({
-  kind: 'Status',
-  apiVersion: 'v1',
-  metadata: {},
-  status: 'Failure',
-  message,
-  reason: 'BadRequest',
-  code: 400,
-});
+export { badRequestStatus as badRequest } from '../helpers/status';

@@ -11,6 +11,7 @@ import {
   type Collection,
   type CollectionShape,
 } from '../helpers/collections';
+import { badRequestStatus } from '../helpers/status';
 
 const LIMIT = 2;
 const CONTINUE_WITH_RV = 'specifying resource version is not allowed when using continue'; // etcd3/store.go GetList
@@ -27,18 +28,6 @@ beforeAll(async () => {
 afterAll(() => ts.stop());
 
 const forbidden = (detail: string): Cause => forbiddenCause('resourceVersionMatch', detail);
-
-function badRequest(message: string): Record<string, unknown> {
-  return {
-    kind: 'Status',
-    apiVersion: 'v1',
-    metadata: {},
-    status: 'Failure',
-    message,
-    reason: 'BadRequest',
-    code: 400,
-  };
-}
 
 function ok(res: ApiResponse): ApiResponse {
   if (res.status !== 200) throw new Error(`expected 200, got ${res.status} ${res.text}`);
@@ -161,7 +150,7 @@ describe.each(COLLECTION_SHAPES)('list table on the %s path', (shape: Collection
     it('rv=N is Invalid: 400 BadRequest', async () => {
       const res = await list(`limit=${LIMIT}&continue=${token}&resourceVersion=${rvA}`);
       expect(res.status).toBe(400);
-      expect(res.body).toEqual(badRequest(CONTINUE_WITH_RV));
+      expect(res.body).toEqual(badRequestStatus(CONTINUE_WITH_RV));
     });
   });
 
@@ -283,7 +272,7 @@ describe.each(COLLECTION_SHAPES)('list table on the %s path', (shape: Collection
       const res = await list('resourceVersion=abc');
       expect(res.status).toBe(400);
       expect(res.body).toEqual(
-        badRequest(
+        badRequestStatus(
           'invalid resource version: resourceVersion: Invalid value: "abc": strconv.ParseUint: parsing "abc": invalid syntax',
         ),
       );
@@ -345,7 +334,7 @@ describe.each(['namespaced', 'cluster-scoped'] as const)('get table on a %s obje
     const res = await get('resourceVersion=abc');
     expect(res.status).toBe(400);
     expect(res.body).toEqual(
-      badRequest(
+      badRequestStatus(
         'invalid resource version: resourceVersion: Invalid value: "abc": strconv.ParseUint: parsing "abc": invalid syntax',
       ),
     );
