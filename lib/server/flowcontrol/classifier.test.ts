@@ -1,61 +1,27 @@
-// Classification: matching rules per field, ordering, Dangling schemas, distinguishers, stand-ins, 1.26 bootstrap config.
+// Classification: matching rules per field, ordering, Dangling schemas, distinguishers, stand-ins.
 import type { ApiObject } from '../../apimachinery/meta/types';
-import { parseRequestInfo, type RequestInfo } from '../../endpoints/request-info';
+import type { RequestInfo } from '../../endpoints/request-info';
 import { ANONYMOUS, compileClassifier, FALLBACK_CLASSIFIER, requestDigest, type DigestUser } from './classifier';
 import { priorityAndFairnessHeaders } from './headers';
 import { bootstrapFlowSchemas, bootstrapPriorityLevels } from './testing/bootstrap-config';
 
-const req = (method: string, url: string): RequestInfo => {
-  const [path = '', query = ''] = url.split('?');
-  return parseRequestInfo(method, path, new URLSearchParams(query));
-};
-const who = (name: string, ...groups: string[]): DigestUser => ({ name, groups });
-const ALICE = who('alice', 'system:authenticated', 'dev');
-const SA = (ns: string, name: string): DigestUser =>
-  who(
-    `system:serviceaccount:${ns}:${name}`,
-    'system:serviceaccounts',
-    `system:serviceaccounts:${ns}`,
-    'system:authenticated',
-  );
+import {
+  ALICE,
+  SA,
+  req,
+  who,
+  level,
+  LEVELS,
+  schema,
+  users,
+  groups,
+  sa,
+  res,
+  nonRes,
+  rule,
+  type Rule,
+} from './testing/classifier-fixtures';
 
-const level = (name: string, queues = 64): ApiObject => ({
-  metadata: { name, uid: `pl-${name}` },
-  spec: {
-    type: 'Limited',
-    limited: {
-      nominalConcurrencyShares: 10,
-      limitResponse:
-        queues > 0 ? { type: 'Queue', queuing: { queues, handSize: 1, queueLengthLimit: 50 } } : { type: 'Reject' },
-    },
-  },
-});
-const LEVELS = [level('pl'), level('single', 1), level('reject', 0)];
-
-type Rule = Record<string, unknown>;
-const schema = (name: string, rules: Rule[], extra: Record<string, unknown> = {}): ApiObject => ({
-  metadata: { name, uid: `fs-${name}` },
-  spec: { priorityLevelConfiguration: { name: 'pl' }, matchingPrecedence: 500, rules, ...extra },
-});
-const users = (...names: string[]) => names.map((name) => ({ kind: 'User', user: { name } }));
-const groups = (...names: string[]) => names.map((name) => ({ kind: 'Group', group: { name } }));
-const sa = (namespace: string, name: string) => [{ kind: 'ServiceAccount', serviceAccount: { namespace, name } }];
-const res = (over: Rule = {}): Rule => ({
-  verbs: ['*'],
-  apiGroups: ['*'],
-  resources: ['*'],
-  clusterScope: true,
-  namespaces: ['*'],
-  ...over,
-});
-const nonRes = (urls: string[], verbs = ['*']): Rule => ({ verbs, nonResourceURLs: urls });
-const rule = (subjects: unknown[], resourceRules: Rule[] = [], nonResourceRules: Rule[] = []): Rule => ({
-  subjects,
-  resourceRules,
-  nonResourceRules,
-});
-
-/** Whether `user`'s request matches schema `x` built from `rules` (otherwise a stand-in takes it). */
 function matchesOne(rules: Rule[], user: DigestUser, info: RequestInfo): boolean {
   return compileClassifier([schema('x', rules)], LEVELS).classify({ user, info }).flowSchema.name === 'x';
 }
@@ -428,127 +394,5 @@ describe('ordering and configuration', () => {
       'X-Kubernetes-PF-FlowSchema-UID': 'fs-s',
       'X-Kubernetes-PF-PriorityLevel-UID': 'pl-pl',
     });
-  });
-});
-
-describe('Kubernetes 1.26 bootstrap configuration', () => {
-  const classifier = compileClassifier(bootstrapFlowSchemas(), bootstrapPriorityLevels());
-  const NODE = who('system:node:n1', 'system:nodes', 'system:authenticated');
-  const KCM = who('system:kube-controller-manager', 'system:authenticated');
-  const cases: Array<[string, DigestUser, string, string, string, string, string]> = [
-    ['anonymous GET /healthz', ANONYMOUS, 'GET', '/healthz', 'probes', 'exempt', ''],
-    ['anonymous GET /readyz', ANONYMOUS, 'GET', '/readyz', 'probes', 'exempt', ''],
-    // Spec: `/healthz` is not a prefix entry, so per-check paths are not probes.
-    [
-      'anonymous GET /healthz/etcd',
-      ANONYMOUS,
-      'GET',
-      '/healthz/etcd',
-      'global-default',
-      'global-default',
-      'system:anonymous',
-    ],
-    ['anonymous POST /healthz', ANONYMOUS, 'POST', '/healthz', 'global-default', 'global-default', 'system:anonymous'],
-    [
-      'anonymous list deployments',
-      ANONYMOUS,
-      'GET',
-      '/apis/apps/v1/namespaces/default/deployments',
-      'global-default',
-      'global-default',
-      'system:anonymous',
-    ],
-    [
-      'anonymous create flowschema',
-      ANONYMOUS,
-      'POST',
-      '/apis/flowcontrol.apiserver.orch.io/v1beta3/flowschemas',
-      'global-default',
-      'global-default',
-      'system:anonymous',
-    ],
-    [
-      'system:masters',
-      who('admin', 'system:masters', 'system:authenticated'),
-      'DELETE',
-      '/api/v1/namespaces/x',
-      'exempt',
-      'exempt',
-      '',
-    ],
-    [
-      'kube-system SA lease',
-      SA('kube-system', 'ctrl'),
-      'PUT',
-      '/apis/coordination.orch.io/v1/namespaces/kube-system/leases/l',
-      'system-leader-election',
-      'leader-election',
-      'system:serviceaccount:kube-system:ctrl',
-    ],
-    [
-      'endpoint controller',
-      SA('kube-system', 'endpoint-controller'),
-      'PUT',
-      '/api/v1/namespaces/default/endpoints/e',
-      'endpoint-controller',
-      'workload-high',
-      'system:serviceaccount:kube-system:endpoint-controller',
-    ],
-    [
-      'kube-system SA configmap',
-      SA('kube-system', 'ctrl'),
-      'GET',
-      '/api/v1/namespaces/kube-system/configmaps/c',
-      'workload-leader-election',
-      'leader-election',
-      'system:serviceaccount:kube-system:ctrl',
-    ],
-    [
-      'kube-system SA list deployments',
-      SA('kube-system', 'ctrl'),
-      'GET',
-      '/apis/apps/v1/namespaces/apps/deployments',
-      'kube-system-service-accounts',
-      'workload-high',
-      'apps',
-    ],
-    [
-      'other SA',
-      SA('default', 'app'),
-      'GET',
-      '/apis/apps/v1/namespaces/default/deployments',
-      'service-accounts',
-      'workload-low',
-      'system:serviceaccount:default:app',
-    ],
-    ['node status', NODE, 'PUT', '/api/v1/nodes/n1/status', 'system-node-high', 'node-high', 'system:node:n1'],
-    ['node pods', NODE, 'GET', '/api/v1/namespaces/default/pods', 'system-nodes', 'system', 'system:node:n1'],
-    [
-      'controller manager, all namespaces',
-      KCM,
-      'GET',
-      '/apis/apps/v1/deployments?watch=1',
-      'kube-controller-manager',
-      'workload-high',
-      '',
-    ],
-    ['authenticated user', ALICE, 'GET', '/version', 'global-default', 'global-default', 'alice'],
-  ];
-  it.each(cases)('%s', (_name, user, method, url, fs, pl, distinguisher) => {
-    expect(classifier.classify({ user, info: req(method, url) })).toEqual({
-      flowSchema: { name: fs, uid: `uid-fs-${fs}` },
-      priorityLevel: { name: pl, uid: `uid-pl-${pl}` },
-      distinguisher,
-    });
-  });
-
-  it('orders the schemas as Kubernetes does', () => {
-    const precedence = (fs: ApiObject): number => (fs['spec'] as { matchingPrecedence: number }).matchingPrecedence;
-    const expected = bootstrapFlowSchemas()
-      .sort((a, b) => precedence(a) - precedence(b) || (a.metadata.name ?? '').localeCompare(b.metadata.name ?? ''))
-      .map((fs) => fs.metadata.name);
-    expect(classifier.order).toEqual(expected);
-    expect(expected.slice(0, 2)).toEqual(['exempt', 'probes']);
-    expect(expected[expected.length - 1]).toBe('catch-all');
   });
 });
