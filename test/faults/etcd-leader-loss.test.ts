@@ -148,7 +148,10 @@ describe('etcd leader loss under a write load', () => {
       });
       const finalizers: string[] = stored.metadata.finalizers ?? [];
       expect(new Set(finalizers).size).toBe(finalizers.length);
-      for (const f of obj.patched) expect(finalizers).toContain(f);
+      // A clear that answered 504 may have removed them all; otherwise every applied patch is there.
+      if (obj.clearUnknown)
+        expect(finalizers.filter((f) => !obj.patched.includes(f) && f !== 'example.com/keep')).toEqual([]);
+      else for (const f of obj.patched) expect(finalizers).toContain(f);
     }
     // Objects the load deleted are gone.
     for (const obj of [...load.objects.values()].filter((o) => o.deleted)) {
