@@ -20,6 +20,9 @@ wrk:
 	  echo "installing wrk from Debian"; \
 	  $(APT_GET) update -qq && DEBIAN_FRONTEND=noninteractive $(APT_GET) install -y -qq wrk >/dev/null; } || \
 	  echo "warning: could not install wrk; make bench will use only its Node load generator" >&2
+	@command -v curl >/dev/null || { \
+	  echo "installing curl from Debian (the list benchmarks time LISTs with it)"; \
+	  $(APT_GET) update -qq && DEBIAN_FRONTEND=noninteractive $(APT_GET) install -y -qq curl >/dev/null; }
 
 # prometheus (scrapes the built server in test/e2e/prometheus.test.ts) from Debian when missing.
 prometheus:

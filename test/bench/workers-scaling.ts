@@ -9,6 +9,7 @@ import { runBench } from './bench-server';
 import { benchRawEtcdCreates } from './etcd-raw';
 import { httpRequest, runLoad } from './http-load';
 import { machineDescription, prependSection } from './report';
+import { LOAD_AT_START } from './report';
 import { startServerProcess } from './server-process';
 import { findPidByCmdline, type PhaseResult } from './stats';
 import { DEPLOYMENTS, deploymentBody, namespaceBody } from './workloads';
@@ -97,7 +98,7 @@ async function main(): Promise<void> {
   const doc = [
     `## ${new Date().toISOString().replace(/\.\d+Z$/, 'Z')} — creates/s by --workers`,
     '',
-    `Command: \`node dist/test/bench/workers-scaling.js\` (BENCH_SECONDS=${SECONDS}, BENCH_WORKERS=${WORKERS.join(',')}); ${wrk ? 'wrk' : 'Node load generator'}, concurrency ${CONCURRENCY}, one fresh embedded etcd for the whole run, each server fresh with a 3 s warm-up. NOISY: the machine was shared with other helpers' test runs.`,
+    `Command: \`node dist/test/bench/workers-scaling.js\` (BENCH_SECONDS=${SECONDS}, BENCH_WORKERS=${WORKERS.join(',')}); ${wrk ? 'wrk' : 'Node load generator'}, concurrency ${CONCURRENCY}, one fresh embedded etcd for the whole run, each server fresh with a 3 s warm-up. ${LOAD_AT_START > 2 ? `NOISY: 1-minute load average ${LOAD_AT_START.toFixed(1)} before the run.` : ''}`,
     '',
     'Machine:',
     '',
