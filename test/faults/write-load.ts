@@ -25,6 +25,8 @@ export interface ObjectRecord {
   deleted: boolean;
   /** The delete answered 504: it may or may not have been applied. */
   deleteUnknown?: boolean;
+  /** The patch clearing the finalizers answered 200: the object keeps none of them. */
+  cleared?: boolean;
   /** The patch clearing the finalizers answered 504: it may or may not have been applied. */
   clearUnknown?: boolean;
 }
@@ -98,7 +100,8 @@ export function startWriteLoad(api: ApiClient, namespace: string, workers: numbe
       }
       if (stopped) break;
       const cleared = await send('clear', name, () => api.patch(`${base}/${name}`, { metadata: { finalizers: null } }));
-      if (cleared.status !== 200) {
+      if (cleared.status === 200) obj.cleared = true;
+      else {
         if (cleared.status === 504) obj.clearUnknown = true;
         await pause(cleared);
         continue;
