@@ -3,12 +3,12 @@
 // server's code does per create, free of the shared machine's noise. `node dist/test/bench/create-pipeline.js`;
 // run it under `node --max-semi-space-size=512 --min-semi-space-size=512` for exact heap figures (no GC in a batch).
 import type { ApiObject } from '../../lib/apimachinery/meta/types';
-import { RESET_STATUS, updateManagedFields, type FieldManagerScope } from '../../lib/apimachinery/managed-fields';
-import { schemaFor } from '../../lib/apimachinery/schema/kinds';
+import { updateManagedFields } from '../../lib/apimachinery/managed-fields';
 import { decodeBody } from '../../lib/endpoints/decode-body';
 import { resourceDefinitions } from '../../lib/registry/install';
 import { decodeObject, encodeObject, storedForm, withStoredJson } from '../../lib/storage/etcd/codec';
 import { deploymentBody } from './workloads';
+import { deploymentScope } from '../../lib/apimachinery/managed-fields/testing/deployment-scope';
 
 const OBJECTS = Number(process.env['BENCH_PIPELINE_OBJECTS'] ?? 3000);
 const BATCH = 50;
@@ -18,13 +18,7 @@ const WARMUP_ROUNDS = 3;
 const found = resourceDefinitions({}).find((d) => d.group === 'apps' && d.kind === 'Deployment');
 if (!found) throw new Error('no Deployment definition');
 const def = found;
-const scope: FieldManagerScope = {
-  schema: schemaFor('apps/v1', 'Deployment'),
-  apiVersion: 'apps/v1',
-  kind: 'Deployment',
-  subresource: '',
-  ignored: RESET_STATUS,
-};
+const scope = deploymentScope();
 
 interface Encoded {
   obj: ApiObject;

@@ -1,19 +1,11 @@
 import { applyDeploymentDefaults } from '../../apis/apps/v1/defaults';
 import type { ApiObject } from '../meta/types';
-import { schemaFor } from '../schema/kinds';
-import { applyToObject, updateManagedFields, type FieldManagerScope } from './field-manager';
-import { RESET_STATUS } from './reset-fields';
+import { applyToObject, updateManagedFields } from './field-manager';
 import { StatusError } from '../errors';
+import { deploymentScope } from './testing/deployment-scope';
 
 const NOW = '2024-05-01T10:00:00Z';
-const scope: FieldManagerScope = {
-  schema: schemaFor('apps/v1', 'Deployment'),
-  apiVersion: 'apps/v1',
-  kind: 'Deployment',
-  subresource: '',
-  ignored: RESET_STATUS,
-  now: () => NOW,
-};
+const scope = deploymentScope(NOW);
 
 function deployment(extra: Record<string, unknown> = {}): ApiObject {
   const obj: ApiObject = {

@@ -1,18 +1,10 @@
 // FieldsV1 as Kubernetes writes it for each list and map type: `f:` fields, `k:{…}` list-map items, `v:` set members, atomic leaves.
 import type { ApiObject } from '../meta/types';
-import { schemaFor } from '../schema/kinds';
-import { updateManagedFields, type FieldManagerScope } from './field-manager';
+import { updateManagedFields } from './field-manager';
 import { FieldSet } from './field-set';
-import { RESET_STATUS } from './reset-fields';
+import { deploymentScope } from './testing/deployment-scope';
 
-const scope: FieldManagerScope = {
-  schema: schemaFor('apps/v1', 'Deployment'),
-  apiVersion: 'apps/v1',
-  kind: 'Deployment',
-  subresource: '',
-  ignored: RESET_STATUS,
-  now: () => '2024-05-01T10:00:00Z',
-};
+const scope = deploymentScope('2024-05-01T10:00:00Z');
 
 /** The FieldsV1 the creating manager gets for a Deployment with `container` as its only container and `meta` in metadata. */
 function createdFields(

@@ -1,17 +1,10 @@
 // Client-side to server-side apply: `kubectl` takes over what the last-applied annotation still describes, without conflicts.
 import { applyDeploymentDefaults } from '../../apis/apps/v1/defaults';
 import type { ApiObject } from '../meta/types';
-import { schemaFor } from '../schema/kinds';
-import { applyToObject, updateManagedFields, type FieldManagerScope } from './field-manager';
-import { RESET_STATUS } from './reset-fields';
+import { applyToObject, updateManagedFields } from './field-manager';
+import { deploymentScope } from './testing/deployment-scope';
 
-const scope: FieldManagerScope = {
-  schema: schemaFor('apps/v1', 'Deployment'),
-  apiVersion: 'apps/v1',
-  kind: 'Deployment',
-  subresource: '',
-  ignored: RESET_STATUS,
-};
+const scope = deploymentScope();
 const ANNOTATION = 'kubectl.kubernetes.io/last-applied-configuration';
 
 const config = (replicas: number): Record<string, any> => ({
