@@ -1,23 +1,48 @@
 // Watch cache memory and fill time, in process, on a real etcd: N Deployments of ~2.3 KiB written with raw etcd puts
 // in the server's stored form, then a Cacher fills from etcd. Heap bytes per cached object (after gc), the fill time
 // beside a raw etcd range + JSON decode of the same keys, and CPU per GET and per LIST of 10,000 from the cache.
-// Run: `node --expose-gc dist/test/bench/cache-memory.js` (BENCH_CACHE_OBJECTS, default 100000).
+// Run: `node --expose-gc dist/test/bench/cache-memory.js` (BENCH_CACHE_OBJECTS, default 100000); the figures are
+// printed and prepended to docs/benchmarks.md (BENCH_NO_DOCS=1: printed only). A/B: BENCH_CACHE_BUILD=<other dist>
+// measures that build's Cacher, storage and serializers with this script.
 import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
-import { join } from 'node:path';
+import { join, resolve } from 'node:path';
 import type { Etcd3 } from 'etcd3';
 import pino from 'pino';
 import type { ApiObject } from '../../lib/apimachinery/meta/types';
-import { servedItemBytes, servedJson } from '../../lib/apimachinery/serializers/served-json';
 import { startEmbeddedEtcd } from '../../lib/server/embedded-etcd';
-import { Cacher } from '../../lib/storage/cacher/cacher';
+import type { Cacher } from '../../lib/storage/cacher/cacher';
 import { encodeObject } from '../../lib/storage/etcd/codec';
-import { EtcdStorage } from '../../lib/storage/etcd/store';
+import type { EtcdStorage } from '../../lib/storage/etcd/store';
 import { newEtcdClient } from '../../lib/storage/etcd/client';
+import { machineDescription, prependSection, LOAD_AT_START } from './report';
 
 const OBJECTS = Number(process.env['BENCH_CACHE_OBJECTS'] ?? 100_000);
+const WRITE_DOCS = process.env['BENCH_NO_DOCS'] !== '1';
+/** The dist/ directory whose cache is measured (this build's by default). */
+const BUILD = resolve(process.env['BENCH_CACHE_BUILD'] ?? join(__dirname, '..', '..'));
+
+async function measured(): Promise<{
+  Cacher: typeof Cacher;
+  EtcdStorage: typeof EtcdStorage;
+  served: typeof import('../../lib/apimachinery/serializers/served-json');
+}> {
+  const { Cacher } = (await import(
+    join(BUILD, 'lib/storage/cacher/cacher.js')
+  )) as typeof import('../../lib/storage/cacher/cacher');
+  const { EtcdStorage } = (await import(
+    join(BUILD, 'lib/storage/etcd/store.js')
+  )) as typeof import('../../lib/storage/etcd/store');
+  const served = (await import(
+    join(BUILD, 'lib/apimachinery/serializers/served-json.js')
+  )) as typeof import('../../lib/apimachinery/serializers/served-json');
+  return { Cacher, EtcdStorage, served };
+}
+
 const PER_NAMESPACE = 10_000;
 const PREFIX = '/registry/apps/deployments/';
+
+let served: Awaited<ReturnType<typeof measured>>['served'];
 
 function log(line: string): void {
   process.stderr.write(`[bench cache-memory] ${line}\n`);
@@ -180,7 +205,7 @@ function serveFromCache(cacher: Cacher, rounds: number): { getUs: number; listMs
     const i = (r * 7919) % OBJECTS;
     const obj = cacher.get(`${PREFIX}${nsOf(i)}/${nameOf(i)}`);
     if (obj === undefined) throw new Error(`missing ${nameOf(i)}`);
-    sink += Buffer.byteLength(servedJson(obj) ?? JSON.stringify(obj)); // flattens the string, as a socket write does
+    sink += Buffer.byteLength(served.servedJson(obj) ?? JSON.stringify(obj)); // flattens the string, as a socket write does
   }
   const getUs = (cpuUs() - t0) / rounds;
   const lists = 10;
@@ -188,7 +213,7 @@ function serveFromCache(cacher: Cacher, rounds: number): { getUs: number; listMs
   for (let r = 0; r < lists; r++) {
     const { items } = cacher.list(`${PREFIX}${nsOf((r * PER_NAMESPACE) % OBJECTS)}/`);
     const parts: Buffer[] = [];
-    for (const item of items) parts.push(servedItemBytes(item) ?? Buffer.from(JSON.stringify(item)));
+    for (const item of items) parts.push(served.servedItemBytes(item) ?? Buffer.from(JSON.stringify(item)));
     sink += Buffer.concat(parts).length;
   }
   const listMs = (cpuUs() - t1) / lists / 1000;
@@ -196,19 +221,24 @@ function serveFromCache(cacher: Cacher, rounds: number): { getUs: number; listMs
   return { getUs, listMs };
 }
 
-/** The baseline: every key read from etcd in ranges of 10,000 and decoded (the objects are dropped page by page). */
-async function rangeAndDecode(storage: EtcdStorage): Promise<number> {
+/** The baselines: every key read from etcd in ranges of 10,000, decoded or as raw bytes (dropped page by page). */
+async function rangeAndDecode(storage: EtcdStorage, raw: boolean): Promise<{ ms: number; cpuMs: number }> {
   const started = performance.now();
+  const cpu0 = cpuUs();
   let count = 0;
   let startKey: string | undefined;
   for (;;) {
-    const page = await storage.list(PREFIX, { limit: PER_NAMESPACE, ...(startKey === undefined ? {} : { startKey }) });
-    count += page.items.length;
+    const page = await storage.list(PREFIX, {
+      limit: PER_NAMESPACE,
+      raw,
+      ...(startKey === undefined ? {} : { startKey }),
+    });
+    count += page.raw?.length ?? page.items.length;
     if (page.lastKey === undefined) break;
     startKey = `${page.lastKey}\u0000`;
   }
   if (count !== OBJECTS) throw new Error(`listed ${count} objects`);
-  return performance.now() - started;
+  return { ms: performance.now() - started, cpuMs: (cpuUs() - cpu0) / 1000 };
 }
 
 /** Heap per object of a second decoded copy of every cached object (what the decoded object graph costs). */
@@ -216,7 +246,7 @@ function decodedGraphBytes(cacher: Cacher): number {
   const m0 = settle();
   const copies: unknown[] = [];
   for (let i = 0; i < OBJECTS; i++)
-    copies.push(JSON.parse(servedJson(cacher.get(`${PREFIX}${nsOf(i)}/${nameOf(i)}`) as ApiObject) ?? 'null'));
+    copies.push(JSON.parse(served.servedJson(cacher.get(`${PREFIX}${nsOf(i)}/${nameOf(i)}`) as ApiObject) ?? 'null'));
   const m1 = settle();
   if (copies.length !== OBJECTS) log('copies lost');
   return (m1.heapUsed - m0.heapUsed) / OBJECTS;
@@ -227,6 +257,8 @@ async function main(): Promise<void> {
   const etcd = await startEmbeddedEtcd(dir);
   const client = newEtcdClient(etcd.clientUrl);
   const rows: string[] = [];
+  const { Cacher, EtcdStorage, served: build } = await measured();
+  served = build;
   try {
     log(`writing ${OBJECTS} Deployments`);
     const jsonBytes = await writeObjects(client);
@@ -234,8 +266,9 @@ async function main(): Promise<void> {
     log(`written: ${(jsonBytes / 1e6).toFixed(1)} MB of JSON, ${jsonPerObject.toFixed(0)} B per object`);
     const storage = new EtcdStorage(client);
 
-    const rawMs = await rangeAndDecode(storage);
-    log(`raw etcd range + decode: ${rawMs.toFixed(0)} ms`);
+    const bytesOnly = await rangeAndDecode(storage, true);
+    const decoded = await rangeAndDecode(storage, false);
+    log(`etcd ranges: ${bytesOnly.ms.toFixed(0)} ms raw, ${decoded.ms.toFixed(0)} ms with decode`);
 
     settle();
     await new Promise((r) => setTimeout(r, 500)); // buffers freed by the last gc are released after it
@@ -266,14 +299,14 @@ async function main(): Promise<void> {
     // Every object served once as a GET and as a list item: the kept served encodings.
     for (let i = 0; i < OBJECTS; i++) {
       const obj = cacher.get(`${PREFIX}${nsOf(i)}/${nameOf(i)}`) as ApiObject;
-      Buffer.byteLength(servedJson(obj) ?? '');
-      servedItemBytes(obj);
+      Buffer.byteLength(served.servedJson(obj) ?? '');
+      served.servedItemBytes(obj);
     }
     const m2 = settle();
-    const served = perObject(m0, m2);
+    const afterServing = perObject(m0, m2);
     const warm = serveFromCache(cacher, 10_000);
     log(
-      `after serving every object: heap ${served.heap.toFixed(0)} B, buffers ${served.buffers.toFixed(0)} B per object`,
+      `after serving every object: heap ${afterServing.heap.toFixed(0)} B, buffers ${afterServing.buffers.toFixed(0)} B per object`,
     );
     const rssPerObject = (m2.rss - rss0) / OBJECTS;
     const graph = decodedGraphBytes(cacher);
@@ -281,19 +314,39 @@ async function main(): Promise<void> {
 
     const ratio = (n: number): string => `${(n / jsonPerObject).toFixed(2)}×`;
     const total = (p: { heap: number; buffers: number }): number => p.heap + p.buffers;
+    const figure = (r: { ms: number; cpuMs: number }): string => `${r.ms.toFixed(0)} ms (CPU ${r.cpuMs.toFixed(0)} ms)`;
     rows.push(
-      `| objects | JSON per object | etcd ranges of 10,000 + decode | cache fill | GET from cache (CPU) | LIST 10,000 from cache (CPU) |`,
-      `|---|---|---|---|---|---|`,
-      `| ${OBJECTS} | ${jsonPerObject.toFixed(0)} B | ${rawMs.toFixed(0)} ms | ${fillMs.toFixed(0)} ms (CPU ${fillCpuMs.toFixed(0)} ms) | ${cold.getUs.toFixed(1)} µs cold, ${warm.getUs.toFixed(1)} µs warm | ${cold.listMs.toFixed(1)} ms cold, ${warm.listMs.toFixed(1)} ms warm |`,
+      `| objects | JSON per object | etcd ranges of 10,000, raw bytes | etcd ranges + JSON decode | cache fill | GET from cache (CPU) | LIST 10,000 from cache (CPU) |`,
+      `|---|---|---|---|---|---|---|`,
+      `| ${OBJECTS} | ${jsonPerObject.toFixed(0)} B | ${figure(bytesOnly)} | ${figure(decoded)} | ${figure({ ms: fillMs, cpuMs: fillCpuMs })} | ${cold.getUs.toFixed(1)} µs cold, ${warm.getUs.toFixed(1)} µs warm | ${cold.listMs.toFixed(1)} ms cold, ${warm.listMs.toFixed(1)} ms warm |`,
       '',
       `| memory per object (heap + buffers, after gc) | bytes | × JSON |`,
       `|---|---|---|`,
       `| cache filled (heap ${filled.heap.toFixed(0)} + buffers ${filled.buffers.toFixed(0)}) | ${total(filled).toFixed(0)} | ${ratio(total(filled))} |`,
-      `| after every object was served as GET and list item (heap ${served.heap.toFixed(0)} + buffers ${served.buffers.toFixed(0)}) | ${total(served).toFixed(0)} | ${ratio(total(served))} |`,
+      `| after every object was served as GET and list item (heap ${afterServing.heap.toFixed(0)} + buffers ${afterServing.buffers.toFixed(0)}) | ${total(afterServing).toFixed(0)} | ${ratio(total(afterServing))} |`,
       `| RSS growth per object after serving | ${rssPerObject.toFixed(0)} | ${ratio(rssPerObject)} |`,
-      `| of which the decoded object graph (a second JSON.parse copy measured) | ${graph.toFixed(0)} | ${ratio(graph)} |`,
+      `| a fully decoded copy of each object, for comparison (JSON.parse) | ${graph.toFixed(0)} | ${ratio(graph)} |`,
     );
     process.stdout.write(`${rows.join('\n')}\n`);
+    if (WRITE_DOCS) {
+      const perObjectRatio = total(filled) / jsonPerObject;
+      const section = [
+        `## Watch cache memory and fill (${new Date().toISOString().replace(/\.\d+Z$/, 'Z')})${LOAD_AT_START > 2 ? ' — NOISY' : ''}`,
+        '',
+        `Command: \`node --expose-gc dist/test/bench/cache-memory.js\` (\`make bench-cache-memory\`), build measured: ${BUILD}. In process on a local etcd: ${OBJECTS} Deployments written with raw puts, then one Cacher fills from etcd (10 pages of 10,000, progress logged per page). Memory is heap + off-heap buffers per object after gc; CPU is this process's.`,
+        '',
+        'Machine:',
+        '',
+        ...machineDescription(),
+        '',
+        ...rows,
+        '',
+        `- **${perObjectRatio <= 2 ? 'PASS' : 'FAIL'}** per cached object ≤ 2× its JSON (issue 20): ${perObjectRatio.toFixed(2)}×`,
+        `- **${fillMs < 5000 ? 'PASS' : 'FAIL'}** fill of ${OBJECTS} < 5 s (issue 20): ${fillMs.toFixed(0)} ms (CPU ${fillCpuMs.toFixed(0)} ms)`,
+        '',
+      ].join('\n');
+      prependSection(join(__dirname, '..', '..', '..', 'docs', 'benchmarks.md'), section);
+    }
   } finally {
     client.close();
     await etcd.stop();

@@ -59,6 +59,29 @@ export function rememberStoredJson(obj: ApiObject, stored: string | Buffer): voi
   kept.set(obj, { head, resourceVersion, ...itemBytes(resourceVersion, rest) });
 }
 
+/** A stored value (as encodeObject writes it) as its list-item bytes, undecoded; undefined in another layout. */
+export function storedItem(
+  stored: Buffer,
+  resourceVersion: string,
+): { apiVersion: string; kind: string; item: Buffer; keep: (obj: ApiObject) => void } | undefined {
+  const match = STORED_PREFIX.exec(stored.toString('latin1', 0, PREFIX_SCAN_BYTES));
+  if (match === null) return undefined;
+  const head = sharedHead(match[0]);
+  const { item, rest } = itemBytes(resourceVersion, stored.subarray(match[0].length));
+  const keep = (obj: ApiObject): void => {
+    allowMessageReuse(obj);
+    kept.set(obj, { head, resourceVersion, item, rest });
+  };
+  return { apiVersion: match[1] ?? '', kind: match[2] ?? '', item, keep };
+}
+
+/** `to` (the same object as `from`, in another form) served from `from`'s kept bytes. */
+export function shareServedJson(from: ApiObject, to: ApiObject): void {
+  const k = kept.get(from);
+  allowMessageReuse(to);
+  if (k !== undefined) kept.set(to, { ...k });
+}
+
 /** `{"metadata":{` + the resourceVersion member + `rest` in one buffer of its own (not a slice of a larger one). */
 function itemBytes(resourceVersion: string | undefined, rest: Buffer): { item: Buffer; rest: number } {
   const member =
@@ -89,9 +112,7 @@ function keptItem(k: Kept, resourceVersion: string | undefined): Buffer {
 /** `obj` with another resourceVersion, keeping its stored bytes for serving (DELETED events carry the delete's revision). */
 export function withResourceVersion(obj: ApiObject, resourceVersion: string): ApiObject {
   const copy: ApiObject = { ...obj, metadata: { ...obj.metadata, resourceVersion } };
-  allowMessageReuse(copy);
-  const k = kept.get(obj);
-  if (k !== undefined) kept.set(copy, { ...k });
+  shareServedJson(obj, copy);
   return copy;
 }
 

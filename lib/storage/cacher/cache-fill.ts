@@ -1,8 +1,11 @@
 // The watch cache's fill: every object under a prefix read from etcd in pages at the first page's revision (one
-// page's response and decode in memory at a time), with progress logged after each page.
+// page's response in memory at a time), with progress logged after each page. Pages are read undecoded and each
+// value becomes a compact object (its bytes plus decoded metadata, compact-object.ts); when the storage reads a
+// value as another version than its bytes (EncodingStorage), the fill starts over with objects the storage decoded.
 import type { Logger } from 'pino';
 import type { ApiObject } from '../../apimachinery/meta/types';
-import type { Storage } from '../storage';
+import { compactFromStored, compactObject } from '../../apimachinery/serializers/compact-object';
+import type { ListResult, Storage } from '../storage';
 
 export interface FillRequest {
   storage: Storage;
@@ -18,24 +21,64 @@ export interface FillRequest {
 export async function fillFromStorage(
   request: FillRequest,
   into: Map<string, ApiObject>,
+  raw = true,
 ): Promise<{ revision: number; ms: number } | undefined> {
   const started = performance.now();
   const { storage, prefix, keyOf, log } = request;
   let revision: number | undefined;
   let startKey: string | undefined;
+  let asRead: string | undefined;
   for (;;) {
     const page = await storage.list(prefix, {
       limit: request.pageSize,
+      raw,
       ...(revision === undefined ? {} : { revision }),
       ...(startKey === undefined ? {} : { startKey }),
     });
     if (request.stopped()) return undefined;
+    asRead ??= await typeAsRead(storage, page);
     revision = page.revision;
-    for (const object of page.items) into.set(keyOf(object), object);
+    // Bytes of another version than the storage reads them as: decoded and converted by the storage instead.
+    if (!addPage(page, keyOf, into, asRead)) {
+      into.clear();
+      return fillFromStorage(request, into, false);
+    }
     if (page.lastKey === undefined) return { revision, ms: Math.round(performance.now() - started) };
     startKey = `${page.lastKey}\u0000`;
     const elapsedMs = Math.round(performance.now() - started);
     const remaining = page.remainingItemCount ?? 0;
     log.info({ prefix, objects: into.size, remaining, revision, elapsedMs }, 'watch cache filling');
   }
+}
+
+/** Adds a page's objects; false when a raw value is not of `asRead` (the apiVersion/kind the storage reads it as). */
+function addPage(
+  page: ListResult,
+  keyOf: (obj: ApiObject) => string,
+  into: Map<string, ApiObject>,
+  asRead: string | undefined,
+): boolean {
+  for (const object of page.items) {
+    const compact = compactObject(object);
+    into.set(keyOf(compact), compact);
+  }
+  for (const { key, value, resourceVersion } of page.raw ?? []) {
+    const compact = compactFromStored(value, resourceVersion);
+    if (compact === undefined || typeOf(compact) !== asRead) return false;
+    into.set(key, compact);
+  }
+  return true;
+}
+
+function typeOf(obj: ApiObject): string {
+  return `${obj.apiVersion}/${obj.kind}`;
+}
+
+/**
+ * The apiVersion/kind the storage reads the first raw value of a page as (undefined without raw values): a storage
+ * that converts between versions (EncodingStorage) reads what it stored in another version than its bytes say.
+ */
+async function typeAsRead(storage: Storage, page: ListResult): Promise<string | undefined> {
+  const first = page.raw?.[0];
+  return first === undefined ? undefined : typeOf(await storage.get(first.key, { revision: page.revision }));
 }

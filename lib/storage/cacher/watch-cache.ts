@@ -1,7 +1,9 @@
-// The state of one resource as of `revision`: every object by key plus the recent event window.
+// The state of one resource as of `revision`: every object by key (compact: its bytes plus decoded metadata, see
+// compact-object.ts) plus the recent event window.
 import type { ApiObject } from '../../apimachinery/meta/types';
 import type { StorageChange } from '../storage';
 import { withResourceVersion } from '../../apimachinery/serializers/served-json';
+import { compactObject } from '../../apimachinery/serializers/compact-object';
 import type { CachedEvent } from '../../apimachinery/watch/cached-event';
 import { EventWindow } from './event-window';
 
@@ -82,15 +84,16 @@ export class WatchCache {
         time: this.#now(),
       };
     } else {
-      this.#objects.set(change.key, change.object);
+      const object = compactObject(change.object);
+      this.#objects.set(change.key, object);
       if (previous === undefined) {
         this.#sortedKeys = undefined;
-        event = { type: 'ADDED', key: change.key, object: change.object, revision: change.revision, time: this.#now() };
+        event = { type: 'ADDED', key: change.key, object, revision: change.revision, time: this.#now() };
       } else {
         event = {
           type: 'MODIFIED',
           key: change.key,
-          object: change.object,
+          object,
           previous,
           revision: change.revision,
           time: this.#now(),

@@ -1,0 +1,77 @@
+import { compactFromStored, compactObject } from './compact-object';
+import { decodeStoredValue, rememberStoredJson, servedItemBytes, servedJson } from './served-json';
+import type { ApiObject } from '../meta/types';
+
+const stored = (obj: object): Buffer => Buffer.from(JSON.stringify(obj));
+
+const deployment = {
+  apiVersion: 'apps/v1',
+  kind: 'Deployment',
+  metadata: {
+    name: 'web',
+    namespace: 'ns',
+    labels: { app: 'web' },
+    annotations: { 'a.io/x': 'y "quoted" \\ back', 'k\\"': '{"x":[1,2]}' },
+    managedFields: [{ manager: 'm', fieldsV1: { 'f:spec': { '.': {} } } }],
+  },
+  spec: { replicas: 3, selector: { matchLabels: { app: 'web' } }, 'we"ird': [null, true, -1.5e3, 'ü€'] },
+  status: { replicas: 3 },
+};
+
+function decoded(value: Buffer, rv: string): ApiObject {
+  const obj = decodeStoredValue(value, rv);
+  rememberStoredJson(obj, value);
+  return obj;
+}
+
+describe('compact objects', () => {
+  const value = stored(deployment);
+
+  it('read, serialize, spread and clone like the decoded object, with the same keys in the same order', () => {
+    const compact = compactFromStored(value, '42') as ApiObject;
+    const plain = decoded(value, '42');
+    expect(JSON.stringify(compact)).toBe(JSON.stringify(plain));
+    expect(Object.keys(compact)).toEqual(Object.keys(plain));
+    expect(Object.keys(compact.metadata)).toEqual(Object.keys(plain.metadata));
+    expect(compact).toEqual(plain);
+    expect(structuredClone(compact)).toEqual(plain);
+    expect({ ...compact, metadata: { ...compact.metadata } }).toEqual(plain);
+    expect(compact['spec']).toBe(compact['spec']);
+    expect(servedJson(compact)).toBe(servedJson(plain));
+    expect(servedItemBytes(compact)?.equals(servedItemBytes(plain) as Buffer)).toBe(true);
+  });
+
+  it('turns an assigned or deleted member into a plain one', () => {
+    const compact = compactFromStored(value, '7') as ApiObject;
+    compact['spec'] = { replicas: 1 };
+    compact.metadata.annotations = { b: 'c' };
+    delete compact['status'];
+    expect(JSON.parse(JSON.stringify(compact))).toEqual({
+      ...deployment,
+      metadata: { ...deployment.metadata, annotations: { b: 'c' }, resourceVersion: '7' },
+      spec: { replicas: 1 },
+      status: undefined,
+    });
+    expect(Object.keys(compact)).toEqual(['apiVersion', 'kind', 'metadata', 'spec']);
+  });
+
+  it('compacts a decoded object from its kept bytes, and leaves objects without them as they are', () => {
+    const plain = decoded(value, '9');
+    const compact = compactObject(plain);
+    expect(compact).not.toBe(plain);
+    expect(JSON.stringify(compact)).toBe(JSON.stringify(plain));
+    expect(servedJson(compact)).toBe(servedJson(plain));
+    const unkept = { ...deployment } as unknown as ApiObject;
+    expect(compactObject(unkept)).toBe(unkept);
+  });
+
+  it('declines values in another layout', () => {
+    expect(compactFromStored(Buffer.from('{"kind":"X","apiVersion":"v1","metadata":{}}'), '1')).toBeUndefined();
+    expect(compactFromStored(Buffer.from('not json'), '1')).toBeUndefined();
+  });
+
+  it('holds objects without members beyond metadata', () => {
+    const compact = compactFromStored(stored({ apiVersion: 'v1', kind: 'Namespace', metadata: {} }), '3') as ApiObject;
+    expect(JSON.stringify(compact)).toBe('{"apiVersion":"v1","kind":"Namespace","metadata":{"resourceVersion":"3"}}');
+  });
+});

@@ -1,0 +1,150 @@
+// Compact objects for the watch cache: an object held as its list-item JSON bytes (kept once, as served-json.ts
+// serves them) plus a decoded `metadata` without its bulky members; metadata from `annotations` or `managedFields` on
+// and every top-level member but apiVersion, kind and metadata are accessor properties that decode their own bytes when read.
+// To its readers a compact object is the decoded object: the same keys in the same order, the same values
+// (JSON.stringify, spread, structuredClone and property reads see no difference); an assignment turns the member
+// into a plain one. The decoded members of the objects read last are kept for a while (so repeated reads of one
+// object decode once and see the same value), the others are dropped.
+import type { ApiObject, ObjectMeta } from '../meta/types';
+import { objectMembers } from './json-members';
+import type { Member } from './json-members';
+import { servedItemBytes, shareServedJson, storedItem } from './served-json';
+
+/** Where an object's lazy members are: their keys and, per key, [start, end) of its value in `item`. */
+interface Lazy {
+  item: Buffer;
+  keys: readonly string[];
+  spans: number[];
+}
+
+const LAZY = Symbol('compact object');
+/**
+ * Metadata members decoded on demand, with every member after them (in Go's order: annotations, ownerReferences,
+ * finalizers, managedFields); the members before them are what keys, selectors and versions read.
+ */
+const LAZY_METADATA = new Set(['managedFields', 'annotations']);
+/** `{"metadata":` starts every list item: metadata's own `{` is here. */
+const METADATA_AT = '{"metadata":'.length;
+
+/** The objects whose lazy members were read last, with the values decoded (first in, first out). */
+const RECENTLY_DECODED = 4096;
+const decoded = new Map<Lazy, unknown[]>();
+
+function valueOf(lazy: Lazy, key: string): unknown {
+  const index = lazy.keys.indexOf(key);
+  let values = decoded.get(lazy);
+  if (values === undefined) {
+    values = [];
+    decoded.set(lazy, values);
+    if (decoded.size > RECENTLY_DECODED) decoded.delete(decoded.keys().next().value as Lazy);
+  }
+  if (!(index in values)) {
+    const start = lazy.spans[2 * index] as number;
+    values[index] = JSON.parse(lazy.item.toString('utf8', start, lazy.spans[2 * index + 1]));
+  }
+  return values[index];
+}
+
+/** One getter/setter pair per key, shared by every object (so objects of one shape share their hidden class). */
+const accessors = new Map<string, PropertyDescriptor>();
+
+function accessorFor(key: string): PropertyDescriptor {
+  let descriptor = accessors.get(key);
+  if (descriptor === undefined) {
+    descriptor = {
+      get(this: { [LAZY]?: Lazy }): unknown {
+        const lazy = this[LAZY];
+        return lazy === undefined ? undefined : valueOf(lazy, key);
+      },
+      set(this: object, value: unknown): void {
+        Object.defineProperty(this, key, { value, writable: true, enumerable: true, configurable: true });
+      },
+      enumerable: true,
+      configurable: true,
+    };
+    if (accessors.size < 10_000) accessors.set(key, descriptor);
+  }
+  return descriptor;
+}
+
+/** Lists of lazy keys are shared between objects of one shape. */
+const keyLists = new Map<string, readonly string[]>();
+
+function sharedKeys(keys: string[]): readonly string[] {
+  const id = keys.join('\u0000');
+  const shared = keyLists.get(id);
+  if (shared !== undefined) return shared;
+  if (keyLists.size < 10_000) keyLists.set(id, keys);
+  return keys;
+}
+
+/** Adds `members` to `target` in their order, as accessors decoding their bytes in `item` when read. */
+function addLazy(target: object, item: Buffer, members: Member[]): void {
+  if (members.length === 0) return;
+  const keys: string[] = [];
+  const spans: number[] = [];
+  for (const m of members) {
+    keys.push(m.key);
+    spans.push(m.valueStart, m.valueEnd);
+  }
+  Object.defineProperty(target, LAZY, { value: { item, keys: sharedKeys(keys), spans } satisfies Lazy });
+  for (const m of members) Object.defineProperty(target, m.key, accessorFor(m.key));
+}
+
+/**
+ * The metadata of list item `item`, its members in the order of a decoded object: those before the first lazy one
+ * decoded (one JSON.parse), the rest lazy, then the resourceVersion (the list item has it first; decodeObject adds
+ * it last).
+ */
+function metadataOf(item: Buffer, members: Member[]): Record<string, unknown> {
+  const version = members[0]?.key === 'resourceVersion' ? members.shift() : undefined;
+  let firstLazy = members.findIndex((m) => LAZY_METADATA.has(m.key));
+  if (firstLazy < 0) firstLazy = members.length;
+  const first = members[0];
+  const last = members[firstLazy - 1];
+  const metadata =
+    first === undefined || last === undefined
+      ? {}
+      : (JSON.parse(`{${item.toString('utf8', first.keyStart, last.valueEnd)}}`) as Record<string, unknown>);
+  addLazy(metadata, item, members.slice(firstLazy));
+  if (version !== undefined)
+    metadata['resourceVersion'] = JSON.parse(item.toString('utf8', version.valueStart, version.valueEnd));
+  return metadata;
+}
+
+/** The compact object of list-item bytes `item` (`{"metadata":{…},…}`), or undefined for bytes in another layout. */
+function fromItem(apiVersion: string, kind: string, item: Buffer): ApiObject | undefined {
+  const top = objectMembers(item, 0);
+  if (top === undefined || top[0]?.key !== 'metadata' || top.some((m) => m.key === 'apiVersion' || m.key === 'kind'))
+    return undefined;
+  const metaMembers = objectMembers(item, METADATA_AT);
+  if (metaMembers === undefined) return undefined;
+  const obj = { apiVersion, kind, metadata: metadataOf(item, metaMembers) };
+  addLazy(obj, item, top.slice(1));
+  return obj as unknown as ApiObject;
+}
+
+/** A stored value (etcd's bytes, as encodeObject writes them) as a compact object; undefined in another layout. */
+export function compactFromStored(value: Buffer, resourceVersion: string): ApiObject | undefined {
+  const stored = storedItem(value, resourceVersion);
+  if (stored === undefined) return undefined;
+  const obj = fromItem(stored.apiVersion, stored.kind, stored.item);
+  if (obj !== undefined) stored.keep(obj);
+  return obj;
+}
+
+/** `obj` (just decoded from storage and unchanged since) as a compact object; `obj` itself without kept bytes. */
+export function compactObject(obj: ApiObject): ApiObject {
+  if (isCompact(obj) || typeof obj.apiVersion !== 'string' || typeof obj.kind !== 'string') return obj;
+  const item = servedItemBytes(obj);
+  if (item === undefined) return obj;
+  const compact = fromItem(obj.apiVersion, obj.kind, item);
+  if (compact === undefined || (compact.metadata as ObjectMeta).resourceVersion !== obj.metadata.resourceVersion)
+    return obj;
+  shareServedJson(obj, compact);
+  return compact;
+}
+
+function isCompact(obj: ApiObject): boolean {
+  return LAZY in obj || LAZY in obj.metadata;
+}
