@@ -1,5 +1,5 @@
-// The watch cache's fill: every object under a prefix read from etcd in pages at the first page's revision (one
-// page's response in memory at a time), with progress logged after each page. Pages are read undecoded and each
+// The watch cache's fill: every object under a prefix read from etcd in pages at the first page's revision (the next
+// page is read while one is added: two pages' responses in memory at most), with progress logged after each page. Pages are read undecoded and each
 // value becomes a compact object (its bytes plus decoded metadata, compact-object.ts); when the storage reads a
 // value as another version than its bytes (EncodingStorage), the fill starts over with objects the storage decoded.
 import type { Logger } from 'pino';
@@ -25,26 +25,32 @@ export async function fillFromStorage(
 ): Promise<{ revision: number; ms: number } | undefined> {
   const started = performance.now();
   const { storage, prefix, keyOf, log } = request;
-  let revision: number | undefined;
-  let startKey: string | undefined;
-  let asRead: string | undefined;
-  for (;;) {
-    const page = await storage.list(prefix, {
+  const read = (revision?: number, startKey?: string): Promise<ListResult> => {
+    const reading = storage.list(prefix, {
       limit: request.pageSize,
       raw,
       ...(revision === undefined ? {} : { revision }),
       ...(startKey === undefined ? {} : { startKey }),
     });
+    reading.catch(() => undefined); // a read ahead that fails after the fill ended is nobody's error
+    return reading;
+  };
+  let next = read();
+  let asRead: string | undefined;
+  for (;;) {
+    const page = await next;
     if (request.stopped()) return undefined;
     asRead ??= await typeAsRead(storage, page);
-    revision = page.revision;
+    const revision = page.revision;
+    const more = page.lastKey !== undefined;
+    if (more) next = read(revision, `${page.lastKey}\u0000`);
     // Bytes of another version than the storage reads them as: decoded and converted by the storage instead.
     if (!addPage(page, keyOf, into, asRead)) {
+      if (more) await next.catch(() => undefined);
       into.clear();
       return fillFromStorage(request, into, false);
     }
-    if (page.lastKey === undefined) return { revision, ms: Math.round(performance.now() - started) };
-    startKey = `${page.lastKey}\u0000`;
+    if (!more) return { revision, ms: Math.round(performance.now() - started) };
     const elapsedMs = Math.round(performance.now() - started);
     const remaining = page.remainingItemCount ?? 0;
     log.info({ prefix, objects: into.size, remaining, revision, elapsedMs }, 'watch cache filling');
