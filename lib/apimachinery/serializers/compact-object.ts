@@ -146,5 +146,5 @@ export function compactObject(obj: ApiObject): ApiObject {
 }
 
 function isCompact(obj: ApiObject): boolean {
-  return LAZY in obj || LAZY in obj.metadata;
+  return LAZY in obj || (typeof obj.metadata === 'object' && obj.metadata !== null && LAZY in obj.metadata);
 }
