@@ -51,9 +51,13 @@ async function probedStorm(
   stormToken: string,
   adminToken: string,
 ): Promise<[Storm, ProbeResult[]]> {
-  const child = spawn(process.execPath, [join(__dirname, 'apf-probe.js'), server.url, adminToken, '4', '100'], {
-    stdio: ['pipe', 'pipe', 'inherit'],
-  });
+  const child = spawn(
+    process.execPath,
+    [join(__dirname, 'apf-probe.js'), server.url, adminToken, '4', '100', String(server.pid)],
+    {
+      stdio: ['pipe', 'pipe', 'inherit'],
+    },
+  );
   const probes: ProbeResult[] = [];
   const lines = createInterface({ input: child.stdout });
   lines.on('line', (line) => probes.push(JSON.parse(line) as ProbeResult));
@@ -93,10 +97,12 @@ export async function overloadFigures(
   const during = probes.filter((p) => p.sentMs >= 150 && p.sentMs < secondStorm.ms);
   const afterStorm = probes.filter((p) => p.sentMs >= secondStorm.ms);
   const worst = (ps: ProbeResult[]): string => (ps.length ? fmt(Math.max(...ps.map((p) => p.ms))) : '–');
-  const median = (ps: ProbeResult[]): string => {
-    const sorted = ps.map((p) => p.ms).sort((a, b) => a - b);
+  const median = (ps: ProbeResult[], of: (p: ProbeResult) => number = (p) => p.ms): string => {
+    const sorted = ps.map(of).sort((a, b) => a - b);
     return sorted.length ? fmt(sorted[Math.floor(sorted.length / 2)] ?? 0) : '–';
   };
+  const cpu = (p: ProbeResult): number => p.serverCpuMs;
+  const worstCpu = (ps: ProbeResult[]): string => (ps.length ? fmt(Math.max(...ps.map(cpu))) : '–');
   const bad = probes.filter((p) => p.status !== 200).length;
   return [
     `Overload: ${STORM} LISTs (\`${STORM_PATH}\`, new connection each) at once from one user (one flow of global-default), twice:`,
@@ -104,7 +110,7 @@ export async function overloadFigures(
     `- Storm 1: ${counts(firstStorm)} in ${fmt(firstStorm.ms)} ms; /readyz probes from the storm's own process, one after the other: ${sameProcess.map(fmt).join(', ')} ms.`,
     `- Storm 2: ${counts(secondStorm)} in ${fmt(secondStorm.ms)} ms; probes from a separate process every 100 ms, alternately /readyz and a system:masters LIST (both exempt), ${probes.length} probes, ${bad} not 200:`,
     `  - sent at the storm's start (first 150 ms, behind the storm's connections): ${startProbes.map((p) => `${p.kind} ${fmt(p.ms)}`).join(', ')} ms`,
-    `  - sent while the storm is in flight (150 ms until its last answer): ${during.length} probes, median ${median(during)} ms, worst ${worst(during)} ms`,
+    `  - sent while the storm is in flight (150 ms until its last answer): ${during.length} probes, median ${median(during)} ms, worst ${worst(during)} ms; server CPU used while they waited (the work ahead of them, about their latency on a quiet machine): median ${median(during, cpu)} ms, worst ${worstCpu(during)} ms`,
     `  - sent after the storm: ${afterStorm.length} probes, median ${median(afterStorm)} ms, worst ${worst(afterStorm)} ms`,
     `- Server memory: RSS ${fmt(before.rss)} MiB before the storms, ${fmt(after.rss)} MiB after, peak ${fmt(after.peak)} MiB.`,
   ];

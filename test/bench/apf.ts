@@ -6,84 +6,22 @@ import { Agent } from 'node:http';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { runBench, withBenchServer } from './bench-server';
-import { httpRequest, runLoad } from './http-load';
-import { machineDescription, prependSection, resultTable } from './report';
-import { percentile, type PhaseResult } from './stats';
-import { DEPLOYMENTS, deploymentBody, namespaceBody } from './workloads';
+import { httpRequest } from './http-load';
+import { machineDescription, prependSection } from './report';
+import { percentile } from './stats';
 import { ApiClient } from '../helpers/test-server';
 import { awaitClassification, createFlowSchema, createPriorityLevel } from '../helpers/flowcontrol';
 import { dealHand, hashFlow } from '../../lib/server/flowcontrol/fairqueuing/shuffle-sharding';
 import { measureDispatch } from './apf-dispatch';
 import { overloadFigures } from './apf-overload';
+import { FIXED_RATE, measureOverhead, OVERHEAD_SERVER, overheadTable } from './apf-overhead';
 
-const SECONDS = Number(process.env['BENCH_SECONDS'] ?? 8);
 const LOAD_SECONDS = Number(process.env['BENCH_APF_LOAD_SECONDS'] ?? 5);
 const WRITE_DOCS = process.env['BENCH_NO_DOCS'] !== '1';
 const SMALL_SERVER = '--max-requests-inflight=6 --max-mutating-requests-inflight=4';
-/**
- * For the overhead runs: 1,600 seats, so global-default (20 of 245 shares: 131 nominal, 98 at start before any
- * borrowing) has more seats than the 64 clients and nothing queues; with the default 600 it starts at 37 seats and
- * the phase measures that limit (throughput bound by etcd latency × seats), not the dispatcher.
- */
-const OVERHEAD_SERVER = '--max-requests-inflight=1000 --max-mutating-requests-inflight=600';
 
 function log(line: string): void {
   process.stderr.write(`[bench apf] ${line}\n`);
-}
-
-/** The request rate of the fixed-rate GET phase (well below what one core serves). */
-const FIXED_RATE = Number(process.env['BENCH_APF_FIXED_RATE'] ?? 2000);
-
-/** GET and create at c64 against a server started with `flags`, then GETs at FIXED_RATE. */
-async function overheadPhases(label: string, flags: string): Promise<PhaseResult[]> {
-  process.env['BENCH_SERVER_ARGS'] = flags;
-  return withBenchServer(`apf-${label}`, async (server) => {
-    const agent = new Agent({ keepAlive: true });
-    await httpRequest(agent, server.url, 'POST', '/api/v1/namespaces', namespaceBody);
-    const names: string[] = [];
-    for (let i = 0; i < 200; i++) {
-      const name = `warm-${i}`;
-      await httpRequest(agent, server.url, 'POST', DEPLOYMENTS, deploymentBody(name));
-      names.push(name);
-    }
-    agent.destroy();
-    let created = 0;
-    const create = await runLoad(
-      server.url,
-      {
-        workload: `POST deployment (APF ${label})`,
-        concurrency: 64,
-        seconds: SECONDS,
-        next: () => ({ method: 'POST', path: DEPLOYMENTS, body: deploymentBody(`${label}-${created++}`) }),
-      },
-      server.pid,
-    );
-    let n = 0;
-    const get = await runLoad(
-      server.url,
-      {
-        workload: `GET deployment (APF ${label})`,
-        concurrency: 64,
-        seconds: SECONDS,
-        next: () => ({ method: 'GET', path: `${DEPLOYMENTS}/${names[n++ % names.length] ?? ''}` }),
-      },
-      server.pid,
-    );
-    // The same GETs at one fixed rate for both configurations: closed-loop rates differ between runs, and a server
-    // answering fewer requests per event-loop turn spends more CPU on each, whatever the filter costs.
-    const paced = await runLoad(
-      server.url,
-      {
-        workload: `GET deployment at ${FIXED_RATE}/s (APF ${label})`,
-        concurrency: 64,
-        seconds: SECONDS,
-        ratePerSecond: FIXED_RATE,
-        next: () => ({ method: 'GET', path: `${DEPLOYMENTS}/${names[n++ % names.length] ?? ''}` }),
-      },
-      server.pid,
-    );
-    return [create, get, paced];
-  });
 }
 
 interface StreamResult {
@@ -121,22 +59,6 @@ async function streams(
   );
   agent.destroy();
   return { statuses, latencies };
-}
-
-/** Two runs of one phase as one (sums; latencies: the worse of the two). */
-function mergePhases(a: PhaseResult, b: PhaseResult): PhaseResult {
-  const sum = (x: number | undefined, y: number | undefined): number | undefined =>
-    x === undefined || y === undefined ? undefined : x + y;
-  const serverCpuMs = sum(a.serverCpuMs, b.serverCpuMs);
-  return {
-    ...a,
-    requests: a.requests + b.requests,
-    seconds: a.seconds + b.seconds,
-    perSecond: (a.requests + b.requests) / (a.seconds + b.seconds),
-    p50Ms: Math.max(a.p50Ms, b.p50Ms),
-    p99Ms: Math.max(a.p99Ms, b.p99Ms),
-    ...(serverCpuMs === undefined ? {} : { serverCpuMs }),
-  };
 }
 
 const p99 = (r: StreamResult): number => percentile(Float64Array.from(r.latencies).sort(), 0.99);
@@ -241,37 +163,30 @@ runBench(async () => {
     process.stdout.write(`${(await protectionFigures()).join('\n')}\n`);
     return;
   }
-  // Off first, then on, then off again: the machine is shared, so the off figure is the mean of the two runs around on.
-  log('overhead: APF off');
-  const offBefore = await overheadPhases('off', `${OVERHEAD_SERVER} --enable-priority-and-fairness=false`);
-  log('overhead: APF on');
-  const on = await overheadPhases('on', OVERHEAD_SERVER);
-  log('overhead: APF off again');
-  const offAfter = await overheadPhases('off', `${OVERHEAD_SERVER} --enable-priority-and-fairness=false`);
-  const off = offBefore.map((r, i) => mergePhases(r, offAfter[i] ?? r));
+  log('overhead: APF off and on side by side, alternating rounds');
+  const overhead = await measureOverhead();
   if (OVERHEAD_ONLY) {
-    process.stdout.write(`${resultTable([...offBefore, ...on, ...offAfter]).join('\n')}\n`);
+    process.stdout.write(`${overheadTable(overhead).join('\n')}\n`);
+    if (overhead.profile) process.stdout.write(`\n${overhead.profile.join('\n')}\n`);
     return;
   }
-  const perReq = (r: PhaseResult | undefined): number => (r?.serverCpuMs ?? Number.NaN) / Math.max(1, r?.requests ?? 1);
-  const overhead = (i: number): string => `${((100 * (perReq(on[i]) - perReq(off[i]))) / perReq(off[i])).toFixed(1)} %`;
   const protection = await protectionFigures();
   const micro = measureDispatch();
+  const get = overhead.figures.find((f) => f.workload.startsWith('GET deployment at'));
   const lines = [
     `## ${new Date().toISOString().replace(/\.\d+Z$/, 'Z')} — API Priority and Fairness`,
     '',
-    `Command: \`node dist/test/bench/apf.js\` (BENCH_SECONDS=${SECONDS})`,
+    `Command: \`node dist/test/bench/apf.js\` (BENCH_APF_ROUNDS=${overhead.rounds}, BENCH_APF_PHASE_SECONDS=${overhead.phaseSeconds})`,
     '',
     'Machine:',
     '',
     ...machineDescription(),
     '',
-    `Dispatch overhead at c64, APF on (1.26 bootstrap configuration, anonymous requests in global-default) vs off (max-in-flight), both with \`${OVERHEAD_SERVER}\` so that no request queues; run off, on, off:`,
+    `Dispatch overhead, APF on (1.26 bootstrap configuration, anonymous requests in global-default) vs off (max-in-flight), both with \`${OVERHEAD_SERVER}\` so that no request queues. Both servers run side by side (each on its own etcd); each of ${overhead.rounds} rounds loads both at once with the same workload for ${overhead.phaseSeconds} s (one load generator), so the machine's load hits both alike; per round the server CPU per request (/proc) of each, and the paired ratio (target: on vs off < 5 %):`,
     '',
-    ...resultTable([...offBefore, ...on, ...offAfter]),
+    ...overheadTable(overhead),
     '',
-    `- Server CPU per request, APF on vs the mean of the two off runs: create ${overhead(0)}, GET ${overhead(1)}, GET at a fixed ${FIXED_RATE}/s ${overhead(2)} (target < 5 %; on a shared machine compare with the spread between the two off runs; the fixed-rate phase compares the two at equal load).`,
-    `- In process (\`node dist/test/bench/apf-dispatch.js\`): classification ${micro.classifyNs.toFixed(0)} ns, admission + finish + metrics ${(micro.dispatchNs - micro.classifyNs).toFixed(0)} ns per request, i.e. ${((100 * (micro.dispatchNs - micro.classifyNs)) / 1e3 / (perReq(off[1]) * 1e3)).toFixed(1)} % of the server CPU of a GET (${perReq(off[1]).toFixed(3)} ms).`,
+    `- In process (\`node dist/test/bench/apf-dispatch.js\`): classification ${micro.classifyNs.toFixed(0)} ns, admission + finish + metrics ${(micro.dispatchNs - micro.classifyNs).toFixed(0)} ns, the whole filter on a ServerResponse ${micro.filterNs.toFixed(0)} ns per request, i.e. ${((100 * micro.filterNs) / 1e3 / (get?.offUs ?? Number.NaN)).toFixed(1)} % of the server CPU of a GET at ${FIXED_RATE}/s (${(get?.offUs ?? Number.NaN).toFixed(0)} µs).`,
     '',
     ...protection,
     '',

@@ -65,3 +65,21 @@ export function moduleOf(loc: string): string {
   if (nm) return `npm:${nm[1]}`;
   return path.split('/').slice(0, 3).join('/').replace(/:\d+$/, '');
 }
+
+/** A profile's nodes by id, each node's parent, and each node's location (computed once per node). */
+export function indexProfile(profile: CpuProfile): {
+  byId: Map<number, ProfileNode>;
+  parent: Map<number, number>;
+  loc: (id: number) => string;
+} {
+  const byId = new Map<number, ProfileNode>(profile.nodes.map((n) => [n.id, n]));
+  const parent = new Map<number, number>();
+  for (const n of profile.nodes) for (const c of n.children ?? []) parent.set(c, n.id);
+  const locs = new Map<number, string>();
+  const loc = (id: number): string => {
+    let l = locs.get(id);
+    if (l === undefined) locs.set(id, (l = location(byId.get(id)!.callFrame)));
+    return l;
+  };
+  return { byId, parent, loc };
+}

@@ -1,5 +1,5 @@
 // Per-request CPU of a profiled workload, by area of the server (HTTP parsing, decoding, defaulting, … GC).
-import { location, type CpuProfile, type ProfileNode } from './cpu-profile';
+import { indexProfile, type CpuProfile } from './cpu-profile';
 
 /** First matching rule names the area of a frame ("name path:line"); order matters (specific before generic). */
 const AREAS: Array<[string, RegExp]> = [
@@ -65,15 +65,7 @@ function areaOf(loc: string): string {
 
 /** Breaks down the samples taken between `fromUs` and `toUs` (V8 profile clock = CLOCK_MONOTONIC µs, as hrtime). */
 export function breakdown(profile: CpuProfile, fromUs: number, toUs: number, top = 15): ProfileBreakdown {
-  const byId = new Map<number, ProfileNode>(profile.nodes.map((n) => [n.id, n]));
-  const parent = new Map<number, number>();
-  for (const n of profile.nodes) for (const c of n.children ?? []) parent.set(c, n.id);
-  const locs = new Map<number, string>();
-  const loc = (id: number): string => {
-    let l = locs.get(id);
-    if (l === undefined) locs.set(id, (l = location(byId.get(id)!.callFrame)));
-    return l;
-  };
+  const { byId, parent, loc } = indexProfile(profile);
   const selfArea = new Map<string, number>();
   const inclArea = new Map<string, number>();
   const selfFn = new Map<string, number>();
