@@ -40,7 +40,12 @@ function forkWatchers(): {
   child: ChildProcess;
   next: <T extends ChildMessage['type']>(type: T) => Promise<Extract<ChildMessage, { type: T }>>;
 } {
-  const child = fork(join(__dirname, 'fanout-watchers.js'), [], { stdio: ['ignore', 'inherit', 'inherit', 'ipc'] });
+  // BENCH_WATCHER_NODE_ARGS: node flags for the watchers' processes, e.g. "--cpu-prof --cpu-prof-dir=/tmp/prof".
+  const execArgv = (process.env['BENCH_WATCHER_NODE_ARGS'] ?? '').split(/\s+/).filter(Boolean);
+  const child = fork(join(__dirname, 'fanout-watchers.js'), [], {
+    stdio: ['ignore', 'inherit', 'inherit', 'ipc'],
+    execArgv,
+  });
   const next = <T extends ChildMessage['type']>(type: T): Promise<Extract<ChildMessage, { type: T }>> =>
     new Promise((resolve, reject) => {
       const onMessage = (message: ChildMessage): void => {
@@ -171,7 +176,20 @@ export async function runFanOut(server: ServerProcess, agent: Agent, options: Fa
       writersCpu: percent((clientUsage.user + clientUsage.system) / 1000),
     };
   } finally {
-    for (const c of children) c.child.kill();
+    // A watchers' process exits by itself after its result (writing its profile, if any); one that does not is killed.
+    await Promise.all(
+      children.map(
+        ({ child }) =>
+          new Promise<void>((resolve) => {
+            if (child.exitCode !== null || child.signalCode !== null) return resolve();
+            const timer = setTimeout(() => child.kill(), 5000);
+            child.once('exit', () => {
+              clearTimeout(timer);
+              resolve();
+            });
+          }),
+      ),
+    );
   }
 }
 

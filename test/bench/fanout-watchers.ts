@@ -2,7 +2,7 @@
 // timestamps acknowledgments without waiting behind 1,000 sockets' worth of reads, and receipt times here
 // include this process's own queueing, as a real client's would. Times are wall-clock ms (timeOrigin + now).
 import type { Socket } from 'node:net';
-import { now, rawWatch } from './raw-watch';
+import { rawWatch } from './raw-watch';
 
 export type ParentMessage =
   | { type: 'open'; port: number; path: string; watchers: number }
@@ -38,8 +38,7 @@ async function open(port: number, path: string, watchers: number): Promise<void>
   counts = new Int32Array(watchers);
   for (let w = 0; w < watchers; w++) {
     sockets.push(
-      await rawWatch(port, path, (rv) => {
-        const at = now();
+      await rawWatch(port, path, (rv, at) => {
         counts[w] = (counts[w] ?? 0) + 1;
         let times = received.get(rv);
         if (times === undefined) received.set(rv, (times = []));
