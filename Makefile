@@ -4,7 +4,7 @@ NODE_MODULES_STAMP := node_modules/.package-lock.json
 PORT ?= 8080
 APT_GET := $(if $(filter 0,$(shell id -u)),apt-get,sudo apt-get)
 
-.PHONY: all deps etcd wrk prometheus chromium haproxy cluster-tools build run test test-unit test-e2e test-cluster bench profile bench-workers bench-list-memory bench-watchers bench-cache-memory loadtest lint clean cluster cluster-down cluster-restart
+.PHONY: all deps etcd wrk prometheus chromium haproxy cluster-tools build run test test-unit test-e2e test-cluster bench profile bench-workers bench-list-memory bench-watchers bench-watch-sync bench-cache-memory loadtest lint clean cluster cluster-down cluster-restart
 
 all: build
 
@@ -85,6 +85,12 @@ bench: deps wrk build
 	node dist/test/bench/apf.js
 	node dist/test/bench/auth.js
 	node dist/test/bench/watchers-memory.js
+
+# Issue 20's watch write path: 50 concurrent watch-list syncs of 10,000 Deployments (peak RSS against one response) and
+# 1,000 watchers at 200 writes/s (delivery p99), each on a fresh server; BENCH_BASE_SCRIPT=<build>/dist/cmd/apiserver.js
+# alternates with another build (A/B), BENCH_ROUNDS, BENCH_PHASES=sync|fanout, BENCH_WATCHER_PROCESSES scale it.
+bench-watch-sync: deps build
+	node dist/test/bench/watch-sync.js
 
 # CPU profile of the create and GET workloads (c64, server under --cpu-prof): per-request CPU by area into docs/benchmarks.md.
 # PROFILE_SECONDS (10), PROFILE_CONCURRENCY (64), BENCH_SERVER_ARGS (extra server flags) adjust it.

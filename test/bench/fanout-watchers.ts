@@ -2,7 +2,7 @@
 // timestamps acknowledgments without waiting behind 1,000 sockets' worth of reads, and receipt times here
 // include this process's own queueing, as a real client's would. Times are wall-clock ms (timeOrigin + now).
 import type { Socket } from 'node:net';
-import { now, rawWatch } from './raw-watch';
+import { rawWatch } from './raw-watch';
 
 export type ParentMessage =
   | { type: 'open'; port: number; path: string; watchers: number }
@@ -12,7 +12,18 @@ export type ParentMessage =
 export type ChildMessage =
   | { type: 'opened' }
   | { type: 'cpu'; ms: number }
-  | { type: 'result'; complete: number; delivered: number; latencies: { p50: number; p99: number; max: number } };
+  | {
+      type: 'result';
+      complete: number;
+      delivered: number;
+      latencies: { p50: number; p99: number; max: number };
+      /** Latencies in 1 ms buckets (the last one holds everything above), to merge several processes' results. */
+      histogram: number[];
+      max: number;
+    };
+
+/** The histogram's range: latencies above it count in its last bucket. */
+const HISTOGRAM_MS = 60_000;
 
 const sockets: Socket[] = [];
 let counts = new Int32Array(0);
@@ -27,8 +38,7 @@ async function open(port: number, path: string, watchers: number): Promise<void>
   counts = new Int32Array(watchers);
   for (let w = 0; w < watchers; w++) {
     sockets.push(
-      await rawWatch(port, path, (rv) => {
-        const at = now();
+      await rawWatch(port, path, (rv, at) => {
         counts[w] = (counts[w] ?? 0) + 1;
         let times = received.get(rv);
         if (times === undefined) received.set(rv, (times = []));
@@ -51,11 +61,19 @@ async function finish(total: number, acked: Array<[number, number]>, waitMs: num
   }
   latencies.sort((a, b) => a - b);
   const q = (p: number): number => latencies[Math.min(latencies.length - 1, Math.floor(latencies.length * p))] ?? NaN;
+  const histogram: number[] = [];
+  for (const ms of latencies) {
+    const bucket = Math.min(HISTOGRAM_MS, Math.floor(ms));
+    histogram[bucket] = (histogram[bucket] ?? 0) + 1;
+  }
+  for (let i = 0; i < histogram.length; i++) histogram[i] ??= 0;
   send({
     type: 'result',
     complete: counts.filter((c) => c === total).length,
     delivered: latencies.length,
     latencies: { p50: q(0.5), p99: q(0.99), max: q(1) },
+    histogram,
+    max: latencies.length === 0 ? NaN : q(1),
   });
 }
 

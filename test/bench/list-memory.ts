@@ -3,11 +3,11 @@
 // then one pretty JSON, one YAML and one plain JSON LIST of 100,000 of them. The objects are put into etcd directly
 // in the server's storage format (copies of one Deployment created through the API), then read by the watch cache.
 // BENCH_SERVER_SCRIPT=<other build>/dist/cmd/apiserver.js runs the same against another build (A/B).
-import { randomUUID } from 'node:crypto';
 import { readFileSync, writeFileSync } from 'node:fs';
 import { Agent, request } from 'node:http';
 import { join } from 'node:path';
 import { newEtcdClient } from '../../lib/storage/etcd/client';
+import { putCopies } from './etcd-fill';
 import { runBench, withBenchServer } from './bench-server';
 import { httpRequest } from './http-load';
 import { LOAD_AT_START, machineDescription, prependSection } from './report';
@@ -20,7 +20,6 @@ const CONCURRENT = Number(process.env['BENCH_CONCURRENT_LISTS'] ?? 20);
 const WRITE_DOCS = process.env['BENCH_NO_DOCS'] !== '1';
 const SMALL_NS = 'bench-mem-small';
 const LARGE_NS = 'bench-mem-large';
-const PUTS_PER_TXN = 100;
 const PROTOBUF = 'application/vnd.kubernetes.protobuf';
 const TABLE_NONE = 'application/json;as=Table;v=v1;g=meta.k8s.io';
 
@@ -47,32 +46,6 @@ function drain(url: string, path: string, headers: Record<string, string>): Prom
     req.on('error', reject);
     req.end();
   });
-}
-
-/** Copies of `template` (a stored Deployment value) under `count` new names in `ns`, put straight into etcd. */
-async function putCopies(etcdUrl: string, template: string, ns: string, count: number): Promise<void> {
-  const client = newEtcdClient(etcdUrl);
-  try {
-    const obj = JSON.parse(template) as { metadata: Record<string, unknown> };
-    let next = 0;
-    const worker = async (): Promise<void> => {
-      while (next < count) {
-        const from = next;
-        next = Math.min(count, next + PUTS_PER_TXN);
-        const puts = [];
-        for (let i = from; i < next; i++) {
-          const name = `d-${String(i).padStart(6, '0')}`;
-          obj.metadata = { ...obj.metadata, name, namespace: ns, uid: randomUUID() };
-          const key = Buffer.from(`/registry/apps/deployments/${ns}/${name}`);
-          puts.push({ request_put: { key, value: Buffer.from(JSON.stringify(obj)) } });
-        }
-        await client.kv.txn({ compare: [], success: puts, failure: [] });
-      }
-    };
-    await Promise.all(Array.from({ length: 8 }, worker));
-  } finally {
-    client.close();
-  }
 }
 
 /** Waits until the watch cache lists `count` objects in `ns` (a Table without objects: rows only). */

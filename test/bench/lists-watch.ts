@@ -1,7 +1,7 @@
 // `make bench` (lists and watches): 10,000 Deployments of ~2 KiB; full LIST (etcd) and LIST rv=0 (watch cache)
 // against a raw etcd range + decode through the same etcd3 client; paged LIST; 1,000 watchers receiving 200
 // writes/s; server memory with the cache filled. Prints a table and prepends a section to docs/benchmarks.md.
-import { execFile, fork, type ChildProcess } from 'node:child_process';
+import { execFile } from 'node:child_process';
 import { promisify } from 'node:util';
 import { Agent } from 'node:http';
 import { join } from 'node:path';
@@ -10,9 +10,8 @@ import { httpRequest } from './http-load';
 import type { ServerProcess } from './server-process';
 import { runBench, withBenchServer } from './bench-server';
 import { machineDescription, prependSection } from './report';
-import { processCpuMs } from './stats';
 import { MiB, rssBytes } from './process-memory';
-import type { ChildMessage, ParentMessage } from './fanout-watchers';
+import { fanOutMet, fanOutRow, runFanOut } from './fanout-run';
 import { bigDeployment } from './workloads';
 
 const OBJECTS = Number(process.env['BENCH_LIST_OBJECTS'] ?? 10_000);
@@ -20,6 +19,8 @@ const LIST_ROUNDS = Number(process.env['BENCH_LIST_ROUNDS'] ?? 10);
 const WATCHERS = Number(process.env['BENCH_WATCHERS'] ?? 1000);
 const WRITES_PER_SECOND = Number(process.env['BENCH_WRITE_RATE'] ?? 200);
 const WATCH_SECONDS = Number(process.env['BENCH_WATCH_SECONDS'] ?? 10);
+/** Processes the fan-out's watchers are spread over. */
+const WATCHER_PROCESSES = Number(process.env['BENCH_WATCHER_PROCESSES'] ?? 1);
 const NS = 'bench-lists';
 const WATCH_NS = 'bench-watch';
 /** `deployments` (default) or `namespaces`: which kind the fan-out watchers watch and the writers patch. */
@@ -28,18 +29,6 @@ const WRITE_DOCS = process.env['BENCH_NO_DOCS'] !== '1';
 
 function log(line: string): void {
   process.stderr.write(`[bench lists] ${line}\n`);
-}
-
-function smallDeployment(name: string): string {
-  return JSON.stringify({
-    apiVersion: 'apps/v1',
-    kind: 'Deployment',
-    metadata: { name },
-    spec: {
-      selector: { matchLabels: { app: name } },
-      template: { metadata: { labels: { app: name } }, spec: { containers: [{ name: 'c', image: 'nginx' }] } },
-    },
-  });
 }
 
 async function timed<T>(fn: () => Promise<T>): Promise<{ ms: number; value: T }> {
@@ -99,98 +88,23 @@ async function fill(url: string, agent: Agent): Promise<void> {
   await Promise.all(Array.from({ length: 32 }, worker));
 }
 
-/** The watchers' process (fanout-watchers.ts) and a promise for its next message of a type. */
-function forkWatchers(): {
-  child: ChildProcess;
-  next: <T extends ChildMessage['type']>(type: T) => Promise<Extract<ChildMessage, { type: T }>>;
-} {
-  const child = fork(join(__dirname, 'fanout-watchers.js'), [], { stdio: ['ignore', 'inherit', 'inherit', 'ipc'] });
-  const next = <T extends ChildMessage['type']>(type: T): Promise<Extract<ChildMessage, { type: T }>> =>
-    new Promise((resolve, reject) => {
-      const onMessage = (message: ChildMessage): void => {
-        if (message.type !== type) return;
-        child.off('message', onMessage);
-        child.off('exit', onExit);
-        resolve(message as Extract<ChildMessage, { type: T }>);
-      };
-      const onExit = (code: number | null): void =>
-        reject(new Error(`fan-out watchers exited (${code}) before '${type}'`));
-      child.on('message', onMessage);
-      child.once('exit', onExit);
-    });
-  return { child, next };
-}
-
-const wallNow = (): number => performance.timeOrigin + performance.now();
-
 async function watchFanOut(server: ServerProcess, agent: Agent): Promise<string[]> {
-  const port = Number(new URL(server.url).port);
-  // Watched objects: small Deployments (~1.6 KiB per event with managedFields) or Namespaces (~0.5 KiB).
-  const namespaces = WATCH_KIND === 'namespaces';
-  const base = namespaces ? '/api/v1/namespaces' : `/apis/apps/v1/namespaces/${WATCH_NS}/deployments`;
-  const targets = 20;
-  let from = '';
-  for (let i = 0; i < targets; i++) {
-    const body = namespaces ? JSON.stringify({ metadata: { name: `w-${i}` } }) : smallDeployment(`w-${i}`);
-    from = JSON.parse((await httpRequest(agent, server.url, 'POST', base, body)).body).metadata.resourceVersion;
-  }
-  const acked = new Map<number, number>();
-  const watchers = forkWatchers();
-  const send = (message: ParentMessage): void => void watchers.child.send(message);
-  try {
-    send({ type: 'open', port, path: `${base}?watch=1&resourceVersion=${from}`, watchers: WATCHERS });
-    await watchers.next('opened');
-    await new Promise((r) => setTimeout(r, 1000));
-    log(`${WATCHERS} watchers open (separate process); writing ${WRITES_PER_SECOND}/s for ${WATCH_SECONDS}s`);
-    const cpuBefore = processCpuMs(server.pid);
-    const clientBefore = process.cpuUsage();
-    send({ type: 'cpu' });
-    const watchersCpuBefore = (await watchers.next('cpu')).ms;
-    const total = WRITES_PER_SECOND * WATCH_SECONDS;
-    const startedAt = performance.now();
-    let written = 0;
-    let late = 0;
-    const writers = Array.from({ length: 64 }, async () => {
-      for (;;) {
-        const i = written++;
-        if (i >= total) return;
-        const due = startedAt + (i * 1000) / WRITES_PER_SECOND;
-        const wait = due - performance.now();
-        if (wait > 0) await new Promise((r) => setTimeout(r, wait));
-        else if (wait < -50) late++;
-        const patch = JSON.stringify({ metadata: { annotations: { n: String(i) } } });
-        const res = await httpRequest(
-          agent,
-          server.url,
-          'PATCH',
-          `${base}/w-${i % targets}`,
-          patch,
-          'application/merge-patch+json',
-        );
-        const at = wallNow();
-        const rv = Number(JSON.parse(res.body).metadata.resourceVersion);
-        if (!acked.has(rv)) acked.set(rv, at);
-      }
-    });
-    await Promise.all(writers);
-    const writeSeconds = (performance.now() - startedAt) / 1000;
-    const cpuMs = (processCpuMs(server.pid) ?? NaN) - (cpuBefore ?? NaN);
-    const clientUsage = process.cpuUsage(clientBefore);
-    const writersMs = (clientUsage.user + clientUsage.system) / 1000;
-    send({ type: 'cpu' });
-    const watchersMs = (await watchers.next('cpu')).ms - watchersCpuBefore;
-    send({ type: 'finish', total, acked: [...acked], waitMs: 30_000 });
-    const { complete, delivered, latencies } = await watchers.next('result');
-    const f = (n: number): string => n.toFixed(1);
-    const met = complete === WATCHERS && latencies.p99 < 250;
-    return [
-      `| watch fan-out (${WATCH_KIND}): ${WATCHERS} watchers, ${total} writes at ${WRITES_PER_SECOND}/s (achieved ${(total / writeSeconds).toFixed(0)}/s, ${late} writes >50 ms late) | ${delivered} events delivered (${(delivered / writeSeconds).toFixed(0)}/s); watchers with every event: ${complete}/${WATCHERS}; delivery latency after the write's acknowledgment p50 ${f(latencies.p50)} ms, p99 ${f(latencies.p99)} ms, max ${f(latencies.max)} ms; CPU % of a core while writing: server ${(cpuMs / writeSeconds / 10).toFixed(0)}%, watchers' process ${(watchersMs / writeSeconds / 10).toFixed(0)}%, writers ${(writersMs / writeSeconds / 10).toFixed(0)}% |`,
-      '',
-      `Target: every watcher receives every event, p99 delivery < 250 ms at ${WRITES_PER_SECOND} writes/s — **${met ? 'met' : 'missed'}**.`,
-    ];
-  } finally {
-    watchers.child.kill();
-  }
+  const options = {
+    watchers: WATCHERS,
+    processes: WATCHER_PROCESSES,
+    writesPerSecond: WRITES_PER_SECOND,
+    seconds: WATCH_SECONDS,
+    kind: WATCH_KIND,
+    namespace: WATCH_NS,
+  };
+  log(`${WATCHERS} watchers (${WATCHER_PROCESSES} processes); writing ${WRITES_PER_SECOND}/s for ${WATCH_SECONDS}s`);
+  const result = await runFanOut(server, agent, options);
+  const met = fanOutMet(result, options);
+  return [
+    fanOutRow(result, options),
+    '',
+    `Target: every watcher receives every event, p99 delivery < 250 ms at ${WRITES_PER_SECOND} writes/s — **${met ? 'met' : 'missed'}**.`,
+  ];
 }
 
 /** Extra node flags for the server process, e.g. BENCH_SERVER_NODE_ARGS="--cpu-prof --cpu-prof-dir=/tmp/prof". */
@@ -269,7 +183,7 @@ async function measure(server: ServerProcess, etcdUrl: string): Promise<void> {
       '',
       ...machineDescription(),
       '',
-      `The apiserver runs as a separate process on a fresh local etcd; the bench process holds the etcd3 client for the raw range and all HTTP clients. Each list figure is the median of ${LIST_ROUNDS} sequential requests (paged: ${Math.max(3, LIST_ROUNDS / 2)}), timed until the whole body is received. Watchers are raw TCP connections in a separate process (test/bench/fanout-watchers.ts) scanning the chunked JSON stream and recording, per MODIFIED event, the wall-clock time since the PATCH that caused it was acknowledged in the writers' process (0 when the event arrived first).`,
+      `The apiserver runs as a separate process on a fresh local etcd; the bench process holds the etcd3 client for the raw range and all HTTP clients. Each list figure is the median of ${LIST_ROUNDS} sequential requests (paged: ${Math.max(3, LIST_ROUNDS / 2)}), timed until the whole body is received. Watchers are raw TCP connections in ${WATCHER_PROCESSES === 1 ? 'a separate process' : `${WATCHER_PROCESSES} separate processes`} (test/bench/fanout-watchers.ts, BENCH_WATCHER_PROCESSES) scanning the chunked JSON stream and recording, per MODIFIED event, the wall-clock time since the PATCH that caused it was acknowledged in the writers' process (0 when the event arrived first).`,
       '',
       ...rows,
       '',

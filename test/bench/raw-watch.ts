@@ -2,36 +2,64 @@
 // MODIFIED events' resourceVersions without decoding (cheap per event, so thousands fit in one process).
 import { connect, type Socket } from 'node:net';
 
-const MODIFIED_MARK = Buffer.from('"type":"MODIFIED"');
+/** How a MODIFIED event's line starts (events are one JSON object per line, `type` first). */
+const MODIFIED_LINE = Buffer.from('{"type":"MODIFIED"');
 const RV_MARK = Buffer.from('"resourceVersion":"');
+const NEWLINE = 0x0a;
 
 export const now = (): number => performance.timeOrigin + performance.now();
 
-/** Opens a raw watch and calls `onRevision` per MODIFIED event; scans bytes without decoding (cheap per event). */
-export function rawWatch(port: number, path: string, onRevision: (rv: number) => void): Promise<Socket> {
+/** Calls `onRevision` when `data[start, end)` is a MODIFIED event's line (its first resourceVersion is the object's). */
+function scanLine(
+  data: Buffer,
+  start: number,
+  end: number,
+  at: number,
+  onRevision: (rv: number, at: number) => void,
+): void {
+  if (end - start < MODIFIED_LINE.length) return;
+  if (data.compare(MODIFIED_LINE, 0, MODIFIED_LINE.length, start, start + MODIFIED_LINE.length) !== 0) return;
+  const m = data.indexOf(RV_MARK, start);
+  if (m < 0 || m >= end) return;
+  let rv = 0;
+  for (let i = m + RV_MARK.length; i < end && data[i] !== 0x22; i++) rv = rv * 10 + ((data[i] as number) - 0x30);
+  onRevision(rv, at);
+}
+
+/**
+ * Opens a raw watch and calls `onRevision` per MODIFIED event with the time its bytes were read. Scans line by line
+ * without decoding: a line's first bytes say its type, the next newline (memchr) ends it; only a line split
+ * between two reads is copied. Cheap per event, so thousands of watchers fit in one process.
+ */
+export function rawWatch(port: number, path: string, onRevision: (rv: number, at: number) => void): Promise<Socket> {
   return new Promise((resolve, reject) => {
     const socket = connect(port, '127.0.0.1', () => {
       socket.write(`GET ${path} HTTP/1.1\r\nHost: bench\r\n\r\n`);
       resolve(socket);
     });
     socket.on('error', reject);
-    let tail: Buffer = Buffer.alloc(0);
+    /** The start of a line whose end has not been read yet. */
+    let partial: Buffer | undefined;
     socket.on('data', (chunk: Buffer) => {
-      const data = tail.length === 0 ? chunk : Buffer.concat([tail, chunk]);
-      let at = data.indexOf(MODIFIED_MARK);
-      let consumed = 0;
-      while (at >= 0) {
-        const m = data.indexOf(RV_MARK, at);
-        if (m < 0) break;
-        let rv = 0;
-        let i = m + RV_MARK.length;
-        for (; i < data.length && data[i] !== 0x22; i++) rv = rv * 10 + ((data[i] as number) - 0x30);
-        if (i >= data.length) break;
-        onRevision(rv);
-        consumed = i;
-        at = data.indexOf(MODIFIED_MARK, i);
+      const at = now();
+      let start = 0;
+      if (partial !== undefined) {
+        const nl = chunk.indexOf(NEWLINE);
+        if (nl < 0) {
+          partial = Buffer.concat([partial, chunk]);
+          return;
+        }
+        const line = Buffer.concat([partial, chunk.subarray(0, nl)]);
+        partial = undefined;
+        scanLine(line, 0, line.length, at, onRevision);
+        start = nl + 1;
       }
-      tail = data.subarray(Math.max(consumed, data.length - 200));
+      for (let nl = chunk.indexOf(NEWLINE, start); nl >= 0; nl = chunk.indexOf(NEWLINE, start)) {
+        scanLine(chunk, start, nl, at, onRevision);
+        start = nl + 1;
+      }
+      // A copy: a view would pin the whole read buffer.
+      if (start < chunk.length) partial = Buffer.from(chunk.subarray(start));
     });
   });
 }

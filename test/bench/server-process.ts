@@ -20,10 +20,12 @@ export async function startServerProcess(
   etcdUrl: string,
   extraNodeArgs: string[] = [],
   extraServerArgs: string[] = [],
+  /** Another build's dist/cmd/apiserver.js (default: BENCH_SERVER_SCRIPT, else this build's). */
+  scriptPath?: string,
 ): Promise<ServerProcess> {
   const port = await freePort();
   // BENCH_SERVER_SCRIPT: another build's dist/cmd/apiserver.js (A/B runs against an earlier commit).
-  const script = process.env['BENCH_SERVER_SCRIPT'] ?? join(__dirname, '..', '..', 'cmd', 'apiserver.js');
+  const script = scriptPath ?? process.env['BENCH_SERVER_SCRIPT'] ?? join(__dirname, '..', '..', 'cmd', 'apiserver.js');
   // BENCH_SERVER_ARGS: extra apiserver flags for experiments, e.g. "--watch-cache=false".
   const serverArgs = (process.env['BENCH_SERVER_ARGS'] ?? '').split(/\s+/).filter(Boolean);
   const child = spawn(

@@ -52,6 +52,25 @@ export function writeChunk(res: ServerResponse, parts: Buffer[]): number {
   return socket.writableLength;
 }
 
+/**
+ * Writes `parts` (`length` bytes in all) as one chunk without joining them: the socket is corked for the chunk, so
+ * the parts go out in one writev, each still the caller's buffer (a cached object's bytes are not copied). Returns
+ * the bytes waiting in the socket's buffer.
+ */
+export function writeChunkParts(res: ServerResponse, parts: Buffer[], length: number): number {
+  const socket = res.socket;
+  if (socket === null || socket.destroyed) {
+    res.write(Buffer.concat(parts, length));
+    return res.writableLength;
+  }
+  socket.cork();
+  socket.write(Buffer.from(`${length.toString(16)}\r\n`, 'latin1'));
+  for (const part of parts) socket.write(part);
+  socket.write(CRLF);
+  socket.uncork();
+  return socket.writableLength;
+}
+
 /** A batch's chunk by the batch (one array shared by a watcher group) and the group's form. */
 const batchChunks = new WeakMap<readonly unknown[], Map<string, Buffer>>();
 

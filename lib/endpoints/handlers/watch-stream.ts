@@ -9,7 +9,8 @@ import type { WatchDelivery } from '../../apimachinery/watch/delivery';
 import type { WatchEventType } from '../../apimachinery/watch/transitions';
 import { watchFailure } from '../../registry/generic/client-watch';
 import { servedJson } from '../../apimachinery/serializers/served-json';
-import { writeBatchChunk, writeChunk } from './chunk-frames';
+import { writeBatchChunk, writeChunk, writeChunkParts } from './chunk-frames';
+import { eventLineParts } from './watch-event-parts';
 import { encodeWatchEventProtobuf } from '../../apimachinery/serializers/protobuf';
 
 /**
@@ -145,11 +146,12 @@ export class WatchStream implements WatchDelivery {
     let sliceBytes = 0;
     for (const obj of initial) {
       if (this.closed) return;
-      const line = this.#line('ADDED', this.#options.serve(obj));
-      slice.push(line);
-      sliceBytes += line.length;
+      for (const part of this.#addedParts(obj)) {
+        slice.push(part);
+        sliceBytes += part.length;
+      }
       if (sliceBytes < INITIAL_SLICE_BYTES) continue;
-      const unread = writeChunk(this.#options.res, slice);
+      const unread = writeChunkParts(this.#options.res, slice, sliceBytes);
       slice = [];
       sliceBytes = 0;
       if (unread > INITIAL_SLICE_BYTES) await this.#drained();
@@ -163,6 +165,19 @@ export class WatchStream implements WatchDelivery {
     this.flush();
     // The cutoff counts only what piles up after the initial events.
     this.#limit = this.#unread() + MAX_UNREAD_BYTES;
+  }
+
+  /**
+   * An initial ADDED event: in JSON, a cached object served as it is goes out from its kept bytes (parts, not a
+   * copy: a watch-list sync of a large state costs no per-object garbage); otherwise it is encoded.
+   */
+  #addedParts(obj: ApiObject): Buffer[] {
+    const served = this.#options.serve(obj);
+    const parts =
+      served === obj && !this.#options.protobuf && this.#options.table === undefined
+        ? eventLineParts('ADDED', served)
+        : undefined;
+    return parts ?? [this.#line('ADDED', served)];
   }
 
   /** Resolves when the socket's buffer has drained or the stream is gone. */
