@@ -1,5 +1,6 @@
 // `node dist/test/bench/workers-scaling.js`: creates/s at concurrency 64 (wrk, else the Node load generator) with
-// --workers 1 and 2 on one etcd, beside the raw etcd create-if-absent rate of the same run; into docs/benchmarks.md.
+// --workers 1 and 2 on one etcd (and, as `sep2`, two separate one-process servers sharing the load), beside the raw
+// etcd create-if-absent rate of the same run, with the CPU of every process (primary, workers, etcd, wrk) per phase.
 import { mkdtempSync, rmSync } from 'node:fs';
 import { Agent } from 'node:http';
 import { tmpdir } from 'node:os';
@@ -8,89 +9,178 @@ import { startEmbeddedEtcd } from '../../lib/server/embedded-etcd';
 import { runBench } from './bench-server';
 import { benchRawEtcdCreates } from './etcd-raw';
 import { httpRequest, runLoad } from './http-load';
+import { childPids, cpuMeter } from './process-cpu';
+import { measureFollowCost } from './watch-follow';
 import { machineDescription, prependSection } from './report';
 import { LOAD_AT_START } from './report';
-import { startServerProcess } from './server-process';
-import { findPidByCmdline, type PhaseResult } from './stats';
+import { startServerProcess, type ServerProcess } from './server-process';
+import { findPidByCmdline, machineBusyMs, type PhaseResult } from './stats';
 import { DEPLOYMENTS, deploymentBody, namespaceBody } from './workloads';
 import { createScript, findWrk, runWrk } from './wrk-load';
 
 const SECONDS = Number(process.env['BENCH_SECONDS'] ?? 10);
-const WORKERS = (process.env['BENCH_WORKERS'] ?? '1,2').split(',').map(Number);
+/** Configurations in order: N = one server with --workers N; sepN = N separate servers, the load split evenly. */
+const CONFIGS = (process.env['BENCH_WORKERS'] ?? '1,2').split(',').filter(Boolean);
 const CONCURRENCY = 64;
+const FOLLOW_WRITES = Number(process.env['BENCH_FOLLOW_WRITES'] ?? 3000);
 const log = (line: string): void => void process.stderr.write(`[workers] ${line}\n`);
 const ok = (r: PhaseResult): number => (r.requests - r.errors) / r.seconds;
+
+interface Measured {
+  perSecond: number;
+  errors: number;
+  p99Ms: number;
+  /** CPU % of one core per process during the phase. */
+  cpu: Record<string, number>;
+  /** Server CPU (all its processes) per successful create, ms. */
+  serverMsPerCreate: number;
+}
+
+/** Starts the configuration's servers: the primary's pid first, then its workers (or each separate server). */
+async function startConfig(
+  config: string,
+  etcdUrl: string,
+): Promise<{ servers: ServerProcess[]; pids: Record<string, number> }> {
+  const separate = /^(?:sep|idle)(\d+)$/.exec(config);
+  if (separate) {
+    const servers: ServerProcess[] = [];
+    try {
+      for (let i = 0; i < Number(separate[1]); i++) servers.push(await startServerProcess(etcdUrl));
+    } catch (err) {
+      await Promise.all(servers.map((s) => s.stop()));
+      throw err;
+    }
+    return { servers, pids: Object.fromEntries(servers.map((s, i) => [`server ${i + 1}`, s.pid])) };
+  }
+  const server = await startServerProcess(etcdUrl, [], ['--workers', config]);
+  const workers = Number(config) > 1 ? childPids(server.pid) : [];
+  const pids: Record<string, number> = workers.length > 0 ? { primary: server.pid } : { server: server.pid };
+  workers.forEach((pid, i) => (pids[`worker ${i + 1}`] = pid));
+  return { servers: [server], pids };
+}
+
+async function measure(
+  wrk: string | undefined,
+  config: string,
+  phase: number,
+  urls: string[],
+  pids: Record<string, number>,
+  etcdPid: number | undefined,
+  dataDir: string,
+): Promise<Measured> {
+  const meter = cpuMeter({ ...pids, etcd: etcdPid });
+  const machineBefore = machineBusyMs();
+  const started = process.hrtime.bigint();
+  const share = CONCURRENCY / urls.length;
+  const results = await Promise.all(
+    urls.map((url, i) => {
+      const prefix = `p${phase}-c${config}-s${i}-`;
+      let n = 0;
+      return wrk
+        ? runWrk(wrk, url, {
+            workload: 'POST create Deployment',
+            concurrency: share,
+            seconds: SECONDS,
+            script: createScript(`wrk-${prefix}`),
+            scriptPath: join(dataDir, `create-${prefix}.lua`),
+          })
+        : runLoad(url, {
+            workload: 'POST create Deployment',
+            concurrency: share,
+            seconds: SECONDS,
+            next: () => ({ method: 'POST', path: DEPLOYMENTS, body: deploymentBody(`node-${prefix}${n++}`) }),
+          });
+    }),
+  );
+  const wallSeconds = Number(process.hrtime.bigint() - started) / 1e9;
+  const used = meter();
+  const machineAfter = machineBusyMs();
+  const pct = (ms: number): number => (100 * ms) / 1000 / wallSeconds;
+  const cpu: Record<string, number> = {};
+  for (const [name, ms] of Object.entries(used)) cpu[name] = pct(ms);
+  const clientMs = results.reduce((a, r) => a + (r.clientCpuMs ?? 0), 0);
+  cpu[wrk ? 'wrk' : 'load generator'] = pct(clientMs);
+  if (machineBefore !== undefined && machineAfter !== undefined) cpu['machine'] = pct(machineAfter - machineBefore);
+  const perSecond = results.reduce((a, r) => a + ok(r), 0);
+  const serverMs = Object.entries(used)
+    .filter(([name]) => name !== 'etcd')
+    .reduce((a, [, ms]) => a + ms, 0);
+  return {
+    perSecond,
+    errors: results.reduce((a, r) => a + r.errors, 0),
+    p99Ms: Math.max(...results.map((r) => r.p99Ms)),
+    cpu,
+    serverMsPerCreate: serverMs / Math.max(1, perSecond * wallSeconds),
+  };
+}
 
 async function main(): Promise<void> {
   const wrk = findWrk();
   const dataDir = mkdtempSync(join(tmpdir(), 'orch-bench-workers-'));
   const etcd = await startEmbeddedEtcd(join(dataDir, 'etcd'));
   const rows: string[] = [];
+  let follow = '';
+  let phase = 0;
   try {
     const etcdPid = findPidByCmdline(join(dataDir, 'etcd'));
     const rawRate = async (when: string): Promise<number> => {
       log(`raw etcd creates (${when}), concurrency ${CONCURRENCY}, ${SECONDS}s`);
       const raw = await benchRawEtcdCreates(etcd.clientUrl, CONCURRENCY, SECONDS, etcdPid, 600, `/bench-raw-${when}`);
       rows.push(
-        `| raw etcd create-if-absent txn (etcd3 client), ${when} | ${ok(raw).toFixed(0)} | ${raw.errors} | | |`,
+        `| raw etcd create-if-absent txn (etcd3 client), ${when} | ${ok(raw).toFixed(0)} | ${raw.errors} | | | |`,
       );
       return ok(raw);
     };
     const rawBefore = await rawRate('before');
     let one: number | undefined;
-    for (const workers of WORKERS) {
-      const server = await startServerProcess(etcd.clientUrl, [], ['--workers', String(workers)]);
+    for (const config of CONFIGS) {
+      phase++;
+      const { servers, pids } = await startConfig(config, etcd.clientUrl);
       try {
         const agent = new Agent({ keepAlive: false });
-        await httpRequest(agent, server.url, 'POST', '/api/v1/namespaces', namespaceBody);
+        await httpRequest(agent, servers[0]!.url, 'POST', '/api/v1/namespaces', namespaceBody);
         agent.destroy();
         let n = 0;
-        // Warm-up (every worker's code optimised, caches filled) at concurrency 16.
-        await runLoad(server.url, {
-          workload: 'warm-up',
-          concurrency: 16,
-          seconds: 3,
-          next: () => ({ method: 'POST', path: DEPLOYMENTS, body: deploymentBody(`warm-${workers}-${n++}`) }),
-        });
-        log(`--workers ${workers}: creates, concurrency ${CONCURRENCY}, ${SECONDS}s (${wrk ? 'wrk' : 'node'})`);
-        const r = wrk
-          ? await runWrk(
-              wrk,
-              server.url,
-              {
-                workload: 'POST create Deployment',
-                concurrency: CONCURRENCY,
-                seconds: SECONDS,
-                script: createScript(`wrk-w${workers}-`),
-                scriptPath: join(dataDir, `create-w${workers}.lua`),
-              },
-              undefined,
-              etcdPid,
-              log,
-            )
-          : await runLoad(
-              server.url,
-              {
-                workload: 'POST create Deployment',
-                concurrency: CONCURRENCY,
-                seconds: SECONDS,
-                next: () => ({ method: 'POST', path: DEPLOYMENTS, body: deploymentBody(`node-w${workers}-${n++}`) }),
-              },
-              undefined,
-              etcdPid,
-            );
-        one ??= ok(r);
+        // Warm-up (every process's code optimised, caches filled) at concurrency 16 per server.
+        await Promise.all(
+          servers.map((s, i) =>
+            runLoad(s.url, {
+              workload: 'warm-up',
+              concurrency: 16,
+              seconds: 3,
+              next: () => ({ method: 'POST', path: DEPLOYMENTS, body: deploymentBody(`warm-${phase}-${i}-${n++}`) }),
+            }),
+          ),
+        );
+        log(`${label(config)}: creates, concurrency ${CONCURRENCY}, ${SECONDS}s (${wrk ? 'wrk' : 'node'})`);
+        // idleN: the load goes to the first server only; the others just follow etcd (their watch caches' cost).
+        const urls = config.startsWith('idle') ? [servers[0]!.url] : servers.map((s) => s.url);
+        const m = await measure(wrk, config, phase, urls, pids, etcdPid, dataDir);
+        if (config === '1') one ??= m.perSecond;
+        const cpu = Object.entries(m.cpu)
+          .map(([name, p]) => `${name} ${p.toFixed(0)}%`)
+          .join(', ');
         rows.push(
-          `| apiserver \`--workers ${workers}\`, creates | ${ok(r).toFixed(0)} | ${r.errors} | ${(ok(r) / rawBefore).toFixed(2)}× | ${(ok(r) / one).toFixed(2)}× |`,
+          `| ${label(config)}, creates | ${m.perSecond.toFixed(0)} | ${m.errors} | ${(m.perSecond / rawBefore).toFixed(2)}× | ${one === undefined ? '' : `${(m.perSecond / one).toFixed(2)}×`} | ${m.serverMsPerCreate.toFixed(2)} ms; ${cpu} |`,
         );
         log(
-          `--workers ${workers}: ${ok(r).toFixed(0)} creates/s, p50 ${r.p50Ms.toFixed(1)} ms, p99 ${r.p99Ms.toFixed(1)} ms, ${r.errors} errors`,
+          `${label(config)}: ${m.perSecond.toFixed(0)} creates/s, p99 ${m.p99Ms.toFixed(1)} ms, ${m.errors} errors, server ${m.serverMsPerCreate.toFixed(2)} ms CPU/create; ${cpu}`,
         );
       } finally {
-        await server.stop();
+        await Promise.all(servers.map((s) => s.stop()));
       }
     }
     await rawRate('after');
+    // What every further worker adds to each create: following etcd's watch into its own watch cache.
+    const follower = await startServerProcess(etcd.clientUrl);
+    try {
+      log(`watch path: ${FOLLOW_WRITES} Deployments written into etcd while one server only follows`);
+      const f = await measureFollowCost(follower, etcd.clientUrl, FOLLOW_WRITES, `p${phase}`);
+      follow = `A server that only follows etcd (${FOLLOW_WRITES} Deployments written straight into etcd, 8 writers) used ${f.msPerWrite.toFixed(3)} ms CPU per Deployment (its idle ${f.idleMsPerSecond.toFixed(0)} ms/s subtracted): the watch-path cost each further worker adds to every create.`;
+      log(follow);
+    } finally {
+      await follower.stop();
+    }
   } finally {
     await etcd.stop();
     rmSync(dataDir, { recursive: true, force: true });
@@ -98,20 +188,29 @@ async function main(): Promise<void> {
   const doc = [
     `## ${new Date().toISOString().replace(/\.\d+Z$/, 'Z')} — creates/s by --workers`,
     '',
-    `Command: \`node dist/test/bench/workers-scaling.js\` (BENCH_SECONDS=${SECONDS}, BENCH_WORKERS=${WORKERS.join(',')}); ${wrk ? 'wrk' : 'Node load generator'}, concurrency ${CONCURRENCY}, one fresh embedded etcd for the whole run, each server fresh with a 3 s warm-up. ${LOAD_AT_START > 2 ? `NOISY: 1-minute load average ${LOAD_AT_START.toFixed(1)} before the run.` : ''}`,
+    `Command: \`node dist/test/bench/workers-scaling.js\` (BENCH_SECONDS=${SECONDS}, BENCH_WORKERS=${CONFIGS.join(',')}); ${wrk ? 'wrk' : 'Node load generator'}, concurrency ${CONCURRENCY}, one fresh embedded etcd for the whole run, each server fresh with a 3 s warm-up. \`sepN\` is N separate one-process servers on the same etcd, each driven by its own wrk at concurrency ${CONCURRENCY}/N. CPU is % of one core per process over the phase (/proc; wrk its own os.clock()); "machine" is all busy CPU of the 2-core machine, so 200% is saturation. ${LOAD_AT_START > 2 ? `NOISY: 1-minute load average ${LOAD_AT_START.toFixed(1)} before the run.` : ''}`,
     '',
     'Machine:',
     '',
     ...machineDescription(),
     '',
-    '| Phase | successful/s | errors | ÷ raw etcd (before) | ÷ 1 worker |',
-    '|---|---:|---:|---:|---:|',
+    '| Phase | successful/s | errors | ÷ raw etcd (before) | ÷ 1 worker | server CPU per create; CPU % of a core per process |',
+    '|---|---:|---:|---:|---:|---|',
     ...rows,
+    '',
+    follow,
     '',
   ].join('\n');
   process.stdout.write(`${doc}\n`);
   if (process.env['BENCH_NO_DOCS'] !== '1')
     prependSection(join(__dirname, '..', '..', '..', 'docs', 'benchmarks.md'), doc);
+}
+
+function label(config: string): string {
+  const separate = /^sep(\d+)$/.exec(config);
+  const idle = /^idle(\d+)$/.exec(config);
+  if (idle) return `${idle[1]} separate servers, load on server 1 only`;
+  return separate ? `${separate[1]} separate servers` : `apiserver \`--workers ${config}\``;
 }
 
 runBench(main);
