@@ -4,7 +4,7 @@ NODE_MODULES_STAMP := node_modules/.package-lock.json
 PORT ?= 8080
 APT_GET := $(if $(filter 0,$(shell id -u)),apt-get,sudo apt-get)
 
-.PHONY: all deps etcd wrk prometheus chromium haproxy cluster-tools build run test test-unit test-e2e test-cluster bench profile bench-workers bench-list-memory bench-watchers bench-watch-sync bench-cache-memory loadtest lint clean cluster cluster-down cluster-restart
+.PHONY: all deps etcd wrk prometheus chromium haproxy cluster-tools build run test test-unit test-e2e test-cluster bench profile bench-request-cpu bench-workers bench-list-memory bench-watchers bench-watch-sync bench-cache-memory loadtest lint clean cluster cluster-down cluster-restart
 
 all: build
 
@@ -96,6 +96,11 @@ bench-watch-sync: deps build
 # PROFILE_SECONDS (10), PROFILE_CONCURRENCY (64), BENCH_SERVER_ARGS (extra server flags) adjust it.
 profile: deps wrk build
 	node dist/test/bench/profile.js
+
+# Server CPU per create and per GET at c64 (wrk), no profiler attached; A/B when BENCH_BASE_SCRIPT names another build's
+# dist/cmd/apiserver.js (builds alternate round by round). REQUEST_CPU_ROUNDS (3), REQUEST_CPU_SECONDS (6).
+bench-request-cpu: deps wrk build
+	node dist/test/bench/request-cpu.js
 
 # Server peak RSS growth per LIST (20 concurrent JSON/protobuf LISTs of 10,000; pretty/YAML/JSON LISTs of 100,000) against one response's size; into docs/benchmarks.md.
 bench-list-memory: deps build

@@ -21,6 +21,7 @@ import { handleDeleteCollection } from './handlers/delete-collection';
 import { handleGetScale, handlePatchScale, handleUpdateScale } from './handlers/scale';
 import { parseQueryBool } from './query-bool';
 import { routesOf, subresourceOf, type SubresourceRoutes, type Verb } from './routes/route-table';
+import type { RequestContext } from '../registry/generic/request-context';
 
 type Handler = (r: ApiRequest) => Promise<void>;
 
@@ -154,6 +155,7 @@ export async function serveResource(
   query: URLSearchParams,
   log: Logger,
   holder: { request?: Pick<ApiRequest, 'negotiated' | 'pretty'> },
+  context?: RequestContext,
 ): Promise<void> {
   const review = deps.reviews?.lookup(info.apiGroup, info.apiVersion, info.resource);
   if (review) {
@@ -198,6 +200,7 @@ export async function serveResource(
     features: deps.features,
     pretty: isPretty(req, query),
     user: requestUser(req) ?? ANONYMOUS,
+    ...(context ? { context } : {}),
   };
   const authorizeAs = deps.authorizeAs;
   if (authorizeAs) request.authorize = (verb) => authorizeAs(req, info, query, verb);

@@ -16,7 +16,6 @@ import type { Classifier, RequestDigest } from './flowcontrol/classifier';
 import { setPriorityAndFairnessHeaders } from './flowcontrol/headers';
 import { auditRequest, type AuditLog } from './filters/audit';
 import { markDeprecated } from './filters/deprecation';
-import { runWithRequestContext } from '../registry/generic/request-context';
 import { canonicalGroup } from '../apimachinery/schema/group-aliases';
 import { addWarningHeader } from '../endpoints/handlers/write-response';
 import { compressLargeResponses } from './filters/response-compression';
@@ -119,7 +118,8 @@ async function serve(
       deps.longRunning.add(res);
       res.once('close', () => deps.longRunning.delete(res));
     } else if (deps.compressResponses) compressLargeResponses(req, res);
-    // Admission (webhooks) reads the request's resource, and adds warnings and audit annotations, through this context.
+    // Admission (webhooks) reads the request's resource, and adds warnings and audit annotations, through this context
+    // (the verb handlers pass it to the store with their writes).
     const context = {
       group: canonicalGroup(info.apiGroup),
       version: info.apiVersion,
@@ -129,7 +129,7 @@ async function serve(
       user,
       addWarning: (text: string) => addWarningHeader(res, text),
     };
-    await runWithRequestContext(context, () => serveResource(deps.resources, req, res, info, query, deps.log, holder));
+    await serveResource(deps.resources, req, res, info, query, deps.log, holder, context);
   } catch (err) {
     writeError(res, err, deps.log, holder.request?.negotiated, holder.request?.pretty ?? false);
   }

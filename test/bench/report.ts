@@ -2,7 +2,7 @@
 import { execFileSync } from 'node:child_process';
 import { existsSync, readFileSync, writeFileSync, mkdirSync } from 'node:fs';
 import { cpus, loadavg, totalmem, platform, release } from 'node:os';
-import { dirname } from 'node:path';
+import { dirname, join } from 'node:path';
 import { findEtcdBinary } from '../../lib/server/embedded-etcd';
 import type { PhaseResult } from './stats';
 
@@ -111,4 +111,11 @@ export function prependSection(path: string, section: string): void {
     rest = rest.replace(/^\s*\n/, '');
   }
   writeFileSync(path, `${DOC_TITLE}\n\n${section}${rest ? `\n${rest}` : ''}`);
+}
+
+/** Prints a bench's section and, unless BENCH_NO_DOCS=1, puts it at the top of docs/benchmarks.md. */
+export function publishSection(doc: string): void {
+  process.stdout.write(`${doc}\n`);
+  if (process.env['BENCH_NO_DOCS'] !== '1')
+    prependSection(join(__dirname, '..', '..', '..', 'docs', 'benchmarks.md'), doc);
 }

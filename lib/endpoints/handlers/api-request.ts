@@ -8,6 +8,7 @@ import type { GenericStore } from '../../registry/generic/store';
 import type { ResourceRequestInfo } from '../request-info';
 import type { Negotiated } from '../negotiation';
 import type { UserInfo } from '../../apimachinery/user';
+import type { RequestContext } from '../../registry/generic/request-context';
 import { convertObject, hubGroupOf } from '../../apis/conversion';
 import { conversionsOf } from '../../apis/conversions';
 
@@ -34,6 +35,8 @@ export interface ApiRequest {
   pretty: boolean;
   /** The authenticated user (the request context's). */
   user: UserInfo;
+  /** What admission (webhooks) reads of this request; the handlers pass it to the store with their writes. */
+  context?: RequestContext;
   /** Authorizes `verb` on what this request addresses for its user (throws 403); absent when everything is allowed. */
   authorize?: (verb: string) => void;
   /** Set once the response representation is chosen, so errors use it too. */

@@ -72,6 +72,7 @@ export async function handleApply(
   const result = await r.store.patch(requestNamespace(r), r.info.name, (current) => run(current), {
     dryRun: options.dryRun,
     user: r.user,
+    context: r.context,
     // Creating through apply needs create as well as the patch the request was authorized for (spec, Authentication 3).
     createMissing: () => {
       r.authorize?.('create');

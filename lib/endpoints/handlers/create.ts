@@ -26,6 +26,7 @@ export async function handleCreate(r: ApiRequest): Promise<void> {
     dryRun: options.dryRun,
     transform: track,
     user: r.user,
+    context: r.context,
   });
   writeResponse(r.res, 201, asServed(r, result.object), r.negotiated, {
     pretty: r.pretty,

@@ -18,6 +18,7 @@ export async function handleDeleteCollection(r: ApiRequest): Promise<void> {
   const options = await readDeleteOptions(r, false);
   const outcome = await r.store.deleteCollection(requestNamespace(r), params, options, {
     dryRun: (options.dryRun ?? []).length > 0,
+    context: r.context,
   });
   writeResponse(r.res, 200, listBody(r, outcome), r.negotiated, { pretty: r.pretty });
 }

@@ -11,6 +11,7 @@ export async function handleDelete(r: ApiRequest): Promise<void> {
   const options = await readDeleteOptions(r, true);
   const outcome = await r.store.delete(requestNamespace(r), r.info.name, options, {
     dryRun: (options.dryRun ?? []).length > 0,
+    context: r.context,
   });
   if (outcome.kind === 'terminating') {
     writeResponse(r.res, outcome.accepted ? 202 : 200, asServed(r, outcome.object), r.negotiated, { pretty: r.pretty });

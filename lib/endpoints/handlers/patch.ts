@@ -181,7 +181,12 @@ export async function handlePatch(r: ApiRequest): Promise<void> {
       def.strategy.applyDefaults(obj);
       return toStorage(r, obj);
     },
-    { dryRun: options.dryRun, transform: (obj, live) => updateManagedFields(live, obj, manager, scope), user: r.user },
+    {
+      dryRun: options.dryRun,
+      transform: (obj, live) => updateManagedFields(live, obj, manager, scope),
+      user: r.user,
+      context: r.context,
+    },
   );
   writeResponse(r.res, 200, asServed(r, result.object), r.negotiated, {
     pretty: r.pretty,

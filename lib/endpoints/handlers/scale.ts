@@ -91,7 +91,7 @@ async function writeScale(r: ApiRequest, toScale: (oldScale: ApiObject) => ApiOb
       if (parentEntries === undefined) delete metadata.managedFields;
       return { ...next, metadata };
     },
-    { dryRun },
+    { dryRun, context: r.context },
   );
   writeResponse(r.res, 200, adapter.toScale(result.object), r.negotiated ?? { mediaType: 'application/json' }, {
     pretty: r.pretty,

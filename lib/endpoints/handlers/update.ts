@@ -42,6 +42,7 @@ export async function handleUpdate(r: ApiRequest): Promise<void> {
     dryRun: options.dryRun,
     transform: track,
     user: r.user,
+    context: r.context,
   });
   writeResponse(r.res, result.created ? 201 : 200, asServed(r, result.object), r.negotiated, {
     pretty: r.pretty,

@@ -1,6 +1,7 @@
 // Admission hooks the store calls around writes: NamespaceLifecycle, and the webhook admission chain.
 import type { ApiObject } from '../../apimachinery/meta/types';
 import type { ResourceDefinition } from '../rest/resource';
+import type { RequestContext } from './request-context';
 
 export type AdmissionOperation = 'CREATE' | 'UPDATE' | 'DELETE' | 'CONNECT';
 
@@ -20,6 +21,8 @@ export interface AdmissionAttributes {
   options?: Record<string, unknown>;
   /** The subresource written (`status`, `finalize`) when the store serves one. */
   subresource?: string;
+  /** The API request the write serves; absent for the server's own writes. */
+  context?: RequestContext;
 }
 
 export interface Admission {

@@ -24,6 +24,7 @@ import { carrySystemMetadataOnUpdate, fillSystemMetadataOnCreate, nowTimestamp }
 import type { Admission, AdmissionAttributes, AdmissionOperation } from './admission';
 import type { WriteGuard } from './write-guard';
 import type { UserInfo } from '../../apimachinery/user';
+import type { RequestContext } from './request-context';
 import type { ListParams, ListOutcome } from './list';
 import { GenericStoreReads, type GenericStoreOptions } from './store-reads';
 
@@ -45,6 +46,8 @@ export interface WriteOptions {
   createMissing?: () => ApiObject;
   /** The requesting user, for the resource's write guard; absent for the server's own writes. */
   user?: UserInfo;
+  /** The API request the write serves, for admission (webhooks); absent for the server's own writes. */
+  context?: RequestContext;
 }
 
 export interface WriteResult {
@@ -92,7 +95,7 @@ export class GenericStore extends GenericStoreReads {
     await this.#admission?.admitCreate(this.definition, namespace, obj);
     obj =
       (await this.#admission?.mutate?.({
-        ...this.#attributes('CREATE', namespace, obj.metadata.name ?? '', options.dryRun),
+        ...this.#attributes('CREATE', namespace, obj.metadata.name ?? '', options),
         object: obj,
       })) ?? obj;
     if (options.user) this.#guard?.admitWrite(this.definition, namespace, obj, options.user);
@@ -108,7 +111,7 @@ export class GenericStore extends GenericStoreReads {
     const warnings = this.strategy.warningsOnCreate(obj);
     this.strategy.canonicalize(obj);
     await this.#admission?.validate?.({
-      ...this.#attributes('CREATE', namespace, obj.metadata.name ?? '', options.dryRun),
+      ...this.#attributes('CREATE', namespace, obj.metadata.name ?? '', options),
       object: obj,
     });
 
@@ -164,7 +167,11 @@ export class GenericStore extends GenericStoreReads {
       if (options.createMissing && isStorageError(err, 'KeyNotFound')) {
         const obj = options.createMissing();
         this.#setNamespace(obj, namespace);
-        return this.create(namespace, obj, { dryRun: options.dryRun, ...(options.user ? { user: options.user } : {}) });
+        return this.create(namespace, obj, {
+          dryRun: options.dryRun,
+          ...(options.user ? { user: options.user } : {}),
+          ...(options.context ? { context: options.context } : {}),
+        });
       }
       throw this.statusError(err, name, 'update');
     }
@@ -181,7 +188,7 @@ export class GenericStore extends GenericStoreReads {
     const { object } = await storage.guaranteedUpdate(this.keyFor(namespace, name), async (current) => {
       let obj = desired(structuredClone(current));
       if (options.transform) obj = options.transform(obj, current);
-      const attributes = { ...this.#attributes('UPDATE', namespace, name, options.dryRun), oldObject: current };
+      const attributes = { ...this.#attributes('UPDATE', namespace, name, options), oldObject: current };
       obj = (await this.#admission?.mutate?.({ ...attributes, object: obj })) ?? obj;
       const requested = obj.metadata.resourceVersion;
       if (requested && requested !== current.metadata.resourceVersion)
@@ -217,7 +224,7 @@ export class GenericStore extends GenericStoreReads {
       const current = await storage.get(key);
       await this.#admission?.admitDelete(this.definition, namespace, name);
       // As the delete handler does: mutating admission without objects, validating admission with the stored one.
-      const attributes = this.#attributes('DELETE', namespace, name, writeOptions.dryRun, {
+      const attributes = this.#attributes('DELETE', namespace, name, writeOptions, {
         kind: 'DeleteOptions',
         apiVersion: 'meta.k8s.io/v1',
         ...options,
@@ -280,7 +287,7 @@ export class GenericStore extends GenericStoreReads {
     operation: AdmissionOperation,
     namespace: string,
     name: string,
-    dryRun: boolean,
+    { dryRun, context }: WriteOptions,
     requestOptions?: Record<string, unknown>,
   ): AdmissionAttributes {
     const kind = operation === 'CREATE' ? 'CreateOptions' : 'UpdateOptions';
@@ -291,6 +298,7 @@ export class GenericStore extends GenericStoreReads {
       name,
       dryRun,
       ...(this.#subresource ? { subresource: this.#subresource } : {}),
+      ...(context ? { context } : {}),
     };
     attributes.options = requestOptions ?? {
       kind,

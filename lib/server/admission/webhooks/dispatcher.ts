@@ -7,11 +7,7 @@ import { badRequest, fromStatus, internalError, type StatusError } from '../../.
 import type { ApiObject } from '../../../apimachinery/meta/types';
 import { isPlainObject } from '../../../apimachinery/meta/types';
 import type { Admission, AdmissionAttributes } from '../../../registry/generic/admission';
-import {
-  currentRequestContext,
-  serverWriteContext,
-  type RequestContext,
-} from '../../../registry/generic/request-context';
+import { serverWriteContext, type RequestContext } from '../../../registry/generic/request-context';
 import { ANONYMOUS, userInfoJson } from '../../../apimachinery/user';
 import type { ResourceRegistry, ServedResource } from '../../../registry/resource-registry';
 import { applyJsonPatch } from '../../../endpoints/handlers/json-patch';
@@ -69,7 +65,7 @@ function deniedError(name: string, status: unknown): StatusError {
 
 /** The API request a write serves, or for the server's own writes the loopback request they stand for. */
 function requestContextOf(attributes: AdmissionAttributes): RequestContext {
-  return currentRequestContext() ?? serverWriteContext(attributes.definition, attributes.subresource);
+  return attributes.context ?? serverWriteContext(attributes.definition, attributes.subresource);
 }
 
 /** Writes of webhook configurations never call webhooks (rules.IsExemptAdmissionConfigurationResource). */

@@ -1,0 +1,152 @@
+// Server CPU per request of Deployment creates and GETs at concurrency 64 (wrk), without a profiler attached: the
+// server process's CPU (/proc) over successful requests. With BENCH_BASE_SCRIPT (another build's
+// dist/cmd/apiserver.js) it is an A/B run: the two builds alternate round by round on the same machine, each on a
+// fresh etcd, so both see the same background load. `node dist/test/bench/request-cpu.js` (`make bench-request-cpu`).
+// REQUEST_CPU_ROUNDS (3), REQUEST_CPU_SECONDS (6); BENCH_NO_DOCS=1 prints without writing docs/benchmarks.md.
+import { mkdtempSync, rmSync, writeFileSync } from 'node:fs';
+import { Agent } from 'node:http';
+import { loadavg, tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { runBench, withBenchServer } from './bench-server';
+import { httpRequest, runLoad } from './http-load';
+import { machineDescription, publishSection } from './report';
+import type { PhaseResult } from './stats';
+import { DEPLOYMENTS, deploymentBody, namespaceBody } from './workloads';
+import { createScript, findWrk, getScript, runWrk } from './wrk-load';
+
+const ROUNDS = Number(process.env['REQUEST_CPU_ROUNDS'] ?? 3);
+const SECONDS = Number(process.env['REQUEST_CPU_SECONDS'] ?? 6);
+const CONCURRENCY = 64;
+const BASE = process.env['BENCH_BASE_SCRIPT'];
+/** BENCH_THIS_SCRIPT: the build measured as "this build" (default: the one this script belongs to). */
+const THIS_BUILD = process.env['BENCH_THIS_SCRIPT'] ?? join(__dirname, '..', '..', 'cmd', 'apiserver.js');
+
+const log = (line: string): void => void process.stderr.write(`[request-cpu] ${line}\n`);
+
+interface Sample {
+  createUs: number;
+  getUs: number;
+  createPerSecond: number;
+  getPerSecond: number;
+  load: number;
+}
+
+const perRequestUs = (r: PhaseResult): number => ((r.serverCpuMs ?? NaN) * 1000) / (r.requests - r.errors);
+
+let phase = 0;
+/** One build on a fresh etcd: warm-up creates, then the measured create phase, then GETs of the created objects. */
+async function measure(script: string, wrk: string): Promise<Sample> {
+  const dir = mkdtempSync(join(tmpdir(), 'orch-request-cpu-'));
+  process.env['BENCH_SERVER_SCRIPT'] = script;
+  try {
+    return await withBenchServer('request-cpu', async (server) => {
+      const agent = new Agent({ keepAlive: true, maxSockets: 1 });
+      const ns = await httpRequest(agent, server.url, 'POST', '/api/v1/namespaces', namespaceBody);
+      agent.destroy();
+      if (ns.status !== 201) throw new Error(`creating namespace bench: ${ns.status} ${ns.body}`);
+      let n = 0;
+      const names: string[] = [];
+      await runLoad(server.url, {
+        workload: 'warm-up',
+        concurrency: 16,
+        seconds: 2,
+        next: () => {
+          const name = `warm-${(n++).toString(36)}`;
+          return { method: 'POST', path: DEPLOYMENTS, body: deploymentBody(name), tag: name };
+        },
+        onSuccess: (req) => void (req.tag && names.push(req.tag)),
+      });
+      const common = { concurrency: CONCURRENCY, seconds: SECONDS };
+      const load = loadavg()[0] ?? 0;
+      const create = await runWrk(
+        wrk,
+        server.url,
+        {
+          ...common,
+          workload: 'create',
+          script: createScript(`ab${phase++}-`),
+          scriptPath: join(dir, 'create.lua'),
+        },
+        server.pid,
+      );
+      writeFileSync(join(dir, 'names.txt'), `${names.join('\n')}\n`);
+      const get = await runWrk(
+        wrk,
+        server.url,
+        { ...common, workload: 'get', script: getScript(join(dir, 'names.txt'), 2), scriptPath: join(dir, 'get.lua') },
+        server.pid,
+      );
+      if (create.errors > 0 || get.errors > 0)
+        throw new Error(`errors: ${JSON.stringify(create.errorsByKind)} ${JSON.stringify(get.errorsByKind)}`);
+      return {
+        createUs: perRequestUs(create),
+        getUs: perRequestUs(get),
+        createPerSecond: create.perSecond,
+        getPerSecond: get.perSecond,
+        load,
+      };
+    });
+  } finally {
+    rmSync(dir, { recursive: true, force: true });
+  }
+}
+
+const median = (xs: number[]): number => {
+  const s = [...xs].sort((a, b) => a - b);
+  const m = s.length >> 1;
+  return s.length % 2 ? (s[m] ?? NaN) : ((s[m - 1] ?? NaN) + (s[m] ?? NaN)) / 2;
+};
+
+async function main(): Promise<void> {
+  const wrk = findWrk();
+  if (!wrk) throw new Error('wrk not found (make wrk)');
+  const builds: Array<[string, string]> = BASE
+    ? [
+        ['before (BENCH_BASE_SCRIPT)', BASE],
+        ['this build', THIS_BUILD],
+      ]
+    : [['this build', THIS_BUILD]];
+  const samples = new Map<string, Sample[]>(builds.map(([label]) => [label, []]));
+  for (let round = 0; round < ROUNDS; round++) {
+    // Alternate the order each round so neither build always runs first.
+    const order = round % 2 ? [...builds].reverse() : builds;
+    for (const [label, script] of order) {
+      const s = await measure(script, wrk);
+      samples.get(label)?.push(s);
+      log(
+        `round ${round + 1} ${label}: create ${s.createUs.toFixed(0)} µs, GET ${s.getUs.toFixed(1)} µs (load ${s.load.toFixed(2)})`,
+      );
+    }
+  }
+  const fmt = (xs: number[], digits: number): string =>
+    `${median(xs).toFixed(digits)} (${xs.map((x) => x.toFixed(digits)).join(', ')})`;
+  const loads = [...samples.values()].flat().map((s) => s.load);
+  const noisy = Math.max(...loads) > 2 ? ' NOISY (load average above 2)' : '';
+  const doc = [
+    `## ${new Date().toISOString().replace(/\.\d+Z$/, 'Z')} — server CPU per create and GET, c${CONCURRENCY} (wrk)${noisy}`,
+    '',
+    `Command: \`make bench-request-cpu\` (\`node dist/test/bench/request-cpu.js\`; ${ROUNDS} rounds of ${SECONDS} s per workload${BASE ? ', A/B against BENCH_BASE_SCRIPT, builds alternating' : ''}). Machine:`,
+    '',
+    ...machineDescription(),
+    `- 1-minute load average at each phase's start: ${loads.map((l) => l.toFixed(2)).join(', ')}`,
+    '',
+    "Server CPU per successful request: the apiserver process's CPU time (/proc, all threads) during the wrk phase over its successful requests; no profiler attached. Each round starts a fresh etcd and server, warms up with 2 s of creates at c16, then runs the create phase and a GET phase over the warm-up's objects. Median of the rounds (each round's figure in brackets).",
+    '',
+    '| Build | create µs/req | GET µs/req | creates/s | GETs/s |',
+    '|---|---:|---:|---:|---:|',
+    ...builds.map(([label]) => {
+      const s = samples.get(label) ?? [];
+      return `| ${label} | ${fmt(
+        s.map((x) => x.createUs),
+        0,
+      )} | ${fmt(
+        s.map((x) => x.getUs),
+        1,
+      )} | ${median(s.map((x) => x.createPerSecond)).toFixed(0)} | ${median(s.map((x) => x.getPerSecond)).toFixed(0)} |`;
+    }),
+    '',
+  ].join('\n');
+  publishSection(doc);
+}
+
+runBench(main);
