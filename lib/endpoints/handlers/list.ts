@@ -118,13 +118,14 @@ export async function handleList(r: ApiRequest): Promise<void> {
   }
   const doc = listDocument(r, outcome, includeObject);
   if (protobuf) {
-    // PartialObjectMetadataList: each item's message encoded in turn (their sizes make the envelope's head).
+    // PartialObjectMetadataList: each item built and encoded in turn, only its message bytes kept (their sizes make
+    // the envelope's head, so every item is encoded before the first write).
     const { kind, apiVersion, metadata } = doc.envelope as { kind: string; apiVersion: string; metadata: ListMeta };
     await writeStreamedBody(
       r.res,
       200,
       headers,
-      encodeProtobufListParts(apiVersion, kind, metadata, [...doc.elements] as object[]),
+      encodeProtobufListParts(apiVersion, kind, metadata, doc.elements as Iterable<object>),
     );
     return;
   }
