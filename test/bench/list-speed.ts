@@ -58,7 +58,7 @@ async function measure(server: ServerProcess, etcdUrl: string): Promise<void> {
       '',
       ...machineDescription(),
       '',
-      `The apiserver runs as a separate process on a fresh local etcd holding ${OBJECTS} Deployments of ~2 KiB (compact JSON, no gzip: curl sends no Accept-Encoding). Each of ${ROUNDS} rounds (after 2 unrecorded warm-up rounds) times, one after the other: the raw etcd range + JSON.parse of every value in the bench process; curl receiving a body of the list's size from a static one-write server in the bench process (the floor: curl's own receive time); then per server a LIST with resourceVersion=0 and one without (consistent read), each by curl from connect to the last byte (time_total), with the server's CPU for it (all threads). Figures: median (p25, min, max) in ms; ratios are the raw median over the figure's median.`,
+      `The apiserver runs as a separate process on a fresh local etcd holding ${OBJECTS} Deployments of ~2 KiB (compact JSON, no gzip: curl sends no Accept-Encoding). Each of ${ROUNDS} rounds (after 2 unrecorded warm-up rounds) times, one after the other: the raw etcd range + JSON.parse of every value in the bench process; curl receiving a body of the list's size from a static one-write server in the bench process (the floor: curl's own receive time); then per server a LIST with resourceVersion=0, one without (consistent read) and one rv=0 with gzip, each by curl from connect to the last byte (time_total), with the server's CPU for it (all threads). Figures: median (p25, min, max) in ms; ratios are the raw median over the figure's median.`,
       '',
       '| Measure | Result |',
       '|---|---|',

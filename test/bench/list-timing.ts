@@ -34,9 +34,12 @@ export interface ServerListSpeed {
   /** curl's time_total: connect, request, until the last body byte is received. */
   rv0: Spread;
   consistent: Spread;
+  /** rv=0 with Accept-Encoding: gzip (curl --compressed), as kubectl and client-go ask for it. */
+  rv0Gzip: Spread;
   /** The server's CPU per LIST (every thread, /proc/<pid>/task/<tid>/schedstat, ns precision). */
   rv0Cpu: Spread;
   consistentCpu: Spread;
+  rv0GzipCpu: Spread;
 }
 
 export interface ListSpeed {
@@ -70,8 +73,9 @@ export function threadsCpuMs(pid: number): number {
 }
 
 /** One GET by curl (body discarded, compact JSON: a non-curl user agent): time_total and bytes received. */
-export async function curlGet(url: string): Promise<{ ms: number; bytes: number }> {
+export async function curlGet(url: string, gzip = false): Promise<{ ms: number; bytes: number }> {
   const args = ['-sf', '-A', 'orch-bench', '-H', 'Accept: application/json', '-o', '/dev/null'];
+  if (gzip) args.push('--compressed');
   const { stdout } = await execFileAsync('curl', [...args, '-w', '%{time_total} %{size_download}', url]);
   const [seconds, bytes] = stdout.trim().split(' ').map(Number);
   return { ms: (seconds ?? NaN) * 1000, bytes: bytes ?? NaN };
@@ -129,12 +133,14 @@ export async function measureListSpeed(
   const per = servers.map(() => ({
     rv0: [] as number[],
     consistent: [] as number[],
+    rv0Gzip: [] as number[],
     rv0Cpu: [] as number[],
     consistentCpu: [] as number[],
+    rv0GzipCpu: [] as number[],
   }));
-  const timedList = async (server: ListServer, query: string): Promise<{ ms: number; cpu: number }> => {
+  const timedList = async (server: ListServer, query: string, gzip = false): Promise<{ ms: number; cpu: number }> => {
     const before = threadsCpuMs(server.pid);
-    const { ms } = await curlGet(`${server.url}${path}${query}`);
+    const { ms } = await curlGet(`${server.url}${path}${query}`, gzip);
     return { ms, cpu: threadsCpuMs(server.pid) - before };
   };
   try {
@@ -151,7 +157,10 @@ export async function measureListSpeed(
         const figures = per[i] as (typeof per)[number];
         const cached = await timedList(server, '?resourceVersion=0');
         const consistent = await timedList(server, '');
+        const gzipped = await timedList(server, '?resourceVersion=0', true);
         if (!record) continue;
+        figures.rv0Gzip.push(gzipped.ms);
+        figures.rv0GzipCpu.push(gzipped.cpu);
         figures.rv0.push(cached.ms);
         figures.rv0Cpu.push(cached.cpu);
         figures.consistent.push(consistent.ms);
@@ -172,8 +181,10 @@ export async function measureListSpeed(
         label: s.label,
         rv0: spread(f.rv0),
         consistent: spread(f.consistent),
+        rv0Gzip: spread(f.rv0Gzip),
         rv0Cpu: spread(f.rv0Cpu),
         consistentCpu: spread(f.consistentCpu),
+        rv0GzipCpu: spread(f.rv0GzipCpu),
       };
     }),
   };
@@ -195,6 +206,7 @@ export function listSpeedRows(speed: ListSpeed, objects: number): { rows: string
       `| LIST resourceVersion=0 (watch cache)${name}, curl until the last byte, ms | ${cell(s.rv0)} = ${times(s.rv0)} faster than raw |`,
       `| LIST without resourceVersion (consistent read from the cache)${name}, curl until the last byte, ms | ${cell(s.consistent)} = ${times(s.consistent)} faster than raw |`,
       `| server CPU per LIST${name} (all threads), rv=0 / consistent, ms | ${cell(s.rv0Cpu)} / ${cell(s.consistentCpu)} |`,
+      `| LIST resourceVersion=0 gzipped (Accept-Encoding: gzip, as kubectl and client-go send)${name}: curl until the last byte / server CPU, ms | ${cell(s.rv0Gzip)} / ${cell(s.rv0GzipCpu)} |`,
     );
   }
   const main = speed.servers[0];
