@@ -4,7 +4,7 @@ NODE_MODULES_STAMP := node_modules/.package-lock.json
 PORT ?= 8080
 APT_GET := $(if $(filter 0,$(shell id -u)),apt-get,sudo apt-get)
 
-.PHONY: all deps etcd wrk prometheus chromium haproxy cluster-tools build run test test-unit test-e2e test-cluster bench profile bench-request-cpu bench-workers bench-list-memory bench-watchers bench-watch-sync bench-cache-memory loadtest lint clean cluster cluster-down cluster-restart
+.PHONY: all deps etcd wrk prometheus chromium haproxy cluster-tools build run test test-unit test-e2e test-cluster bench profile bench-request-cpu bench-workers bench-list-memory bench-list-speed bench-watchers bench-watch-sync bench-cache-memory loadtest lint clean cluster cluster-down cluster-restart
 
 all: build
 
@@ -105,6 +105,12 @@ bench-request-cpu: deps wrk build
 # Server peak RSS growth per LIST (20 concurrent JSON/protobuf LISTs of 10,000; pretty/YAML/JSON LISTs of 100,000) against one response's size; into docs/benchmarks.md.
 bench-list-memory: deps build
 	node dist/test/bench/list-memory.js
+
+# LIST of 10,000 Deployments from the watch cache (rv=0 and consistent) against the raw etcd range + decode, round by
+# round, with curl's floor and the server's CPU per LIST; BENCH_AB_SERVER_SCRIPT=<other dist/cmd/apiserver.js> times
+# another build beside this one on the same etcd (A/B). Into docs/benchmarks.md.
+bench-list-speed: deps build
+	node dist/test/bench/list-speed.js
 
 # Creates/s at concurrency 64 with --workers 1 and 2 (BENCH_WORKERS=1,2,4 …) beside the raw etcd rate; into docs/benchmarks.md.
 bench-workers: deps wrk build

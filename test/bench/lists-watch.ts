@@ -1,8 +1,6 @@
 // `make bench` (lists and watches): 10,000 Deployments of ~2 KiB; full LIST (etcd) and LIST rv=0 (watch cache)
 // against a raw etcd range + decode through the same etcd3 client; paged LIST; 1,000 watchers receiving 200
 // writes/s; server memory with the cache filled. Prints a table and prepends a section to docs/benchmarks.md.
-import { execFile } from 'node:child_process';
-import { promisify } from 'node:util';
 import { Agent } from 'node:http';
 import { join } from 'node:path';
 import { newEtcdClient } from '../../lib/storage/etcd/client';
@@ -12,7 +10,7 @@ import { runBench, withBenchServer } from './bench-server';
 import { machineDescription, prependSection } from './report';
 import { MiB, rssBytes } from './process-memory';
 import { fanOutMet, fanOutRow, runFanOut } from './fanout-run';
-import { bigDeployment } from './workloads';
+import { fillDeployments, listSpeedRows, measureListSpeed } from './list-timing';
 
 const OBJECTS = Number(process.env['BENCH_LIST_OBJECTS'] ?? 10_000);
 const LIST_ROUNDS = Number(process.env['BENCH_LIST_ROUNDS'] ?? 10);
@@ -37,55 +35,11 @@ async function timed<T>(fn: () => Promise<T>): Promise<{ ms: number; value: T }>
   return { ms: Number(process.hrtime.bigint() - start) / 1e6, value };
 }
 
-const execFileAsync = promisify(execFile);
-
-/** `n` sequential GETs of `url` by curl (body discarded): median and minimum of curl's total time, in ms. */
-async function curlRounds(n: number, url: string): Promise<{ median: number; min: number }> {
-  const times: number[] = [];
-  for (let i = 0; i < n; i++) {
-    const args = [
-      '-sf',
-      '-A',
-      'orch-bench',
-      '-H',
-      'Accept: application/json',
-      '-o',
-      '/dev/null',
-      '-w',
-      '%{time_total}',
-    ];
-    const { stdout } = await execFileAsync('curl', [...args, url]);
-    times.push(Number(stdout) * 1000);
-  }
-  times.sort((a, b) => a - b);
-  return { median: times[Math.floor(times.length / 2)] ?? NaN, min: times[0] ?? NaN };
-}
-
 async function rounds(n: number, fn: () => Promise<unknown>): Promise<{ median: number; min: number }> {
   const times: number[] = [];
   for (let i = 0; i < n; i++) times.push((await timed(fn)).ms);
   times.sort((a, b) => a - b);
   return { median: times[Math.floor(times.length / 2)] ?? NaN, min: times[0] ?? NaN };
-}
-
-async function fill(url: string, agent: Agent): Promise<void> {
-  await httpRequest(agent, url, 'POST', '/api/v1/namespaces', JSON.stringify({ metadata: { name: NS } }));
-  await httpRequest(agent, url, 'POST', '/api/v1/namespaces', JSON.stringify({ metadata: { name: WATCH_NS } }));
-  let next = 0;
-  const worker = async (): Promise<void> => {
-    while (next < OBJECTS) {
-      const i = next++;
-      const res = await httpRequest(
-        agent,
-        url,
-        'POST',
-        `/apis/apps/v1/namespaces/${NS}/deployments`,
-        bigDeployment(`d-${String(i).padStart(5, '0')}`),
-      );
-      if (res.status !== 201) throw new Error(`create failed: ${res.status} ${res.body}`);
-    }
-  };
-  await Promise.all(Array.from({ length: 32 }, worker));
 }
 
 async function watchFanOut(server: ServerProcess, agent: Agent): Promise<string[]> {
@@ -117,7 +71,12 @@ async function measure(server: ServerProcess, etcdUrl: string): Promise<void> {
   try {
     const agent = new Agent({ keepAlive: true, maxSockets: 64 });
     log(`creating ${OBJECTS} Deployments`);
-    await fill(server.url, agent);
+    // The watch namespace first: the last write before the LISTs is a Deployment, so the consistent LIST finds the
+    // watch cache at etcd's revision (a later write to another resource would leave it behind until etcd's next
+    // progress notification, and the read would go to etcd).
+    const watchNs = JSON.stringify({ metadata: { name: WATCH_NS } });
+    await httpRequest(agent, server.url, 'POST', '/api/v1/namespaces', watchNs);
+    await fillDeployments(server.url, agent, NS, OBJECTS);
     const path = `/apis/apps/v1/namespaces/${NS}/deployments`;
     const one = await httpRequest(agent, server.url, 'GET', `${path}?limit=1`);
     const itemBytes = Buffer.byteLength(JSON.stringify(JSON.parse(one.body).items[0]));
@@ -126,16 +85,14 @@ async function measure(server: ServerProcess, etcdUrl: string): Promise<void> {
     if (rawKeys !== OBJECTS) throw new Error(`expected ${OBJECTS} keys under ${prefix}, found ${rawKeys}`);
 
     log('measuring');
-    const raw = await rounds(LIST_ROUNDS, async () => {
-      const res = await client.kv.range({
-        key: Buffer.from(prefix),
-        range_end: Buffer.from(`${prefix.slice(0, -1)}0`),
-      });
-      for (const kv of res.kvs) JSON.parse(kv.value.toString('utf8'));
-    });
-    // curl receives the body at the speed the server sends it (a Node client's own per-chunk work would be timed too).
-    const full = await curlRounds(LIST_ROUNDS, `${server.url}${path}`);
-    const cached = await curlRounds(LIST_ROUNDS, `${server.url}${path}?resourceVersion=0`);
+    const speed = await measureListSpeed(
+      client,
+      prefix,
+      [{ label: 'this build', url: server.url, pid: server.pid }],
+      path,
+      LIST_ROUNDS,
+    );
+    const listed = listSpeedRows(speed, OBJECTS);
     const cachedParsed = await rounds(LIST_ROUNDS, async () =>
       JSON.parse(((await httpRequest(agent, server.url, 'GET', `${path}?resourceVersion=0`)) as { body: string }).body),
     );
@@ -163,19 +120,13 @@ async function measure(server: ServerProcess, etcdUrl: string): Promise<void> {
     const rows = [
       '| Measure | Result |',
       '|---|---|',
-      `| raw etcd range of the ${OBJECTS} keys + JSON.parse of each (etcd3 client, bench process) | median ${raw.median.toFixed(1)} ms (min ${raw.min.toFixed(1)}) |`,
-      `| LIST, no resourceVersion (consistent read: from the watch cache once it reached etcd's revision), HTTP body received by curl | median ${full.median.toFixed(1)} ms (min ${full.min.toFixed(1)}) = ${(raw.median / full.median).toFixed(1)}× faster than raw |`,
-      `| LIST resourceVersion=0 (watch cache), HTTP body received by curl | median ${cached.median.toFixed(1)} ms (min ${cached.min.toFixed(1)}) = ${(raw.median / cached.median).toFixed(1)}× faster than raw |`,
+      ...listed.rows,
       `| LIST resourceVersion=0, body received and JSON.parse'd by the client | median ${cachedParsed.median.toFixed(1)} ms |`,
       `| paged LIST limit=500 (${Math.ceil(OBJECTS / 500)} pages), end to end | median ${paged.median.toFixed(1)} ms |`,
       `| server memory at rest, cache filled (${OBJECTS} objects of ~${(itemBytes / 1024).toFixed(1)} KiB) | RSS ${rss.toFixed(0)} MiB, JS heap used ${heapMiB.toFixed(0)} MiB |`,
       ...fanOut.slice(0, 1),
     ];
-    const targets = [
-      `Target (issue 20): LIST rv=0 ≥ 10× faster than raw range + decode — **${raw.median / cached.median >= 10 ? 'met' : 'missed'}** (${(raw.median / cached.median).toFixed(1)}×).`,
-      `Target (issue 20): no-rv LIST (consistent read from cache) ≥ 5× faster than raw range + decode — **${raw.median / full.median >= 5 ? 'met' : 'missed'}** (${(raw.median / full.median).toFixed(1)}×).`,
-      fanOut[2] ?? '',
-    ];
+    const targets = [...listed.targets, fanOut[2] ?? ''];
     const section = [
       `## Lists and watches (${new Date().toISOString().slice(0, 16)}Z)`,
       '',
@@ -183,7 +134,7 @@ async function measure(server: ServerProcess, etcdUrl: string): Promise<void> {
       '',
       ...machineDescription(),
       '',
-      `The apiserver runs as a separate process on a fresh local etcd; the bench process holds the etcd3 client for the raw range and all HTTP clients. Each list figure is the median of ${LIST_ROUNDS} sequential requests (paged: ${Math.max(3, LIST_ROUNDS / 2)}), timed until the whole body is received. Watchers are raw TCP connections in ${WATCHER_PROCESSES === 1 ? 'a separate process' : `${WATCHER_PROCESSES} separate processes`} (test/bench/fanout-watchers.ts, BENCH_WATCHER_PROCESSES) scanning the chunked JSON stream and recording, per MODIFIED event, the wall-clock time since the PATCH that caused it was acknowledged in the writers' process (0 when the event arrived first).`,
+      `The apiserver runs as a separate process on a fresh local etcd; the bench process holds the etcd3 client for the raw range and all HTTP clients. The LIST-from-cache rows come from list-timing.ts: ${LIST_ROUNDS} rounds after 2 warm-up rounds, each timing the raw etcd range + JSON.parse of every value, curl receiving a body of the list's size from a static one-write server in the bench process (curl's floor), then LIST resourceVersion=0, LIST without resourceVersion and LIST resourceVersion=0 gzipped by curl from connect to the last byte, with the server's CPU (all threads) per LIST; figures are median (p25, min, max) in ms, ratios the raw median over the figure's median. The parsed and paged LISTs are the median of ${LIST_ROUNDS} (paged: ${Math.max(3, LIST_ROUNDS / 2)}) sequential requests by the Node client, timed until the whole body is received. Watchers are raw TCP connections in ${WATCHER_PROCESSES === 1 ? 'a separate process' : `${WATCHER_PROCESSES} separate processes`} (test/bench/fanout-watchers.ts, BENCH_WATCHER_PROCESSES) scanning the chunked JSON stream and recording, per MODIFIED event, the wall-clock time since the PATCH that caused it was acknowledged in the writers' process (0 when the event arrived first).`,
       '',
       ...rows,
       '',

@@ -23,6 +23,7 @@ import {
 import { jsonToYamlChunks } from '../../apimachinery/json/json-to-yaml';
 import { encodeProtobufListParts } from '../../apimachinery/serializers/protobuf';
 import { apiVersionOf } from '../../apimachinery/schema/group-version';
+import { conversionsOf } from '../../apis/conversions';
 
 /** List items are written without kind/apiVersion, as Kubernetes does. */
 function listItem(obj: ApiObject): ApiObject {
@@ -46,10 +47,22 @@ export function listBody(r: ApiRequest, outcome: ListOutcome): Record<string, un
   return wholeDocument(plainListDocument(r, outcome));
 }
 
+/**
+ * asServed for the many objects of one list: a kind served in one version needs no conversion, so an object
+ * already labelled with the served apiVersion and kind is itself (checked without building strings per item).
+ */
+function servedForm(r: ApiRequest): (obj: ApiObject) => ApiObject {
+  const def = r.served.definition;
+  if (conversionsOf(def.group, def.kind) !== undefined) return (obj) => asServed(r, obj);
+  const apiVersion = apiVersionOf(def);
+  return (obj) => (obj.apiVersion === apiVersion && obj.kind === def.kind ? obj : asServed(r, obj));
+}
+
 /** The outcome's objects as served: its items, then its stored items decoded as they are reached. */
 function* servedObjects(r: ApiRequest, outcome: ListOutcome): Generator<ApiObject> {
-  for (const o of outcome.items) yield asServed(r, o);
-  for (const item of outcome.raw ?? []) yield asServed(r, r.store.rawItemObject(item));
+  const served = servedForm(r);
+  for (const o of outcome.items) yield served(o);
+  for (const item of outcome.raw ?? []) yield served(r.store.rawItemObject(item));
 }
 
 /** The list body in the negotiated form (a list, a Table, a PartialObjectMetadataList), its elements built as written. */
@@ -105,13 +118,14 @@ export async function handleList(r: ApiRequest): Promise<void> {
   }
   const doc = listDocument(r, outcome, includeObject);
   if (protobuf) {
-    // PartialObjectMetadataList: each item's message encoded in turn (their sizes make the envelope's head).
+    // PartialObjectMetadataList: each item built and encoded in turn, only its message bytes kept (their sizes make
+    // the envelope's head, so every item is encoded before the first write).
     const { kind, apiVersion, metadata } = doc.envelope as { kind: string; apiVersion: string; metadata: ListMeta };
     await writeStreamedBody(
       r.res,
       200,
       headers,
-      encodeProtobufListParts(apiVersion, kind, metadata, [...doc.elements] as object[]),
+      encodeProtobufListParts(apiVersion, kind, metadata, doc.elements as Iterable<object>),
     );
     return;
   }
@@ -129,9 +143,10 @@ export function listJsonParts(r: ApiRequest, outcome: ListOutcome): Buffer[] {
   const { items: _items, ...envelope } = listBody(r, { ...outcome, items: [] });
   const head = JSON.stringify(envelope);
   const parts: Buffer[] = [Buffer.from(`${head.slice(0, -1)},"items":[`)];
+  const served = servedForm(r);
   outcome.items.forEach((stored, i) => {
     if (i > 0) parts.push(COMMA);
-    const o = asServed(r, stored);
+    const o = served(stored);
     parts.push(servedItemBytes(o) ?? Buffer.from(JSON.stringify(listItem(o))));
   });
   const prefix = outcome.raw ? storedPrefix(envelope.apiVersion as string, r.served.definition.kind) : undefined;
@@ -156,7 +171,8 @@ function listProtobufParts(r: ApiRequest, outcome: ListOutcome): Buffer[] {
   const store = r.store;
   const lookUp = !outcome.fromCache && !outcome.cacheConsulted;
   const cachedOrSelf = (o: ApiObject): ApiObject => (lookUp ? store.cachedVersionOf(o) : o);
-  const items = outcome.items.map((o) => asServed(r, cachedOrSelf(o)));
-  outcome.raw?.forEach((item) => items.push(asServed(r, store.rawItemObject(item))));
+  const served = servedForm(r);
+  const items = outcome.items.map((o) => served(cachedOrSelf(o)));
+  outcome.raw?.forEach((item) => items.push(served(store.rawItemObject(item))));
   return encodeProtobufListParts(listApiVersion(r), r.served.definition.listKind, listMetaOf(outcome), items);
 }

@@ -1,9 +1,9 @@
-// A response body written part by part from bytes already held (cached or stored item bytes): no whole-body
-// buffer, writes paced by the socket (backpressure), gzipped as it goes when the response-compression filter
-// offered it and the body passes the threshold.
+// A response body written from bytes already held (cached or stored item bytes): no whole-body buffer, small parts
+// gathered into large writes (coalesced-writes.ts) paced by the socket, gzipped as it goes when the
+// response-compression filter offered it and the body passes the threshold.
 import type { ServerResponse } from 'node:http';
-import type { Writable } from 'node:stream';
 import { createGzip } from 'node:zlib';
+import { writeCoalesced } from './coalesced-writes';
 
 /** kube-apiserver's defaultGzipThresholdBytes: smaller bodies are sent as they are. */
 export const GZIP_THRESHOLD_BYTES = 128 * 1024;
@@ -18,28 +18,6 @@ export function offerStreamedGzip(res: ServerResponse, unwrap: () => void): void
   gzipOffers.set(res, unwrap);
 }
 
-/** Writes each part, waiting for 'drain' when the stream's buffer is full; false when the response closed first. */
-async function writeAll(res: ServerResponse, out: Writable, parts: Iterable<Buffer>): Promise<boolean> {
-  for (const part of parts) {
-    if (res.destroyed) return false;
-    if (out.write(part)) continue;
-    const open = await new Promise<boolean>((resolve) => {
-      const drained = (): void => {
-        res.off('close', closed);
-        resolve(true);
-      };
-      const closed = (): void => {
-        out.off('drain', drained);
-        resolve(false);
-      };
-      out.once('drain', drained);
-      res.once('close', closed);
-    });
-    if (!open) return false;
-  }
-  return true;
-}
-
 interface Head {
   status: number;
   headers: Record<string, string | number>;
@@ -49,7 +27,7 @@ interface Head {
 async function writeWithLength(res: ServerResponse, head: Head, parts: readonly Buffer[]): Promise<void> {
   const length = parts.reduce((n, part) => n + part.length, 0);
   res.writeHead(head.status, { ...head.headers, 'Content-Length': length });
-  if (await writeAll(res, res, parts)) res.end();
+  if (await writeCoalesced(res, res, parts)) res.end();
 }
 
 /** Sends `parts` chunked (no length known up front), through gzip when `gzip`. */
@@ -57,7 +35,7 @@ async function writeChunked(res: ServerResponse, head: Head, parts: Iterable<Buf
   const { status, headers } = head;
   if (!gzip) {
     res.writeHead(status, headers);
-    if (await writeAll(res, res, parts)) res.end();
+    if (await writeCoalesced(res, res, parts)) res.end();
     return;
   }
   res.appendHeader('Vary', 'Accept-Encoding');
@@ -65,7 +43,7 @@ async function writeChunked(res: ServerResponse, head: Head, parts: Iterable<Buf
   const compressor = createGzip({ level: GZIP_LEVEL });
   compressor.pipe(res);
   res.once('close', () => compressor.destroy());
-  if (await writeAll(res, compressor, parts)) compressor.end();
+  if (await writeCoalesced(res, compressor, parts)) compressor.end();
 }
 
 /**

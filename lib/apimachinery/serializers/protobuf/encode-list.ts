@@ -78,20 +78,25 @@ export function encodeProtobufList(
 
 /**
  * The same body as parts to write one after another (envelope head, ListMeta, each item's field prefix and its
- * kept message bytes, envelope tail): never copied into one buffer.
+ * kept message bytes, envelope tail): never copied into one buffer. `items` may build each item as it is reached
+ * (a PartialObjectMetadataList): only its message bytes outlive it.
  */
 export function encodeProtobufListParts(
   apiVersion: string,
   kind: string,
   listMeta: object,
-  items: readonly object[],
+  items: Iterable<object>,
 ): Buffer[] {
   const plan = planOf(apiVersion, kind);
   const layout = layoutOf(plan);
-  if (layout === undefined)
+  if (layout === undefined) {
+    const all = [...items];
     return [
-      encodeWith((w) => writeEnvelope(w, apiVersion, kind, () => writeMessage(w, plan, { metadata: listMeta, items }))),
+      encodeWith((w) =>
+        writeEnvelope(w, apiVersion, kind, () => writeMessage(w, plan, { metadata: listMeta, items: all })),
+      ),
     ];
+  }
   const meta = encodeWith((w) => writeMessage(w, layout.metadata.message, listMeta));
   const metaPrefix = fieldPrefix(layout.metadata.tag, meta.length);
   const parts: Buffer[] = [Buffer.alloc(0), metaPrefix, meta];
