@@ -9,7 +9,7 @@ import type { Dispatcher, ExemptTicket } from '../flowcontrol/dispatcher';
 import { FqRequest } from '../flowcontrol/fairqueuing/request';
 import { estimateWork, type EstimatorDeps } from '../flowcontrol/work-estimator';
 import type { FlowcontrolMetrics, FlowMetrics } from '../metrics/flowcontrol-metrics';
-import { writeTooManyRequestsSoon } from './too-many-requests';
+import { writeTooManyRequests } from './too-many-requests';
 
 export interface PriorityAndFairness {
   dispatcher: Dispatcher;
@@ -60,7 +60,7 @@ export function admitRequest(
   const flow = apf.metrics.flow(classification.priorityLevel.name, classification.flowSchema.name);
   const ticket = apf.dispatcher.admit(classification, work, digest, flow);
   if (typeof ticket === 'string') {
-    writeTooManyRequestsSoon(res);
+    writeTooManyRequests(res);
     return false;
   }
   if (!(ticket instanceof FqRequest)) {
@@ -89,7 +89,7 @@ function waitInQueue(
       const waited = (performance.now() - ticket.arrivalMs) / 1000;
       if (!dispatched) {
         apf.metrics.rejectedAfterWait(flow, waited);
-        if (ticket.rejectReason !== 'cancelled') writeTooManyRequestsSoon(res);
+        if (ticket.rejectReason !== 'cancelled') writeTooManyRequests(res);
         resolve(false);
         return;
       }

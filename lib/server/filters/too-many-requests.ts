@@ -15,31 +15,3 @@ export function writeTooManyRequests(res: ServerResponse): void {
   res.writeHead(429);
   res.end(TOO_MANY_REQUESTS_BODY);
 }
-
-/** 429s to write, oldest first; `written` of them are out. */
-const pending: ServerResponse[] = [];
-let written = 0;
-/** How many 429s one turn of the event loop writes before it polls for I/O again. */
-const SLICE = 16;
-
-function drain(): void {
-  const end = Math.min(pending.length, written + SLICE);
-  for (; written < end; written++) writeTooManyRequests(pending[written] as ServerResponse);
-  if (written < pending.length) {
-    setImmediate(drain);
-    return;
-  }
-  pending.length = 0;
-  written = 0;
-}
-
-/**
- * The same 429, written after the I/O that is ready now: a storm of rejected requests (each a socket write, a
- * shutdown and a close) is answered a slice per event-loop turn, so the requests behind it in the same poll (an
- * exempt /readyz probe, a system:masters request, the etcd answers they wait for) are read and served in between
- * rather than after the whole storm.
- */
-export function writeTooManyRequestsSoon(res: ServerResponse): void {
-  pending.push(res);
-  if (pending.length === 1) setImmediate(drain);
-}
