@@ -3,17 +3,15 @@
 // the server's CPU per LIST. BENCH_AB_SERVER_SCRIPT=<another build's dist/cmd/apiserver.js> starts that build too,
 // on the same etcd, and times both in the same rounds (A/B). Prepends a section to docs/benchmarks.md.
 import { Agent } from 'node:http';
-import { join } from 'node:path';
 import { newEtcdClient } from '../../lib/storage/etcd/client';
 import { runBench, withBenchServer } from './bench-server';
 import { fillDeployments, listSpeedRows, measureListSpeed, type ListServer } from './list-timing';
-import { machineDescription, prependSection } from './report';
+import { machineDescription, publishSection } from './report';
 import { startServerProcess, type ServerProcess } from './server-process';
 
 const OBJECTS = Number(process.env['BENCH_LIST_OBJECTS'] ?? 10_000);
 const ROUNDS = Number(process.env['BENCH_LIST_ROUNDS'] ?? 20);
 const AB_SCRIPT = process.env['BENCH_AB_SERVER_SCRIPT'];
-const WRITE_DOCS = process.env['BENCH_NO_DOCS'] !== '1';
 const NS = 'bench-lists';
 
 function log(line: string): void {
@@ -67,8 +65,7 @@ async function measure(server: ServerProcess, etcdUrl: string): Promise<void> {
       ...targets,
       '',
     ].join('\n');
-    process.stdout.write(`${section}\n`);
-    if (WRITE_DOCS) prependSection(join(__dirname, '..', '..', '..', 'docs', 'benchmarks.md'), section);
+    publishSection(section);
   } finally {
     await other?.stop();
     client.close();

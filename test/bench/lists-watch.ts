@@ -2,12 +2,11 @@
 // against a raw etcd range + decode through the same etcd3 client; paged LIST; 1,000 watchers receiving 200
 // writes/s; server memory with the cache filled. Prints a table and prepends a section to docs/benchmarks.md.
 import { Agent } from 'node:http';
-import { join } from 'node:path';
 import { newEtcdClient } from '../../lib/storage/etcd/client';
 import { httpRequest } from './http-load';
 import type { ServerProcess } from './server-process';
 import { runBench, withBenchServer } from './bench-server';
-import { machineDescription, prependSection } from './report';
+import { machineDescription, publishSection } from './report';
 import { MiB, rssBytes } from './process-memory';
 import { fanOutMet, fanOutRow, runFanOut } from './fanout-run';
 import { fillDeployments, listSpeedRows, measureListSpeed } from './list-timing';
@@ -23,7 +22,6 @@ const NS = 'bench-lists';
 const WATCH_NS = 'bench-watch';
 /** `deployments` (default) or `namespaces`: which kind the fan-out watchers watch and the writers patch. */
 const WATCH_KIND = process.env['BENCH_WATCH_KIND'] ?? 'deployments';
-const WRITE_DOCS = process.env['BENCH_NO_DOCS'] !== '1';
 
 function log(line: string): void {
   process.stderr.write(`[bench lists] ${line}\n`);
@@ -141,8 +139,7 @@ async function measure(server: ServerProcess, etcdUrl: string): Promise<void> {
       ...targets,
       '',
     ].join('\n');
-    process.stdout.write(`${section}\n`);
-    if (WRITE_DOCS) prependSection(join(__dirname, '..', '..', '..', 'docs', 'benchmarks.md'), section);
+    publishSection(section);
   } finally {
     client.close();
   }

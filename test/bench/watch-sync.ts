@@ -15,7 +15,7 @@ import { fanOutMet, fanOutSummary, runFanOut, type FanOutOptions } from './fanou
 import { httpRequest } from './http-load';
 import { MiB, peakRssBytes, resetPeakRss, rssBytes } from './process-memory';
 import { watchUntil } from './raw-watch';
-import { LOAD_AT_START, machineDescription, prependSection } from './report';
+import { LOAD_AT_START, machineDescription, publishSection } from './report';
 import { startServerProcess, type ServerProcess } from './server-process';
 import { processCpuMs } from './stats';
 import { bigDeployment } from './workloads';
@@ -25,7 +25,6 @@ const SYNCS = Number(process.env['BENCH_SYNCS'] ?? 50);
 const ROUNDS = Number(process.env['BENCH_ROUNDS'] ?? 1);
 const PHASES = (process.env['BENCH_PHASES'] ?? 'sync,fanout').split(',');
 const BASE_SCRIPT = process.env['BENCH_BASE_SCRIPT'];
-const WRITE_DOCS = process.env['BENCH_NO_DOCS'] !== '1';
 const FAN_OUT: FanOutOptions = {
   watchers: Number(process.env['BENCH_WATCHERS'] ?? 1000),
   processes: Number(process.env['BENCH_WATCHER_PROCESSES'] ?? 1),
@@ -153,8 +152,7 @@ async function main(): Promise<void> {
     ...rows,
     '',
   ].join('\n');
-  process.stdout.write(`${section}\n`);
-  if (WRITE_DOCS) prependSection(join(__dirname, '..', '..', '..', 'docs', 'benchmarks.md'), section);
+  publishSection(section);
 }
 
 runBench(main);
