@@ -4,7 +4,7 @@ NODE_MODULES_STAMP := node_modules/.package-lock.json
 PORT ?= 8080
 APT_GET := $(if $(filter 0,$(shell id -u)),apt-get,sudo apt-get)
 
-.PHONY: all deps etcd wrk prometheus chromium haproxy cluster-tools build run test test-unit test-e2e test-cluster bench profile bench-request-cpu bench-workers bench-list-memory bench-list-speed bench-watchers bench-watch-sync bench-cache-memory loadtest lint clean cluster cluster-down cluster-restart
+.PHONY: all deps etcd wrk prometheus chromium haproxy python-client cluster-tools build run test test-unit test-e2e test-cluster bench profile bench-request-cpu bench-workers bench-list-memory bench-list-speed bench-watchers bench-watch-sync bench-cache-memory loadtest lint clean cluster cluster-down cluster-restart
 
 all: build
 
@@ -36,6 +36,12 @@ chromium:
 	  echo "installing chromium from Debian"; \
 	  $(APT_GET) update -qq && DEBIAN_FRONTEND=noninteractive $(APT_GET) install -y -qq --no-install-recommends chromium >/dev/null; }
 
+# The Kubernetes Python client (test/e2e/python-client.test.ts runs it under Debian's python3) from Debian when missing.
+python-client:
+	@/usr/bin/python3 -c 'import kubernetes' 2>/dev/null || { \
+	  echo "installing python3-kubernetes from Debian"; \
+	  $(APT_GET) update -qq && DEBIAN_FRONTEND=noninteractive $(APT_GET) install -y -qq --no-install-recommends python3-kubernetes >/dev/null; }
+
 # haproxy (load balancer of the local cluster) from Debian when missing.
 haproxy:
 	@command -v haproxy >/dev/null || { \
@@ -58,7 +64,7 @@ build: $(NODE_MODULES_STAMP)
 run: deps build
 	node dist/cmd/apiserver.js --port $(PORT) --data-dir ./data
 
-test: deps cluster-tools chromium build lint
+test: deps cluster-tools chromium python-client build lint
 	npx jest --ci --forceExit
 
 # Fault tests of the 3-etcd / 3-replica / haproxy cluster and of etcd member loss and compaction (also part of `make test`).
@@ -73,7 +79,7 @@ lint: $(NODE_MODULES_STAMP)
 test-unit: $(NODE_MODULES_STAMP)
 	npx jest lib
 
-test-e2e: deps prometheus chromium build
+test-e2e: deps prometheus chromium python-client build
 	npx jest test/e2e
 
 bench: deps wrk build

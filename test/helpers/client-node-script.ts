@@ -1,5 +1,5 @@
-// Runs a @kubernetes/client-node script (ESM-only, so a child `node` process) that prints one JSON document of step
-// results; e2e tests assert on the steps.
+// Runs a real client's script in a child process (@kubernetes/client-node is ESM-only, so a child `node`; the
+// Python client under Debian's python3) that prints one JSON document of step results; e2e tests assert on the steps.
 import { execFile } from 'node:child_process';
 import { join } from 'node:path';
 
@@ -9,27 +9,35 @@ export interface Step {
   error?: { apiException: boolean; code?: number; body?: any; message?: string };
 }
 
-export function runClientNodeScript(script: string, args: string[], timeoutMs = 60_000): Promise<Record<string, Step>> {
+/** Runs `command args…` (a client script in any language) and parses the `{ "steps": … }` document it prints. */
+export function runClientScript(
+  command: string,
+  args: string[],
+  timeoutMs = 60_000,
+  env: NodeJS.ProcessEnv = process.env,
+): Promise<Record<string, Step>> {
   return new Promise((resolve, reject) => {
     execFile(
-      process.execPath,
-      [script, ...args],
-      { cwd: join(__dirname, '..', '..'), timeout: timeoutMs, maxBuffer: 16 * 1024 * 1024 },
+      command,
+      args,
+      { cwd: join(__dirname, '..', '..'), timeout: timeoutMs, maxBuffer: 16 * 1024 * 1024, env },
       (error, stdout, stderr) => {
         if (error) {
-          reject(new Error(`client-node script failed: ${error.message}\nstdout: ${stdout}\nstderr: ${stderr}`));
+          reject(new Error(`client script failed: ${error.message}\nstdout: ${stdout}\nstderr: ${stderr}`));
           return;
         }
         try {
           resolve((JSON.parse(String(stdout)) as { steps: Record<string, Step> }).steps);
         } catch (err) {
-          reject(
-            new Error(`client-node script printed no JSON (${String(err)})\nstdout: ${stdout}\nstderr: ${stderr}`),
-          );
+          reject(new Error(`client script printed no JSON (${String(err)})\nstdout: ${stdout}\nstderr: ${stderr}`));
         }
       },
     );
   });
+}
+
+export function runClientNodeScript(script: string, args: string[], timeoutMs = 60_000): Promise<Record<string, Step>> {
+  return runClientScript(process.execPath, [script, ...args], timeoutMs);
 }
 
 /** The value of a step that succeeded, or a failure naming the step and its error. */
