@@ -14,6 +14,10 @@ import {
   AUTO_UPDATE_ANNOTATION,
   BOOTSTRAP_FLOW_SCHEMA_NAMES,
   BOOTSTRAP_PRIORITY_LEVEL_NAMES,
+  MANDATORY_FLOW_SCHEMAS,
+  MANDATORY_PRIORITY_LEVELS,
+  SUGGESTED_FLOW_SCHEMAS,
+  SUGGESTED_PRIORITY_LEVELS,
 } from '../../lib/registry/flowcontrol/bootstrap/configuration';
 import { FlowcontrolBootstrap } from '../../lib/registry/flowcontrol/bootstrap/ensurer';
 import { useTestEtcd } from '../helpers/etcd';
@@ -63,6 +67,23 @@ const spec = (o: ApiObject): Record<string, unknown> => o['spec'] as Record<stri
 const annotation = (o: ApiObject): string | undefined => o.metadata.annotations?.[AUTO_UPDATE_ANNOTATION];
 
 describe('APF bootstrap configuration', () => {
+  it("writes priority levels before the FlowSchemas that reference them, in Kubernetes 1.26's order", async () => {
+    const r = replica(freshPrefix());
+    await r.bootstrap.ensure();
+    const fsVersions = await versions(r.fs);
+    const plVersions = await versions(r.plc);
+    const revisions = (of: Record<string, string>, set: readonly { name: string }[]): number[] =>
+      set.map((b) => Number(of[b.name]));
+    const suggestedPls = revisions(plVersions, SUGGESTED_PRIORITY_LEVELS);
+    const suggestedFss = revisions(fsVersions, SUGGESTED_FLOW_SCHEMAS);
+    const mandatoryPls = revisions(plVersions, MANDATORY_PRIORITY_LEVELS);
+    const mandatoryFss = revisions(fsVersions, MANDATORY_FLOW_SCHEMAS);
+    // suggested PLC, suggested FS, mandatory PLC, mandatory FS
+    expect(Math.max(...suggestedPls)).toBeLessThan(Math.min(...suggestedFss));
+    expect(Math.max(...suggestedFss)).toBeLessThan(Math.min(...mandatoryPls));
+    expect(Math.max(...mandatoryPls)).toBeLessThan(Math.min(...mandatoryFss));
+  });
+
   it('creates every mandatory and suggested object with the auto-update annotation', async () => {
     const r = replica(freshPrefix());
     await r.bootstrap.ensure();

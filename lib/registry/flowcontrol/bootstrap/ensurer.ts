@@ -113,12 +113,15 @@ export class FlowcontrolBootstrap {
     };
   }
 
-  /** One pass, in Kubernetes' order: suggested FS, suggested PLC, mandatory FS, mandatory PLC, then obsolete objects. */
+  /**
+   * One pass, in Kubernetes 1.26's order: suggested PLC, suggested FS, mandatory PLC, mandatory FS, then obsolete
+   * objects. Priority levels go first so a fresh cluster's FlowSchemas never reference a missing one (no Dangling).
+   */
   async ensure(): Promise<void> {
-    await this.#ensureAll(this.#flowSchemas, SUGGESTED_FLOW_SCHEMAS, false);
     await this.#ensureAll(this.#priorityLevels, SUGGESTED_PRIORITY_LEVELS, false);
-    await this.#ensureAll(this.#flowSchemas, MANDATORY_FLOW_SCHEMAS, true);
+    await this.#ensureAll(this.#flowSchemas, SUGGESTED_FLOW_SCHEMAS, false);
     await this.#ensureAll(this.#priorityLevels, MANDATORY_PRIORITY_LEVELS, true);
+    await this.#ensureAll(this.#flowSchemas, MANDATORY_FLOW_SCHEMAS, true);
     await this.#removeObsolete(this.#flowSchemas, BOOTSTRAP_FLOW_SCHEMA_NAMES);
     await this.#removeObsolete(this.#priorityLevels, BOOTSTRAP_PRIORITY_LEVEL_NAMES);
   }
