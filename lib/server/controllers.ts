@@ -128,10 +128,16 @@ export function startControllers(deps: ControllerDeps): RunningControllers {
     `${hostname()}_${randomUUID()}`,
     log.child({ election: 'apf-config-consumer' }),
   );
-  election.start(
-    () => dangling.start(),
-    () => dangling.stop(),
-  );
+  // The consumer starts once the bootstrap's first pass is over (done or given up), so a fresh cluster's FlowSchemas
+  // are first seen with their priority levels: no Dangling events for the bootstrap's own creation order.
+  let stopping = false;
+  void apfStarted.then(() => {
+    if (!stopping)
+      election.start(
+        () => dangling.start(),
+        () => dangling.stop(),
+      );
+  });
 
   // A collector instance per leadership term (a stopped one does not restart).
   let garbageCollector: GarbageCollector | undefined;
@@ -214,6 +220,7 @@ export function startControllers(deps: ControllerDeps): RunningControllers {
       serviceAccountsLoaded,
     ]).then(() => undefined),
     stop: async () => {
+      stopping = true;
       await serviceAccounts.stop();
       rbacBootstrap.stop();
       aggregation.stop();

@@ -55,6 +55,18 @@ beforeAll(async () => {
 }, 60_000);
 
 describe('kubectl with events', () => {
+  it('a fresh server records no Dangling events for its own bootstrap FlowSchemas (priority levels come first)', async () => {
+    // Once the config consumer has set every FlowSchema's Dangling condition, its events would be there too.
+    await until(async () => {
+      const out = await env.kubectl().ok('get', 'flowschemas', '-o', 'jsonpath={.items[*].status.conditions[*].type}');
+      return out.split(' ').filter((t) => t === 'Dangling').length >= 13;
+    }, 'the Dangling conditions of the bootstrap FlowSchemas');
+    const out = await env
+      .kubectl()
+      .ok('get', 'events', '-A', '--field-selector', 'involvedObject.kind=FlowSchema', '-o', 'name');
+    expect(out.trim()).toBe('');
+  });
+
   it('kubectl describe deployment lists the events about it', async () => {
     await deploymentEvent('web.checked', 'Checked', 'the deployment was checked');
     const out = await env.kubectl().ok('-n', ns, 'describe', 'deployment', 'web');
