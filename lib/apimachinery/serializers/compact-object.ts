@@ -3,8 +3,8 @@
 // and every top-level member but apiVersion, kind and metadata are accessor properties that decode their own bytes when read.
 // To its readers a compact object is the decoded object: the same keys in the same order, the same values
 // (JSON.stringify, spread, structuredClone and property reads see no difference); an assignment turns the member
-// into a plain one. The decoded members of the objects read last are kept for a while (so repeated reads of one
-// object decode once and see the same value), the others are dropped.
+// into a plain one. The decoded members of the objects read in the current event-loop turn are kept until it ends
+// (so repeated reads of one object decode once and see the same value), then dropped.
 import type { ApiObject, ObjectMeta } from '../meta/types';
 import { objectMembers } from './json-members';
 import type { Member } from './json-members';
@@ -26,9 +26,21 @@ const LAZY_METADATA = new Set(['managedFields', 'annotations']);
 /** `{"metadata":` starts every list item: metadata's own `{` is here. */
 const METADATA_AT = '{"metadata":'.length;
 
-/** The objects whose lazy members were read last, with the values decoded (first in, first out). */
-const RECENTLY_DECODED = 4096;
+/**
+ * The objects whose lazy members were read last, with the values decoded: at most RECENTLY_DECODED objects (first
+ * in, first out), and only until the current event-loop turn is over. Repeated reads of one object (a Table row,
+ * a field selector then the row) decode once and see the same value, and the values die young: kept for thousands
+ * of objects, the values of a large LIST written as pretty JSON, YAML or a Table outlived the young generation and
+ * piled up in the old one (a peak RSS growth about the size of the whole response).
+ */
+const RECENTLY_DECODED = 16;
 const decoded = new Map<Lazy, unknown[]>();
+let emptying = false;
+
+function emptyDecoded(): void {
+  decoded.clear();
+  emptying = false;
+}
 
 function valueOf(lazy: Lazy, key: string): unknown {
   const index = lazy.keys.indexOf(key);
@@ -37,6 +49,10 @@ function valueOf(lazy: Lazy, key: string): unknown {
     values = [];
     decoded.set(lazy, values);
     if (decoded.size > RECENTLY_DECODED) decoded.delete(decoded.keys().next().value as Lazy);
+    if (!emptying) {
+      emptying = true;
+      setImmediate(emptyDecoded).unref();
+    }
   }
   if (!(index in values)) {
     const start = lazy.spans[2 * index] as number;
