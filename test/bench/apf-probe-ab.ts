@@ -14,8 +14,8 @@ const BASE = process.env['BENCH_BASE_SCRIPT'];
 const ROUNDS = Number(process.env['BENCH_APF_ROUNDS'] ?? 2);
 const STORMS = Number(process.env['BENCH_APF_STORMS'] ?? 3);
 const SMALL_SERVER = '--max-requests-inflight=6 --max-mutating-requests-inflight=4';
-/** BENCH_NODE_ARGS: node flags for the servers, e.g. "--cpu-prof --cpu-prof-dir=/tmp/prof". */
-const NODE_ARGS = (process.env['BENCH_NODE_ARGS'] ?? '').split(/\s+/).filter(Boolean);
+/** BENCH_SERVER_NODE_ARGS: node flags for the servers, e.g. "--cpu-prof --cpu-prof-dir=/tmp/prof". */
+const NODE_ARGS = (process.env['BENCH_SERVER_NODE_ARGS'] ?? '').split(/\s+/).filter(Boolean);
 const THIS_BUILD = join(__dirname, '..', '..', 'cmd', 'apiserver.js');
 
 interface Row {

@@ -171,9 +171,9 @@ it('a watch storm (500 watches opening at once) does not block writes of another
   }
 }, 120_000);
 
-// The time-budgeted intake in front of admission (lib/server/filters/request-intake.ts): under a storm most requests
-// wait in it before admission; clients that give up there (or in a queue, or holding seats) leave nothing behind.
-it('clients leaving while their requests wait in the intake leave no seat taken and nothing queued', async () => {
+// Clients that give up mid-storm (while their requests wait to be read, in a queue, or holding seats) leave nothing
+// behind: no seat stays taken, nothing stays queued, and the level admits again.
+it('clients leaving mid-storm leave no seat taken and nothing queued', async () => {
   const url = `${ts.url}/apis/apps/v1/deployments`;
   const controller = new AbortController();
   const storm = Promise.all(

@@ -9,15 +9,12 @@ import type { Dispatcher, ExemptTicket } from '../flowcontrol/dispatcher';
 import { FqRequest } from '../flowcontrol/fairqueuing/request';
 import { estimateWork, type EstimatorDeps } from '../flowcontrol/work-estimator';
 import type { FlowcontrolMetrics, FlowMetrics } from '../metrics/flowcontrol-metrics';
-import type { RequestIntake } from './request-intake';
 import { writeTooManyRequests } from './too-many-requests';
 
 export interface PriorityAndFairness {
   dispatcher: Dispatcher;
   metrics: FlowcontrolMetrics;
   estimator: EstimatorDeps;
-  /** The time-budgeted intake in front of admission (absent: every request is admitted as it arrives). */
-  intake?: RequestIntake;
 }
 
 /** A dispatched request until its seats are given back. */
@@ -50,27 +47,9 @@ function releaseOnClose(this: Tracked): void {
 
 /**
  * true: serve the request now; false: it was answered (429) or its client left; a promise of either when it waits
- * in the intake or in a queue. The caller has set the PF headers already, so a 429 carries them. Exempt requests
- * never wait in the intake.
+ * in a queue. The caller has set the PF headers already, so a 429 carries them.
  */
 export function admitRequest(
-  apf: PriorityAndFairness,
-  res: ServerResponse,
-  classification: Classification,
-  digest: RequestDigest,
-  query: URLSearchParams,
-): boolean | Promise<boolean> {
-  const intake = apf.intake;
-  if (intake === undefined || apf.dispatcher.isExempt(classification) || intake.mayRunNow())
-    return admitNow(apf, res, classification, digest, query);
-  return new Promise<boolean>((resolve) => {
-    intake.defer(res, (gone) => {
-      resolve(gone ? false : admitNow(apf, res, classification, digest, query));
-    });
-  });
-}
-
-function admitNow(
   apf: PriorityAndFairness,
   res: ServerResponse,
   classification: Classification,
@@ -115,11 +94,7 @@ function waitInQueue(
         return;
       }
       execute(apf, res, ticket, digest, flow, ticket.startMs, waited);
-      // Seats freed by a finished request dispatch the next one from its completion: through the intake when the
-      // loop has spent its budget, so a chain of queued requests does not run in one pass.
-      const intake = apf.intake;
-      if (intake === undefined || intake.mayRunNow()) resolve(true);
-      else intake.defer(res, (gone) => resolve(!gone), true);
+      resolve(true);
     };
   });
 }

@@ -121,7 +121,9 @@ export class Dispatcher {
     details?: RequestDetails,
     flow?: FlowStats,
   ): ExemptTicket | FqRequest | RejectReason {
-    const level = this.#levelOf(classification);
+    const level =
+      this.#levels.get(classification.priorityLevel.name) ??
+      (this.#levels.get(FLOW_SCHEMA_CATCH_ALL) as PriorityLevelState);
     if (!level.queues) {
       level.exemptExecuting++;
       return level.exemptTicket;
@@ -131,18 +133,6 @@ export class Dispatcher {
     req.flow = flow;
     const result = level.queues.start(req);
     return result === 'executing' || result === 'waiting' ? req : result;
-  }
-
-  /** Whether `classification`'s level is Exempt (its requests never wait). */
-  isExempt(classification: Classification): boolean {
-    return this.#levelOf(classification).queues === undefined;
-  }
-
-  #levelOf(classification: Classification): PriorityLevelState {
-    return (
-      this.#levels.get(classification.priorityLevel.name) ??
-      (this.#levels.get(FLOW_SCHEMA_CATCH_ALL) as PriorityLevelState)
-    );
   }
 
   /** The request is done (its response closed). */

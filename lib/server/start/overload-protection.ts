@@ -8,7 +8,6 @@ import { serveDump } from '../flowcontrol/debug-dump';
 import { FlowcontrolMetrics } from '../metrics/flowcontrol-metrics';
 import type { ApiServerMetrics } from '../metrics/metrics';
 import { MaxInFlight } from '../filters/max-in-flight';
-import { RequestIntake } from '../filters/request-intake';
 
 export type OverloadProtection =
   | {
@@ -65,7 +64,6 @@ export function overloadFilterOptions(
       dispatcher: protection.dispatcher,
       metrics: protection.metrics,
       estimator: { registry, listChunking },
-      intake: new RequestIntake(),
     },
   };
 }
