@@ -21,13 +21,13 @@ function rssMiB(pid: number): { rss: number; peak: number } {
   return { rss: kib('VmRSS') / 1024, peak: kib('VmHWM') / 1024 };
 }
 
-interface Storm {
+export interface Storm {
   statuses: Map<number, number>;
   /** From the first request sent to the last answer. */
   ms: number;
 }
 
-function storm(url: string, token: string): Promise<Storm> {
+export function storm(url: string, token: string): Promise<Storm> {
   const agent = new Agent({ keepAlive: false });
   const t0 = performance.now();
   const statuses = new Map<number, number>();
@@ -46,7 +46,7 @@ function storm(url: string, token: string): Promise<Storm> {
 }
 
 /** Probes from a child process, started before the storm and told "go" as the storm starts. */
-async function probedStorm(
+export async function probedStorm(
   server: ServerProcess,
   stormToken: string,
   adminToken: string,

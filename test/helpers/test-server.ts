@@ -50,7 +50,11 @@ export interface ApiResponse {
 }
 
 export class ApiClient {
-  constructor(readonly baseUrl: string) {}
+  /** `defaultHeaders` go with every request (e.g. an Authorization bearer token). */
+  constructor(
+    readonly baseUrl: string,
+    readonly defaultHeaders: Record<string, string> = {},
+  ) {}
 
   async request(
     method: string,
@@ -58,7 +62,7 @@ export class ApiClient {
     body?: unknown,
     headers: Record<string, string> = {},
   ): Promise<ApiResponse> {
-    const init: RequestInit = { method, headers: { ...headers } };
+    const init: RequestInit = { method, headers: { ...this.defaultHeaders, ...headers } };
     if (body !== undefined) {
       init.body = typeof body === 'string' || body instanceof Uint8Array ? (body as string) : JSON.stringify(body);
       (init.headers as Record<string, string>)['Content-Type'] ??= 'application/json';

@@ -170,3 +170,37 @@ it('a watch storm (500 watches opening at once) does not block writes of another
     controller.abort();
   }
 }, 120_000);
+
+// Clients that give up mid-storm (while their requests wait to be read, in a queue, or holding seats) leave nothing
+// behind: no seat stays taken, nothing stays queued, and the level admits again.
+it('clients leaving mid-storm leave no seat taken and nothing queued', async () => {
+  const url = `${ts.url}/apis/apps/v1/deployments`;
+  const controller = new AbortController();
+  const storm = Promise.all(
+    Array.from({ length: 1500 }, () =>
+      fetch(url, { signal: controller.signal }).then(
+        (r) => r.status,
+        () => 0,
+      ),
+    ),
+  );
+  // Give up once the first answers arrive, with most of the storm still waiting in the server.
+  await new Promise((r) => setTimeout(r, 150));
+  controller.abort();
+  const statuses = countStatuses(await storm);
+  expect(Object.keys(statuses).filter((s) => !['0', '200', '429'].includes(s))).toEqual([]);
+  // Read as the administrator (exempt), so the scrape itself holds no seat of global-default.
+  const admin = new ApiClient(ts.url, { Authorization: `Bearer ${ADMIN_TOKEN}` });
+  const level = { priority_level: 'global-default' };
+  await eventually(
+    async () =>
+      (await metricSum(admin, 'apiserver_flowcontrol_current_executing_requests', level)) === 0 &&
+      (await metricSum(admin, 'apiserver_flowcontrol_current_inqueue_requests', level)) === 0,
+    10_000,
+    'global-default to give back every seat and empty its queues',
+  );
+  // The level still admits: a burst within its queues' room is answered with 200s and 429s only.
+  const after = await Promise.all(Array.from({ length: 20 }, () => fetch(url).then((r) => r.status)));
+  expect(Object.keys(countStatuses(after)).filter((s) => s !== '200' && s !== '429')).toEqual([]);
+  expect(after).toContain(200);
+}, 120_000);
