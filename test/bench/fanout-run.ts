@@ -8,6 +8,7 @@ import { httpRequest } from './http-load';
 import type { ServerProcess } from './server-process';
 import { processCpuMs } from './stats';
 import type { ChildMessage, ParentMessage } from './fanout-watchers';
+import { decomposition, startProbe, type FanOutProbe } from './fanout-probe';
 
 export interface FanOutOptions {
   watchers: number;
@@ -18,6 +19,8 @@ export interface FanOutOptions {
   /** `deployments` (small Deployments in `namespace`) or `namespaces`. */
   kind: string;
   namespace: string;
+  /** With BENCH_FANOUT_DECOMPOSE=1: the etcd the server uses, watched by the decomposition's probe (fanout-probe.ts). */
+  etcdUrl?: string;
 }
 
 export interface FanOutResult {
@@ -33,6 +36,8 @@ export interface FanOutResult {
   serverCpu: number;
   watchersCpu: number;
   writersCpu: number;
+  /** Where the latency goes, stage by stage (BENCH_FANOUT_DECOMPOSE=1). */
+  decomposition?: string[];
 }
 
 /** One watchers' process (fanout-watchers.ts) and a promise for its next message of a type. */
@@ -115,6 +120,7 @@ export async function runFanOut(server: ServerProcess, agent: Agent, options: Fa
   const targets = 20;
   const from = await createTargets(server, agent, base, options);
   const acked = new Map<number, number>();
+  let probe: FanOutProbe | undefined;
   const children = Array.from({ length: Math.max(1, options.processes) }, forkWatchers);
   const sendAll = (message: ParentMessage): void => children.forEach((c) => void c.child.send(message));
   const cpuOfWatchers = async (): Promise<number> => {
@@ -127,6 +133,12 @@ export async function runFanOut(server: ServerProcess, agent: Agent, options: Fa
       c.child.send({ type: 'open', port, path: `${base}?watch=1&resourceVersion=${from}`, watchers: share });
     });
     await Promise.all(children.map((c) => c.next('opened')));
+    const etcdPrefix =
+      options.kind === 'namespaces' ? '/registry/namespaces/' : `/registry/apps/deployments/${options.namespace}/`;
+    probe =
+      process.env['BENCH_FANOUT_DECOMPOSE'] === '1' && options.etcdUrl !== undefined
+        ? await startProbe(options.etcdUrl, etcdPrefix, port, `${base}?watch=1&resourceVersion=${from}`)
+        : undefined;
     await new Promise((r) => setTimeout(r, 1000));
     const cpuBefore = processCpuMs(server.pid);
     const clientBefore = process.cpuUsage();
@@ -162,6 +174,13 @@ export async function runFanOut(server: ServerProcess, agent: Agent, options: Fa
     for (const r of results) r.histogram.forEach((n, ms) => (histogram[ms] = (histogram[ms] ?? 0) + n));
     const delivered = results.reduce((sum, r) => sum + r.delivered, 0);
     const percent = (ms: number): number => ms / writeSeconds / 10;
+    const firstAt = new Map<number, number>();
+    const lastAt = new Map<number, number>();
+    for (const r of results)
+      for (const [rv, first, last] of r.spread) {
+        firstAt.set(rv, Math.min(first, firstAt.get(rv) ?? Infinity));
+        lastAt.set(rv, Math.max(last, lastAt.get(rv) ?? -Infinity));
+      }
     return {
       total,
       writeSeconds,
@@ -174,8 +193,10 @@ export async function runFanOut(server: ServerProcess, agent: Agent, options: Fa
       serverCpu: percent(cpuMs),
       watchersCpu: percent(watchersMs),
       writersCpu: percent((clientUsage.user + clientUsage.system) / 1000),
+      ...(probe ? { decomposition: decomposition(acked, probe, firstAt, lastAt) } : {}),
     };
   } finally {
+    await probe?.stop();
     // A watchers' process exits by itself after its result (writing its profile, if any); one that does not is killed.
     await Promise.all(
       children.map(

@@ -20,6 +20,8 @@ export type ChildMessage =
       /** Latencies in 1 ms buckets (the last one holds everything above), to merge several processes' results. */
       histogram: number[];
       max: number;
+      /** Per revision: the first and the last receipt time among this process's sockets. */
+      spread: Array<[number, number, number]>;
     };
 
 /** The histogram's range: latencies above it count in its last bucket. */
@@ -67,6 +69,8 @@ async function finish(total: number, acked: Array<[number, number]>, waitMs: num
     histogram[bucket] = (histogram[bucket] ?? 0) + 1;
   }
   for (let i = 0; i < histogram.length; i++) histogram[i] ??= 0;
+  const spread: Array<[number, number, number]> = [];
+  for (const [rv, times] of received) spread.push([rv, Math.min(...times), Math.max(...times)]);
   send({
     type: 'result',
     complete: counts.filter((c) => c === total).length,
@@ -74,6 +78,7 @@ async function finish(total: number, acked: Array<[number, number]>, waitMs: num
     latencies: { p50: q(0.5), p99: q(0.99), max: q(1) },
     histogram,
     max: latencies.length === 0 ? NaN : q(1),
+    spread,
   });
 }
 

@@ -38,6 +38,8 @@ const SERVER_NODE_ARGS = (process.env['BENCH_SERVER_NODE_ARGS'] ?? '').split(/\s
 const SYNC_NS = 'bench-sync';
 const DEPLOYMENTS = (ns: string): string => `/apis/apps/v1/namespaces/${ns}/deployments`;
 
+/** The etcd of this run (for the fan-out's decomposition probe). */
+let etcdUrl = '';
 const log = (line: string): void => void process.stderr.write(`[bench watch-sync] ${line}\n`);
 const sleep = (ms: number): Promise<void> => new Promise((r) => setTimeout(r, ms));
 const mib = (bytes: number): string => (bytes / MiB).toFixed(1);
@@ -99,9 +101,12 @@ async function syncs(server: ServerProcess, agent: Agent): Promise<string> {
 
 async function fanOut(server: ServerProcess, agent: Agent): Promise<string> {
   await cachedListBytes(server, agent, SYNC_NS, SYNC_OBJECTS);
-  const result = await runFanOut(server, agent, FAN_OUT);
+  const result = await runFanOut(server, agent, { ...FAN_OUT, etcdUrl });
   log(`fan-out: p50 ${result.p50} ms, p99 ${result.p99} ms, complete ${result.complete}/${FAN_OUT.watchers}`);
-  return `${fanOutSummary(result, FAN_OUT)} (target ${fanOutMet(result, FAN_OUT) ? 'met' : 'missed'})`;
+  for (const line of result.decomposition ?? []) log(`  ${line}`);
+  const stages =
+    result.decomposition === undefined ? '' : `; from the acknowledgment: ${result.decomposition.join('; ')}`;
+  return `${fanOutSummary(result, FAN_OUT)} (target ${fanOutMet(result, FAN_OUT) ? 'met' : 'missed'})${stages}`;
 }
 
 const PHASE_RUNS: Record<string, { what: string; args: string[]; run: typeof syncs }> = {
@@ -116,6 +121,7 @@ async function main(): Promise<void> {
   if (BASE_SCRIPT !== undefined) builds.push({ name: `base (${BASE_SCRIPT})`, script: BASE_SCRIPT });
   const dataDir = mkdtempSync(join(tmpdir(), 'orch-bench-watch-sync-'));
   const etcd = await startEmbeddedEtcd(join(dataDir, 'etcd'));
+  etcdUrl = etcd.clientUrl;
   const rows: string[] = [];
   try {
     await fill(etcd.clientUrl, builds[0] as Build);
