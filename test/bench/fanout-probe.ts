@@ -70,5 +70,8 @@ export function decomposition(
     `ack → first of the 1,000 sockets read (watchers' process): ${quantiles(delays(acked, (rv) => firstAt.get(rv)))}`,
     `ack → last of the 1,000 sockets read (watchers' process): ${quantiles(delays(acked, (rv) => lastAt.get(rv)))}`,
     `ack → probe socket read (writers' process; the group's last socket): ${quantiles(delays(acked, (rv) => probe.probeAt.get(rv)))}`,
+    // The commit's own clock: the acknowledgment lags etcd's event by however long the server takes to answer.
+    `etcd watch event → first socket read: ${quantiles(delays(probe.etcdAt, (rv) => firstAt.get(rv)))}`,
+    `etcd watch event → last socket read: ${quantiles(delays(probe.etcdAt, (rv) => lastAt.get(rv)))}`,
   ];
 }
