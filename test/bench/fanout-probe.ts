@@ -65,13 +65,15 @@ export function decomposition(
   firstAt: Map<number, number>,
   lastAt: Map<number, number>,
 ): string[] {
+  /** etcd's events of the measured writes (not the warm-up's). */
+  const etcdAt = new Map([...probe.etcdAt].filter(([rv]) => acked.has(rv)));
   return [
     `ack → etcd watch event (writers' process): ${quantiles(delays(acked, (rv) => probe.etcdAt.get(rv)))}`,
     `ack → first of the 1,000 sockets read (watchers' process): ${quantiles(delays(acked, (rv) => firstAt.get(rv)))}`,
     `ack → last of the 1,000 sockets read (watchers' process): ${quantiles(delays(acked, (rv) => lastAt.get(rv)))}`,
     `ack → probe socket read (writers' process; the group's last socket): ${quantiles(delays(acked, (rv) => probe.probeAt.get(rv)))}`,
     // The commit's own clock: the acknowledgment lags etcd's event by however long the server takes to answer.
-    `etcd watch event → first socket read: ${quantiles(delays(probe.etcdAt, (rv) => firstAt.get(rv)))}`,
-    `etcd watch event → last socket read: ${quantiles(delays(probe.etcdAt, (rv) => lastAt.get(rv)))}`,
+    `etcd watch event → first socket read: ${quantiles(delays(etcdAt, (rv) => firstAt.get(rv)))}`,
+    `etcd watch event → last socket read: ${quantiles(delays(etcdAt, (rv) => lastAt.get(rv)))}`,
   ];
 }

@@ -63,7 +63,9 @@ async function finish(total: number, acked: Array<[number, number]>, waitMs: num
   for (const [rv, { times: all, n }] of received) {
     const times = all.subarray(0, n);
     const at = ackedAt.get(rv);
-    for (const t of times) latencies.push(at === undefined ? 0 : Math.max(0, t - at));
+    // A warm-up write's event (not measured).
+    if (at === undefined) continue;
+    for (const t of times) latencies.push(Math.max(0, t - at));
   }
   latencies.sort((a, b) => a - b);
   const q = (p: number): number => latencies[Math.min(latencies.length - 1, Math.floor(latencies.length * p))] ?? NaN;

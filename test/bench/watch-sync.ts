@@ -30,6 +30,8 @@ const FAN_OUT: FanOutOptions = {
   processes: Number(process.env['BENCH_WATCHER_PROCESSES'] ?? 1),
   writesPerSecond: Number(process.env['BENCH_WRITE_RATE'] ?? 200),
   seconds: Number(process.env['BENCH_WATCH_SECONDS'] ?? 10),
+  // APF lends the writers' priority level seats only after a 10 s period that saw their demand.
+  warmupSeconds: Number(process.env['BENCH_WATCH_WARMUP_SECONDS'] ?? 12),
   kind: 'deployments',
   namespace: 'bench-watch',
 };
@@ -151,7 +153,7 @@ async function main(): Promise<void> {
     '',
     ...machineDescription(),
     '',
-    `Each phase runs on a fresh server process (log level warn) on one embedded etcd holding ${SYNC_OBJECTS} Deployments of ~2.8 KiB (copies of one created through the API). Syncs: ${SYNCS} concurrent raw-TCP watches with sendInitialEvents=true read until the end-of-initial-events BOOKMARK, after one unmeasured sync; peak RSS from VmHWM reset through clear_refs. Fan-out: ${FAN_OUT.watchers} raw-TCP watchers in ${FAN_OUT.processes} separate process(es) (fanout-watchers.ts), ${FAN_OUT.writesPerSecond} PATCHes/s of 20 small Deployments for ${FAN_OUT.seconds} s by 64 writers; latency = receipt time minus the PATCH's acknowledgment time (wall clock).`,
+    `Each phase runs on a fresh server process (log level warn) on one embedded etcd holding ${SYNC_OBJECTS} Deployments of ~2.8 KiB (copies of one created through the API). Syncs: ${SYNCS} concurrent raw-TCP watches with sendInitialEvents=true read until the end-of-initial-events BOOKMARK, after one unmeasured sync; peak RSS from VmHWM reset through clear_refs. Fan-out: ${FAN_OUT.watchers} raw-TCP watchers in ${FAN_OUT.processes} separate process(es) (fanout-watchers.ts), ${FAN_OUT.writesPerSecond} PATCHes/s of 20 small Deployments by 64 writers for ${FAN_OUT.warmupSeconds} s unmeasured (APF's borrowing adapts to the writers' demand) then ${FAN_OUT.seconds} s measured; latency = receipt time minus the PATCH's acknowledgment time (wall clock).`,
     '',
     '| Round | Phase | Server | Result |',
     '|---|---|---|---|',
