@@ -8,6 +8,7 @@ import { httpRequest } from './http-load';
 import type { ServerProcess } from './server-process';
 import { processCpuMs } from './stats';
 import type { ChildMessage, ParentMessage } from './fanout-watchers';
+import { decomposition, startProbe, type FanOutProbe } from './fanout-probe';
 
 export interface FanOutOptions {
   watchers: number;
@@ -18,6 +19,13 @@ export interface FanOutOptions {
   /** `deployments` (small Deployments in `namespace`) or `namespaces`. */
   kind: string;
   namespace: string;
+  /**
+   * Seconds of unmeasured writes at the same rate before the measured ones (steady state: APF's borrowing, which
+   * adjusts every 10 s, has seen the writers' demand). Their events are awaited but not counted.
+   */
+  warmupSeconds?: number;
+  /** With BENCH_FANOUT_DECOMPOSE=1: the etcd the server uses, watched by the decomposition's probe (fanout-probe.ts). */
+  etcdUrl?: string;
 }
 
 export interface FanOutResult {
@@ -33,6 +41,8 @@ export interface FanOutResult {
   serverCpu: number;
   watchersCpu: number;
   writersCpu: number;
+  /** Where the latency goes, stage by stage (BENCH_FANOUT_DECOMPOSE=1). */
+  decomposition?: string[];
 }
 
 /** One watchers' process (fanout-watchers.ts) and a promise for its next message of a type. */
@@ -106,15 +116,57 @@ async function createTargets(
   return JSON.parse((await httpRequest(agent, server.url, 'GET', base)).body).metadata.resourceVersion;
 }
 
+/**
+ * PATCHes `count` writes at `rate` per second by 64 writers (write i patches object `w-${i % 20}`), numbered from
+ * `first`; acknowledgment times by resourceVersion go into `acked`. Returns how many writes started > 50 ms late.
+ */
+async function writeAtRate(
+  server: ServerProcess,
+  agent: Agent,
+  objectPath: string,
+  rate: number,
+  count: number,
+  first: number,
+  acked: Map<number, number> | undefined,
+): Promise<{ late: number }> {
+  const startedAt = performance.now();
+  let written = 0;
+  let late = 0;
+  const writers = Array.from({ length: 64 }, async () => {
+    for (;;) {
+      const i = written++;
+      if (i >= count) return;
+      const due = startedAt + (i * 1000) / rate;
+      const wait = due - performance.now();
+      if (wait > 0) await new Promise((r) => setTimeout(r, wait));
+      else if (wait < -50) late++;
+      const patch = JSON.stringify({ metadata: { annotations: { n: String(first + i) } } });
+      const res = await httpRequest(
+        agent,
+        server.url,
+        'PATCH',
+        `${objectPath}${i % 20}`,
+        patch,
+        'application/merge-patch+json',
+      );
+      const at = wallNow();
+      const rv = Number(JSON.parse(res.body).metadata.resourceVersion);
+      if (acked !== undefined && !acked.has(rv)) acked.set(rv, at);
+    }
+  });
+  await Promise.all(writers);
+  return { late };
+}
+
 /** Runs the fan-out once against `server`: watchers opened, writes at the fixed rate, then every event awaited (30 s). */
 export async function runFanOut(server: ServerProcess, agent: Agent, options: FanOutOptions): Promise<FanOutResult> {
   const port = Number(new URL(server.url).port);
   // Watched objects: small Deployments (~1.6 KiB per event with managedFields) or Namespaces (~0.5 KiB).
   const base =
     options.kind === 'namespaces' ? '/api/v1/namespaces' : `/apis/apps/v1/namespaces/${options.namespace}/deployments`;
-  const targets = 20;
   const from = await createTargets(server, agent, base, options);
   const acked = new Map<number, number>();
+  let probe: FanOutProbe | undefined;
   const children = Array.from({ length: Math.max(1, options.processes) }, forkWatchers);
   const sendAll = (message: ParentMessage): void => children.forEach((c) => void c.child.send(message));
   const cpuOfWatchers = async (): Promise<number> => {
@@ -127,41 +179,39 @@ export async function runFanOut(server: ServerProcess, agent: Agent, options: Fa
       c.child.send({ type: 'open', port, path: `${base}?watch=1&resourceVersion=${from}`, watchers: share });
     });
     await Promise.all(children.map((c) => c.next('opened')));
+    const etcdPrefix =
+      options.kind === 'namespaces' ? '/registry/namespaces/' : `/registry/apps/deployments/${options.namespace}/`;
+    probe =
+      process.env['BENCH_FANOUT_DECOMPOSE'] === '1' && options.etcdUrl !== undefined
+        ? await startProbe(options.etcdUrl, etcdPrefix, port, `${base}?watch=1&resourceVersion=${from}`)
+        : undefined;
     await new Promise((r) => setTimeout(r, 1000));
+    // Unmeasured writes first: APF lends seats to the writers' level only after its demand was seen for a period.
+    const warmTotal = Math.round(options.writesPerSecond * (options.warmupSeconds ?? 0));
+    await writeAtRate(server, agent, `${base}/w-`, options.writesPerSecond, warmTotal, 0, undefined);
     const cpuBefore = processCpuMs(server.pid);
     const clientBefore = process.cpuUsage();
     const watchersCpuBefore = await cpuOfWatchers();
     const total = options.writesPerSecond * options.seconds;
     const startedAt = performance.now();
-    let written = 0;
-    let late = 0;
-    const writers = Array.from({ length: 64 }, async () => {
-      for (;;) {
-        const i = written++;
-        if (i >= total) return;
-        const due = startedAt + (i * 1000) / options.writesPerSecond;
-        const wait = due - performance.now();
-        if (wait > 0) await new Promise((r) => setTimeout(r, wait));
-        else if (wait < -50) late++;
-        const patch = JSON.stringify({ metadata: { annotations: { n: String(i) } } });
-        const path = `${base}/w-${i % targets}`;
-        const res = await httpRequest(agent, server.url, 'PATCH', path, patch, 'application/merge-patch+json');
-        const at = wallNow();
-        const rv = Number(JSON.parse(res.body).metadata.resourceVersion);
-        if (!acked.has(rv)) acked.set(rv, at);
-      }
-    });
-    await Promise.all(writers);
+    const { late } = await writeAtRate(server, agent, `${base}/w-`, options.writesPerSecond, total, warmTotal, acked);
     const writeSeconds = (performance.now() - startedAt) / 1000;
     const cpuMs = (processCpuMs(server.pid) ?? NaN) - (cpuBefore ?? NaN);
     const clientUsage = process.cpuUsage(clientBefore);
     const watchersMs = (await cpuOfWatchers()) - watchersCpuBefore;
-    sendAll({ type: 'finish', total, acked: [...acked], waitMs: 30_000 });
+    sendAll({ type: 'finish', total: warmTotal + total, acked: [...acked], waitMs: 30_000 });
     const results = await Promise.all(children.map((c) => c.next('result')));
     const histogram: number[] = [];
     for (const r of results) r.histogram.forEach((n, ms) => (histogram[ms] = (histogram[ms] ?? 0) + n));
     const delivered = results.reduce((sum, r) => sum + r.delivered, 0);
     const percent = (ms: number): number => ms / writeSeconds / 10;
+    const firstAt = new Map<number, number>();
+    const lastAt = new Map<number, number>();
+    for (const r of results)
+      for (const [rv, first, last] of r.spread) {
+        firstAt.set(rv, Math.min(first, firstAt.get(rv) ?? Infinity));
+        lastAt.set(rv, Math.max(last, lastAt.get(rv) ?? -Infinity));
+      }
     return {
       total,
       writeSeconds,
@@ -174,8 +224,10 @@ export async function runFanOut(server: ServerProcess, agent: Agent, options: Fa
       serverCpu: percent(cpuMs),
       watchersCpu: percent(watchersMs),
       writersCpu: percent((clientUsage.user + clientUsage.system) / 1000),
+      ...(probe ? { decomposition: decomposition(acked, probe, firstAt, lastAt) } : {}),
     };
   } finally {
+    await probe?.stop();
     // A watchers' process exits by itself after its result (writing its profile, if any); one that does not is killed.
     await Promise.all(
       children.map(

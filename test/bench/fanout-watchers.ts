@@ -20,6 +20,8 @@ export type ChildMessage =
       /** Latencies in 1 ms buckets (the last one holds everything above), to merge several processes' results. */
       histogram: number[];
       max: number;
+      /** Per revision: the first and the last receipt time among this process's sockets. */
+      spread: Array<[number, number, number]>;
     };
 
 /** The histogram's range: latencies above it count in its last bucket. */
@@ -27,8 +29,11 @@ const HISTOGRAM_MS = 60_000;
 
 const sockets: Socket[] = [];
 let counts = new Int32Array(0);
-/** Receipt times by resourceVersion, one per watcher that received it. */
-const received = new Map<number, number[]>();
+/**
+ * Receipt times by resourceVersion, one per watcher that received it (`n` so far), in an array allocated once per
+ * revision: recording an event allocates nothing, so this process's garbage collection does not delay its reads.
+ */
+const received = new Map<number, { times: Float64Array; n: number }>();
 
 function send(message: ChildMessage): void {
   process.send?.(message);
@@ -41,8 +46,8 @@ async function open(port: number, path: string, watchers: number): Promise<void>
       await rawWatch(port, path, (rv, at) => {
         counts[w] = (counts[w] ?? 0) + 1;
         let times = received.get(rv);
-        if (times === undefined) received.set(rv, (times = []));
-        times.push(at);
+        if (times === undefined) received.set(rv, (times = { times: new Float64Array(watchers), n: 0 }));
+        if (times.n < watchers) times.times[times.n++] = at;
       }),
     );
   }
@@ -55,9 +60,12 @@ async function finish(total: number, acked: Array<[number, number]>, waitMs: num
   for (const s of sockets) s.destroy();
   const ackedAt = new Map(acked);
   const latencies: number[] = [];
-  for (const [rv, times] of received) {
+  for (const [rv, { times: all, n }] of received) {
+    const times = all.subarray(0, n);
     const at = ackedAt.get(rv);
-    for (const t of times) latencies.push(at === undefined ? 0 : Math.max(0, t - at));
+    // A warm-up write's event (not measured).
+    if (at === undefined) continue;
+    for (const t of times) latencies.push(Math.max(0, t - at));
   }
   latencies.sort((a, b) => a - b);
   const q = (p: number): number => latencies[Math.min(latencies.length - 1, Math.floor(latencies.length * p))] ?? NaN;
@@ -67,6 +75,11 @@ async function finish(total: number, acked: Array<[number, number]>, waitMs: num
     histogram[bucket] = (histogram[bucket] ?? 0) + 1;
   }
   for (let i = 0; i < histogram.length; i++) histogram[i] ??= 0;
+  const spread: Array<[number, number, number]> = [];
+  for (const [rv, { times, n }] of received) {
+    const got = times.subarray(0, n);
+    spread.push([rv, got.reduce((a, b) => Math.min(a, b), Infinity), got.reduce((a, b) => Math.max(a, b), -Infinity)]);
+  }
   send({
     type: 'result',
     complete: counts.filter((c) => c === total).length,
@@ -74,6 +87,7 @@ async function finish(total: number, acked: Array<[number, number]>, waitMs: num
     latencies: { p50: q(0.5), p99: q(0.99), max: q(1) },
     histogram,
     max: latencies.length === 0 ? NaN : q(1),
+    spread,
   });
 }
 

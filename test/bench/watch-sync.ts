@@ -30,6 +30,8 @@ const FAN_OUT: FanOutOptions = {
   processes: Number(process.env['BENCH_WATCHER_PROCESSES'] ?? 1),
   writesPerSecond: Number(process.env['BENCH_WRITE_RATE'] ?? 200),
   seconds: Number(process.env['BENCH_WATCH_SECONDS'] ?? 10),
+  // APF lends the writers' priority level seats only after a 10 s period that saw their demand.
+  warmupSeconds: Number(process.env['BENCH_WATCH_WARMUP_SECONDS'] ?? 12),
   kind: 'deployments',
   namespace: 'bench-watch',
 };
@@ -38,6 +40,8 @@ const SERVER_NODE_ARGS = (process.env['BENCH_SERVER_NODE_ARGS'] ?? '').split(/\s
 const SYNC_NS = 'bench-sync';
 const DEPLOYMENTS = (ns: string): string => `/apis/apps/v1/namespaces/${ns}/deployments`;
 
+/** The etcd of this run (for the fan-out's decomposition probe). */
+let etcdUrl = '';
 const log = (line: string): void => void process.stderr.write(`[bench watch-sync] ${line}\n`);
 const sleep = (ms: number): Promise<void> => new Promise((r) => setTimeout(r, ms));
 const mib = (bytes: number): string => (bytes / MiB).toFixed(1);
@@ -99,9 +103,12 @@ async function syncs(server: ServerProcess, agent: Agent): Promise<string> {
 
 async function fanOut(server: ServerProcess, agent: Agent): Promise<string> {
   await cachedListBytes(server, agent, SYNC_NS, SYNC_OBJECTS);
-  const result = await runFanOut(server, agent, FAN_OUT);
+  const result = await runFanOut(server, agent, { ...FAN_OUT, etcdUrl });
   log(`fan-out: p50 ${result.p50} ms, p99 ${result.p99} ms, complete ${result.complete}/${FAN_OUT.watchers}`);
-  return `${fanOutSummary(result, FAN_OUT)} (target ${fanOutMet(result, FAN_OUT) ? 'met' : 'missed'})`;
+  for (const line of result.decomposition ?? []) log(`  ${line}`);
+  const stages =
+    result.decomposition === undefined ? '' : `; from the acknowledgment: ${result.decomposition.join('; ')}`;
+  return `${fanOutSummary(result, FAN_OUT)} (target ${fanOutMet(result, FAN_OUT) ? 'met' : 'missed'})${stages}`;
 }
 
 const PHASE_RUNS: Record<string, { what: string; args: string[]; run: typeof syncs }> = {
@@ -116,6 +123,7 @@ async function main(): Promise<void> {
   if (BASE_SCRIPT !== undefined) builds.push({ name: `base (${BASE_SCRIPT})`, script: BASE_SCRIPT });
   const dataDir = mkdtempSync(join(tmpdir(), 'orch-bench-watch-sync-'));
   const etcd = await startEmbeddedEtcd(join(dataDir, 'etcd'));
+  etcdUrl = etcd.clientUrl;
   const rows: string[] = [];
   try {
     await fill(etcd.clientUrl, builds[0] as Build);
@@ -145,7 +153,7 @@ async function main(): Promise<void> {
     '',
     ...machineDescription(),
     '',
-    `Each phase runs on a fresh server process (log level warn) on one embedded etcd holding ${SYNC_OBJECTS} Deployments of ~2.8 KiB (copies of one created through the API). Syncs: ${SYNCS} concurrent raw-TCP watches with sendInitialEvents=true read until the end-of-initial-events BOOKMARK, after one unmeasured sync; peak RSS from VmHWM reset through clear_refs. Fan-out: ${FAN_OUT.watchers} raw-TCP watchers in ${FAN_OUT.processes} separate process(es) (fanout-watchers.ts), ${FAN_OUT.writesPerSecond} PATCHes/s of 20 small Deployments for ${FAN_OUT.seconds} s by 64 writers; latency = receipt time minus the PATCH's acknowledgment time (wall clock).`,
+    `Each phase runs on a fresh server process (log level warn) on one embedded etcd holding ${SYNC_OBJECTS} Deployments of ~2.8 KiB (copies of one created through the API). Syncs: ${SYNCS} concurrent raw-TCP watches with sendInitialEvents=true read until the end-of-initial-events BOOKMARK, after one unmeasured sync; peak RSS from VmHWM reset through clear_refs. Fan-out: ${FAN_OUT.watchers} raw-TCP watchers in ${FAN_OUT.processes} separate process(es) (fanout-watchers.ts), ${FAN_OUT.writesPerSecond} PATCHes/s of 20 small Deployments by 64 writers for ${FAN_OUT.warmupSeconds} s unmeasured (APF's borrowing adapts to the writers' demand) then ${FAN_OUT.seconds} s measured; latency = receipt time minus the PATCH's acknowledgment time (wall clock).`,
     '',
     '| Round | Phase | Server | Result |',
     '|---|---|---|---|',
