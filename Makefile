@@ -4,7 +4,7 @@ NODE_MODULES_STAMP := node_modules/.package-lock.json
 PORT ?= 8080
 APT_GET := $(if $(filter 0,$(shell id -u)),apt-get,sudo apt-get)
 
-.PHONY: all deps etcd wrk prometheus chromium haproxy python-client cluster-tools build run test test-unit test-e2e test-cluster bench profile bench-request-cpu bench-workers bench-list-memory bench-list-speed bench-watchers bench-watch-sync bench-cache-memory loadtest lint clean cluster cluster-down cluster-restart
+.PHONY: all deps etcd wrk prometheus chromium haproxy python-client cluster-tools build run test test-unit test-e2e test-cluster bench profile bench-request-cpu bench-workers bench-list-memory bench-list-speed bench-watchers bench-watch-sync bench-cache-memory bench-cache-fill loadtest lint clean cluster cluster-down cluster-restart
 
 all: build
 
@@ -130,6 +130,11 @@ bench-watchers: deps build
 # Watch cache memory per object, fill time of 100,000 Deployments and GET/LIST CPU from the cache (in process, real etcd).
 bench-cache-memory: deps etcd build
 	node --expose-gc dist/test/bench/cache-memory.js
+
+# Watch cache fill of 100,000 Deployments, A/B: each fill in a new process, builds alternating, beside raw etcd ranges
+# (BENCH_CACHE_BUILD=<other dist>, BENCH_FILL_ROUNDS, BENCH_FILL_PAGES=10000,2500, BENCH_FILL_PROFILE=<path prefix>).
+bench-cache-fill: deps etcd build
+	node dist/test/bench/cache-fill.js
 
 # The standard load test: a throwaway embedded server + etcd, 60 s at the default mix; results in ./loadtest-results.
 # LOADTEST_ARGS adds flags, e.g. LOADTEST_ARGS="--server https://127.0.0.1:6443 --kubeconfig ~/.kube/config".

@@ -40,7 +40,7 @@ async function measured(): Promise<{
 }
 
 const PER_NAMESPACE = 10_000;
-const PREFIX = '/registry/apps/deployments/';
+export const PREFIX = '/registry/apps/deployments/';
 
 let served: Awaited<ReturnType<typeof measured>>['served'];
 
@@ -147,22 +147,22 @@ export function storedDeployment(namespace: string, name: string, i: number): Ap
   } as unknown as ApiObject;
 }
 
-function nsOf(i: number): string {
+export function nsOf(i: number): string {
   return `bench-${Math.floor(i / PER_NAMESPACE)}`;
 }
 
-function nameOf(i: number): string {
+export function nameOf(i: number): string {
   return `d-${String(i).padStart(6, '0')}`;
 }
 
 /** Writes the objects with raw etcd puts (128 per txn, 8 txns in flight); returns the JSON bytes written. */
-async function writeObjects(client: Etcd3): Promise<number> {
+export async function writeObjects(client: Etcd3, count = OBJECTS): Promise<number> {
   let bytes = 0;
   let next = 0;
   const worker = async (): Promise<void> => {
-    while (next < OBJECTS) {
+    while (next < count) {
       const from = next;
-      next = Math.min(OBJECTS, next + 128);
+      next = Math.min(count, next + 128);
       const success = [];
       for (let i = from; i < next; i++) {
         const value = Buffer.from(encodeObject(storedDeployment(nsOf(i), nameOf(i), i)));
@@ -354,7 +354,8 @@ async function main(): Promise<void> {
   }
 }
 
-void main().catch((err: unknown) => {
-  process.stderr.write(`${err instanceof Error ? (err.stack ?? err.message) : String(err)}\n`);
-  process.exit(1);
-});
+if (require.main === module)
+  void main().catch((err: unknown) => {
+    process.stderr.write(`${err instanceof Error ? (err.stack ?? err.message) : String(err)}\n`);
+    process.exit(1);
+  });

@@ -70,6 +70,16 @@ describe('compact objects', () => {
     expect(compactFromStored(Buffer.from('not json'), '1')).toBeUndefined();
   });
 
+  it('declines values malformed after metadata or naming apiVersion or kind again', () => {
+    const head = '{"apiVersion":"v1","kind":"X","metadata":{"name":"a"}';
+    for (const rest of [',"spec":', ',"spec":{"a":1}', '"spec":{}}', ',"kind":"Y"}', ',"spec":{},"apiVersion":"v2"}'])
+      expect(compactFromStored(Buffer.from(head + rest), '1')).toBeUndefined();
+    const empty = compactFromStored(Buffer.from('{"apiVersion":"v1","kind":"X","metadata":{},"spec":{"a":1}}'), '2');
+    expect(JSON.stringify(empty)).toBe(
+      '{"apiVersion":"v1","kind":"X","metadata":{"resourceVersion":"2"},"spec":{"a":1}}',
+    );
+  });
+
   it('holds objects without members beyond metadata', () => {
     const compact = compactFromStored(stored({ apiVersion: 'v1', kind: 'Namespace', metadata: {} }), '3') as ApiObject;
     expect(JSON.stringify(compact)).toBe('{"apiVersion":"v1","kind":"Namespace","metadata":{"resourceVersion":"3"}}');

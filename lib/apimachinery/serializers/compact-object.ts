@@ -6,7 +6,7 @@
 // into a plain one. The decoded members of the objects read in the current event-loop turn are kept until it ends
 // (so repeated reads of one object decode once and see the same value), then dropped.
 import type { ApiObject, ObjectMeta } from '../meta/types';
-import { objectMembers } from './json-members';
+import { membersAfter, objectMembers } from './json-members';
 import type { Member } from './json-members';
 import { servedItemBytes, shareServedJson, storedItem } from './served-json';
 
@@ -24,7 +24,8 @@ const LAZY = Symbol('compact object');
  */
 const LAZY_METADATA = new Set(['managedFields', 'annotations']);
 /** `{"metadata":` starts every list item: metadata's own `{` is here. */
-const METADATA_AT = '{"metadata":'.length;
+const ITEM_HEAD = '{"metadata":';
+const METADATA_AT = ITEM_HEAD.length;
 
 /**
  * The objects whose lazy members were read last, with the values decoded: at most RECENTLY_DECODED objects (first
@@ -130,11 +131,14 @@ function metadataOf(item: Buffer, members: Member[]): Record<string, unknown> {
 
 /** The compact object of list-item bytes `item` (`{"metadata":{…},…}`), or undefined for bytes in another layout. */
 function fromItem(apiVersion: string, kind: string, item: Buffer): ApiObject | undefined {
-  const top = objectMembers(item, 0);
-  if (top === undefined || top[0]?.key !== 'metadata' || top.some((m) => m.key === 'apiVersion' || m.key === 'kind'))
-    return undefined;
+  if (item.toString('latin1', 0, METADATA_AT) !== ITEM_HEAD) return undefined;
   const metaMembers = objectMembers(item, METADATA_AT);
   if (metaMembers === undefined) return undefined;
+  // metadata's members were scanned: the top-level scan continues after its `}`.
+  const metaEnd = (metaMembers[metaMembers.length - 1]?.valueEnd ?? METADATA_AT + 1) + 1;
+  const metadata = { key: 'metadata', keyStart: 1, valueStart: METADATA_AT, valueEnd: metaEnd };
+  const top = membersAfter(item, metaEnd, [metadata]);
+  if (top === undefined || top.some((m) => m.key === 'apiVersion' || m.key === 'kind')) return undefined;
   const obj = { apiVersion, kind, metadata: metadataOf(item, metaMembers) };
   addLazy(obj, item, top.slice(1));
   return obj as unknown as ApiObject;

@@ -59,11 +59,24 @@ function skipValue(buf: Buffer, at: number): number {
 
 /** The members of the object whose `{` is at `open`, or undefined when the bytes are not compact JSON there. */
 export function objectMembers(buf: Buffer, open: number): Member[] | undefined {
+  if (buf[open] !== OPEN_BRACE) return undefined;
+  return buf[open + 1] === CLOSE_BRACE ? [] : scanMembers(buf, open + 1, []);
+}
+
+/**
+ * `members` (an object's members up to one whose value ends at `end`) with the object's members after it; undefined
+ * when the bytes are not compact JSON there. So an object whose first member was scanned on its own (as its own
+ * object's members) is not scanned again.
+ */
+export function membersAfter(buf: Buffer, end: number, members: Member[]): Member[] | undefined {
+  if (buf[end] === CLOSE_BRACE) return members;
+  return buf[end] === COMMA ? scanMembers(buf, end + 1, members) : undefined;
+}
+
+/** `members` with the members from the key at `at` to the object's `}`. */
+function scanMembers(buf: Buffer, at: number, members: Member[]): Member[] | undefined {
   try {
-    if (buf[open] !== OPEN_BRACE) return undefined;
-    const members: Member[] = [];
-    let i = open + 1;
-    if (buf[i] === CLOSE_BRACE) return members;
+    let i = at;
     for (;;) {
       if (buf[i] !== QUOTE) return undefined;
       const keyStart = i;

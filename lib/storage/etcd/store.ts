@@ -25,6 +25,7 @@ import { settleCreate, settleSwap, type Settled } from './write-outcome';
 import { timeEtcdCall } from './metrics';
 import { keyAfter, prefixRangeEnd } from './key-range';
 import { LeaseManager } from './lease-manager';
+import { rangeResponseOf, rawRange, type RawKeyValue, type RawRangeResponse } from './raw-range';
 
 /** With a predicate, read pages of this many keys at first, doubling up to MAX (like kube-apiserver). */
 const MIN_PREDICATE_PAGE = 64;
@@ -86,17 +87,17 @@ export class EtcdStorage extends ReadsFromStorage implements Storage {
       if (pageSize > 0) request.limit = pageSize;
       if (revision !== undefined) request.revision = revision;
       if (known) request.keys_only = true;
-      const res = await etcdCall(prefix, () => this.#client.kv.range(request), 'list');
-      revision ??= Number(res.header.revision);
-      const objects = known ? await this.#objectsOf(res.kvs, revision, known) : undefined;
-      let kv: IKeyValue | undefined;
+      const res = await etcdCall(prefix, () => this.#range(request, known !== undefined), 'list');
+      revision ??= res.revision;
+      const objects = res.keysOnly && known ? await this.#objectsOf(res.keysOnly, revision, known) : undefined;
+      let kv: RawKeyValue | undefined;
       let consumed = 0;
       for (kv of res.kvs) {
         consumed++;
         const key = kv.key.toString('utf8');
-        if (raw) raw.push({ key, value: kv.value, resourceVersion: String(kv.mod_revision) });
+        if (raw) raw.push({ key, value: kv.value, resourceVersion: String(kv.modRevision) });
         else {
-          const obj = objects ? (objects[consumed - 1] as ApiObject) : decodeObject(key, kv.value, kv.mod_revision);
+          const obj = objects ? (objects[consumed - 1] as ApiObject) : decodeObject(key, kv.value, kv.modRevision);
           if (options.predicate && !options.predicate(obj)) continue;
           items.push(obj);
         }
@@ -109,7 +110,7 @@ export class EtcdStorage extends ReadsFromStorage implements Storage {
       const moreInEtcd = res.more || unreadInPage > 0;
       if (limit > 0 && (raw?.length ?? items.length) === limit) {
         if (!moreInEtcd) lastKey = undefined;
-        else if (!options.predicate) remainingItemCount = Number(res.count) - consumed;
+        else if (!options.predicate) remainingItemCount = res.count - consumed;
         break;
       }
       if (!res.more || !kv) break;
@@ -121,6 +122,16 @@ export class EtcdStorage extends ReadsFromStorage implements Storage {
     if (lastKey !== undefined) result.lastKey = lastKey;
     if (remainingItemCount !== undefined && remainingItemCount > 0) result.remainingItemCount = remainingItemCount;
     return result;
+  }
+
+  /**
+   * A range's response: read in place (raw-range.ts) or, for a keys-only range whose key-values #objectsOf reads, as
+   * the etcd3 client's objects too.
+   */
+  async #range(request: IRangeRequest, keysOnly: boolean): Promise<RawRangeResponse & { keysOnly?: IKeyValue[] }> {
+    if (!keysOnly) return rawRange(this.#client, request);
+    const res = await this.#client.kv.range(request);
+    return { ...rangeResponseOf(res), keysOnly: res.kvs };
   }
 
   /** The objects of a keys-only page: the known ones as they are, the others read at `revision` and decoded. */
