@@ -4,7 +4,7 @@
 import type { Etcd3, IWatchResponse } from 'etcd3';
 import type { ChangeSink, StorageChange, WatchHandle } from '../storage';
 import { StorageError } from '../storage-error';
-import { decodeObject } from './codec';
+import { decodeCompact } from './codec';
 import { isCompactedWatchError } from './etcd-errors';
 
 function toChanges(res: IWatchResponse): StorageChange[] {
@@ -13,7 +13,7 @@ function toChanges(res: IWatchResponse): StorageChange[] {
     const revision = Number(event.kv.mod_revision);
     return event.type === 'Delete'
       ? { type: 'delete', key, revision }
-      : { type: 'put', key, object: decodeObject(key, event.kv.value, revision), revision };
+      : { type: 'put', key, object: decodeCompact(key, event.kv.value, revision), revision };
   });
 }
 
