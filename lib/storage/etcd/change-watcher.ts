@@ -6,6 +6,7 @@ import type { ChangeSink, StorageChange, WatchHandle } from '../storage';
 import { StorageError } from '../storage-error';
 import { decodeCompact } from './codec';
 import { isCompactedWatchError } from './etcd-errors';
+import { cheapResumeRevision } from './watch-stream';
 
 function toChanges(res: IWatchResponse): StorageChange[] {
   return res.events.map((event) => {
@@ -28,6 +29,7 @@ export async function watchChanges(
     .prefix(prefix)
     .startRevision(String(afterRevision + 1))
     .watcher();
+  cheapResumeRevision(watcher);
   let done = false;
   let cancelledByEtcd = false;
   let cancelling: Promise<void> | undefined;
