@@ -7,12 +7,12 @@ import { mkdtempSync, rmSync } from 'node:fs';
 import { Agent } from 'node:http';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import type { ServiceClientConstructor } from '@grpc/grpc-js';
 import { Etcd3 } from 'etcd3';
 import { compactObject } from '../../lib/apimachinery/serializers/compact-object';
 import { startEmbeddedEtcd } from '../../lib/server/embedded-etcd';
 import { decodeCompact, decodeObject } from '../../lib/storage/etcd/codec';
 import { decodeWatchResponse } from '../../lib/storage/etcd/watch-response';
+import { etcd3WatchCodec } from '../helpers/etcd3-watch-codec';
 import { httpRequest } from './http-load';
 import { LOAD_AT_START, machineDescription, publishSection } from './report';
 import { startServerProcess } from './server-process';
@@ -55,16 +55,6 @@ async function storedDeployment(): Promise<string> {
   }
 }
 
-/** etcd3's own WatchResponse serializer and decoder (proto-loader). */
-function etcd3Codec(): { serialize: (res: object) => Buffer; decode: (bytes: Buffer) => unknown } {
-  const client = new Etcd3({ hosts: '127.0.0.1:1' });
-  const pool = (client as unknown as { pool: { hosts: { getServiceClient(name: string): object }[] } }).pool;
-  const method = (pool.hosts[0]?.getServiceClient('Watch').constructor as ServiceClientConstructor).service['Watch'];
-  client.close();
-  if (method === undefined) throw new Error('no Watch method');
-  return { serialize: method.responseSerialize as (res: object) => Buffer, decode: method.responseDeserialize };
-}
-
 function follow(messages: Buffer[], decode: (b: Buffer) => unknown, current: boolean): number {
   const from = process.cpuUsage();
   let kept = 0;
@@ -86,7 +76,7 @@ function follow(messages: Buffer[], decode: (b: Buffer) => unknown, current: boo
 
 async function main(): Promise<void> {
   const template = await storedDeployment();
-  const codec = etcd3Codec();
+  const codec = etcd3WatchCodec();
   const messages = Array.from({ length: MESSAGES }, (_, i) => {
     const name = `decode-${i}`;
     return codec.serialize({

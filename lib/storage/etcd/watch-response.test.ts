@@ -1,17 +1,5 @@
-import { Etcd3 } from 'etcd3';
-import type { ServiceClientConstructor } from '@grpc/grpc-js';
+import { etcd3WatchCodec } from '../../../test/helpers/etcd3-watch-codec';
 import { decodeWatchResponse } from './watch-response';
-
-/** etcd3's own (proto-loader) serializer and decoder of WatchResponse: the reference the direct decoding must match. */
-function etcd3WatchCodec(): { serialize: (res: object) => Buffer; decode: (bytes: Buffer) => unknown } {
-  const client = new Etcd3({ hosts: '127.0.0.1:1' });
-  const pool = (client as unknown as { pool: { hosts: { getServiceClient(name: string): object }[] } }).pool;
-  const service = pool.hosts[0]?.getServiceClient('Watch');
-  const method = (service?.constructor as ServiceClientConstructor).service['Watch'];
-  client.close();
-  if (method === undefined) throw new Error('no Watch method');
-  return { serialize: method.responseSerialize as (res: object) => Buffer, decode: method.responseDeserialize };
-}
 
 const kv = (key: string, value: string, modRevision: string, extra: object = {}): object => ({
   key: Buffer.from(key),
