@@ -4,8 +4,9 @@
 import type { Etcd3, IWatchResponse } from 'etcd3';
 import type { ChangeSink, StorageChange, WatchHandle } from '../storage';
 import { StorageError } from '../storage-error';
-import { decodeObject } from './codec';
+import { decodeCompact } from './codec';
 import { isCompactedWatchError } from './etcd-errors';
+import { cheapResumeRevision } from './watch-stream';
 
 function toChanges(res: IWatchResponse): StorageChange[] {
   return res.events.map((event) => {
@@ -13,7 +14,7 @@ function toChanges(res: IWatchResponse): StorageChange[] {
     const revision = Number(event.kv.mod_revision);
     return event.type === 'Delete'
       ? { type: 'delete', key, revision }
-      : { type: 'put', key, object: decodeObject(key, event.kv.value, revision), revision };
+      : { type: 'put', key, object: decodeCompact(key, event.kv.value, revision), revision };
   });
 }
 
@@ -28,6 +29,7 @@ export async function watchChanges(
     .prefix(prefix)
     .startRevision(String(afterRevision + 1))
     .watcher();
+  cheapResumeRevision(watcher);
   let done = false;
   let cancelledByEtcd = false;
   let cancelling: Promise<void> | undefined;

@@ -7,10 +7,12 @@
 //   member cut off from its cluster answers `etcdserver: no leader` at once, before handling the request, instead of
 //   holding a request until etcd's 7 s request timeout. Watch streams do not require one, so they keep running on a
 //   member while the cluster elects a leader;
-// - keepalive pings as kube-apiserver sets them (30 s, 10 s timeout), and reconnects with capped backoff.
+// - keepalive pings as kube-apiserver sets them (30 s, 10 s timeout), and reconnects with capped backoff;
+// - watch responses decoded straight into what etcd3 reads (watch-stream.ts).
 import { Etcd3, type IOptions } from 'etcd3';
 import { InterceptingCall, type Interceptor } from '@grpc/grpc-js';
 import { faultHandlingFor } from './fault-handling';
+import { decodeWatchesDirectly } from './watch-stream';
 
 const REQUIRE_LEADER_KEY = 'hasleader';
 const KEEPALIVE_TIME_MS = 30_000;
@@ -40,10 +42,12 @@ export function newEtcdClient(hosts: string | string[], options: Omit<IOptions, 
     // grpc-js takes client interceptors from the options its service clients are constructed with.
     interceptors: [requireLeaderForUnaryCalls],
   };
-  return new Etcd3({
+  const client = new Etcd3({
     ...options,
     hosts: hostList,
     grpcOptions: grpcOptions as IOptions['grpcOptions'],
     faultHandling: { ...faultHandlingFor(hostList), ...options.faultHandling } as IOptions['faultHandling'],
   });
+  decodeWatchesDirectly(client);
+  return client;
 }

@@ -4,6 +4,7 @@ import type { ApiObject } from '../../apimachinery/meta/types';
 import { goShape } from '../../apimachinery/serializers/go-shape';
 import { StorageError } from '../storage-error';
 import { rememberStoredJson } from '../../apimachinery/serializers/served-json';
+import { compactFromStored } from '../../apimachinery/serializers/compact-object';
 
 /** The object as it is stored: as Kubernetes writes it from its Go type (see goShape). */
 export function storedForm(obj: ApiObject): ApiObject {
@@ -33,4 +34,19 @@ export function decodeObject(key: string, value: Buffer, modRevision: string | n
   obj.metadata = { ...obj.metadata, resourceVersion: String(modRevision) };
   rememberStoredJson(obj, value);
   return obj;
+}
+
+/**
+ * A stored value as the watch cache holds it (a compact object, as the cache fill makes them): only the metadata that
+ * keys, selectors and versions read is decoded, the rest when read. Bytes in another layout are decoded in full
+ * (decodeObject, which also rejects a value that is not JSON).
+ */
+export function decodeCompact(key: string, value: Buffer, modRevision: string | number): ApiObject {
+  let compact: ApiObject | undefined;
+  try {
+    compact = compactFromStored(value, String(modRevision));
+  } catch {
+    compact = undefined; // malformed metadata: decodeObject says what is wrong
+  }
+  return compact ?? decodeObject(key, value, modRevision);
 }

@@ -1,0 +1,186 @@
+// etcd's WatchResponse decoded straight from its bytes (protobufjs' Reader) into the plain object etcd3 reads: the
+// shape @grpc/proto-loader gives it with etcd3's options (keepCase, int64 as decimal strings, enums by name, defaults
+// filled in), without building protobufjs' message objects first and converting them after. Keys and values are
+// views of the received message, as proto-loader's are.
+import { Reader } from 'protobufjs';
+
+export interface DecodedKeyValue {
+  key: Buffer;
+  create_revision: string;
+  mod_revision: string;
+  version: string;
+  value: Buffer;
+  lease: string;
+}
+
+export interface DecodedEvent {
+  type: string | number;
+  kv: DecodedKeyValue | null;
+  prev_kv: DecodedKeyValue | null;
+}
+
+export interface DecodedWatchResponse {
+  header: { cluster_id: string; member_id: string; revision: string; raft_term: string } | null;
+  watch_id: string;
+  created: boolean;
+  canceled: boolean;
+  compact_revision: string;
+  cancel_reason: string;
+  fragment: boolean;
+  events: DecodedEvent[];
+}
+
+/** mvccpb.Event.EventType by number. */
+const EVENT_TYPES = ['Put', 'Delete'];
+const EMPTY = Buffer.alloc(0);
+
+/** A 64-bit varint as proto-loader writes it with `longs: String` (exact beyond 2^53 too). */
+function decimal(value: ReturnType<Reader['int64']> | number): string {
+  if (typeof value === 'number') return String(value);
+  const low = value.low >>> 0;
+  const high = value.unsigned ? value.high >>> 0 : value.high | 0;
+  if (high >= -0x200000 && high < 0x200000) return String(high * 0x100000000 + low);
+  const bits = (BigInt(value.high >>> 0) << 32n) | BigInt(low);
+  return String(value.unsigned ? bits : BigInt.asIntN(64, bits));
+}
+
+/** Where the length-delimited field whose length is next ends (reads the length). */
+function endOf(reader: Reader): number {
+  const length = reader.uint32();
+  return reader.pos + length;
+}
+
+function bytesOf(reader: Reader): Buffer {
+  return reader.bytes() as Buffer;
+}
+
+function decodeHeader(reader: Reader, end: number): NonNullable<DecodedWatchResponse['header']> {
+  const header = { cluster_id: '0', member_id: '0', revision: '0', raft_term: '0' };
+  while (reader.pos < end) {
+    const tag = reader.uint32();
+    switch (tag >>> 3) {
+      case 1:
+        header.cluster_id = decimal(reader.uint64());
+        break;
+      case 2:
+        header.member_id = decimal(reader.uint64());
+        break;
+      case 3:
+        header.revision = decimal(reader.int64());
+        break;
+      case 4:
+        header.raft_term = decimal(reader.uint64());
+        break;
+      default:
+        reader.skipType(tag & 7);
+    }
+  }
+  return header;
+}
+
+function decodeKeyValue(reader: Reader, end: number): DecodedKeyValue {
+  const kv: DecodedKeyValue = {
+    key: EMPTY,
+    create_revision: '0',
+    mod_revision: '0',
+    version: '0',
+    value: EMPTY,
+    lease: '0',
+  };
+  while (reader.pos < end) {
+    const tag = reader.uint32();
+    switch (tag >>> 3) {
+      case 1:
+        kv.key = bytesOf(reader);
+        break;
+      case 2:
+        kv.create_revision = decimal(reader.int64());
+        break;
+      case 3:
+        kv.mod_revision = decimal(reader.int64());
+        break;
+      case 4:
+        kv.version = decimal(reader.int64());
+        break;
+      case 5:
+        kv.value = bytesOf(reader);
+        break;
+      case 6:
+        kv.lease = decimal(reader.int64());
+        break;
+      default:
+        reader.skipType(tag & 7);
+    }
+  }
+  return kv;
+}
+
+function decodeEvent(reader: Reader, end: number): DecodedEvent {
+  const event: DecodedEvent = { type: 'Put', kv: null, prev_kv: null };
+  while (reader.pos < end) {
+    const tag = reader.uint32();
+    switch (tag >>> 3) {
+      case 1: {
+        const type = reader.int32();
+        event.type = EVENT_TYPES[type] ?? type;
+        break;
+      }
+      case 2:
+        event.kv = decodeKeyValue(reader, endOf(reader));
+        break;
+      case 3:
+        event.prev_kv = decodeKeyValue(reader, endOf(reader));
+        break;
+      default:
+        reader.skipType(tag & 7);
+    }
+  }
+  return event;
+}
+
+/** Decodes one etcdserverpb.WatchResponse message. */
+export function decodeWatchResponse(message: Buffer): DecodedWatchResponse {
+  const reader = Reader.create(message);
+  const res: DecodedWatchResponse = {
+    events: [],
+    header: null,
+    watch_id: '0',
+    created: false,
+    canceled: false,
+    compact_revision: '0',
+    cancel_reason: '',
+    fragment: false,
+  };
+  while (reader.pos < reader.len) {
+    const tag = reader.uint32();
+    switch (tag >>> 3) {
+      case 1:
+        res.header = decodeHeader(reader, endOf(reader));
+        break;
+      case 2:
+        res.watch_id = decimal(reader.int64());
+        break;
+      case 3:
+        res.created = reader.bool();
+        break;
+      case 4:
+        res.canceled = reader.bool();
+        break;
+      case 5:
+        res.compact_revision = decimal(reader.int64());
+        break;
+      case 6:
+        res.cancel_reason = reader.string();
+        break;
+      case 7:
+        res.fragment = reader.bool();
+        break;
+      case 11:
+        res.events.push(decodeEvent(reader, endOf(reader)));
+        break;
+      default:
+        reader.skipType(tag & 7);
+    }
+  }
+  return res;
+}

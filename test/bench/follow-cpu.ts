@@ -1,0 +1,83 @@
+// `node dist/test/bench/follow-cpu.js`: the CPU a server pays to follow each etcd write into its watch cache (the cost
+// every further --workers process adds to every create), in alternating rounds of this build and, with
+// BENCH_AB_SERVER_SCRIPT=<another build's dist/cmd/apiserver.js>, that build, on one embedded etcd. Deployments are
+// written straight into etcd while the server only follows (watch-follow.ts); its CPU comes from /proc.
+// BENCH_FOLLOW_ROUNDS (default 5), BENCH_FOLLOW_WRITES (default 3000); BENCH_FOLLOW_PROF=<dir> adds --cpu-prof.
+import { mkdtempSync, rmSync } from 'node:fs';
+import { Agent } from 'node:http';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { startEmbeddedEtcd } from '../../lib/server/embedded-etcd';
+import { httpRequest } from './http-load';
+import { LOAD_AT_START, machineDescription, publishSection } from './report';
+import { startServerProcess } from './server-process';
+import { measureFollowCost } from './watch-follow';
+import { namespaceBody } from './workloads';
+
+const ROUNDS = Number(process.env['BENCH_FOLLOW_ROUNDS'] ?? 5);
+const WRITES = Number(process.env['BENCH_FOLLOW_WRITES'] ?? 3000);
+const AB_SCRIPT = process.env['BENCH_AB_SERVER_SCRIPT'];
+const PROF_DIR = process.env['BENCH_FOLLOW_PROF'];
+const THIS_SCRIPT = join(__dirname, '..', '..', 'cmd', 'apiserver.js');
+
+const median = (xs: number[]): number => {
+  const s = [...xs].sort((a, b) => a - b);
+  const mid = s.length >> 1;
+  return s.length % 2 === 1 ? (s[mid] as number) : ((s[mid - 1] as number) + (s[mid] as number)) / 2;
+};
+
+async function main(): Promise<void> {
+  const dataDir = mkdtempSync(join(tmpdir(), 'orch-bench-follow-'));
+  const etcd = await startEmbeddedEtcd(join(dataDir, 'etcd'));
+  const builds: [string, string][] = [['this build', THIS_SCRIPT]];
+  if (AB_SCRIPT !== undefined) builds.unshift(['base', AB_SCRIPT]);
+  const perWrite = new Map<string, number[]>(builds.map(([name]) => [name, []]));
+  try {
+    const first = await startServerProcess(etcd.clientUrl, [], [], THIS_SCRIPT);
+    const agent = new Agent({ keepAlive: false });
+    await httpRequest(agent, first.url, 'POST', '/api/v1/namespaces', namespaceBody);
+    agent.destroy();
+    await first.stop();
+    for (let round = 0; round < ROUNDS; round++) {
+      for (const [name, script] of round % 2 === 0 ? builds : [...builds].reverse()) {
+        const nodeArgs = PROF_DIR === undefined ? [] : ['--cpu-prof', `--cpu-prof-dir=${PROF_DIR}`];
+        const server = await startServerProcess(etcd.clientUrl, nodeArgs, [], script);
+        try {
+          const f = await measureFollowCost(server, etcd.clientUrl, WRITES, `r${round}${name.replace(/\W/g, '')}`);
+          perWrite.get(name)?.push(f.msPerWrite * 1000);
+          process.stderr.write(`round ${round} ${name}: ${(f.msPerWrite * 1000).toFixed(1)} µs per followed write\n`);
+        } finally {
+          await server.stop();
+        }
+      }
+    }
+  } finally {
+    await etcd.stop();
+    rmSync(dataDir, { recursive: true, force: true });
+  }
+  const rows = builds.map(([name]) => {
+    const xs = perWrite.get(name) ?? [];
+    return `| ${name} | ${median(xs).toFixed(1)} | ${xs.map((x) => x.toFixed(0)).join(', ')} |`;
+  });
+  publishSection(
+    [
+      `## ${new Date().toISOString().replace(/\.\d+Z$/, 'Z')} — server CPU per followed etcd write`,
+      '',
+      `Command: \`node dist/test/bench/follow-cpu.js\` (BENCH_FOLLOW_ROUNDS=${ROUNDS}, BENCH_FOLLOW_WRITES=${WRITES}${AB_SCRIPT === undefined ? '' : `, BENCH_AB_SERVER_SCRIPT=${AB_SCRIPT}`}): Deployments written straight into one embedded etcd (8 writers) while a fresh server only follows; its CPU from /proc with its idle CPU subtracted, builds alternating per round. ${LOAD_AT_START > 2 ? `NOISY: 1-minute load average ${LOAD_AT_START.toFixed(1)} before the run.` : ''}`,
+      '',
+      'Machine:',
+      '',
+      ...machineDescription(),
+      '',
+      '| Build | µs CPU per followed write (median) | rounds |',
+      '|---|---:|---|',
+      ...rows,
+      '',
+    ].join('\n'),
+  );
+}
+
+main().catch((err: unknown) => {
+  console.error(err);
+  process.exit(1);
+});
