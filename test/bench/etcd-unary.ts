@@ -1,0 +1,67 @@
+// In-process CPU of one unary etcd Txn (a create-if-absent, as EtcdStorage.create sends) by the way it is made: through
+// the etcd3 client as the server builds it, through grpc-js on the same channel with etcd3's (de)serializers, with
+// pre-built request bytes and a minimal decoder, and on channels with other options. The variants alternate round by
+// round at concurrency 64 on one fresh etcd, so they share the machine's load; the figure is this process's CPU
+// (process.cpuUsage) per call. `node dist/test/bench/etcd-unary.js` (ETCD_UNARY_ROUNDS 5, ETCD_UNARY_CALLS 4000).
+import { mkdtempSync, rmSync } from 'node:fs';
+import { loadavg, tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { startEmbeddedEtcd } from '../../lib/server/embedded-etcd';
+import { newEtcdClient } from '../../lib/storage/etcd/client';
+import { EtcdStorage } from '../../lib/storage/etcd/store';
+import { percentile } from './stats';
+import { etcdUnaryVariants, type UnaryVariant } from './etcd-unary-variants';
+
+const ROUNDS = Number(process.env['ETCD_UNARY_ROUNDS'] ?? 5);
+const CALLS = Number(process.env['ETCD_UNARY_CALLS'] ?? 4000);
+const CONCURRENCY = 64;
+
+async function runVariant(variant: UnaryVariant, round: number): Promise<number> {
+  let next = 0;
+  const worker = async (): Promise<void> => {
+    while (next < CALLS) {
+      const n = next++;
+      await variant.call(`/bench-unary/${variant.name}/${round}/${n.toString(36)}`);
+    }
+  };
+  const before = process.cpuUsage();
+  await Promise.all(Array.from({ length: CONCURRENCY }, worker));
+  const used = process.cpuUsage(before);
+  return (used.user + used.system) / CALLS;
+}
+
+async function main(): Promise<void> {
+  const dir = mkdtempSync(join(tmpdir(), 'orch-etcd-unary-'));
+  const etcd = await startEmbeddedEtcd(dir);
+  try {
+    const variants = await etcdUnaryVariants(etcd.clientUrl, (url) => new EtcdStorage(newEtcdClient(url)));
+    const only = process.env['ETCD_UNARY_ONLY']?.split(',');
+    const chosen = only ? variants.filter((v) => only.includes(v.name)) : variants;
+    const figures = new Map<string, number[]>(chosen.map((v) => [v.name, []]));
+    for (const v of chosen) await runVariant(v, -1); // warm-up: connections, JIT
+    for (let round = 0; round < ROUNDS; round++) {
+      for (const v of round % 2 === 0 ? chosen : [...chosen].reverse())
+        figures.get(v.name)?.push(await runVariant(v, round));
+    }
+    process.stdout.write(
+      `# etcd unary Txn, ${CALLS} calls x ${ROUNDS} rounds at c${CONCURRENCY}, load ${loadavg()[0]?.toFixed(2)}\n`,
+    );
+    process.stdout.write('| variant | µs CPU per call: median (min–max) | what |\n|---|---|---|\n');
+    for (const v of chosen) {
+      const xs = figures.get(v.name) ?? [];
+      const range = `${Math.min(...xs).toFixed(1)}–${Math.max(...xs).toFixed(1)}`;
+      process.stdout.write(
+        `| ${v.name} | ${percentile(Float64Array.from(xs).sort(), 0.5).toFixed(1)} (${range}) | ${v.what} |\n`,
+      );
+    }
+    for (const v of chosen) await v.close();
+  } finally {
+    await etcd.stop();
+    rmSync(dir, { recursive: true, force: true });
+  }
+}
+
+main().catch((err: unknown) => {
+  process.stderr.write(`${String(err)}\n`);
+  process.exit(1);
+});
