@@ -106,7 +106,31 @@ export async function etcdUnaryVariants(url: string, storage: (url: string) => E
   const lean = ownChannel(url, LEAN);
   const floor = (client: grpc.Client) => () => unary(client, prebuilt, (b) => b, leader.clone());
   const none = (): undefined => undefined;
+  const getKeys = Array.from({ length: 64 }, (_, i) => Buffer.from(`/bench-unary/get/${i}`));
+  for (const key of getKeys) await server.put(key).value(VALUE).exec();
+  const etcd3Ranges = getKeys.map((key) => ({ request_range: { key } }));
+  const kvUnaryRanges = getKeys.map((key) => ({ requestRange: { key } }));
+  let nextGet = 0;
+  const getKey = (): string => (getKeys[nextGet++ % getKeys.length] as Buffer).toString();
   return [
+    {
+      name: 'etcd3 kv.txn of 64 ranges',
+      what: 'a batch of GETs as the base GetBatcher sent it',
+      call: () => server.kv.txn({ compare: [], success: etcd3Ranges, failure: [] }),
+      close: none,
+    },
+    {
+      name: 'kv-unary txn of 64 ranges',
+      what: 'the same batch through kv-unary.ts',
+      call: () => txn(server, { success: kvUnaryRanges }),
+      close: none,
+    },
+    {
+      name: 'store.getJson',
+      what: 'EtcdStorage.getJson (GetBatcher) of one of 64 keys',
+      call: () => store.getJson(getKey()),
+      close: none,
+    },
     {
       name: 'store.create',
       what: 'EtcdStorage.create of a 600-byte object',
