@@ -1,15 +1,16 @@
 // Coalesces concurrent linearizable reads of single keys into one etcd transaction of range requests.
 // Each read still starts after its request arrived and is served by a quorum read, so it stays "Most Recent";
 // under load one gRPC call serves many GETs, which is where the etcd client spends its CPU.
-import type { Etcd3, IKeyValue } from 'etcd3';
+import type { Etcd3 } from 'etcd3';
 import { retryingRead, toStorageError } from './etcd-errors';
+import { rangeOne, txn, type DecodedKv } from './kv-unary';
 
 /** etcd's default --max-txn-ops. */
 const MAX_TXN_OPS = 128;
 
 interface PendingRead {
   key: string;
-  resolve(kv: IKeyValue | undefined): void;
+  resolve(kv: DecodedKv | undefined): void;
   reject(err: unknown): void;
 }
 
@@ -23,7 +24,7 @@ export class GetBatcher {
   }
 
   /** The key's current key-value, or undefined when absent. */
-  read(key: string): Promise<IKeyValue | undefined> {
+  read(key: string): Promise<DecodedKv | undefined> {
     return new Promise((resolve, reject) => {
       this.#pending.push({ key, resolve, reject });
       if (!this.#scheduled) {
@@ -44,13 +45,12 @@ export class GetBatcher {
     try {
       if (batch.length === 1) {
         const only = batch[0] as PendingRead;
-        const res = await retryingRead(() => this.#client.kv.range({ key: Buffer.from(only.key) }));
-        only.resolve(res.kvs[0]);
+        only.resolve(await retryingRead(() => rangeOne(this.#client, Buffer.from(only.key))));
         return;
       }
-      const success = batch.map((r) => ({ request_range: { key: Buffer.from(r.key) } }));
-      const res = await retryingRead(() => this.#client.kv.txn({ compare: [], success, failure: [] }));
-      batch.forEach((r, i) => r.resolve(res.responses[i]?.response_range.kvs[0]));
+      const success = batch.map((r) => ({ requestRange: { key: Buffer.from(r.key) } }));
+      const res = await retryingRead(() => txn(this.#client, { success }));
+      batch.forEach((r, i) => r.resolve(res.responses[i]?.responseRange?.kvs[0]));
     } catch (err) {
       for (const r of batch) r.reject(toStorageError(err, r.key));
     }

@@ -25,6 +25,7 @@ import { settleCreate, settleSwap, type Settled } from './write-outcome';
 import { timeEtcdCall } from './metrics';
 import { keyAfter, prefixRangeEnd } from './key-range';
 import { LeaseManager } from './lease-manager';
+import { COMPARE_CREATE, COMPARE_EQUAL, txn } from './kv-unary';
 import { rangeResponseOf, rawRange, type RawKeyValue, type RawRangeResponse } from './raw-range';
 
 /** With a predicate, read pages of this many keys at first, doubling up to MAX (like kube-apiserver). */
@@ -53,13 +54,13 @@ export class EtcdStorage extends ReadsFromStorage implements Storage {
   }
 
   override async get(key: string, options: GetOptions = {}): Promise<ApiObject> {
-    let kv: IKeyValue | undefined;
     if (options.revision === undefined) {
-      kv = await timeEtcdCall('get', key, () => this.#reads.read(key));
-    } else {
-      const request: IRangeRequest = { key: Buffer.from(key), revision: options.revision };
-      kv = (await etcdCall(key, () => this.#client.kv.range(request), 'get')).kvs[0];
+      const latest = await timeEtcdCall('get', key, () => this.#reads.read(key));
+      if (!latest) throw new StorageError('KeyNotFound', key, `key not found: ${key}`);
+      return decodeObject(key, latest.value, String(latest.modRevision));
     }
+    const request: IRangeRequest = { key: Buffer.from(key), revision: options.revision };
+    const kv = (await etcdCall(key, () => this.#client.kv.range(request), 'get')).kvs[0];
     if (!kv) throw new StorageError('KeyNotFound', key, `key not found: ${key}`);
     return decodeObject(key, kv.value, kv.mod_revision);
   }
@@ -67,7 +68,7 @@ export class EtcdStorage extends ReadsFromStorage implements Storage {
   async getJson(key: string): Promise<{ json: string; resourceVersion: string }> {
     const kv = await timeEtcdCall('get', key, () => this.#reads.read(key));
     if (!kv) throw new StorageError('KeyNotFound', key, `key not found: ${key}`);
-    return { json: kv.value.toString('utf8'), resourceVersion: String(kv.mod_revision) };
+    return { json: kv.value.toString('utf8'), resourceVersion: String(kv.modRevision) };
   }
 
   override async list(prefix: string, options: ListOptions = {}): Promise<ListResult> {
@@ -169,16 +170,15 @@ export class EtcdStorage extends ReadsFromStorage implements Storage {
     const res = await etcdWrite(
       key,
       () =>
-        this.#client.kv.txn({
-          compare: [{ key: keyBuf, target: 'Create', result: 'Equal', create_revision: 0 }],
-          success: [{ request_put: { key: keyBuf, value, lease } }],
-          failure: [],
+        txn(this.#client, {
+          compare: [{ key: keyBuf, target: COMPARE_CREATE, result: COMPARE_EQUAL, createRevision: 0 }],
+          success: [{ requestPut: { key: keyBuf, value, lease } }],
         }),
       'create',
     );
     if (res.ok) {
       if (!res.value.succeeded) throw new StorageError('KeyExists', key, `key exists: ${key}`);
-      return withStoredJson(obj, json, res.value.header.revision);
+      return withStoredJson(obj, json, res.value.revision);
     }
     const settled = await this.#settle(key, res.err, res.cls, () =>
       settleCreate(this.#client, keyBuf, obj.metadata.uid),

@@ -1,0 +1,75 @@
+import type { Etcd3 } from 'etcd3';
+import { useTestEtcd } from '../../../test/helpers/etcd';
+import { newEtcdClient } from './client';
+import { COMPARE_CREATE, COMPARE_EQUAL, rangeOne, txn } from './kv-unary';
+import { EtcdStorage } from './store';
+
+const shared = useTestEtcd();
+let client: Etcd3;
+beforeAll(() => {
+  client = newEtcdClient(shared.etcd().clientUrl);
+});
+afterAll(() => client.close());
+
+const createIfAbsent = (key: Buffer, value: Buffer, lease: string | number = 0) => ({
+  compare: [{ key, target: COMPARE_CREATE, result: COMPARE_EQUAL, createRevision: 0 }],
+  success: [{ requestPut: { key, value, lease } }],
+});
+
+describe('kv-unary (etcd calls with protobufjs codec)', () => {
+  it('creates a key once: the revision is the one etcd stored it at, the second create does not succeed', async () => {
+    const key = Buffer.from('/kv-unary/create');
+    const first = await txn(client, createIfAbsent(key, Buffer.from('one')));
+    expect(first.succeeded).toBe(true);
+    const stored = await shared.client().get(key.toString()).exec();
+    expect(stored.kvs[0]?.value.toString()).toBe('one');
+    expect(first.revision).toBe(stored.kvs[0]?.mod_revision);
+    expect(first.revision).toBe(stored.header.revision);
+    const second = await txn(client, createIfAbsent(key, Buffer.from('two')));
+    expect(second.succeeded).toBe(false);
+    expect(Number(second.revision)).toBe(Number(first.revision));
+    expect((await shared.client().get(key.toString()).string()) ?? '').toBe('one');
+  });
+
+  it('attaches the lease given', async () => {
+    const lease = shared.client().lease(60, { autoKeepAlive: false });
+    const id = await lease.grant();
+    const key = Buffer.from('/kv-unary/leased');
+    expect((await txn(client, createIfAbsent(key, Buffer.from('x'), id))).succeeded).toBe(true);
+    const stored = await shared.client().get(key.toString()).exec();
+    expect(stored.kvs[0]?.lease).toBe(id);
+    await lease.revoke();
+    expect(await shared.client().get(key.toString()).string()).toBeNull();
+  });
+
+  it('reads one key and a batch of ranges, each with its own value and mod revision; absent keys read as absent', async () => {
+    await shared.client().put('/kv-unary/a').value('A').exec();
+    await shared.client().put('/kv-unary/b').value('B').exec();
+    await shared.client().put('/kv-unary/a').value('A2').exec();
+    const [a, b] = await Promise.all(['/kv-unary/a', '/kv-unary/b'].map((k) => shared.client().get(k).exec()));
+    const one = await rangeOne(client, Buffer.from('/kv-unary/a'));
+    expect(one?.value.toString()).toBe('A2');
+    expect(String(one?.modRevision)).toBe(a?.kvs[0]?.mod_revision);
+    expect(await rangeOne(client, Buffer.from('/kv-unary/none'))).toBeUndefined();
+    const keys = ['/kv-unary/b', '/kv-unary/none', '/kv-unary/a'];
+    const res = await txn(client, { success: keys.map((k) => ({ requestRange: { key: Buffer.from(k) } })) });
+    const kvs = res.responses.map((r) => r.responseRange?.kvs[0]);
+    expect(kvs.map((kv) => kv?.value.toString())).toEqual(['B', undefined, 'A2']);
+    expect(kvs.map((kv) => (kv ? String(kv.modRevision) : undefined))).toEqual([
+      b?.kvs[0]?.mod_revision,
+      undefined,
+      a?.kvs[0]?.mod_revision,
+    ]);
+  });
+
+  it('serves concurrent GETs of the storage (batched into one Txn) each with its own object', async () => {
+    const storage = new EtcdStorage(client);
+    const names = Array.from({ length: 20 }, (_, i) => `g${i}`);
+    for (const name of names) await shared.client().put(`/kv-unary/get/${name}`).value(`{"n":"${name}"}`).exec();
+    const got = await Promise.all(names.map((n) => storage.getJson(`/kv-unary/get/${n}`)));
+    expect(got.map((g) => g.json)).toEqual(names.map((n) => `{"n":"${n}"}`));
+    const revisions = await Promise.all(names.map((n) => shared.client().get(`/kv-unary/get/${n}`).exec()));
+    expect(got.map((g) => g.resourceVersion)).toEqual(revisions.map((r) => r.kvs[0]?.mod_revision));
+    await expect(storage.getJson('/kv-unary/get/none')).rejects.toMatchObject({ code: 'KeyNotFound' });
+  });
+});

@@ -1,0 +1,104 @@
+// The hot unary KV calls (a create's Txn, the batched GETs' Range and Txn) sent through etcd3's own connection pool —
+// the same members, fault-handling policies, leader interceptor and error classes as etcd3's kv calls — but encoded and
+// decoded by protobufjs' generated code for etcd's messages. etcd3 converts every response with proto-loader's
+// toObject (defaults filled in, every int64 turned into a string), which is most of its codec's cost; the callers here
+// read two or three fields.
+import { dirname, join } from 'node:path';
+import * as protobuf from 'protobufjs';
+import { castGrpcError, type Etcd3 } from 'etcd3';
+import { Metadata, type Client } from '@grpc/grpc-js';
+import type { IDefaultPolicyContext, IPolicy } from 'cockatiel';
+
+const root = protobuf.loadSync(join(dirname(require.resolve('etcd3')), '..', 'proto', 'rpc.proto'));
+const TxnRequest = root.lookupType('etcdserverpb.TxnRequest');
+const TxnResponse = root.lookupType('etcdserverpb.TxnResponse');
+const RangeRequest = root.lookupType('etcdserverpb.RangeRequest');
+const RangeResponse = root.lookupType('etcdserverpb.RangeResponse');
+
+/** etcd's Compare.CompareTarget and Compare.CompareResult values used here. */
+export const COMPARE_CREATE = 1;
+export const COMPARE_EQUAL = 0;
+
+type Long = number | string | { toString(): string };
+
+/** A key-value as protobufjs decodes it: only the fields the storage reads. */
+export interface DecodedKv {
+  key: Buffer;
+  value: Buffer;
+  modRevision: Long;
+}
+
+interface DecodedRange {
+  kvs: DecodedKv[];
+}
+
+interface DecodedTxn {
+  header?: { revision?: Long } | null;
+  succeeded?: boolean;
+  responses: { responseRange?: DecodedRange | null }[];
+}
+
+/** A TxnRequest in protobufjs' field names (camelCase). */
+export interface TxnMessage {
+  compare?: Record<string, unknown>[];
+  success?: Record<string, unknown>[];
+  failure?: Record<string, unknown>[];
+}
+
+/** The parts of etcd3's ConnectionPool (not in its typings) that `exec` itself uses. */
+interface PoolView {
+  globalPolicy: IPolicy<IDefaultPolicyContext>;
+  withConnection<T>(
+    service: string,
+    fn: (connection: { client: Client; metadata: Metadata }) => Promise<T>,
+    shuffle: Generator<unknown>,
+  ): Promise<T>;
+  shuffledHosts(): Generator<unknown>;
+}
+
+function poolOf(client: Etcd3): PoolView {
+  return (client as unknown as { pool: PoolView }).pool;
+}
+
+const serialize = (bytes: Buffer): Buffer => bytes;
+
+/** protobufjs' writer yields a Buffer under Node; a plain Uint8Array is wrapped without copying. */
+const asBuffer = (u8: Uint8Array): Buffer =>
+  Buffer.isBuffer(u8) ? u8 : Buffer.from(u8.buffer, u8.byteOffset, u8.byteLength);
+
+function unary<T>(pool: PoolView, path: string, bytes: Buffer, decode: (b: Buffer) => T): Promise<T> {
+  const shuffle = pool.shuffledHosts();
+  return pool.globalPolicy.execute(() =>
+    pool.withConnection(
+      'KV',
+      ({ client, metadata }) =>
+        new Promise<T>((resolve, reject) => {
+          client.makeUnaryRequest(path, serialize, decode, bytes, metadata, {}, (err, res) => {
+            if (err) reject(castGrpcError(err));
+            else resolve(res as T);
+          });
+        }),
+      shuffle,
+    ),
+  );
+}
+
+const decodeTxn = (b: Buffer): DecodedTxn => TxnResponse.decode(b) as unknown as DecodedTxn;
+const decodeRange = (b: Buffer): DecodedRange => RangeResponse.decode(b) as unknown as DecodedRange;
+
+/** One Txn; its outcome with the header's revision as a string. */
+export async function txn(
+  client: Etcd3,
+  request: TxnMessage,
+): Promise<{ succeeded: boolean; revision: string; responses: DecodedTxn['responses'] }> {
+  const bytes = asBuffer(TxnRequest.encode(request).finish());
+  const res = await unary(poolOf(client), '/etcdserverpb.KV/Txn', bytes, decodeTxn);
+  return { succeeded: res.succeeded === true, revision: String(res.header?.revision ?? 0), responses: res.responses };
+}
+
+/** The current key-value of one key (a linearizable read), or undefined when absent. */
+export async function rangeOne(client: Etcd3, key: Buffer): Promise<DecodedKv | undefined> {
+  const bytes = asBuffer(RangeRequest.encode({ key }).finish());
+  const res = await unary(poolOf(client), '/etcdserverpb.KV/Range', bytes, decodeRange);
+  return res.kvs[0];
+}
