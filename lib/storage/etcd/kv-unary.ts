@@ -5,9 +5,8 @@
 // read two or three fields.
 import { dirname, join } from 'node:path';
 import * as protobuf from 'protobufjs';
-import { castGrpcError, type Etcd3 } from 'etcd3';
-import { Metadata, type Client } from '@grpc/grpc-js';
-import type { IDefaultPolicyContext, IPolicy } from 'cockatiel';
+import type { Etcd3 } from 'etcd3';
+import { kvUnaryCall, poolOf } from './etcd3-pool';
 
 const root = protobuf.loadSync(join(dirname(require.resolve('etcd3')), '..', 'proto', 'rpc.proto'));
 const TxnRequest = root.lookupType('etcdserverpb.TxnRequest');
@@ -45,42 +44,16 @@ export interface TxnMessage {
   failure?: Record<string, unknown>[];
 }
 
-/** The parts of etcd3's ConnectionPool (not in its typings) that `exec` itself uses. */
-interface PoolView {
-  globalPolicy: IPolicy<IDefaultPolicyContext>;
-  withConnection<T>(
-    service: string,
-    fn: (connection: { client: Client; metadata: Metadata }) => Promise<T>,
-    shuffle: Generator<unknown>,
-  ): Promise<T>;
-  shuffledHosts(): Generator<unknown>;
-}
-
-function poolOf(client: Etcd3): PoolView {
-  return (client as unknown as { pool: PoolView }).pool;
-}
-
-const serialize = (bytes: Buffer): Buffer => bytes;
+const identity = (): ((bytes: Buffer) => Buffer) => (bytes) => bytes;
 
 /** protobufjs' writer yields a Buffer under Node; a plain Uint8Array is wrapped without copying. */
 const asBuffer = (u8: Uint8Array): Buffer =>
   Buffer.isBuffer(u8) ? u8 : Buffer.from(u8.buffer, u8.byteOffset, u8.byteLength);
 
-function unary<T>(pool: PoolView, path: string, bytes: Buffer, decode: (b: Buffer) => T): Promise<T> {
-  const shuffle = pool.shuffledHosts();
-  return pool.globalPolicy.execute(() =>
-    pool.withConnection(
-      'KV',
-      ({ client, metadata }) =>
-        new Promise<T>((resolve, reject) => {
-          client.makeUnaryRequest(path, serialize, decode, bytes, metadata, {}, (err, res) => {
-            if (err) reject(castGrpcError(err));
-            else resolve(res as T);
-          });
-        }),
-      shuffle,
-    ),
-  );
+function unary<T>(client: Etcd3, path: string, bytes: Buffer, decode: (b: Buffer) => T): Promise<T> {
+  const pool = poolOf(client);
+  if (pool === undefined) throw new Error('etcd3 client without the connection pool kv-unary.ts expects');
+  return kvUnaryCall(pool, path, identity, decode, bytes);
 }
 
 const decodeTxn = (b: Buffer): DecodedTxn => TxnResponse.decode(b) as unknown as DecodedTxn;
@@ -92,13 +65,13 @@ export async function txn(
   request: TxnMessage,
 ): Promise<{ succeeded: boolean; revision: string; responses: DecodedTxn['responses'] }> {
   const bytes = asBuffer(TxnRequest.encode(request).finish());
-  const res = await unary(poolOf(client), '/etcdserverpb.KV/Txn', bytes, decodeTxn);
+  const res = await unary(client, '/etcdserverpb.KV/Txn', bytes, decodeTxn);
   return { succeeded: res.succeeded === true, revision: String(res.header?.revision ?? 0), responses: res.responses };
 }
 
 /** The current key-value of one key (a linearizable read), or undefined when absent. */
 export async function rangeOne(client: Etcd3, key: Buffer): Promise<DecodedKv | undefined> {
   const bytes = asBuffer(RangeRequest.encode({ key }).finish());
-  const res = await unary(poolOf(client), '/etcdserverpb.KV/Range', bytes, decodeRange);
+  const res = await unary(client, '/etcdserverpb.KV/Range', bytes, decodeRange);
   return res.kvs[0];
 }

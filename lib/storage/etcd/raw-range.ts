@@ -3,9 +3,12 @@
 // mod_revision and its value, the key and value as views of the response (no copies; no strings for revisions, no
 // objects for fields nobody reads). The call goes through the etcd3 client's own connection pool (its members, fault
 // handling, metadata and interceptors), as kv.range would; without that pool (another client shape) it is kv.range.
-import type { Metadata } from '@grpc/grpc-js';
-import { castGrpcError, EtcdInvalidAuthTokenError, type Etcd3, type IRangeRequest, type IRangeResponse } from 'etcd3';
+import type { Client, ServiceClientConstructor } from '@grpc/grpc-js';
+import type { Etcd3, IRangeRequest, IRangeResponse } from 'etcd3';
 import { Reader } from 'protobufjs';
+import { kvUnaryCall, poolOf } from './etcd3-pool';
+
+const RANGE_PATH = '/etcdserverpb.KV/Range';
 
 export interface RawKeyValue {
   key: Buffer;
@@ -21,72 +24,19 @@ export interface RawRangeResponse {
   count: number;
 }
 
-type Callback = (err: Error | null, res?: RawRangeResponse) => void;
-
-/** The grpc-js service client of etcd's KV service, as etcd3's pool hands it out. */
-interface KvServiceClient {
-  makeUnaryRequest(
-    path: string,
-    serialize: (request: IRangeRequest) => Buffer,
-    deserialize: (bytes: Buffer) => RawRangeResponse,
-    request: IRangeRequest,
-    metadata: Metadata,
-    options: object,
-    callback: Callback,
-  ): unknown;
-  constructor: { service?: { Range?: { path: string; requestSerialize: (request: IRangeRequest) => Buffer } } };
-}
-
-/** The parts of etcd3's ConnectionPool that kv.range goes through (ConnectionPool.exec). */
-interface Pool {
-  globalPolicy: { execute<T>(fn: () => Promise<T>): Promise<T> };
-  withConnection<T>(
-    service: string,
-    fn: (c: { client: KvServiceClient; metadata: Metadata }) => Promise<T>,
-  ): Promise<T>;
-  authenticator: { invalidateMetadata(): void };
-  mockImpl?: unknown;
-}
-
-function poolOf(client: Etcd3): Pool | undefined {
-  const pool = (client as unknown as { pool?: Partial<Pool> }).pool;
-  if (typeof pool?.withConnection !== 'function' || typeof pool.globalPolicy?.execute !== 'function') return undefined;
-  if (pool.mockImpl) return undefined;
-  return pool as Pool;
+/** etcd3's own serializer of RangeRequest objects, from the grpc-js service client the pool hands out. */
+function rangeSerializer(client: Client): (request: IRangeRequest) => Buffer {
+  const service = (client.constructor as Partial<ServiceClientConstructor>).service;
+  const serialize = service?.['Range']?.requestSerialize as ((request: IRangeRequest) => Buffer) | undefined;
+  if (serialize === undefined) throw new Error('etcd3 KV client without a Range method');
+  return serialize;
 }
 
 /** A Range call whose response is read by readRangeResponse; kv.range's errors, retries and member choice. */
 export async function rawRange(client: Etcd3, request: IRangeRequest): Promise<RawRangeResponse> {
   const pool = poolOf(client);
   if (pool === undefined) return fromClientObjects(client, request);
-  const attempt = (): Promise<RawRangeResponse> =>
-    pool.globalPolicy.execute(() =>
-      pool.withConnection('KV', ({ client: kv, metadata }) => {
-        const method = kv.constructor.service?.Range;
-        if (method === undefined) return fromClientObjects(client, request);
-        return new Promise<RawRangeResponse>((resolve, reject) => {
-          kv.makeUnaryRequest(
-            method.path,
-            method.requestSerialize,
-            readRangeResponse,
-            request,
-            metadata,
-            {},
-            (err, res) => {
-              if (err) reject(castGrpcError(err));
-              else resolve(res as RawRangeResponse);
-            },
-          );
-        });
-      }),
-    );
-  try {
-    return await attempt();
-  } catch (err) {
-    if (!(err instanceof EtcdInvalidAuthTokenError)) throw err;
-    pool.authenticator.invalidateMetadata();
-    return attempt();
-  }
+  return kvUnaryCall(pool, RANGE_PATH, rangeSerializer, readRangeResponse, request);
 }
 
 async function fromClientObjects(client: Etcd3, request: IRangeRequest): Promise<RawRangeResponse> {

@@ -4,22 +4,14 @@
 // connection pool's host choice and call options, marking a host failed on a stream error) is what etcd3's own
 // WatchClient does.
 import type { Etcd3, Watcher } from 'etcd3';
-import type { CallOptions, Client, ClientDuplexStream, Metadata, ServiceClientConstructor } from '@grpc/grpc-js';
+import type { CallOptions, ClientDuplexStream, ServiceClientConstructor } from '@grpc/grpc-js';
+import type { Etcd3Pool } from './etcd3-pool';
 import { decodeWatchResponse } from './watch-response';
 
 const WATCH_PATH = '/etcdserverpb.Watch/Watch';
 
-type CallOptionsFactory = CallOptions | ((context: object) => CallOptions) | undefined;
-
-/** The parts of etcd3's connection pool this uses (internal to etcd3 1.1). */
-interface Pool {
-  callOptionsFactory: CallOptionsFactory;
-  withConnection<T>(
-    service: 'Watch',
-    fn: (args: { resource: unknown; client: Client; metadata: Metadata }) => Promise<T> | T,
-  ): Promise<T>;
-  markFailed(resource: unknown, error: Error): void;
-}
+/** The parts of etcd3's connection pool a watch stream uses. */
+type Pool = Pick<Etcd3Pool, 'callOptionsFactory' | 'withConnection' | 'markFailed'>;
 
 type WatchStream = ClientDuplexStream<unknown, unknown>;
 
