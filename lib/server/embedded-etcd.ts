@@ -10,6 +10,7 @@ export const ETCD_INSTALL_HINT =
 
 const READY_TIMEOUT_MS = 30_000;
 const STOP_TIMEOUT_MS = 10_000;
+const PORT_ATTEMPTS = 5;
 
 export interface EmbeddedEtcd {
   clientUrl: string;
@@ -31,16 +32,40 @@ export function findEtcdBinary(): string | undefined {
   return undefined;
 }
 
-/** Starts etcd with its data in `dataDir` and resolves once it answers a read. */
+/**
+ * Starts etcd with its data in `dataDir` and resolves once it answers a read. Without fixed `ports` it takes free ones,
+ * and takes others when one was bound by another process between the probe and etcd's listen (etcd then exits with
+ * "address already in use" before touching its data directory).
+ */
 export async function startEmbeddedEtcd(
   dataDir: string,
   onLog?: (line: string) => void,
   ports?: { client: number; peer: number },
 ): Promise<EmbeddedEtcd> {
+  if (ports) return startOnPorts(dataDir, ports.client, ports.peer, onLog);
+  for (let attempt = 1; ; attempt++) {
+    try {
+      return await startOnPorts(dataDir, await freePort(), await freePort(), onLog);
+    } catch (err) {
+      if (attempt >= PORT_ATTEMPTS || !isAddressInUse(err)) throw err;
+    }
+  }
+}
+
+/** Whether etcd failed because one of its ports was taken. */
+export function isAddressInUse(err: unknown): boolean {
+  return err instanceof Error && err.message.includes('address already in use');
+}
+
+async function startOnPorts(
+  dataDir: string,
+  clientPort: number,
+  peerPort: number,
+  onLog?: (line: string) => void,
+): Promise<EmbeddedEtcd> {
   const binary = findEtcdBinary();
   if (!binary) throw new Error(ETCD_INSTALL_HINT);
   mkdirSync(dataDir, { recursive: true });
-  const [clientPort, peerPort] = ports ? [ports.client, ports.peer] : [await freePort(), await freePort()];
   const clientUrl = `http://127.0.0.1:${clientPort}`;
   const peerUrl = `http://127.0.0.1:${peerPort}`;
   const child = spawn(
@@ -87,8 +112,9 @@ export async function startEmbeddedEtcd(
 }
 
 async function waitUntilServing(child: ChildProcess, clientUrl: string, stderrTail: string[]): Promise<void> {
+  // 'close' rather than 'exit': the last lines of stderr (the reason) have arrived by then.
   const exited = new Promise<never>((_, reject) =>
-    child.once('exit', (code) =>
+    child.once('close', (code) =>
       reject(new Error(`etcd exited with code ${code} before serving:\n${stderrTail.join('\n')}`)),
     ),
   );

@@ -6,12 +6,13 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { connect } from 'node:net';
 import { Etcd3 } from 'etcd3';
-import { findEtcdBinary, ETCD_INSTALL_HINT } from '../../lib/server/embedded-etcd';
+import { findEtcdBinary, isAddressInUse, ETCD_INSTALL_HINT } from '../../lib/server/embedded-etcd';
 import { freePort } from '../../lib/server/free-port';
 
 const READY_TIMEOUT_MS = 30_000;
 const STOP_TIMEOUT_MS = 10_000;
 const STATUS_TIMEOUT_MS = 500;
+const PORT_ATTEMPTS = 5;
 
 export interface EtcdMember {
   readonly name: string;
@@ -45,7 +46,21 @@ export interface EtcdClusterOptions {
   onLog?: (member: string, line: string) => void;
 }
 
+/**
+ * Starts a new cluster on free ports; when another process bound one of them before a member listened (the member exits
+ * with "address already in use"), starts it again on other ports.
+ */
 export async function startEtcdCluster(options: EtcdClusterOptions = {}): Promise<EtcdCluster> {
+  for (let attempt = 1; ; attempt++) {
+    try {
+      return await startOnFreePorts(options);
+    } catch (err) {
+      if (attempt >= PORT_ATTEMPTS || !isAddressInUse(err)) throw err;
+    }
+  }
+}
+
+async function startOnFreePorts(options: EtcdClusterOptions): Promise<EtcdCluster> {
   const binary = findEtcdBinary();
   if (!binary) throw new Error(ETCD_INSTALL_HINT);
   const size = options.size ?? 3;
@@ -147,15 +162,25 @@ class Member implements EtcdMember {
     this.#child = child;
     process.once('exit', this.#stopOnExit);
     child.once('exit', () => process.off('exit', this.#stopOnExit));
+    const stderrTail: string[] = [];
     child.stderr?.setEncoding('utf8').on('data', (chunk: string) => {
-      for (const line of chunk.split('\n').filter(Boolean)) this.#onLog?.(this.name, line);
+      for (const line of chunk.split('\n').filter(Boolean)) {
+        stderrTail.push(line);
+        if (stderrTail.length > 20) stderrTail.shift();
+        this.#onLog?.(this.name, line);
+      }
     });
+    const closed = new Promise<void>((resolve) => child.once('close', () => resolve()));
     // Running means listening for clients: a member of a cluster without quorum serves no reads, so wait for the port only.
     const deadline = Date.now() + READY_TIMEOUT_MS;
     const port = Number(new URL(this.clientUrl).port);
     while (!(await portOpen(port))) {
-      if (!this.running)
-        throw new Error(`etcd member ${this.name} exited with ${child.exitCode ?? child.signalCode} before listening`);
+      if (!this.running) {
+        await closed; // all of stderr, with the reason, has arrived
+        throw new Error(
+          `etcd member ${this.name} exited with ${child.exitCode ?? child.signalCode} before listening:\n${stderrTail.join('\n')}`,
+        );
+      }
       if (Date.now() > deadline) throw new Error(`etcd member ${this.name} did not listen on ${this.clientUrl}`);
       await sleep(50);
     }
