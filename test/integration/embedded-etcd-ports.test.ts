@@ -8,7 +8,7 @@ import { freePort } from '../../lib/server/free-port';
 
 function listenOn(port: number): Promise<Server> {
   return new Promise((resolve, reject) => {
-    const server = createServer();
+    const server = createServer((socket) => socket.destroy()); // the start's own etcd client dials it too
     server.once('error', reject);
     server.listen(port, '127.0.0.1', () => resolve(server));
   });
