@@ -17,7 +17,8 @@ const RETRY_MIN_MS = 100;
 const RETRY_MAX_MS = 5000;
 /**
  * How long a consistent read waits for the cache to reach etcd's current revision before the caller reads etcd.
- * Short: without etcd progress requests the cache only advances with this resource's own events.
+ * Short: where etcd's progress answers cannot be used (before 3.4.31 / 3.5.13, see watch-progress.ts) the cache of
+ * a quiet resource only advances with its own events and etcd's periodic progress notifications.
  */
 const CONSISTENT_READ_WAIT_MS = 50;
 /** The fill reads etcd in pages of this many objects (one page's response and decode in memory at a time). */
@@ -71,6 +72,9 @@ export interface CacherStats {
   initializations: number;
   objects: number;
   slowWatchersClosed: number;
+  /** Consistent reads (no resourceVersion) answered from the cache, and those that fell back to etcd. */
+  consistentReadsFromCache: number;
+  consistentReadsFellBack: number;
 }
 
 export class Cacher {
@@ -96,6 +100,8 @@ export class Cacher {
   #revisionRead: Promise<number> | undefined;
   #nextRevisionRead: Promise<number> | undefined;
   readonly #fillPageSize: number;
+  #consistentFromCache = 0;
+  #consistentFellBack = 0;
 
   constructor(options: CacherOptions) {
     this.prefix = options.prefix;
@@ -168,7 +174,12 @@ export class Cacher {
   async caughtUpWithEtcd(): Promise<boolean> {
     if (!this.#consistentReads || !this.#ready) return false;
     const revision = await this.#quorumRevision();
-    return this.waitForRevision(revision, CONSISTENT_READ_WAIT_MS);
+    // A quiet resource's cache only moves with etcd's progress answers: ask for one (coalesced across cachers).
+    if (this.#cache.revision < revision) this.#storage.requestWatchProgress?.();
+    const caughtUp = await this.waitForRevision(revision, CONSISTENT_READ_WAIT_MS);
+    if (caughtUp) this.#consistentFromCache++;
+    else this.#consistentFellBack++;
+    return caughtUp;
   }
 
   /**
@@ -260,6 +271,8 @@ export class Cacher {
       capacity: this.#cache.window.capacity,
       initializations: this.#initializations,
       objects: this.#cache.size,
+      consistentReadsFromCache: this.#consistentFromCache,
+      consistentReadsFellBack: this.#consistentFellBack,
     };
   }
 
