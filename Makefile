@@ -4,7 +4,7 @@ NODE_MODULES_STAMP := node_modules/.package-lock.json
 PORT ?= 8080
 APT_GET := $(if $(filter 0,$(shell id -u)),apt-get,sudo apt-get)
 
-.PHONY: all deps etcd wrk prometheus chromium haproxy python-client cluster-tools build run test test-unit test-e2e test-cluster bench profile bench-request-cpu bench-workers bench-follow bench-list-memory bench-list-speed bench-watchers bench-watch-sync bench-cache-memory bench-cache-fill loadtest lint clean cluster cluster-down cluster-restart
+.PHONY: all deps etcd wrk prometheus chromium haproxy python-client cluster-tools build run test test-unit test-e2e test-cluster bench profile bench-request-cpu bench-workers bench-follow bench-consistent-quiet bench-list-memory bench-list-speed bench-watchers bench-watch-sync bench-cache-memory bench-cache-fill loadtest lint clean cluster cluster-down cluster-restart
 
 all: build
 
@@ -127,6 +127,11 @@ bench-workers: deps wrk build
 bench-follow: deps build
 	node dist/test/bench/follow-cpu.js
 	node dist/test/bench/follow-decode.js
+
+# Consistent LISTs of quiet resources (namespaces, ServiceAccounts) during Deployment creates: latency, etcd Ranges and
+# fallback LISTs per read (BENCH_AB_SERVER_SCRIPT=<other build's dist/cmd/apiserver.js> for A/B); into docs/benchmarks.md.
+bench-consistent-quiet: deps build
+	node dist/test/bench/consistent-quiet.js
 
 # What watchers cost (issue 20): 10,000 idle watchers, 1,000 stalled ones beside normal ones under 200 writes/s,
 # 50 concurrent watch-list syncs of 10,000 Deployments; BENCH_IDLE_WATCHERS, BENCH_SLOW_WATCHERS, BENCH_SYNCS … scale it.

@@ -61,6 +61,10 @@ export class ForwardingStorage extends ReadsFromStorage implements Storage {
     return this.inner.currentRevision();
   }
 
+  requestWatchProgress(): boolean {
+    return this.inner.requestWatchProgress?.() ?? false;
+  }
+
   count(prefix: string): Promise<number> {
     return this.inner.count(prefix);
   }

@@ -113,6 +113,11 @@ export interface Storage extends VersionedReads {
   watchChanges(prefix: string, afterRevision: number, sink: ChangeSink): Promise<WatchHandle>;
   /** The backing store's current revision, by a linearizable read. */
   currentRevision(): Promise<number>;
+  /**
+   * Asks etcd for a progress answer on the watch stream: every watchChanges sink on it then gets progress(revision)
+   * up to which it has all changes. False when none will come (no stream, or an etcd whose answers are unordered).
+   */
+  requestWatchProgress?(): boolean;
   /** Number of keys under a prefix (for metrics and namespace cleanup). */
   count(prefix: string): Promise<number>;
   /** Round trip to the backing store (health check). */

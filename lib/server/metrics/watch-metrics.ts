@@ -18,6 +18,8 @@ interface SnapshotMetric {
   /** `resource` labels per resource, or `group, version, kind` per served kind. */
   by: 'resource' | 'kind';
   read: (stats: CacherStats) => number;
+  /** Several samples per resource, told apart by these extra labels (each with its own reading); `read` unused. */
+  variants?: readonly { labels: Record<string, string>; read: (stats: CacherStats) => number }[];
 }
 
 /** Kubernetes 1.26 names; `apiserver_registered_watchers` (deprecated 1.23.0) is hidden unless shown. */
@@ -79,6 +81,19 @@ const SNAPSHOT_METRICS: readonly SnapshotMetric[] = [
     by: 'resource',
     read: (s) => s.windowEvents,
   },
+  // Kubernetes 1.31's name and labels (KEP-2340): consistent reads served from the cache, or fallen back to etcd.
+  {
+    name: 'apiserver_watch_cache_consistent_read_total',
+    help: 'Counter for consistent reads from cache.',
+    type: 'counter',
+    stability: { stability: 'ALPHA' },
+    by: 'resource',
+    read: () => 0,
+    variants: [
+      { labels: { success: 'true', fallback: 'false' }, read: (s) => s.consistentReadsFromCache },
+      { labels: { success: 'false', fallback: 'true' }, read: (s) => s.consistentReadsFellBack },
+    ],
+  },
 ];
 
 function labelsOf(served: ServedResource, by: SnapshotMetric['by']): Record<string, string> {
@@ -92,14 +107,19 @@ export function registerWatchMetrics(registry: Registry, resources: ResourceRegi
   for (const metric of SNAPSHOT_METRICS) {
     if (isHiddenByDefault(metric.stability.deprecatedVersion) && !showHidden) continue;
     const labelNames = metric.by === 'resource' ? ['resource'] : ['group', 'version', 'kind'];
+    const variants = metric.variants ?? [{ labels: {}, read: metric.read }];
+    labelNames.push(...Object.keys(variants[0]?.labels ?? {}));
     const collect = function collect(this: Gauge | Counter): void {
       this.reset();
       // Served versions of one resource share a cacher: one sample per label set.
       const samples = new Map<string, { labels: Record<string, string>; value: number }>();
       for (const served of resources.all()) {
         if (!served.cacher) continue;
-        const labels = labelsOf(served, metric.by);
-        samples.set(Object.values(labels).join('|'), { labels, value: metric.read(served.cacher.stats()) });
+        const stats = served.cacher.stats();
+        for (const variant of variants) {
+          const labels = { ...labelsOf(served, metric.by), ...variant.labels };
+          samples.set(Object.values(labels).join('|'), { labels, value: variant.read(stats) });
+        }
       }
       for (const { labels, value } of samples.values()) {
         if (this instanceof Gauge) this.set(labels, value);

@@ -12,14 +12,18 @@ import { CacheWatcher } from './cache-watcher';
 import { FanOut } from './fan-out';
 import { WatchCache } from './watch-cache';
 import { fillFromStorage } from './cache-fill';
+import { SharedRevisionRead } from './shared-revision-read';
 
 const RETRY_MIN_MS = 100;
 const RETRY_MAX_MS = 5000;
 /**
  * How long a consistent read waits for the cache to reach etcd's current revision before the caller reads etcd.
- * Short: without etcd progress requests the cache only advances with this resource's own events.
+ * Short: where etcd's progress answers cannot be used (before 3.4.31 / 3.5.13, see watch-progress.ts) the cache of
+ * a quiet resource only advances with its own events and etcd's periodic progress notifications.
  */
 const CONSISTENT_READ_WAIT_MS = 50;
+/** A cache that applied no event for this long counts as quiet (see caughtUpWithEtcd). */
+const QUIET_MS = 1000;
 /** The fill reads etcd in pages of this many objects (one page's response and decode in memory at a time). */
 const FILL_PAGE_SIZE = 10_000;
 
@@ -71,6 +75,9 @@ export interface CacherStats {
   initializations: number;
   objects: number;
   slowWatchersClosed: number;
+  /** Consistent reads (no resourceVersion) answered from the cache, and those that fell back to etcd. */
+  consistentReadsFromCache: number;
+  consistentReadsFellBack: number;
 }
 
 export class Cacher {
@@ -92,10 +99,12 @@ export class Cacher {
   readonly #bookmarkIntervalMs: number;
   #bookmarkTimer: NodeJS.Timeout | undefined;
   readonly #consistentReads: boolean;
-  /** The quorum revision read in flight, and the one queued behind it for requests that came during it. */
-  #revisionRead: Promise<number> | undefined;
-  #nextRevisionRead: Promise<number> | undefined;
+  readonly #revisionRead: SharedRevisionRead;
+  /** When the etcd watch last brought an event (a quiet resource's cache cannot catch up without progress answers). */
+  #lastEventAt = 0;
   readonly #fillPageSize: number;
+  #consistentFromCache = 0;
+  #consistentFellBack = 0;
 
   constructor(options: CacherOptions) {
     this.prefix = options.prefix;
@@ -107,6 +116,7 @@ export class Cacher {
     this.#fillPageSize = Math.max(1, options.fillPageSize ?? FILL_PAGE_SIZE);
     this.#cache = new WatchCache({ capacity: options.capacity, minAgeMs: options.minAgeMs });
     this.#fanOut = new FanOut(() => this.#cache.revision);
+    this.#revisionRead = new SharedRevisionRead(() => this.#storage.currentRevision());
   }
 
   start(): void {
@@ -167,31 +177,18 @@ export class Cacher {
    */
   async caughtUpWithEtcd(): Promise<boolean> {
     if (!this.#consistentReads || !this.#ready) return false;
-    const revision = await this.#quorumRevision();
-    return this.waitForRevision(revision, CONSISTENT_READ_WAIT_MS);
-  }
-
-  /**
-   * etcd's current revision, one read shared by concurrent callers: a caller joins the read queued behind the
-   * one in flight (which may have been sent before it arrived), never a read older than itself.
-   */
-  #quorumRevision(): Promise<number> {
-    if (this.#revisionRead === undefined) return this.#startRevisionRead();
-    this.#nextRevisionRead ??= this.#revisionRead
-      .catch(() => 0)
-      .then(() => {
-        this.#nextRevisionRead = undefined;
-        return this.#startRevisionRead();
-      });
-    return this.#nextRevisionRead;
-  }
-
-  #startRevisionRead(): Promise<number> {
-    const read: Promise<number> = this.#storage.currentRevision().finally(() => {
-      if (this.#revisionRead === read) this.#revisionRead = undefined;
-    });
-    this.#revisionRead = read;
-    return read;
+    const revision = await this.#revisionRead.read();
+    let caughtUp = this.#cache.revision >= revision;
+    // A quiet resource's cache only moves with etcd's progress answers: ask for one (coalesced across cachers).
+    // Where none can come (older etcd), a cache without events for QUIET_MS will not catch up in time: etcd at once.
+    if (!caughtUp) {
+      const answerComing = this.#storage.requestWatchProgress?.() ?? false;
+      if (answerComing || performance.now() - this.#lastEventAt < QUIET_MS)
+        caughtUp = await this.waitForRevision(revision, CONSISTENT_READ_WAIT_MS);
+    }
+    if (caughtUp) this.#consistentFromCache++;
+    else this.#consistentFellBack++;
+    return caughtUp;
   }
 
   /** The cached objects under `prefix` (ready caches only). */
@@ -260,6 +257,8 @@ export class Cacher {
       capacity: this.#cache.window.capacity,
       initializations: this.#initializations,
       objects: this.#cache.size,
+      consistentReadsFromCache: this.#consistentFromCache,
+      consistentReadsFellBack: this.#consistentFellBack,
     };
   }
 
@@ -354,6 +353,7 @@ export class Cacher {
   }
 
   #dispatch(batch: StorageChange[]): void {
+    this.#lastEventAt = performance.now();
     for (const change of batch) {
       const event = this.#cache.apply(change);
       if (event !== undefined) this.#fanOut.offer(event);

@@ -7,6 +7,7 @@ import { StorageError } from '../storage-error';
 import { decodeCompact } from './codec';
 import { isCompactedWatchError } from './etcd-errors';
 import { cheapResumeRevision } from './watch-stream';
+import { watchProgressOf } from './watch-progress';
 
 function toChanges(res: IWatchResponse): StorageChange[] {
   return res.events.map((event) => {
@@ -33,9 +34,12 @@ export async function watchChanges(
   let done = false;
   let cancelledByEtcd = false;
   let cancelling: Promise<void> | undefined;
+  let unsubscribe: (() => void) | undefined;
   // Once only: cancelling a watcher twice (or one etcd already cancelled) can wait forever in etcd3.
-  const cancel = (): Promise<void> =>
-    (cancelling ??= cancelledByEtcd ? Promise.resolve() : watcher.cancel().catch(() => undefined));
+  const cancel = (): Promise<void> => {
+    unsubscribe?.();
+    return (cancelling ??= cancelledByEtcd ? Promise.resolve() : watcher.cancel().catch(() => undefined));
+  };
   const fail = (err: Error): void => {
     if (done) return;
     done = true;
@@ -56,8 +60,14 @@ export async function watchChanges(
     new StorageError(isCompactedWatchError(err) ? 'Compacted' : 'Unreachable', prefix, err.message, { cause: err });
   await new Promise<void>((resolve, reject) => {
     let connected = false;
-    watcher.once('connected', () => {
+    watcher.once('connected', (res: IWatchResponse) => {
       connected = true;
+      // A progress answer covers this watch only if etcd made it after creating the watch; answers made before carry
+      // a revision no higher than the one etcd read while creating it (the created response's).
+      const created = Number(res.header.revision);
+      unsubscribe = watchProgressOf(client)?.subscribe((revision) => {
+        if (!done && revision > created) sink.progress(revision);
+      });
       resolve();
     });
     watcher.on('disconnected', (err: Error) => {

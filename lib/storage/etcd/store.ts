@@ -17,6 +17,7 @@ import type {
 import { ReadsFromStorage } from '../reads-from-storage';
 import { watchPrefix } from './watcher';
 import { watchChanges } from './change-watcher';
+import { watchProgressOf } from './watch-progress';
 import { GetBatcher } from './get-batcher';
 import { StorageError } from '../storage-error';
 import { decodeObject, encodeObject, storedForm, withStoredJson } from './codec';
@@ -301,6 +302,10 @@ export class EtcdStorage extends ReadsFromStorage implements Storage {
 
   watchChanges(prefix: string, afterRevision: number, sink: ChangeSink): Promise<WatchHandle> {
     return watchChanges(this.#client, prefix, afterRevision, sink);
+  }
+
+  requestWatchProgress(): boolean {
+    return watchProgressOf(this.#client)?.request() ?? false;
   }
 
   override async currentRevision(): Promise<number> {

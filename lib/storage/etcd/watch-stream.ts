@@ -7,6 +7,7 @@ import type { Etcd3, Watcher } from 'etcd3';
 import type { CallOptions, ClientDuplexStream, ServiceClientConstructor } from '@grpc/grpc-js';
 import type { Etcd3Pool } from './etcd3-pool';
 import { decodeWatchResponse } from './watch-response';
+import { newWatchProgress, type WatchProgress } from './watch-progress';
 
 const WATCH_PATH = '/etcdserverpb.Watch/Watch';
 
@@ -17,7 +18,10 @@ type WatchStream = ClientDuplexStream<unknown, unknown>;
 
 /** etcd3's WatchClient contract: `watch()` resolves with a bidirectional stream of decoded WatchResponses. */
 class DecodingWatchClient {
-  constructor(private readonly pool: Pool) {}
+  constructor(
+    private readonly pool: Pool,
+    private readonly progress: WatchProgress,
+  ) {}
 
   watch(options?: CallOptions): Promise<WatchStream> {
     return this.pool.withConnection('Watch', ({ resource, client, metadata }) => {
@@ -32,17 +36,21 @@ class DecodingWatchClient {
       stream.on('error', (err: Error) => {
         if (stream.writable) this.pool.markFailed(resource, err);
       });
+      this.progress.attach(stream);
       return stream;
     });
   }
 }
 
-/** Makes `client`'s watches decode their responses with decodeWatchResponse (before any watch is opened). */
+/**
+ * Makes `client`'s watches decode their responses with decodeWatchResponse (before any watch is opened), and takes
+ * progress answers off the stream for watchProgressOf(client) (watch-progress.ts).
+ */
 export function decodeWatchesDirectly(client: Etcd3): void {
   const internals = client as unknown as { pool?: Pool; watchManager?: { client?: unknown } };
   // etcd3's internals as of 1.1: without them the client keeps its own decoding.
   if (internals.pool === undefined || internals.watchManager?.client === undefined) return;
-  internals.watchManager.client = new DecodingWatchClient(internals.pool);
+  internals.watchManager.client = new DecodingWatchClient(internals.pool, newWatchProgress(client));
 }
 
 /**
