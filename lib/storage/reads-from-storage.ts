@@ -38,4 +38,9 @@ export abstract class ReadsFromStorage implements VersionedReads {
   knownObject(_key: string, _resourceVersion: string): ApiObject | undefined {
     return undefined;
   }
+
+  /** No watch cache here: a Most Recent get reads storage. */
+  latestFromCache(_key: string): Promise<ApiObject | undefined> {
+    return Promise.resolve(undefined);
+  }
 }

@@ -202,4 +202,9 @@ export interface VersionedReads {
   startWatch(prefix: string, request: WatchRequest): Promise<StartedWatch>;
   /** The object at `key` when an already-decoded copy of exactly `resourceVersion` is kept (the watch cache's). */
   knownObject(key: string, resourceVersion: string): ApiObject | undefined;
+  /**
+   * A Most Recent get answered by the watch cache once it has caught up with etcd (consistent reads, KEP-2340):
+   * the object, or KeyNotFound; undefined when the caller must read etcd.
+   */
+  latestFromCache(key: string): Promise<ApiObject | undefined>;
 }

@@ -28,10 +28,14 @@ export async function handleGet(r: ApiRequest): Promise<void> {
     !r.negotiated.table && !r.negotiated.partial && r.negotiated.mediaType === 'application/json' && !r.pretty;
   let stored: ApiObject;
   if (resourceVersion === undefined) {
-    // Most Recent: a quorum read of etcd, as Kubernetes does without a resourceVersion.
-    const latest = await r.store.getJson(requestNamespace(r), r.info.name);
-    if (plainJson && writeStoredJson(r, latest)) return;
-    stored = r.store.latestObject(requestNamespace(r), r.info.name, latest);
+    // Most Recent: from the watch cache once it has caught up with etcd's current revision, else a quorum read of etcd.
+    const cached = await r.store.latestFromCache(requestNamespace(r), r.info.name);
+    if (cached !== undefined) stored = cached;
+    else {
+      const latest = await r.store.getJson(requestNamespace(r), r.info.name);
+      if (plainJson && writeStoredJson(r, latest)) return;
+      stored = r.store.latestObject(requestNamespace(r), r.info.name, latest);
+    }
   } else {
     stored = await r.store.getAtVersion(requestNamespace(r), r.info.name, resourceVersion);
   }

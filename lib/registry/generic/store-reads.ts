@@ -77,6 +77,18 @@ export class GenericStoreReads {
   }
 
   /**
+   * The latest object from the watch cache when it has caught up with etcd (consistent reads); undefined when the
+   * caller must read etcd (getJson).
+   */
+  async latestFromCache(namespace: string, name: string): Promise<ApiObject | undefined> {
+    try {
+      return await this.storage.latestFromCache(this.keyFor(namespace, name));
+    } catch (err) {
+      throw this.statusError(err, name, 'get');
+    }
+  }
+
+  /**
    * The latest object as getJson read it: the watch cache's object when it holds the same version (what is kept with
    * it, protobuf bytes, is reused instead of decoding and encoding again), else the stored value decoded.
    */

@@ -52,6 +52,13 @@ export class CachedStorage extends ForwardingStorage {
     return cached;
   }
 
+  override async latestFromCache(key: string): Promise<ApiObject | undefined> {
+    if (!(await this.cacher.caughtUpWithEtcd())) return undefined;
+    const cached = this.cacher.get(key);
+    if (cached === undefined) throw new StorageError('KeyNotFound', key, `key not found: ${key}`);
+    return cached;
+  }
+
   override async getList(prefix: string, request: ListRequest): Promise<ListPage> {
     const cacher = this.cacher;
     // Most Recent without limit or continue: from the cache once it has caught up with etcd (KEP-2340).
