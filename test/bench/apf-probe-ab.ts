@@ -26,6 +26,9 @@ interface Row {
   notOk: number;
   wall: [number, number];
   cpu: [number, number];
+  /** Wall ms per kind: /readyz (its etcd check) and the system:masters LIST. */
+  readyz: [number, number];
+  masters: [number, number];
 }
 
 const medianWorst = (values: number[]): [number, number] => {
@@ -53,6 +56,8 @@ async function runBuild(build: string, script: string, tokenFile: string): Promi
           notOk: probes.filter((p) => p.status !== 200).length,
           wall: medianWorst(during.map((p) => p.ms)),
           cpu: medianWorst(during.map((p) => p.serverCpuMs)),
+          readyz: medianWorst(during.filter((p) => p.kind === 'readyz').map((p) => p.ms)),
+          masters: medianWorst(during.filter((p) => p.kind === 'masters').map((p) => p.ms)),
         });
         process.stderr.write(`${JSON.stringify(rows[rows.length - 1])}\n`);
       }
@@ -81,11 +86,11 @@ runBench(async () => {
   const lines = [
     `Command: \`node dist/test/bench/apf-probe-ab.js\` (BENCH_APF_ROUNDS=${ROUNDS}, BENCH_APF_STORMS=${STORMS}${BASE ? ', BENCH_BASE_SCRIPT=<base build>' : ''}), ${new Date().toISOString().replace(/\.\d+Z$/, 'Z')}`,
     '',
-    '| Build | load | storm: statuses | probes in flight | not 200 | wall ms median / worst | server CPU ms while waiting, median / worst |',
-    '|---|---:|---|---:|---:|---|---|',
+    '| Build | load | storm: statuses | probes in flight | not 200 | wall ms median / worst | server CPU ms while waiting, median / worst | /readyz ms | masters LIST ms |',
+    '|---|---:|---|---:|---:|---|---|---|---|',
     ...rows.map(
       (row) =>
-        `| ${row.build} | ${row.load.toFixed(1)} | ${row.split} | ${row.probes} | ${row.notOk} | ${fmt(row.wall[0])} / ${fmt(row.wall[1])} | ${fmt(row.cpu[0])} / ${fmt(row.cpu[1])} |`,
+        `| ${row.build} | ${row.load.toFixed(1)} | ${row.split} | ${row.probes} | ${row.notOk} | ${fmt(row.wall[0])} / ${fmt(row.wall[1])} | ${fmt(row.cpu[0])} / ${fmt(row.cpu[1])} | ${fmt(row.readyz[0])} / ${fmt(row.readyz[1])} | ${fmt(row.masters[0])} / ${fmt(row.masters[1])} |`,
     ),
   ];
   process.stdout.write(`${lines.join('\n')}\n`);
