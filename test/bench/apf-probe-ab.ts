@@ -76,7 +76,8 @@ runBench(async () => {
   const timingFile = join(tokenDir, 'probe-timing.jsonl');
   if (DECOMPOSE) process.env['BENCH_PROBE_TIMING_FILE'] = timingFile;
   const builds: [string, string][] = [['after', THIS_BUILD]];
-  if (BASE) builds.push(['before', BASE]);
+  // BENCH_BASE_LABEL: the other build's name in the tables (e.g. an experiment such as paused-accept-server.js).
+  if (BASE) builds.push([process.env['BENCH_BASE_LABEL'] ?? 'before', BASE]);
   const timings: string[] = [];
   writeFileSync(tokenFile, 'storm-token,storm,storm-uid\nadmin-token,admin,admin-uid,"system:masters"\n');
   const rows: Row[] = [];
