@@ -8,6 +8,7 @@ import { loadavg, tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { withBenchServer, runBench } from './bench-server';
 import { probedStorm, storm } from './apf-overload';
+import { probeTimingTable } from './probe-timing-summary';
 import type { ProbeResult } from './apf-probe';
 
 const BASE = process.env['BENCH_BASE_SCRIPT'];
@@ -16,6 +17,8 @@ const STORMS = Number(process.env['BENCH_APF_STORMS'] ?? 3);
 const SMALL_SERVER = '--max-requests-inflight=6 --max-mutating-requests-inflight=4';
 /** BENCH_SERVER_NODE_ARGS: node flags for the servers, e.g. "--cpu-prof --cpu-prof-dir=/tmp/prof". */
 const NODE_ARGS = (process.env['BENCH_SERVER_NODE_ARGS'] ?? '').split(/\s+/).filter(Boolean);
+/** BENCH_APF_DECOMPOSE=1: the servers load probe-timing.js, and a second table says where the probes waited. */
+const DECOMPOSE = process.env['BENCH_APF_DECOMPOSE'] === '1';
 const THIS_BUILD = join(__dirname, '..', '..', 'cmd', 'apiserver.js');
 
 interface Row {
@@ -26,6 +29,9 @@ interface Row {
   notOk: number;
   wall: [number, number];
   cpu: [number, number];
+  /** Wall ms per kind: /readyz (its etcd check) and the system:masters LIST. */
+  readyz: [number, number];
+  masters: [number, number];
 }
 
 const medianWorst = (values: number[]): [number, number] => {
@@ -53,40 +59,48 @@ async function runBuild(build: string, script: string, tokenFile: string): Promi
           notOk: probes.filter((p) => p.status !== 200).length,
           wall: medianWorst(during.map((p) => p.ms)),
           cpu: medianWorst(during.map((p) => p.serverCpuMs)),
+          readyz: medianWorst(during.filter((p) => p.kind === 'readyz').map((p) => p.ms)),
+          masters: medianWorst(during.filter((p) => p.kind === 'masters').map((p) => p.ms)),
         });
         process.stderr.write(`${JSON.stringify(rows[rows.length - 1])}\n`);
       }
       return rows;
     },
-    NODE_ARGS,
+    DECOMPOSE ? [...NODE_ARGS, '--require', join(__dirname, 'probe-timing.js')] : NODE_ARGS,
   );
 }
 
 runBench(async () => {
   const tokenDir = mkdtempSync(join(tmpdir(), 'bench-apf-ab-'));
   const tokenFile = join(tokenDir, 'tokens.csv');
+  const timingFile = join(tokenDir, 'probe-timing.jsonl');
+  if (DECOMPOSE) process.env['BENCH_PROBE_TIMING_FILE'] = timingFile;
+  const builds: [string, string][] = [['after', THIS_BUILD]];
+  // BENCH_BASE_LABEL: the other build's name in the tables (e.g. an experiment such as paused-accept-server.js).
+  if (BASE) builds.push([process.env['BENCH_BASE_LABEL'] ?? 'before', BASE]);
+  const timings: string[] = [];
   writeFileSync(tokenFile, 'storm-token,storm,storm-uid\nadmin-token,admin,admin-uid,"system:masters"\n');
   const rows: Row[] = [];
   try {
     for (let r = 0; r < ROUNDS; r++) {
-      const builds: [string, string][] = [['after', THIS_BUILD]];
-      if (BASE) builds.push(['before', BASE]);
-      if (r % 2 === 1) builds.reverse();
-      for (const [build, script] of builds) rows.push(...(await runBuild(build, script, tokenFile)));
+      const order = r % 2 === 1 ? [...builds].reverse() : builds;
+      for (const [build, script] of order) rows.push(...(await runBuild(build, script, tokenFile)));
     }
+    if (DECOMPOSE) timings.push('', ...probeTimingTable(timingFile, builds));
   } finally {
     rmSync(tokenDir, { recursive: true, force: true });
   }
   const fmt = (v: number): string => v.toFixed(0);
   const lines = [
-    `Command: \`node dist/test/bench/apf-probe-ab.js\` (BENCH_APF_ROUNDS=${ROUNDS}, BENCH_APF_STORMS=${STORMS}${BASE ? ', BENCH_BASE_SCRIPT=<base build>' : ''}), ${new Date().toISOString().replace(/\.\d+Z$/, 'Z')}`,
+    `Command: \`node dist/test/bench/apf-probe-ab.js\` (BENCH_APF_ROUNDS=${ROUNDS}, BENCH_APF_STORMS=${STORMS}${BASE ? ', BENCH_BASE_SCRIPT=<base build>' : ''}${DECOMPOSE ? ', BENCH_APF_DECOMPOSE=1' : ''}), ${new Date().toISOString().replace(/\.\d+Z$/, 'Z')}`,
     '',
-    '| Build | load | storm: statuses | probes in flight | not 200 | wall ms median / worst | server CPU ms while waiting, median / worst |',
-    '|---|---:|---|---:|---:|---|---|',
+    '| Build | load | storm: statuses | probes in flight | not 200 | wall ms median / worst | server CPU ms while waiting, median / worst | /readyz ms | masters LIST ms |',
+    '|---|---:|---|---:|---:|---|---|---|---|',
     ...rows.map(
       (row) =>
-        `| ${row.build} | ${row.load.toFixed(1)} | ${row.split} | ${row.probes} | ${row.notOk} | ${fmt(row.wall[0])} / ${fmt(row.wall[1])} | ${fmt(row.cpu[0])} / ${fmt(row.cpu[1])} |`,
+        `| ${row.build} | ${row.load.toFixed(1)} | ${row.split} | ${row.probes} | ${row.notOk} | ${fmt(row.wall[0])} / ${fmt(row.wall[1])} | ${fmt(row.cpu[0])} / ${fmt(row.cpu[1])} | ${fmt(row.readyz[0])} / ${fmt(row.readyz[1])} | ${fmt(row.masters[0])} / ${fmt(row.masters[1])} |`,
     ),
+    ...timings,
   ];
   process.stdout.write(`${lines.join('\n')}\n`);
 });

@@ -7,6 +7,8 @@ import { Agent } from 'node:http';
 import { httpRequest } from './http-load';
 import { processCpuMs } from './stats';
 
+export const PROBE_SENT_HEADER = 'X-Bench-Probe-Sent';
+
 export interface ProbeResult {
   kind: 'readyz' | 'masters';
   sentMs: number;
@@ -27,10 +29,13 @@ async function main(): Promise<void> {
     const kind = i % 2 === 0 ? 'readyz' : 'masters';
     const sentMs = performance.now() - go;
     const cpu0 = serverCpu();
+    // When it was sent (epoch ms), for probe-timing.ts in the server: how long the connection waited to be accepted.
+    const sent = { [PROBE_SENT_HEADER]: String(performance.timeOrigin + performance.now()) };
     pending.push(
       (kind === 'readyz'
-        ? httpRequest(agent, url, 'GET', '/readyz')
+        ? httpRequest(agent, url, 'GET', '/readyz', undefined, undefined, sent)
         : httpRequest(agent, url, 'GET', '/apis/apps/v1/deployments', undefined, undefined, {
+            ...sent,
             Authorization: `Bearer ${token}`,
           })
       )

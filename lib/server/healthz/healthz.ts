@@ -103,3 +103,34 @@ export function withTimeout(inner: HealthCheck, timeoutMs: number): HealthCheck 
       }),
   };
 }
+
+/**
+ * At most one call of `inner` per `intervalMs` (a token bucket of one, as kube-apiserver limits its etcd check to one
+ * request per half its timeout: storagebackend/factory/etcd3.go); a check in between answers at once with the outcome
+ * of the last call *sent* (a later outcome replaces it only if its call was sent later), and before any outcome with
+ * `initial`. So probes during overload do not each wait for an etcd round trip behind the server's other work.
+ */
+export function rateLimited(
+  inner: HealthCheck,
+  intervalMs: number,
+  initial: Error,
+  now: () => number = () => performance.now(),
+): HealthCheck {
+  let nextCallAt = Number.NEGATIVE_INFINITY;
+  let last: { err: Error | undefined; sentAt: number } = { err: initial, sentAt: Number.NEGATIVE_INFINITY };
+  const store = (err: Error | undefined, sentAt: number): void => {
+    if (sentAt >= last.sentAt) last = { err, sentAt };
+  };
+  return {
+    name: inner.name,
+    check: () => {
+      const sentAt = now();
+      if (sentAt < nextCallAt) return last.err ? Promise.reject(last.err) : Promise.resolve();
+      nextCallAt = sentAt + intervalMs;
+      return outcome(inner).then((err) => {
+        store(err, sentAt);
+        if (err) throw err;
+      });
+    },
+  };
+}

@@ -1,7 +1,7 @@
 // The checks behind /healthz, /livez and /readyz, as kube-apiserver registers them.
 import type { Storage } from '../../storage/storage';
 import type { RunningControllers } from '../controllers';
-import { flagCheck, pingCheck, withGracePeriod, withTimeout, type HealthCheck } from '../healthz/healthz';
+import { flagCheck, pingCheck, rateLimited, withGracePeriod, withTimeout, type HealthCheck } from '../healthz/healthz';
 
 const ETCD_CHECK_TIMEOUT_MS = 2000;
 
@@ -20,7 +20,12 @@ export function healthChecks(parts: {
   shuttingDown: () => boolean;
 }): HealthChecks {
   const { controllers } = parts;
-  const etcdCheck = withTimeout({ name: 'etcd', check: () => parts.storage.ping() }, ETCD_CHECK_TIMEOUT_MS);
+  // One etcd request per half the timeout at most, the checks in between reusing its outcome (as kube-apiserver).
+  const etcdCheck = rateLimited(
+    withTimeout({ name: 'etcd', check: () => parts.storage.ping() }, ETCD_CHECK_TIMEOUT_MS),
+    ETCD_CHECK_TIMEOUT_MS / 2,
+    new Error('etcd client connection not yet established'),
+  );
   const logCheck: HealthCheck = { name: 'log', check: async () => {} };
   const bootstrapCheck = flagCheck(
     'poststarthook/bootstrap-controller',
