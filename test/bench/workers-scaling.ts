@@ -13,6 +13,7 @@ import { httpRequest, runLoad } from './http-load';
 import { childPids, cpuMeter } from './process-cpu';
 import { describePerOperation, threadMeter } from './thread-cpu';
 import { startHog } from './cpu-hog';
+import { perCreate, perfCounters } from './perf-syscalls';
 import { areasPerCreate, PROFILE_DIR, profileArgs } from './workers-profile';
 import { measureFollowCost } from './watch-follow';
 import { machineDescription, prependSection } from './report';
@@ -86,6 +87,7 @@ async function measure(
 ): Promise<Measured> {
   const meter = cpuMeter({ ...pids, etcd: etcdPid });
   const threads = threadMeter({ ...pids, etcd: etcdPid });
+  const perf = perfCounters({ ...pids, etcd: etcdPid }, SECONDS);
   const machineBefore = machineBusyMs();
   const started = process.hrtime.bigint();
   const share = CONCURRENCY / urls.length;
@@ -112,6 +114,7 @@ async function measure(
   const wallSeconds = Number(process.hrtime.bigint() - started) / 1e9;
   const used = meter();
   const threadUse = threads();
+  const counted = await perf();
   const machineAfter = machineBusyMs();
   const pct = (ms: number): number => (100 * ms) / 1000 / wallSeconds;
   const cpu: Record<string, number> = {};
@@ -129,7 +132,10 @@ async function measure(
     p99Ms: Math.max(...results.map((r) => r.p99Ms)),
     cpu,
     serverMsPerCreate: serverMs / Math.max(1, perSecond * wallSeconds),
-    threads: describePerOperation(threadUse, perSecond * wallSeconds),
+    threads: [
+      ...describePerOperation(threadUse, perSecond * wallSeconds),
+      ...perCreate(counted, perSecond * wallSeconds).map((l) => `(perf) ${l}`),
+    ],
     windowUs: [Number(started / 1000n), Number(started / 1000n) + wallSeconds * 1e6],
     mainRunUs: new Map(
       Object.entries(pids).map(([name, pid]) => [pid, (threadUse[name]?.get('main')?.runNs ?? 0) / 1000]),
@@ -158,7 +164,10 @@ async function main(): Promise<void> {
     };
     const rawBefore = await rawRate('before');
     let one: number | undefined;
-    for (const config of CONFIGS) {
+    for (const entry of CONFIGS) {
+      // `config:S` overrides the warm-up seconds for that phase (each worker of --workers N sees ~1/N of it).
+      const [config = entry, warmText] = entry.split(':');
+      const warmUpSeconds = warmText === undefined ? WARMUP_SECONDS : Number(warmText);
       phase++;
       const { servers, pids } = await startConfig(config, etcd.clientUrl, profileArgs(phase));
       let measured: Measured | undefined;
@@ -173,7 +182,7 @@ async function main(): Promise<void> {
             runLoad(s.url, {
               workload: 'warm-up',
               concurrency: 16,
-              seconds: WARMUP_SECONDS,
+              seconds: warmUpSeconds,
               next: () => ({ method: 'POST', path: DEPLOYMENTS, body: deploymentBody(`warm-${phase}-${i}-${n++}`) }),
             }),
           ),
@@ -190,10 +199,12 @@ async function main(): Promise<void> {
           .map(([name, p]) => `${name} ${p.toFixed(0)}%`)
           .join(', ');
         rows.push(
-          `| ${label(config)}, creates | ${m.perSecond.toFixed(0)} | ${m.errors} | ${(m.perSecond / rawBefore).toFixed(2)}× | ${one === undefined ? '' : `${(m.perSecond / one).toFixed(2)}×`} | ${m.serverMsPerCreate.toFixed(2)} ms; ${cpu} |`,
+          `| ${label(config)}${warmText === undefined ? '' : ` (${warmUpSeconds} s warm-up)`}, creates | ${m.perSecond.toFixed(0)} | ${m.errors} | ${(m.perSecond / rawBefore).toFixed(2)}× | ${one === undefined ? '' : `${(m.perSecond / one).toFixed(2)}×`} | ${m.serverMsPerCreate.toFixed(2)} ms; ${cpu} |`,
         );
         for (const line of m.threads) log(`  per create, ${line}`);
-        details.push(`- ${label(config)} (phase ${phase}), per create: ${m.threads.join('; ')}`);
+        details.push(
+          `- ${label(config)} (phase ${phase}, ${warmUpSeconds} s warm-up), per create: ${m.threads.join('; ')}`,
+        );
         log(
           `${label(config)}: ${m.perSecond.toFixed(0)} creates/s, p99 ${m.p99Ms.toFixed(1)} ms, ${m.errors} errors, server ${m.serverMsPerCreate.toFixed(2)} ms CPU/create; ${cpu}`,
         );
