@@ -29,8 +29,12 @@ const SECONDS = Number(process.env['BENCH_SECONDS'] ?? 10);
  * sepN = N separate servers, the load split evenly; idleN = N separate servers, the load on the first only. */
 const CONFIGS = (process.env['BENCH_WORKERS'] ?? '1,2').split(',').filter(Boolean);
 const CONCURRENCY = 64;
-/** Warm-up per server before each measured phase (each worker of --workers N gets 1/N of it). */
-const WARMUP_SECONDS = Number(process.env['BENCH_WARMUP_SECONDS'] ?? 3);
+/**
+ * Warm-up of each server before its measured phase, × N for --workers N (whose N workers share one warm-up load): every
+ * worker's V8 must have optimised the create path, or the phase measures JIT compilation (session 10: with 3 s, two
+ * workers used 3.6–4.2 ms CPU per create against 1.5 ms once warm).
+ */
+const WARMUP_SECONDS = Number(process.env['BENCH_WARMUP_SECONDS'] ?? 15);
 const FOLLOW_WRITES = Number(process.env['BENCH_FOLLOW_WRITES'] ?? 3000);
 const log = (line: string): void => void process.stderr.write(`[workers] ${line}\n`);
 const ok = (r: PhaseResult): number => (r.requests - r.errors) / r.seconds;
@@ -165,9 +169,10 @@ async function main(): Promise<void> {
     const rawBefore = await rawRate('before');
     let one: number | undefined;
     for (const entry of CONFIGS) {
-      // `config:S` overrides the warm-up seconds for that phase (each worker of --workers N sees ~1/N of it).
+      // `config:S` sets the phase's warm-up seconds (not scaled: each worker of --workers N sees ~1/N of it).
       const [config = entry, warmText] = entry.split(':');
-      const warmUpSeconds = warmText === undefined ? WARMUP_SECONDS : Number(warmText);
+      const workers = /^\d+/.test(config) ? parseInt(config, 10) : 1;
+      const warmUpSeconds = warmText === undefined ? WARMUP_SECONDS * workers : Number(warmText);
       phase++;
       const { servers, pids } = await startConfig(config, etcd.clientUrl, profileArgs(phase));
       let measured: Measured | undefined;
@@ -236,7 +241,7 @@ async function main(): Promise<void> {
   const doc = [
     `## ${new Date().toISOString().replace(/\.\d+Z$/, 'Z')} — creates/s by --workers`,
     '',
-    `Command: \`node dist/test/bench/workers-scaling.js\` (BENCH_SECONDS=${SECONDS}, BENCH_WORKERS=${CONFIGS.join(',')}); ${wrk ? 'wrk' : 'Node load generator'}, concurrency ${CONCURRENCY}, one fresh embedded etcd for the whole run, each server fresh with a ${WARMUP_SECONDS} s warm-up. \`sepN\` is N separate one-process servers on the same etcd, each driven by its own wrk at concurrency ${CONCURRENCY}/N. CPU is % of one core per process over the phase (/proc; wrk its own os.clock()); "machine" is all busy CPU of the 2-core machine, so 200% is saturation. ${LOAD_AT_START > 2 ? `NOISY: 1-minute load average ${LOAD_AT_START.toFixed(1)} before the run.` : ''}`,
+    `Command: \`node dist/test/bench/workers-scaling.js\` (BENCH_SECONDS=${SECONDS}, BENCH_WORKERS=${CONFIGS.join(',')}); ${wrk ? 'wrk' : 'Node load generator'}, concurrency ${CONCURRENCY}, one fresh embedded etcd for the whole run, each server fresh with a ${WARMUP_SECONDS} s warm-up at concurrency 16 (× N for \`--workers N\`, whose workers share it; \`config:S\` = S s). \`sepN\` is N separate one-process servers on the same etcd, each driven by its own wrk at concurrency ${CONCURRENCY}/N. CPU is % of one core per process over the phase (/proc; wrk its own os.clock()); "machine" is all busy CPU of the 2-core machine, so 200% is saturation. ${LOAD_AT_START > 2 ? `NOISY: 1-minute load average ${LOAD_AT_START.toFixed(1)} before the run.` : ''}`,
     '',
     'Machine:',
     '',
