@@ -30,11 +30,13 @@ const SECONDS = Number(process.env['BENCH_SECONDS'] ?? 10);
 const CONFIGS = (process.env['BENCH_WORKERS'] ?? '1,2').split(',').filter(Boolean);
 const CONCURRENCY = 64;
 /**
- * Warm-up of each server before its measured phase, × N for --workers N (whose N workers share one warm-up load): every
- * worker's V8 must have optimised the create path, or the phase measures JIT compilation (session 10: with 3 s, two
- * workers used 3.6–4.2 ms CPU per create against 1.5 ms once warm).
+ * Warm-up before each measured phase, at concurrency 16 per server: this many creates per worker (× N for --workers N,
+ * whose workers share one server's warm-up), for at most BENCH_WARMUP_SECONDS. Every worker's V8 must have optimised
+ * the create path first, or the phase measures JIT compilation (session 10: after 3 s shared by two workers, they
+ * used 3.6–5.7 ms CPU per create against 1.5–2.4 ms warm, same runs).
  */
-const WARMUP_SECONDS = Number(process.env['BENCH_WARMUP_SECONDS'] ?? 15);
+const WARMUP_CREATES = Number(process.env['BENCH_WARMUP_CREATES'] ?? 8000);
+const WARMUP_MAX_SECONDS = Number(process.env['BENCH_WARMUP_SECONDS'] ?? 90);
 const FOLLOW_WRITES = Number(process.env['BENCH_FOLLOW_WRITES'] ?? 3000);
 const log = (line: string): void => void process.stderr.write(`[workers] ${line}\n`);
 const ok = (r: PhaseResult): number => (r.requests - r.errors) / r.seconds;
@@ -172,7 +174,8 @@ async function main(): Promise<void> {
       // `config:S` sets the phase's warm-up seconds (not scaled: each worker of --workers N sees ~1/N of it).
       const [config = entry, warmText] = entry.split(':');
       const workers = /^\d+/.test(config) ? parseInt(config, 10) : 1;
-      const warmUpSeconds = warmText === undefined ? WARMUP_SECONDS * workers : Number(warmText);
+      const warmUpCreates = warmText === undefined ? WARMUP_CREATES * workers : Infinity;
+      const warmUpSeconds = warmText === undefined ? WARMUP_MAX_SECONDS : Number(warmText);
       phase++;
       const { servers, pids } = await startConfig(config, etcd.clientUrl, profileArgs(phase));
       let measured: Measured | undefined;
@@ -180,18 +183,12 @@ async function main(): Promise<void> {
         const agent = new Agent({ keepAlive: false });
         await httpRequest(agent, servers[0]!.url, 'POST', '/api/v1/namespaces', namespaceBody);
         agent.destroy();
-        let n = 0;
-        // Warm-up (every process's code optimised, caches filled) at concurrency 16 per server.
-        await Promise.all(
-          servers.map((s, i) =>
-            runLoad(s.url, {
-              workload: 'warm-up',
-              concurrency: 16,
-              seconds: warmUpSeconds,
-              next: () => ({ method: 'POST', path: DEPLOYMENTS, body: deploymentBody(`warm-${phase}-${i}-${n++}`) }),
-            }),
-          ),
+        // Warm-up (every process's code optimised, caches filled).
+        const warmed = await Promise.all(
+          servers.map((s, i) => warmUp(s.url, `warm-${phase}-${i}-`, warmUpCreates, warmUpSeconds)),
         );
+        const warmNote = `${warmed.map((w) => `${w.creates} creates in ${w.seconds.toFixed(0)} s`).join(', ')} of warm-up`;
+        log(`${label(config)}: ${warmNote}`);
         log(`${label(config)}: creates, concurrency ${CONCURRENCY}, ${SECONDS}s (${wrk ? 'wrk' : 'node'})`);
         // idleN: the load goes to the first server only; the others just follow etcd (their watch caches' cost).
         const urls = config.startsWith('idle') ? [servers[0]!.url] : servers.map((s) => s.url);
@@ -207,9 +204,7 @@ async function main(): Promise<void> {
           `| ${label(config)}${warmText === undefined ? '' : ` (${warmUpSeconds} s warm-up)`}, creates | ${m.perSecond.toFixed(0)} | ${m.errors} | ${(m.perSecond / rawBefore).toFixed(2)}× | ${one === undefined ? '' : `${(m.perSecond / one).toFixed(2)}×`} | ${m.serverMsPerCreate.toFixed(2)} ms; ${cpu} |`,
         );
         for (const line of m.threads) log(`  per create, ${line}`);
-        details.push(
-          `- ${label(config)} (phase ${phase}, ${warmUpSeconds} s warm-up), per create: ${m.threads.join('; ')}`,
-        );
+        details.push(`- ${label(config)} (phase ${phase}, ${warmNote}), per create: ${m.threads.join('; ')}`);
         log(
           `${label(config)}: ${m.perSecond.toFixed(0)} creates/s, p99 ${m.p99Ms.toFixed(1)} ms, ${m.errors} errors, server ${m.serverMsPerCreate.toFixed(2)} ms CPU/create; ${cpu}`,
         );
@@ -241,7 +236,7 @@ async function main(): Promise<void> {
   const doc = [
     `## ${new Date().toISOString().replace(/\.\d+Z$/, 'Z')} — creates/s by --workers`,
     '',
-    `Command: \`node dist/test/bench/workers-scaling.js\` (BENCH_SECONDS=${SECONDS}, BENCH_WORKERS=${CONFIGS.join(',')}); ${wrk ? 'wrk' : 'Node load generator'}, concurrency ${CONCURRENCY}, one fresh embedded etcd for the whole run, each server fresh with a ${WARMUP_SECONDS} s warm-up at concurrency 16 (× N for \`--workers N\`, whose workers share it; \`config:S\` = S s). \`sepN\` is N separate one-process servers on the same etcd, each driven by its own wrk at concurrency ${CONCURRENCY}/N. CPU is % of one core per process over the phase (/proc; wrk its own os.clock()); "machine" is all busy CPU of the 2-core machine, so 200% is saturation. ${LOAD_AT_START > 2 ? `NOISY: 1-minute load average ${LOAD_AT_START.toFixed(1)} before the run.` : ''}`,
+    `Command: \`node dist/test/bench/workers-scaling.js\` (BENCH_SECONDS=${SECONDS}, BENCH_WORKERS=${CONFIGS.join(',')}); ${wrk ? 'wrk' : 'Node load generator'}, concurrency ${CONCURRENCY}, one fresh embedded etcd for the whole run, each server fresh, warmed up at concurrency 16 with ${WARMUP_CREATES} creates per worker (× N for \`--workers N\`, whose workers share it) or for at most ${WARMUP_MAX_SECONDS} s (\`config:S\`: S s whatever the count). \`sepN\` is N separate one-process servers on the same etcd, each driven by its own wrk at concurrency ${CONCURRENCY}/N. CPU is % of one core per process over the phase (/proc; wrk its own os.clock()); "machine" is all busy CPU of the 2-core machine, so 200% is saturation. ${LOAD_AT_START > 2 ? `NOISY: 1-minute load average ${LOAD_AT_START.toFixed(1)} before the run.` : ''}`,
     '',
     'Machine:',
     '',
@@ -261,6 +256,28 @@ async function main(): Promise<void> {
   process.stdout.write(`${doc}\n`);
   if (process.env['BENCH_NO_DOCS'] !== '1')
     prependSection(join(__dirname, '..', '..', '..', 'docs', 'benchmarks.md'), doc);
+}
+
+/** Creates at concurrency 16 until `creates` succeeded or `maxSeconds` passed (checked every 2 s). */
+async function warmUp(
+  url: string,
+  prefix: string,
+  creates: number,
+  maxSeconds: number,
+): Promise<{ creates: number; seconds: number }> {
+  const started = Date.now();
+  let done = 0;
+  let n = 0;
+  for (let left = maxSeconds; done < creates && left > 0; left = maxSeconds - (Date.now() - started) / 1000) {
+    const r = await runLoad(url, {
+      workload: 'warm-up',
+      concurrency: 16,
+      seconds: Math.min(2, left),
+      next: () => ({ method: 'POST', path: DEPLOYMENTS, body: deploymentBody(`${prefix}${n++}`) }),
+    });
+    done += r.requests - r.errors;
+  }
+  return { creates: done, seconds: (Date.now() - started) / 1000 };
 }
 
 /** Config `Np`: worker i (every thread) on core i mod cores, etcd and wrk left to the scheduler. */
