@@ -3,13 +3,18 @@
 // etcd create-if-absent rate of the same run, with the CPU of every process (primary, workers, etcd, wrk) per phase.
 import { mkdtempSync, rmSync } from 'node:fs';
 import { Agent } from 'node:http';
-import { tmpdir } from 'node:os';
+import { cpus, tmpdir } from 'node:os';
+import { execFileSync } from 'node:child_process';
 import { join } from 'node:path';
 import { startEmbeddedEtcd } from '../../lib/server/embedded-etcd';
 import { runBench } from './bench-server';
 import { benchRawEtcdCreates } from './etcd-raw';
 import { httpRequest, runLoad } from './http-load';
 import { childPids, cpuMeter } from './process-cpu';
+import { describePerOperation, threadMeter } from './thread-cpu';
+import { startHog } from './cpu-hog';
+import { perCreate, perfCounters } from './perf-syscalls';
+import { areasPerCreate, PROFILE_DIR, profileArgs } from './workers-profile';
 import { measureFollowCost } from './watch-follow';
 import { machineDescription, prependSection } from './report';
 import { LOAD_AT_START } from './report';
@@ -19,9 +24,19 @@ import { DEPLOYMENTS, deploymentBody, namespaceBody } from './workloads';
 import { createScript, findWrk, runWrk } from './wrk-load';
 
 const SECONDS = Number(process.env['BENCH_SECONDS'] ?? 10);
-/** Configurations in order: N = one server with --workers N; sepN = N separate servers, the load split evenly. */
+/** Configurations in order: N = one server with --workers N (Np: worker i pinned to core i mod cores with taskset;
+ * Nh: a CPU-busy process runs beside it while it is measured);
+ * sepN = N separate servers, the load split evenly; idleN = N separate servers, the load on the first only. */
 const CONFIGS = (process.env['BENCH_WORKERS'] ?? '1,2').split(',').filter(Boolean);
 const CONCURRENCY = 64;
+/**
+ * Warm-up before each measured phase, at concurrency 16 per server: this many creates per worker (× N for --workers N,
+ * whose workers share one server's warm-up), for at most BENCH_WARMUP_SECONDS. Every worker's V8 must have optimised
+ * the create path first, or the phase measures JIT compilation (session 10: after 3 s shared by two workers, they
+ * used 3.6–5.7 ms CPU per create against 1.5–2.4 ms warm, same runs).
+ */
+const WARMUP_CREATES = Number(process.env['BENCH_WARMUP_CREATES'] ?? 8000);
+const WARMUP_MAX_SECONDS = Number(process.env['BENCH_WARMUP_SECONDS'] ?? 90);
 const FOLLOW_WRITES = Number(process.env['BENCH_FOLLOW_WRITES'] ?? 3000);
 const log = (line: string): void => void process.stderr.write(`[workers] ${line}\n`);
 const ok = (r: PhaseResult): number => (r.requests - r.errors) / r.seconds;
@@ -34,28 +49,36 @@ interface Measured {
   cpu: Record<string, number>;
   /** Server CPU (all its processes) per successful create, ms. */
   serverMsPerCreate: number;
+  /** Per process: µs on a core and waiting for one per create, by thread kind, and context switches. */
+  threads: string[];
+  /** The measured window (hrtime µs) and each process's main-thread µs on a core in it, by pid. */
+  windowUs: [number, number];
+  mainRunUs: Map<number, number>;
+  creates: number;
 }
 
 /** Starts the configuration's servers: the primary's pid first, then its workers (or each separate server). */
 async function startConfig(
   config: string,
   etcdUrl: string,
+  nodeArgs: string[],
 ): Promise<{ servers: ServerProcess[]; pids: Record<string, number> }> {
   const separate = /^(?:sep|idle)(\d+)$/.exec(config);
   if (separate) {
     const servers: ServerProcess[] = [];
     try {
-      for (let i = 0; i < Number(separate[1]); i++) servers.push(await startServerProcess(etcdUrl));
+      for (let i = 0; i < Number(separate[1]); i++) servers.push(await startServerProcess(etcdUrl, nodeArgs));
     } catch (err) {
       await Promise.all(servers.map((s) => s.stop()));
       throw err;
     }
     return { servers, pids: Object.fromEntries(servers.map((s, i) => [`server ${i + 1}`, s.pid])) };
   }
-  const server = await startServerProcess(etcdUrl, [], ['--workers', config]);
-  const workers = Number(config) > 1 ? childPids(server.pid) : [];
+  const server = await startServerProcess(etcdUrl, nodeArgs, ['--workers', config.replace(/[ph]$/, '')]);
+  const workers = parseInt(config, 10) > 1 ? childPids(server.pid) : [];
   const pids: Record<string, number> = workers.length > 0 ? { primary: server.pid } : { server: server.pid };
   workers.forEach((pid, i) => (pids[`worker ${i + 1}`] = pid));
+  if (config.endsWith('p')) pinWorkers(workers.length > 0 ? workers : [server.pid]);
   return { servers: [server], pids };
 }
 
@@ -69,6 +92,8 @@ async function measure(
   dataDir: string,
 ): Promise<Measured> {
   const meter = cpuMeter({ ...pids, etcd: etcdPid });
+  const threads = threadMeter({ ...pids, etcd: etcdPid });
+  const perf = perfCounters({ ...pids, etcd: etcdPid }, SECONDS);
   const machineBefore = machineBusyMs();
   const started = process.hrtime.bigint();
   const share = CONCURRENCY / urls.length;
@@ -94,6 +119,8 @@ async function measure(
   );
   const wallSeconds = Number(process.hrtime.bigint() - started) / 1e9;
   const used = meter();
+  const threadUse = threads();
+  const counted = await perf();
   const machineAfter = machineBusyMs();
   const pct = (ms: number): number => (100 * ms) / 1000 / wallSeconds;
   const cpu: Record<string, number> = {};
@@ -111,6 +138,15 @@ async function measure(
     p99Ms: Math.max(...results.map((r) => r.p99Ms)),
     cpu,
     serverMsPerCreate: serverMs / Math.max(1, perSecond * wallSeconds),
+    threads: [
+      ...describePerOperation(threadUse, perSecond * wallSeconds),
+      ...perCreate(counted, perSecond * wallSeconds).map((l) => `(perf) ${l}`),
+    ],
+    windowUs: [Number(started / 1000n), Number(started / 1000n) + wallSeconds * 1e6],
+    mainRunUs: new Map(
+      Object.entries(pids).map(([name, pid]) => [pid, (threadUse[name]?.get('main')?.runNs ?? 0) / 1000]),
+    ),
+    creates: perSecond * wallSeconds,
   };
 }
 
@@ -119,6 +155,7 @@ async function main(): Promise<void> {
   const dataDir = mkdtempSync(join(tmpdir(), 'orch-bench-workers-'));
   const etcd = await startEmbeddedEtcd(join(dataDir, 'etcd'));
   const rows: string[] = [];
+  const details: string[] = [];
   let follow = '';
   let phase = 0;
   try {
@@ -133,41 +170,52 @@ async function main(): Promise<void> {
     };
     const rawBefore = await rawRate('before');
     let one: number | undefined;
-    for (const config of CONFIGS) {
+    for (const entry of CONFIGS) {
+      // `config:S` sets the phase's warm-up seconds (not scaled: each worker of --workers N sees ~1/N of it).
+      const [config = entry, warmText] = entry.split(':');
+      const workers = /^\d+/.test(config) ? parseInt(config, 10) : 1;
+      const warmUpCreates = warmText === undefined ? WARMUP_CREATES * workers : Infinity;
+      const warmUpSeconds = warmText === undefined ? WARMUP_MAX_SECONDS : Number(warmText);
       phase++;
-      const { servers, pids } = await startConfig(config, etcd.clientUrl);
+      const { servers, pids } = await startConfig(config, etcd.clientUrl, profileArgs(phase));
+      let measured: Measured | undefined;
       try {
         const agent = new Agent({ keepAlive: false });
         await httpRequest(agent, servers[0]!.url, 'POST', '/api/v1/namespaces', namespaceBody);
         agent.destroy();
-        let n = 0;
-        // Warm-up (every process's code optimised, caches filled) at concurrency 16 per server.
-        await Promise.all(
-          servers.map((s, i) =>
-            runLoad(s.url, {
-              workload: 'warm-up',
-              concurrency: 16,
-              seconds: 3,
-              next: () => ({ method: 'POST', path: DEPLOYMENTS, body: deploymentBody(`warm-${phase}-${i}-${n++}`) }),
-            }),
-          ),
+        // Warm-up (every process's code optimised, caches filled).
+        const warmed = await Promise.all(
+          servers.map((s, i) => warmUp(s.url, `warm-${phase}-${i}-`, warmUpCreates, warmUpSeconds)),
         );
+        const warmNote = `${warmed.map((w) => `${w.creates} creates in ${w.seconds.toFixed(0)} s`).join(', ')} of warm-up`;
+        log(`${label(config)}: ${warmNote}`);
         log(`${label(config)}: creates, concurrency ${CONCURRENCY}, ${SECONDS}s (${wrk ? 'wrk' : 'node'})`);
         // idleN: the load goes to the first server only; the others just follow etcd (their watch caches' cost).
         const urls = config.startsWith('idle') ? [servers[0]!.url] : servers.map((s) => s.url);
-        const m = await measure(wrk, config, phase, urls, pids, etcdPid, dataDir);
+        // Nh: one CPU-busy process beside the server while it is measured (the contention without the requests).
+        const hog = config.endsWith('h') ? startHog() : undefined;
+        const m = await measure(wrk, config, phase, urls, pids, etcdPid, dataDir).finally(() => hog?.stop());
+        measured = m;
         if (config === '1') one ??= m.perSecond;
         const cpu = Object.entries(m.cpu)
           .map(([name, p]) => `${name} ${p.toFixed(0)}%`)
           .join(', ');
         rows.push(
-          `| ${label(config)}, creates | ${m.perSecond.toFixed(0)} | ${m.errors} | ${(m.perSecond / rawBefore).toFixed(2)}× | ${one === undefined ? '' : `${(m.perSecond / one).toFixed(2)}×`} | ${m.serverMsPerCreate.toFixed(2)} ms; ${cpu} |`,
+          `| ${label(config)}${warmText === undefined ? '' : ` (${warmUpSeconds} s warm-up)`}, creates | ${m.perSecond.toFixed(0)} | ${m.errors} | ${(m.perSecond / rawBefore).toFixed(2)}× | ${one === undefined ? '' : `${(m.perSecond / one).toFixed(2)}×`} | ${m.serverMsPerCreate.toFixed(2)} ms; ${cpu} |`,
         );
+        for (const line of m.threads) log(`  per create, ${line}`);
+        details.push(`- ${label(config)} (phase ${phase}, ${warmNote}), per create: ${m.threads.join('; ')}`);
         log(
           `${label(config)}: ${m.perSecond.toFixed(0)} creates/s, p99 ${m.p99Ms.toFixed(1)} ms, ${m.errors} errors, server ${m.serverMsPerCreate.toFixed(2)} ms CPU/create; ${cpu}`,
         );
       } finally {
         await Promise.all(servers.map((s) => s.stop()));
+      }
+      if (PROFILE_DIR !== undefined && measured) {
+        const areas = areasPerCreate(phase, measured.windowUs, measured.mainRunUs, measured.creates);
+        const text = [...areas].sort((a, b) => b[1] - a[1]).map(([a, us]) => `${a} ${us.toFixed(0)}`);
+        log(`${label(config)}: main-thread µs per create by area, all processes: ${text.join(', ')}`);
+        details.push(`- ${label(config)} (phase ${phase}), main-thread µs per create by area: ${text.join(', ')}`);
       }
     }
     await rawRate('after');
@@ -188,7 +236,7 @@ async function main(): Promise<void> {
   const doc = [
     `## ${new Date().toISOString().replace(/\.\d+Z$/, 'Z')} — creates/s by --workers`,
     '',
-    `Command: \`node dist/test/bench/workers-scaling.js\` (BENCH_SECONDS=${SECONDS}, BENCH_WORKERS=${CONFIGS.join(',')}); ${wrk ? 'wrk' : 'Node load generator'}, concurrency ${CONCURRENCY}, one fresh embedded etcd for the whole run, each server fresh with a 3 s warm-up. \`sepN\` is N separate one-process servers on the same etcd, each driven by its own wrk at concurrency ${CONCURRENCY}/N. CPU is % of one core per process over the phase (/proc; wrk its own os.clock()); "machine" is all busy CPU of the 2-core machine, so 200% is saturation. ${LOAD_AT_START > 2 ? `NOISY: 1-minute load average ${LOAD_AT_START.toFixed(1)} before the run.` : ''}`,
+    `Command: \`node dist/test/bench/workers-scaling.js\` (BENCH_SECONDS=${SECONDS}, BENCH_WORKERS=${CONFIGS.join(',')}); ${wrk ? 'wrk' : 'Node load generator'}, concurrency ${CONCURRENCY}, one fresh embedded etcd for the whole run, each server fresh, warmed up at concurrency 16 with ${WARMUP_CREATES} creates per worker (× N for \`--workers N\`, whose workers share it) or for at most ${WARMUP_MAX_SECONDS} s (\`config:S\`: S s whatever the count). \`sepN\` is N separate one-process servers on the same etcd, each driven by its own wrk at concurrency ${CONCURRENCY}/N. CPU is % of one core per process over the phase (/proc; wrk its own os.clock()); "machine" is all busy CPU of the 2-core machine, so 200% is saturation. ${LOAD_AT_START > 2 ? `NOISY: 1-minute load average ${LOAD_AT_START.toFixed(1)} before the run.` : ''}`,
     '',
     'Machine:',
     '',
@@ -198,6 +246,10 @@ async function main(): Promise<void> {
     '|---|---:|---:|---:|---:|---|',
     ...rows,
     '',
+    'Per process and phase (/proc/<pid>/task/*/schedstat, status, sched): µs on a core ("run") and runnable but waiting for a core ("wait") per create, main thread and other threads (V8 GC and compiler helpers, libuv), context switches and moves between cores per create:',
+    '',
+    ...details,
+    '',
     follow,
     '',
   ].join('\n');
@@ -206,11 +258,41 @@ async function main(): Promise<void> {
     prependSection(join(__dirname, '..', '..', '..', 'docs', 'benchmarks.md'), doc);
 }
 
+/** Creates at concurrency 16 until `creates` succeeded or `maxSeconds` passed (checked every 2 s). */
+async function warmUp(
+  url: string,
+  prefix: string,
+  creates: number,
+  maxSeconds: number,
+): Promise<{ creates: number; seconds: number }> {
+  const started = Date.now();
+  let done = 0;
+  let n = 0;
+  for (let left = maxSeconds; done < creates && left > 0; left = maxSeconds - (Date.now() - started) / 1000) {
+    const r = await runLoad(url, {
+      workload: 'warm-up',
+      concurrency: 16,
+      seconds: Math.min(2, left),
+      next: () => ({ method: 'POST', path: DEPLOYMENTS, body: deploymentBody(`${prefix}${n++}`) }),
+    });
+    done += r.requests - r.errors;
+  }
+  return { creates: done, seconds: (Date.now() - started) / 1000 };
+}
+
+/** Config `Np`: worker i (every thread) on core i mod cores, etcd and wrk left to the scheduler. */
+function pinWorkers(pids: number[]): void {
+  pids.forEach((pid, i) => execFileSync('taskset', ['-a', '-p', '-c', String(i % cpus().length), String(pid)]));
+}
+
 function label(config: string): string {
   const separate = /^sep(\d+)$/.exec(config);
   const idle = /^idle(\d+)$/.exec(config);
   if (idle) return `${idle[1]} separate servers, load on server 1 only`;
-  return separate ? `${separate[1]} separate servers` : `apiserver \`--workers ${config}\``;
+  if (separate) return `${separate[1]} separate servers`;
+  const pinned = config.endsWith('p') ? ', each worker pinned to its own core' : '';
+  const hog = config.endsWith('h') ? ' + a CPU-busy process' : '';
+  return `apiserver \`--workers ${config.replace(/[ph]$/, '')}\`${pinned}${hog}`;
 }
 
 runBench(main);
