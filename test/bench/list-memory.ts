@@ -21,6 +21,7 @@ const CONCURRENT = Number(process.env['BENCH_CONCURRENT_LISTS'] ?? 20);
 const WRITE_DOCS = process.env['BENCH_NO_DOCS'] !== '1';
 /** Another build's dist/cmd/apiserver.js, started on the same etcd after the fill: every phase runs on both. */
 const AB_SCRIPT = process.env['BENCH_AB_SERVER_SCRIPT'];
+const FORM_WARM_UP = process.env['BENCH_FORM_WARM_UP'] === '1';
 const SMALL_NS = 'bench-mem-small';
 const LARGE_NS = 'bench-mem-large';
 const PROTOBUF = 'application/vnd.kubernetes.protobuf';
@@ -167,6 +168,10 @@ function phaseLoads(): PhaseLoad[] {
   const large = (headers: Record<string, string>, query = ''): ((url: string) => Promise<number>) => {
     return (url) => drain(url, deployments(LARGE_NS) + query, headers);
   };
+  // BENCH_FORM_WARM_UP=1: each formatted phase first serves its form for the small namespace, unmeasured (the young
+  // generation, at most a few dozen MiB whatever the list's size, has then grown to its working size).
+  const small = (headers: Record<string, string>, query = ''): ((url: string) => Promise<number>) | undefined =>
+    FORM_WARM_UP ? (url) => drain(url, deployments(SMALL_NS) + query, headers) : undefined;
   return [
     {
       what: `${CONCURRENT} concurrent JSON LISTs of ${SMALL}`,
@@ -181,10 +186,23 @@ function phaseLoads(): PhaseLoad[] {
     {
       what: `one pretty JSON LIST of ${LARGE} (?pretty=true, as curl gets by default)`,
       load: large({}, '?pretty=true'),
+      warmUp: small({}, '?pretty=true'),
     },
-    { what: `one YAML LIST of ${LARGE}`, load: large({ Accept: 'application/yaml' }) },
-    { what: `one Table LIST of ${LARGE} (as kubectl get asks)`, load: large({ Accept: TABLE }) },
-    { what: `one PartialObjectMetadataList of ${LARGE}`, load: large({ Accept: PARTIAL }) },
+    {
+      what: `one YAML LIST of ${LARGE}`,
+      load: large({ Accept: 'application/yaml' }),
+      warmUp: small({ Accept: 'application/yaml' }),
+    },
+    {
+      what: `one Table LIST of ${LARGE} (as kubectl get asks)`,
+      load: large({ Accept: TABLE }),
+      warmUp: small({ Accept: TABLE }),
+    },
+    {
+      what: `one PartialObjectMetadataList of ${LARGE}`,
+      load: large({ Accept: PARTIAL }),
+      warmUp: small({ Accept: PARTIAL }),
+    },
     { what: `one JSON LIST of ${LARGE}`, load: large({}), warmUp: large({}) },
   ];
 }
@@ -200,11 +218,11 @@ function writeReport(phases: Phase[][], templateBytes: number, fillSeconds: numb
   const section = [
     `## Streaming lists: server memory per LIST (${new Date().toISOString().slice(0, 16)}Z)${LOAD_AT_START > 2 ? ' — NOISY' : ''}`,
     '',
-    `Command: \`node dist/test/bench/list-memory.js\` (\`make bench-list-memory\`${ab ? `; BENCH_AB_SERVER_SCRIPT=${AB_SCRIPT ?? ''}` : ''}). Machine:`,
+    `Command: \`node dist/test/bench/list-memory.js\` (\`make bench-list-memory\`${ab ? `; BENCH_AB_SERVER_SCRIPT=${AB_SCRIPT ?? ''}` : ''}${FORM_WARM_UP ? '; BENCH_FORM_WARM_UP=1' : ''}). Machine:`,
     '',
     ...machineDescription(),
     '',
-    `Server: ${builds.join(' against ')}${ab ? ', both following one etcd, each phase run on one then the other' : ''}. ${SMALL} and ${LARGE} Deployments of ~${(templateBytes / 1024).toFixed(1)} KiB stored (copies of one created through the API, put into etcd in its storage format; filled and cached in ${fillSeconds.toFixed(0)} s), served from the watch cache (LIST without resourceVersion). The JSON and protobuf phases run one unmeasured LIST first (the first serving keeps each cached item's served bytes, once per object). Peak growth: the server's VmHWM (reset through /proc/<pid>/clear_refs before each phase) minus its VmRSS just before; the clients read each body as it comes and keep nothing.`,
+    `Server: ${builds.join(' against ')}${ab ? ', both following one etcd, each phase run on one then the other' : ''}. ${SMALL} and ${LARGE} Deployments of ~${(templateBytes / 1024).toFixed(1)} KiB stored (copies of one created through the API, put into etcd in its storage format; filled and cached in ${fillSeconds.toFixed(0)} s), served from the watch cache (LIST without resourceVersion). The JSON and protobuf phases run one unmeasured LIST first (the first serving keeps each cached item's served bytes, once per object)${FORM_WARM_UP ? `; BENCH_FORM_WARM_UP=1: the pretty JSON, YAML, Table and partial phases first serve their form for the ${SMALL}, unmeasured (the young generation grows to its working size, a few dozen MiB whatever the list's size)` : ''}. Peak growth: the server's VmHWM (reset through /proc/<pid>/clear_refs before each phase) minus its VmRSS just before; the clients read each body as it comes and keep nothing.`,
     '',
     `| Phase | one response |${builds
       .map((_, i) => (ab ? ` ${i === 0 ? 'A' : 'B'}: ` : ' '))
