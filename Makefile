@@ -108,9 +108,14 @@ profile: deps wrk build
 bench-request-cpu: deps wrk build
 	node dist/test/bench/request-cpu.js
 
-# Server peak RSS growth per LIST (20 concurrent JSON/protobuf LISTs of 10,000; pretty/YAML/JSON LISTs of 100,000) against one response's size; into docs/benchmarks.md.
+# Server peak RSS growth per LIST (20 concurrent JSON/protobuf LISTs of 10,000; pretty/YAML/Table/partial/JSON LISTs of 100,000) against one response's size (BENCH_AB_SERVER_SCRIPT: A/B); into docs/benchmarks.md.
 bench-list-memory: deps build
 	node dist/test/bench/list-memory.js
+
+# In process: CPU per object and old-space growth serializing cached objects as pretty JSON / YAML / Table, accessors against throw-away copies; into docs/benchmarks.md.
+.PHONY: bench-list-serialize
+bench-list-serialize: deps build
+	node --expose-gc dist/test/bench/list-serialize.js
 
 # LIST of 10,000 Deployments from the watch cache (rv=0 and consistent) against the raw etcd range + decode, round by
 # round, with curl's floor and the server's CPU per LIST; BENCH_AB_SERVER_SCRIPT=<other dist/cmd/apiserver.js> times

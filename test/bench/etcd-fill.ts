@@ -22,7 +22,15 @@ export async function putCopies(etcdUrl: string, template: string, ns: string, c
           const key = Buffer.from(`/registry/apps/deployments/${ns}/${name}`);
           puts.push({ request_put: { key, value: Buffer.from(JSON.stringify(obj)) } });
         }
-        await client.kv.txn({ compare: [], success: puts, failure: [] });
+        // A loaded machine's etcd may time a txn out ('request timed out'): the puts are idempotent, so retry.
+        for (let attempt = 1; ; attempt++) {
+          try {
+            await client.kv.txn({ compare: [], success: puts, failure: [] });
+            break;
+          } catch (err) {
+            if (attempt >= 5) throw err;
+          }
+        }
       }
     };
     await Promise.all(Array.from({ length: 8 }, worker));

@@ -1,4 +1,4 @@
-import { compactFromStored, compactObject } from './compact-object';
+import { compactFromStored, compactObject, detachedCopy } from './compact-object';
 import { decodeStoredValue, rememberStoredJson, servedItemBytes, servedJson } from './served-json';
 import type { ApiObject } from '../meta/types';
 
@@ -83,5 +83,26 @@ describe('compact objects', () => {
   it('holds objects without members beyond metadata', () => {
     const compact = compactFromStored(stored({ apiVersion: 'v1', kind: 'Namespace', metadata: {} }), '3') as ApiObject;
     expect(JSON.stringify(compact)).toBe('{"apiVersion":"v1","kind":"Namespace","metadata":{"resourceVersion":"3"}}');
+  });
+
+  it('gives a detached copy equal to the compact object (keys, order, values, pretty form) that shares nothing', () => {
+    for (const [obj, rv] of [
+      [deployment, '11'],
+      [{ apiVersion: 'v1', kind: 'X', metadata: { name: 'a', managedFields: [] }, data: { k: 'v' } }, '13'],
+    ] as const) {
+      const compact = compactFromStored(stored(obj), rv) as ApiObject;
+      const copy = detachedCopy(compact);
+      expect(copy).not.toBe(compact);
+      expect(JSON.stringify(copy, null, 2)).toBe(JSON.stringify(compact, null, 2));
+      expect(Object.keys(copy)).toEqual(Object.keys(compact));
+      expect(Object.keys(copy.metadata)).toEqual(Object.keys(compact.metadata));
+      expect(Object.getOwnPropertyDescriptor(copy, 'metadata')?.value).not.toBe(compact.metadata);
+      expect(Object.values(copy).every((v) => typeof v !== 'object' || !Object.values(compact).includes(v))).toBe(true);
+    }
+    const plain = decoded(value, '14');
+    expect(detachedCopy(plain)).toBe(plain);
+    // Nothing lazy (nothing decoded on read): the object itself.
+    const bare = compactFromStored(stored({ apiVersion: 'v1', kind: 'Namespace', metadata: {} }), '12') as ApiObject;
+    expect(detachedCopy(bare)).toBe(bare);
   });
 });

@@ -20,6 +20,7 @@ import {
   wholeDocument,
   type ListDocument,
 } from '../../apimachinery/serializers/list-document';
+import { detachedCopy } from '../../apimachinery/serializers/compact-object';
 import { jsonToYamlChunks } from '../../apimachinery/json/json-to-yaml';
 import { encodeProtobufListParts } from '../../apimachinery/serializers/protobuf';
 import { apiVersionOf } from '../../apimachinery/schema/group-version';
@@ -58,11 +59,14 @@ function servedForm(r: ApiRequest): (obj: ApiObject) => ApiObject {
   return (obj) => (obj.apiVersion === apiVersion && obj.kind === def.kind ? obj : asServed(r, obj));
 }
 
-/** The outcome's objects as served: its items, then its stored items decoded as they are reached. */
+/**
+ * The outcome's objects as served: its items, then its stored items decoded as they are reached. The watch cache's
+ * objects are given as throw-away copies (detachedCopy), so the values a serializer walks die young.
+ */
 function* servedObjects(r: ApiRequest, outcome: ListOutcome): Generator<ApiObject> {
   const served = servedForm(r);
-  for (const o of outcome.items) yield served(o);
-  for (const item of outcome.raw ?? []) yield served(r.store.rawItemObject(item));
+  for (const o of outcome.items) yield served(detachedCopy(o));
+  for (const item of outcome.raw ?? []) yield served(detachedCopy(r.store.rawItemObject(item)));
 }
 
 /** The list body in the negotiated form (a list, a Table, a PartialObjectMetadataList), its elements built as written. */
