@@ -26,6 +26,7 @@ async function measured(): Promise<{
   Cacher: typeof Cacher;
   EtcdStorage: typeof EtcdStorage;
   served: typeof import('../../lib/apimachinery/serializers/served-json');
+  fillsSettled: () => Promise<void>;
 }> {
   const { Cacher } = (await import(
     join(BUILD, 'lib/storage/cacher/cacher.js')
@@ -36,7 +37,11 @@ async function measured(): Promise<{
   const served = (await import(
     join(BUILD, 'lib/apimachinery/serializers/served-json.js')
   )) as typeof import('../../lib/apimachinery/serializers/served-json');
-  return { Cacher, EtcdStorage, served };
+  // Builds whose fill leaves work for after ready (objects moved off the pages' responses) say when it is done.
+  const fill = (await import(join(BUILD, 'lib/storage/cacher/cache-fill.js'))) as {
+    fillsSettled?: () => Promise<void>;
+  };
+  return { Cacher, EtcdStorage, served, fillsSettled: fill.fillsSettled ?? (() => Promise.resolve()) };
 }
 
 const PER_NAMESPACE = 10_000;
@@ -257,7 +262,7 @@ async function main(): Promise<void> {
   const etcd = await startEmbeddedEtcd(dir);
   const client = newEtcdClient(etcd.clientUrl);
   const rows: string[] = [];
-  const { Cacher, EtcdStorage, served: build } = await measured();
+  const { Cacher, EtcdStorage, served: build, fillsSettled } = await measured();
   served = build;
   try {
     log(`writing ${OBJECTS} Deployments`);
@@ -289,6 +294,9 @@ async function main(): Promise<void> {
     await cacher.waitReady();
     const fillMs = performance.now() - started;
     const fillCpuMs = (cpuUs() - cpu0) / 1000;
+    await fillsSettled(); // memory is measured as the fill leaves it
+    const settledMs = performance.now() - started;
+    const settledCpuMs = (cpuUs() - cpu0) / 1000;
     const m1 = settle();
     const filled = perObject(m0, m1);
     log(
@@ -342,7 +350,7 @@ async function main(): Promise<void> {
         ...rows,
         '',
         `- **${perObjectRatio <= 2 ? 'PASS' : 'FAIL'}** per cached object ≤ 2× its JSON (issue 20): ${perObjectRatio.toFixed(2)}×`,
-        `- **${fillMs < 5000 ? 'PASS' : 'FAIL'}** fill of ${OBJECTS} < 5 s (issue 20): ${fillMs.toFixed(0)} ms (CPU ${fillCpuMs.toFixed(0)} ms)`,
+        `- **${fillMs < 5000 ? 'PASS' : 'FAIL'}** fill of ${OBJECTS} < 5 s (issue 20): ${fillMs.toFixed(0)} ms (CPU ${fillCpuMs.toFixed(0)} ms); objects on bytes of their own (after ready) at ${settledMs.toFixed(0)} ms (CPU ${settledCpuMs.toFixed(0)} ms)`,
         '',
       ].join('\n');
       prependSection(join(__dirname, '..', '..', '..', 'docs', 'benchmarks.md'), section);

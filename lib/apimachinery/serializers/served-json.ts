@@ -59,20 +59,55 @@ export function rememberStoredJson(obj: ApiObject, stored: string | Buffer): voi
   kept.set(obj, { head, resourceVersion, ...itemBytes(resourceVersion, rest) });
 }
 
-/** A stored value (as encodeObject writes it) as its list-item bytes, undecoded; undefined in another layout. */
+/**
+ * A stored value (as encodeObject writes it) as its list-item bytes, undecoded; undefined in another layout. `inPlace`
+ * (for bytes nobody else reads, such as a fill's range response): the list item's head is written over the stored
+ * prefix where it fits, and the item is a view of `stored` (no copy; ownKeptItem copies it out later).
+ */
 export function storedItem(
   stored: Buffer,
   resourceVersion: string,
+  inPlace = false,
 ): { apiVersion: string; kind: string; item: Buffer; keep: (obj: ApiObject) => void } | undefined {
   const match = STORED_PREFIX.exec(stored.toString('latin1', 0, PREFIX_SCAN_BYTES));
   if (match === null) return undefined;
   const head = sharedHead(match[0]);
-  const { item, rest } = itemBytes(resourceVersion, stored.subarray(match[0].length));
+  const prefixLength = match[0].length;
+  const { item, rest } =
+    (inPlace ? itemInPlace(resourceVersion, stored, prefixLength) : undefined) ??
+    itemBytes(resourceVersion, stored.subarray(prefixLength));
   const keep = (obj: ApiObject): void => {
     allowMessageReuse(obj);
     kept.set(obj, { head, resourceVersion, item, rest });
   };
   return { apiVersion: match[1] ?? '', kind: match[2] ?? '', item, keep };
+}
+
+/** The list-item head written over `stored`'s prefix (its first `prefixLength` bytes), when it fits. */
+function itemInPlace(
+  resourceVersion: string,
+  stored: Buffer,
+  prefixLength: number,
+): { item: Buffer; rest: number } | undefined {
+  const head = `{${METADATA_OPEN}${versionMember(resourceVersion, stored[prefixLength])}`;
+  const at = prefixLength - Buffer.byteLength(head);
+  if (at < 0) return undefined;
+  stored.write(head, at, 'utf8');
+  return { item: stored.subarray(at), rest: prefixLength - at };
+}
+
+/**
+ * `obj`'s kept list-item bytes moved into a buffer of their own when they are a view of a larger one (storedItem in
+ * place): the old and the new buffer, or undefined when there was nothing to move.
+ */
+export function ownKeptItem(obj: ApiObject): { from: Buffer; to: Buffer } | undefined {
+  const k = kept.get(obj);
+  const from = k?.item;
+  if (k === undefined || from === undefined || from.byteLength === from.buffer.byteLength) return undefined;
+  const to = Buffer.allocUnsafeSlow(from.length);
+  from.copy(to);
+  k.item = to;
+  return { from, to };
 }
 
 /** `to` (the same object as `from`, in another form) served from `from`'s kept bytes. */
@@ -84,16 +119,20 @@ export function shareServedJson(from: ApiObject, to: ApiObject): void {
 
 /** `{"metadata":{` + the resourceVersion member + `rest` in one buffer of its own (not a slice of a larger one). */
 function itemBytes(resourceVersion: string | undefined, rest: Buffer): { item: Buffer; rest: number } {
-  const member =
-    resourceVersion === undefined
-      ? ''
-      : `"resourceVersion":${JSON.stringify(resourceVersion)}${rest[0] === 0x7d ? '' : ','}`;
+  const member = versionMember(resourceVersion, rest[0]);
   const start = ITEM_START.length + Buffer.byteLength(member);
   const item = Buffer.allocUnsafeSlow(start + rest.length);
   ITEM_START.copy(item, 0);
   item.write(member, ITEM_START.length);
   rest.copy(item, start);
   return { item, rest: start };
+}
+
+/** The resourceVersion member opening an item's metadata whose next byte is `next` (`}` when it is empty). */
+function versionMember(resourceVersion: string | undefined, next: number | undefined): string {
+  return resourceVersion === undefined
+    ? ''
+    : `"resourceVersion":${JSON.stringify(resourceVersion)}${next === 0x7d ? '' : ','}`;
 }
 
 /** The list-item bytes of a kept encoding, made from the stored string on first use (which is then dropped). */

@@ -1,10 +1,11 @@
 // The watch cache's fill: every object under a prefix read from etcd in pages at the first page's revision (the next
-// page is read while one is added: two pages' responses in memory at most), with progress logged after each page. Pages are read undecoded and each
-// value becomes a compact object (its bytes plus decoded metadata, compact-object.ts); when the storage reads a
+// page is read while one is added), with progress logged after each page. Pages are read undecoded and each value
+// becomes a compact object (its bytes, rewritten in place in the page's response, plus decoded metadata:
+// compact-object.ts), moved onto bytes of its own after the fill (ownBytesInBackground); when the storage reads a
 // value as another version than its bytes (EncodingStorage), the fill starts over with objects the storage decoded.
 import type { Logger } from 'pino';
 import type { ApiObject } from '../../apimachinery/meta/types';
-import { compactFromStored, compactObject } from '../../apimachinery/serializers/compact-object';
+import { compactFromStored, compactObject, ownBytes } from '../../apimachinery/serializers/compact-object';
 import type { ListResult, Storage } from '../storage';
 
 export interface FillRequest {
@@ -50,7 +51,11 @@ export async function fillFromStorage(
       into.clear();
       return fillFromStorage(request, into, false);
     }
-    if (!more) return { revision, ms: Math.round(performance.now() - started) };
+    if (!more) {
+      const ms = Math.round(performance.now() - started);
+      if (raw) ownBytesInBackground(into, request);
+      return { revision, ms };
+    }
     const elapsedMs = Math.round(performance.now() - started);
     const remaining = page.remainingItemCount ?? 0;
     log.info({ prefix, objects: into.size, remaining, revision, elapsedMs }, 'watch cache filling');
@@ -69,7 +74,7 @@ function addPage(
     into.set(keyOf(compact), compact);
   }
   for (const { key, value, resourceVersion } of page.raw ?? []) {
-    const compact = compactFromStored(value, resourceVersion);
+    const compact = compactFromStored(value, resourceVersion, true); // the page's response is the fill's alone
     if (compact === undefined || typeOf(compact) !== asRead) return false;
     into.set(key, compact);
   }
@@ -87,4 +92,40 @@ function typeOf(obj: ApiObject): string {
 async function typeAsRead(storage: Storage, page: ListResult): Promise<string | undefined> {
   const first = page.raw?.[0];
   return first === undefined ? undefined : typeOf(await storage.get(first.key, { revision: page.revision }));
+}
+
+/** Objects moved onto bytes of their own per turn of the event loop. */
+const OWN_BYTES_SLICE = 1_000;
+let moving: Promise<void> = Promise.resolve();
+
+/**
+ * After a fill, its objects (views of the pages' range responses, made in place: no copy on the way to ready) are
+ * moved onto bytes of their own in slices between other work, in page order, so each page's response is freed once
+ * its objects have moved and later updates of a few objects do not keep whole pages alive.
+ */
+function ownBytesInBackground(objects: Map<string, ApiObject>, request: FillRequest): void {
+  const started = performance.now();
+  const entries = objects.values();
+  const done = new Promise<void>((resolve) => {
+    const slice = (): void => {
+      for (let n = 0; n < OWN_BYTES_SLICE; n++) {
+        const next = entries.next();
+        if (next.done === true || request.stopped()) {
+          const elapsedMs = Math.round(performance.now() - started);
+          request.log.debug({ prefix: request.prefix, elapsedMs }, 'watch cache objects moved off the fill pages');
+          resolve();
+          return;
+        }
+        ownBytes(next.value);
+      }
+      setImmediate(slice);
+    };
+    setImmediate(slice);
+  });
+  moving = Promise.all([moving, done]).then(() => undefined);
+}
+
+/** Resolves when the objects of every fill so far are on bytes of their own (for benchmarks and tests). */
+export function fillsSettled(): Promise<void> {
+  return moving;
 }
