@@ -152,8 +152,10 @@ describe('compaction across replicas', () => {
     expect(gaps.filter((g) => g.ms < INTERVAL_MS * 0.75)).toEqual([]);
     expect(gaps.filter((g) => !g.acrossKill && g.ms >= INTERVAL_MS * 2)).toEqual([]);
     expect(all.every((x, i) => i === 0 || x.revision > (all[i - 1] as Compaction).revision)).toBe(true);
-    // etcd applied exactly the compactions the replicas logged (it had applied none before they started).
-    expect(etcdCount).toBe(all.length);
+    // etcd applied the compactions the replicas logged (it had applied none before they started), and at most one more
+    // per SIGKILL (the victim's, the final stop's): a replica killed between sending a compaction and logging it.
+    expect(etcdCount).toBeGreaterThanOrEqual(all.length);
+    expect(etcdCount).toBeLessThanOrEqual(all.length + 2);
     const byReplica = [0, 1, 2].map((r) => all.filter((x) => x.replica === r).length);
     const ms = gaps.map((g) => g.ms);
     const spanIntervals = ((all[all.length - 1] as Compaction).at - (all[0] as Compaction).at) / INTERVAL_MS;
