@@ -4,22 +4,14 @@
 // in consistent-reads.test.ts.) The cache has caught up once etcd's progress notification (every 5 s here) or an
 // answered progress request has brought it past the server's own start-up writes to other resources.
 import { startTestServer, createNamespace, eventually, type TestServer } from '../helpers/test-server';
+import { etcdRequestCount } from '../helpers/etcd-request-count';
 import { aDeployment } from '../helpers/fixtures';
 
 const NS = 'consistent-gets';
 const DEPLOYMENTS = `/apis/apps/v1/namespaces/${NS}/deployments`;
 
-async function etcdGetCalls(server: TestServer): Promise<number> {
-  const text = (await server.api.get('/metrics')).text;
-  const line = text
-    .split('\n')
-    .find(
-      (l) =>
-        l.startsWith('etcd_request_duration_seconds_count{') &&
-        l.includes('operation="get"') &&
-        l.includes('type="deployments.apps"'),
-    );
-  return line === undefined ? 0 : Number(line.slice(line.lastIndexOf(' ') + 1));
+function etcdGetCalls(server: TestServer): Promise<number> {
+  return etcdRequestCount(server, 'get', 'deployments.apps');
 }
 
 describe('GET without resourceVersion, consistent reads on (the default)', () => {

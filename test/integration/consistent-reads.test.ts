@@ -10,6 +10,7 @@ import {
   createNamespace,
   type TestServer,
 } from '../helpers/test-server';
+import { etcdRequestCount } from '../helpers/etcd-request-count';
 import { aDeployment, anHpa } from '../helpers/fixtures';
 import { seededRandom } from '../helpers/seeded-random';
 import { answersInOrder } from '../../lib/storage/etcd/watch-progress';
@@ -26,17 +27,8 @@ beforeAll(async () => {
 });
 afterAll(() => stopServerWithEtcdClient(ts, etcd));
 
-async function etcdListCalls(server: TestServer): Promise<number> {
-  const text = (await server.api.get('/metrics')).text;
-  const line = text
-    .split('\n')
-    .find(
-      (l) =>
-        l.startsWith('etcd_request_duration_seconds_count{') &&
-        l.includes('operation="list"') &&
-        l.includes('type="deployments.apps"'),
-    );
-  return line === undefined ? 0 : Number(line.slice(line.lastIndexOf(' ') + 1));
+function etcdListCalls(server: TestServer): Promise<number> {
+  return etcdRequestCount(server, 'list', 'deployments.apps');
 }
 
 /** name → resourceVersion as etcd holds the namespace's Deployments at `revision`. */
