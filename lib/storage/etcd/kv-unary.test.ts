@@ -1,7 +1,7 @@
 import type { Etcd3 } from 'etcd3';
 import { useTestEtcd } from '../../../test/helpers/etcd';
 import { newEtcdClient } from './client';
-import { COMPARE_CREATE, COMPARE_EQUAL, rangeOne, txn } from './kv-unary';
+import { COMPARE_CREATE, COMPARE_EQUAL, currentRevision, rangeOne, txn } from './kv-unary';
 import { EtcdStorage } from './store';
 
 const shared = useTestEtcd();
@@ -71,5 +71,13 @@ describe('kv-unary (etcd calls with protobufjs codec)', () => {
     const revisions = await Promise.all(names.map((n) => shared.client().get(`/kv-unary/get/${n}`).exec()));
     expect(got.map((g) => g.resourceVersion)).toEqual(revisions.map((r) => r.kvs[0]?.mod_revision));
     await expect(storage.getJson('/kv-unary/get/none')).rejects.toMatchObject({ code: 'KeyNotFound' });
+  });
+
+  it("reads etcd's current revision, the one of the latest write", async () => {
+    const put = await shared.client().put('/kv-unary/revision').value('1').exec();
+    expect(await currentRevision(client)).toBe(Number(put.header.revision));
+    const next = await shared.client().put('/kv-unary/revision').value('2').exec();
+    expect(await currentRevision(client)).toBe(Number(next.header.revision));
+    expect(await new EtcdStorage(client).currentRevision()).toBe(Number(next.header.revision));
   });
 });

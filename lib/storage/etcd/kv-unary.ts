@@ -28,6 +28,7 @@ export interface DecodedKv {
 }
 
 interface DecodedRange {
+  header?: { revision?: Long } | null;
   kvs: DecodedKv[];
 }
 
@@ -74,4 +75,14 @@ export async function rangeOne(client: Etcd3, key: Buffer): Promise<DecodedKv | 
   const bytes = asBuffer(RangeRequest.encode({ key }).finish());
   const res = await unary(client, '/etcdserverpb.KV/Range', bytes, decodeRange);
   return res.kvs[0];
+}
+
+/** The key etcd's revision is read with: a count-only range of it returns the header and nothing else. */
+const REVISION_KEY = Buffer.from('\u0000');
+const REVISION_REQUEST = asBuffer(RangeRequest.encode({ key: REVISION_KEY, countOnly: true }).finish());
+
+/** etcd's current revision, by a linearizable count-only Range (one request's bytes, encoded once). */
+export async function currentRevision(client: Etcd3): Promise<number> {
+  const res = await unary(client, '/etcdserverpb.KV/Range', REVISION_REQUEST, decodeRange);
+  return Number(res.header?.revision ?? 0);
 }

@@ -26,7 +26,7 @@ import { settleCreate, settleSwap, type Settled } from './write-outcome';
 import { timeEtcdCall } from './metrics';
 import { keyAfter, prefixRangeEnd } from './key-range';
 import { LeaseManager } from './lease-manager';
-import { COMPARE_CREATE, COMPARE_EQUAL, txn } from './kv-unary';
+import { COMPARE_CREATE, COMPARE_EQUAL, currentRevision, txn } from './kv-unary';
 import { rangeResponseOf, rawRange, type RawKeyValue, type RawRangeResponse } from './raw-range';
 
 /** With a predicate, read pages of this many keys at first, doubling up to MAX (like kube-apiserver). */
@@ -309,10 +309,7 @@ export class EtcdStorage extends ReadsFromStorage implements Storage {
   }
 
   override async currentRevision(): Promise<number> {
-    const res = await etcdCall('revision', () =>
-      this.#client.kv.range({ key: Buffer.from('\u0000'), serializable: false, count_only: true }),
-    );
-    return Number(res.header.revision);
+    return etcdCall('revision', () => currentRevision(this.#client));
   }
 
   async count(prefix: string): Promise<number> {
