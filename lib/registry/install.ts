@@ -7,6 +7,7 @@ import { EncodingStorage } from './generic/encoding-storage';
 import type { Logger } from 'pino';
 import type { Storage } from '../storage/storage';
 import { CachedStorage } from '../storage/cacher/cached-storage';
+import type { RevisionLedger } from '../storage/cacher/revision-ledger';
 import { GenericStore } from './generic/store';
 import { TtlStorage } from './generic/ttl-storage';
 import type { Admission } from './generic/admission';
@@ -91,6 +92,8 @@ export interface WatchCacheConfig {
   bookmarkIntervalMs: number;
   /** Feature gate ConsistentListFromCache: Most Recent reads served from the cache once it caught up with etcd. */
   consistentReads?: boolean;
+  /** The revisions the caches of this etcd applied (one per registry: see revision-ledger.ts). */
+  ledger?: RevisionLedger;
   log: Logger;
 }
 
@@ -100,6 +103,7 @@ function cachedStorageFor(
   definition: ResourceDefinition,
   keyPrefix: string,
   config: WatchCacheConfig,
+  onLedger: boolean,
 ): CachedStorage {
   const namespaced = definition.strategy.namespaced;
   return new CachedStorage(storage, {
@@ -112,6 +116,7 @@ function cachedStorageFor(
     minAgeMs: config.minAgeMs,
     bookmarkIntervalMs: config.bookmarkIntervalMs,
     consistentReads: config.consistentReads ?? false,
+    ...(config.ledger && onLedger ? { ledger: config.ledger } : {}),
     log: config.log.child({
       resource: definition.group === '' ? definition.resource : `${definition.resource}.${definition.group}`,
     }),
@@ -148,7 +153,10 @@ function servedResourcesOf(
   const { definition, guard } = registration;
   const keyPrefix = keyPrefixOf(etcdPrefix, definition);
   const plainStorage = storageFor(storage, registration);
-  const cached = watchCache ? cachedStorageFor(plainStorage, definition, keyPrefix, watchCache) : undefined;
+  // Expiring objects share leases: one lease's expiry deletes keys of several resources at one revision, so their
+  // caches stay off the revision ledger (which needs one prefix per revision).
+  const onLedger = registration.ttlSeconds === undefined;
+  const cached = watchCache ? cachedStorageFor(plainStorage, definition, keyPrefix, watchCache, onLedger) : undefined;
   const resourceStorage = cached ?? plainStorage;
   const store = new GenericStore({
     definition,

@@ -124,6 +124,9 @@ describe('consistent reads from the cache', () => {
     await writer;
     const afterBusy = await counts();
     expect(afterBusy.cache - afterQuiet.cache + afterBusy.fallback - afterQuiet.fallback).toBe(10);
+    // On any etcd the HorizontalPodAutoscalers' cache accounts for the revisions in between (revision-ledger.ts), so
+    // the quiet Deployments are served from their cache (10 of 10 here; a write outside every cache would be a gap).
+    expect(afterBusy.cache - afterQuiet.cache).toBeGreaterThanOrEqual(5);
     const { version } = await etcd.maintenance.status();
     // From etcd 3.4.31 / 3.5.13 a progress request brings the quiet cache up to date (watch-progress.ts).
     if (answersInOrder(version)) expect(afterBusy.cache - afterQuiet.cache).toBe(10);

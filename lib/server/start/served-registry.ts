@@ -14,6 +14,7 @@ import { WebhookSource, lazyWebhookStores } from '../admission/webhooks/source';
 import type { ServerOptions } from '../options/options';
 import { featureEnabled } from '../options/feature-gates';
 import { isVersionEnabled } from '../options/runtime-config';
+import { RevisionLedger } from '../../storage/cacher/revision-ledger';
 
 export interface ServedRegistry {
   registry: ResourceRegistry;
@@ -58,6 +59,7 @@ export async function buildServedRegistry(
         minAgeMs: options.watchCache.windowMs,
         bookmarkIntervalMs: options.watchCache.bookmarkIntervalMs,
         consistentReads: featureEnabled(options.featureGates, 'ConsistentListFromCache'),
+        ledger: new RevisionLedger(),
         log: log.child({ component: 'watch-cache' }),
       }
     : undefined;

@@ -13,6 +13,8 @@ import { FanOut } from './fan-out';
 import { WatchCache } from './watch-cache';
 import { fillFromStorage } from './cache-fill';
 import { SharedRevisionRead } from './shared-revision-read';
+import type { RevisionLedger } from './revision-ledger';
+import { RevisionWaiters } from './revision-waiters';
 
 const RETRY_MIN_MS = 100;
 const RETRY_MAX_MS = 5000;
@@ -43,6 +45,11 @@ export interface CacherOptions {
   consistentReads?: boolean;
   /** Objects per etcd range while the cache fills (default 10,000); progress is logged after each page. */
   fillPageSize?: number;
+  /**
+   * Shared by the caches of one etcd: the revisions each applied, so a quiet cache can tell that the revisions since
+   * its own were other resources' writes (consistent reads without etcd progress answers).
+   */
+  ledger?: RevisionLedger;
   log: Logger;
 }
 
@@ -91,7 +98,7 @@ export class Cacher {
   #stopped = false;
   #ready = false;
   #readyWaiters: (() => void)[] = [];
-  #revisionWaiters: { revision: number; resolve: () => void }[] = [];
+  readonly #revisionWaiters = new RevisionWaiters((revision) => this.#ready && this.#cache.revision >= revision);
   #initializations = 0;
   #running: Promise<void> | undefined;
   #wakeRetry: (() => void) | undefined;
@@ -103,6 +110,7 @@ export class Cacher {
   /** When the etcd watch last brought an event (a quiet resource's cache cannot catch up without progress answers). */
   #lastEventAt = 0;
   readonly #fillPageSize: number;
+  readonly #ledger: RevisionLedger | undefined;
   #consistentFromCache = 0;
   #consistentFellBack = 0;
 
@@ -117,6 +125,7 @@ export class Cacher {
     this.#cache = new WatchCache({ capacity: options.capacity, minAgeMs: options.minAgeMs });
     this.#fanOut = new FanOut(() => this.#cache.revision);
     this.#revisionRead = new SharedRevisionRead(() => this.#storage.currentRevision());
+    this.#ledger = options.ledger?.join(this.prefix) ? options.ledger : undefined;
   }
 
   start(): void {
@@ -153,22 +162,8 @@ export class Cacher {
   }
 
   /** Resolves true once the cache has reached `revision`, false after `timeoutMs`. */
-  async waitForRevision(revision: number, timeoutMs: number): Promise<boolean> {
-    if (this.#ready && this.#cache.revision >= revision) return true;
-    return new Promise<boolean>((resolve) => {
-      const waiter = {
-        revision,
-        resolve: () => {
-          clearTimeout(timer);
-          resolve(true);
-        },
-      };
-      const timer = setTimeout(() => {
-        this.#revisionWaiters = this.#revisionWaiters.filter((w) => w !== waiter);
-        resolve(false);
-      }, timeoutMs);
-      this.#revisionWaiters.push(waiter);
-    });
+  waitForRevision(revision: number, timeoutMs: number): Promise<boolean> {
+    return this.#revisionWaiters.wait(revision, timeoutMs);
   }
 
   /**
@@ -178,17 +173,39 @@ export class Cacher {
   async caughtUpWithEtcd(): Promise<boolean> {
     if (!this.#consistentReads || !this.#ready) return false;
     const revision = await this.#revisionRead.read();
-    let caughtUp = this.#cache.revision >= revision;
-    // A quiet resource's cache only moves with etcd's progress answers: ask for one (coalesced across cachers).
-    // Where none can come (older etcd), a cache without events for QUIET_MS will not catch up in time: etcd at once.
-    if (!caughtUp) {
-      const answerComing = this.#storage.requestWatchProgress?.() ?? false;
-      if (answerComing || performance.now() - this.#lastEventAt < QUIET_MS)
-        caughtUp = await this.waitForRevision(revision, CONSISTENT_READ_WAIT_MS);
-    }
+    const caughtUp =
+      this.#cache.revision >= revision || this.#coveredByOthers(revision) || (await this.#catchUp(revision));
     if (caughtUp) this.#consistentFromCache++;
     else this.#consistentFellBack++;
     return caughtUp;
+  }
+
+  /**
+   * Waits a little for the cache to reach `revision`: through its own events, a progress answer (asked for here,
+   * coalesced across cachers), or the other caches applying the revisions in between (the ledger). Where nothing can
+   * bring it there in time (a quiet resource on an etcd whose progress answers cannot be used, and no other cache
+   * applying anything), false at once: etcd is read.
+   */
+  async #catchUp(revision: number): Promise<boolean> {
+    const answerComing = this.#storage.requestWatchProgress?.() ?? false;
+    const now = performance.now();
+    const ownEventsFlowing = answerComing || now - this.#lastEventAt < QUIET_MS;
+    if (this.#ledger && (ownEventsFlowing || now - this.#ledger.lastRecordAt < QUIET_MS)) {
+      const covered = await this.#ledger.waitCovers(() => this.#cache.revision, revision, CONSISTENT_READ_WAIT_MS);
+      return covered && (this.#cache.revision >= revision || this.#coveredByOthers(revision));
+    }
+    return ownEventsFlowing && this.waitForRevision(revision, CONSISTENT_READ_WAIT_MS);
+  }
+
+  /**
+   * True when every revision since the cache's own up to `revision` was another resource's write (applied by the
+   * other caches on the ledger): the cache then holds this resource's state at `revision` and moves up to it.
+   */
+  #coveredByOthers(revision: number): boolean {
+    if (!this.#ledger?.covers(this.#cache.revision, revision)) return false;
+    this.#cache.advance(revision);
+    this.#revisionWaiters.wake();
+    return true;
   }
 
   /** The cached objects under `prefix` (ready caches only). */
@@ -313,7 +330,7 @@ export class Cacher {
     this.#ready = true;
     for (const resolve of this.#readyWaiters) resolve();
     this.#readyWaiters = [];
-    this.#wakeRevisionWaiters();
+    this.#revisionWaiters.wake();
     this.#log.info(
       { prefix: this.prefix, objects: fill.size, revision, durationMs: filled.ms },
       'watch cache initialized',
@@ -340,7 +357,8 @@ export class Cacher {
       changes: (batch) => this.#dispatch(batch),
       progress: (revision) => {
         this.#cache.advance(revision);
-        this.#wakeRevisionWaiters();
+        this.#revisionWaiters.wake();
+        this.#ledger?.recheck();
       },
       error: (err) => broken(err),
     });
@@ -359,18 +377,11 @@ export class Cacher {
       if (event !== undefined) this.#fanOut.offer(event);
     }
     this.#fanOut.scheduleFlush();
-    this.#wakeRevisionWaiters();
-  }
-
-  #wakeRevisionWaiters(): void {
-    if (this.#revisionWaiters.length === 0) return;
-    const revision = this.#cache.revision;
-    const waiting: { revision: number; resolve: () => void }[] = [];
-    for (const waiter of this.#revisionWaiters) {
-      if (this.#ready && revision >= waiter.revision) waiter.resolve();
-      else waiting.push(waiter);
-    }
-    this.#revisionWaiters = waiting;
+    this.#ledger?.record(
+      this.prefix,
+      batch.map((change) => change.revision),
+    );
+    this.#revisionWaiters.wake();
   }
 
   #sleep(ms: number): Promise<void> {

@@ -7,13 +7,14 @@ import { newEtcdClient } from '../etcd/client';
 import { EtcdStorage } from '../etcd/store';
 import { answersInOrder, watchProgressOf } from '../etcd/watch-progress';
 import { Cacher } from './cacher';
+import { RevisionLedger } from './revision-ledger';
 
 const shared = useTestEtcd();
 let run = 0;
 
 const thing = (name: string): ApiObject => ({ apiVersion: 'v1', kind: 'Thing', metadata: { name } }) as ApiObject;
 
-async function setUp(): Promise<{
+async function setUp(ledger?: RevisionLedger): Promise<{
   client: ReturnType<typeof newEtcdClient>;
   storage: EtcdStorage;
   quiet: Cacher;
@@ -33,6 +34,7 @@ async function setUp(): Promise<{
       minAgeMs: 0,
       bookmarkIntervalMs: 60_000,
       consistentReads: true,
+      ...(ledger ? { ledger } : {}),
       log: pino({ level: 'silent' }),
     });
   const quietPrefix = `${base}/quiet/`;
@@ -48,9 +50,9 @@ async function setUp(): Promise<{
 }
 
 /** Writes under the busy prefix and waits until the busy cache has them all (nothing left in flight on the stream). */
-async function writeBusy(storage: EtcdStorage, busy: Cacher, prefix: string, count: number): Promise<number> {
+async function writeBusy(storage: EtcdStorage, busy: Cacher, prefix: string, count: number, from = 0): Promise<number> {
   let last = 0;
-  for (let i = 0; i < count; i++)
+  for (let i = from; i < from + count; i++)
     last = Number((await storage.create(`${prefix}b${i}`, thing(`b${i}`))).metadata.resourceVersion);
   expect(await busy.waitForRevision(last, 5000)).toBe(true);
   return last;
@@ -89,6 +91,35 @@ describe('consistent reads of a quiet resource while another is written', () => 
         expect(quiet.revision).toBeLessThan(last);
         expect(quiet.stats()).toMatchObject({ consistentReadsFromCache: 0, consistentReadsFellBack: 1 });
       }
+    } finally {
+      await quiet.stop();
+      await busy.stop();
+      client.close();
+    }
+  });
+
+  it('catch up through the other caches applying the revisions in between (the revision ledger, any etcd)', async () => {
+    const { client, storage, quiet, busy, busyPrefix, quietPrefix } = await setUp(new RevisionLedger());
+    try {
+      const last = await writeBusy(storage, busy, busyPrefix, 20);
+      expect(quiet.revision).toBeLessThan(last);
+      expect(await quiet.caughtUpWithEtcd()).toBe(true);
+      expect(quiet.revision).toBeGreaterThanOrEqual(last);
+      expect(quiet.list(quietPrefix).items.map((o) => o.metadata.name)).toEqual(['a']);
+
+      // A write of the quiet resource itself is never skipped: read at once after it was acknowledged, the cache
+      // either has it or the caller reads etcd.
+      for (let i = 0; i < 20; i++) {
+        await writeBusy(storage, busy, busyPrefix, 1, 100 + i);
+        await storage.create(`${quietPrefix}q${i}`, thing(`q${i}`));
+        const fromCache = await quiet.caughtUpWithEtcd();
+        if (fromCache) expect(quiet.get(`${quietPrefix}q${i}`)?.metadata.name).toBe(`q${i}`);
+      }
+      // Once the quiet cache's own events arrived, the busy writes in between are accounted for again.
+      const lastBusy = await writeBusy(storage, busy, busyPrefix, 5, 200);
+      expect(await quiet.waitForRevision(lastBusy - 5, 5000)).toBe(true);
+      expect(await quiet.caughtUpWithEtcd()).toBe(true);
+      expect(quiet.list(quietPrefix).items).toHaveLength(21);
     } finally {
       await quiet.stop();
       await busy.stop();
