@@ -14,7 +14,7 @@ import { WatchCache } from './watch-cache';
 import { fillFromStorage } from './cache-fill';
 import { SharedRevisionRead } from './shared-revision-read';
 import type { RevisionLedger } from './revision-ledger';
-import { RevisionWaiters } from './revision-waiters';
+import { ConditionWaiters } from './condition-waiters';
 
 const RETRY_MIN_MS = 100;
 const RETRY_MAX_MS = 5000;
@@ -98,7 +98,7 @@ export class Cacher {
   #stopped = false;
   #ready = false;
   #readyWaiters: (() => void)[] = [];
-  readonly #revisionWaiters = new RevisionWaiters((revision) => this.#ready && this.#cache.revision >= revision);
+  readonly #revisionWaiters = new ConditionWaiters();
   #initializations = 0;
   #running: Promise<void> | undefined;
   #wakeRetry: (() => void) | undefined;
@@ -163,7 +163,7 @@ export class Cacher {
 
   /** Resolves true once the cache has reached `revision`, false after `timeoutMs`. */
   waitForRevision(revision: number, timeoutMs: number): Promise<boolean> {
-    return this.#revisionWaiters.wait(revision, timeoutMs);
+    return this.#revisionWaiters.wait(() => this.#ready && this.#cache.revision >= revision, timeoutMs);
   }
 
   /**

@@ -8,14 +8,10 @@
 // every cached prefix, etcd's compaction key, a fill that read past it) stays unknown, so a read over it goes to etcd
 // as before. Caches whose prefixes contain one another are left out: their revisions are not of one prefix.
 
+import { ConditionWaiters } from './condition-waiters';
+
 /** How many of the newest revisions are remembered (one bit each: 128 KiB). */
 const WINDOW = 1 << 20;
-
-interface CoverWaiter {
-  from: () => number;
-  to: number;
-  resolve: (covered: boolean) => void;
-}
 
 export class RevisionLedger {
   readonly #bits = new Uint8Array(WINDOW / 8);
@@ -23,7 +19,7 @@ export class RevisionLedger {
   #newest = 0;
   readonly #prefixes = new Set<string>();
   readonly #excluded = new Set<string>();
-  #waiters: CoverWaiter[] = [];
+  readonly #waiters = new ConditionWaiters();
   /** When a revision was last recorded (performance.now()); -Infinity before any. */
   lastRecordAt = Number.NEGATIVE_INFINITY;
 
@@ -54,7 +50,7 @@ export class RevisionLedger {
 
   /** Re-checks the waiters (a cache moved by other means, e.g. an etcd progress notification). */
   recheck(): void {
-    if (this.#waiters.length > 0) this.#wakeWaiters();
+    this.#waiters.wake();
   }
 
   /** True when every revision in (from, to] was recorded and is still remembered. */
@@ -68,31 +64,7 @@ export class RevisionLedger {
 
   /** Resolves true once (from(), to] is covered, false after `timeoutMs`. */
   waitCovers(from: () => number, to: number, timeoutMs: number): Promise<boolean> {
-    if (this.covers(from(), to)) return Promise.resolve(true);
-    return new Promise<boolean>((resolve) => {
-      const waiter: CoverWaiter = {
-        from,
-        to,
-        resolve: (covered) => {
-          clearTimeout(timer);
-          resolve(covered);
-        },
-      };
-      const timer = setTimeout(() => {
-        this.#waiters = this.#waiters.filter((w) => w !== waiter);
-        resolve(false);
-      }, timeoutMs);
-      this.#waiters.push(waiter);
-    });
-  }
-
-  #wakeWaiters(): void {
-    const waiting: CoverWaiter[] = [];
-    for (const waiter of this.#waiters) {
-      if (this.covers(waiter.from(), waiter.to)) waiter.resolve(true);
-      else waiting.push(waiter);
-    }
-    this.#waiters = waiting;
+    return this.#waiters.wait(() => this.covers(from(), to), timeoutMs);
   }
 
   #set(revision: number): void {
