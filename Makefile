@@ -108,6 +108,13 @@ profile: deps wrk build
 bench-request-cpu: deps wrk build
 	node dist/test/bench/request-cpu.js
 
+# Issue 16: what accepting and rejecting 2,000 connections at once costs in the apiserver (10-seat APF) against a bare
+# node:http server answering 429 (accept-to-accept µs, 429 handling µs, CPU per request, GC); BENCH_BASE_SCRIPT: A/B.
+bench-accept-cost: deps build
+	node dist/test/bench/accept-cost.js
+
+.PHONY: bench-accept-cost
+
 # Server peak RSS growth per LIST (20 concurrent JSON/protobuf LISTs of 10,000; pretty/YAML/Table/partial/JSON LISTs of 100,000) against one response's size (BENCH_AB_SERVER_SCRIPT: A/B); into docs/benchmarks.md.
 bench-list-memory: deps build
 	node dist/test/bench/list-memory.js
