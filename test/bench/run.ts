@@ -199,6 +199,9 @@ async function main(): Promise<void> {
       String(cpus().length) +
       '; the server\'s JavaScript is single-threaded. "other" is the rest of the machine\'s busy CPU (kernel, other processes, and the idle bench process during wrk phases): a high value means the run was disturbed.',
     basisNote,
+    ...(SERVER_NODE_ARGS.length > 0
+      ? [`The server ran with node flags \`${SERVER_NODE_ARGS.join(' ')}\` (BENCH_SERVER_NODE_ARGS).`]
+      : []),
   ];
   process.stdout.write(
     `\n${resultTable(results).join('\n')}\n\n${basisNote}\n\n${targetLines(targets).join('\n')}\n${reference.length ? `\n${reference.join('\n')}\n` : ''}`,
