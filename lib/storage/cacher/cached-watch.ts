@@ -64,8 +64,9 @@ async function startFromState(
   if (!(await cacher.waitReady())) throw new Error('watch cache stopped');
   // A revision etcd has not reached is waited for (up to ~3 s), then a 504 Too large resource version.
   if (!consistent && cacher.revision < quorumRevision) await waitForStorageRevision(storage, quorumRevision);
-  // Events of this resource up to the quorum revision are usually in flight for a few milliseconds.
-  if (cacher.revision < quorumRevision) await cacher.waitForRevision(quorumRevision, CATCH_UP_WAIT_MS);
+  // Events of this resource up to the quorum revision are usually in flight for a few milliseconds (or those of the
+  // other resources that account for the revisions in between).
+  if (cacher.revision < quorumRevision) await cacher.reach(quorumRevision, CATCH_UP_WAIT_MS);
   const cacheRequest = { ...request, prefix };
   if (cacher.revision < quorumRevision) {
     const listed = await storage.list(prefix, request.predicate ? { predicate: request.predicate } : {});

@@ -7,7 +7,6 @@ import type { ApiObject } from '../../apimachinery/meta/types';
 import type { Storage, StorageChange, WatchHandle } from '../storage';
 import { isStorageError, StorageError } from '../storage-error';
 import type { CachedEvent } from '../../apimachinery/watch/cached-event';
-import type { WatchDelivery } from '../../apimachinery/watch/delivery';
 import { CacheWatcher } from './cache-watcher';
 import { FanOut } from './fan-out';
 import { WatchCache } from './watch-cache';
@@ -53,39 +52,8 @@ export interface CacherOptions {
   log: Logger;
 }
 
-export interface CacheWatchRequest {
-  /** Only keys under this prefix (a namespace or the whole resource). */
-  prefix: string;
-  predicate?: (obj: ApiObject) => boolean;
-  delivery: WatchDelivery;
-  /** An in-process consumer (controller): not counted as a client watch in the metrics. */
-  internal?: boolean;
-}
-
-export type CacheWatchStart =
-  | { kind: 'started'; watch: CacheWatch; initial: ApiObject[] }
-  /** The window no longer holds every event after the requested revision. */
-  | { kind: 'too-old'; oldest: number };
-
-export interface CacheWatch {
-  /** The cache's revision: every event up to it has been offered to this watch (for bookmarks). */
-  readonly revision: number;
-  /** Unregisters; `cutOff` when the client was closed for falling behind (metrics). */
-  stop(cutOff?: boolean): void;
-}
-
-export interface CacherStats {
-  watchers: number;
-  eventsSent: number;
-  windowEvents: number;
-  capacity: number;
-  initializations: number;
-  objects: number;
-  slowWatchersClosed: number;
-  /** Consistent reads (no resourceVersion) answered from the cache, and those that fell back to etcd. */
-  consistentReadsFromCache: number;
-  consistentReadsFellBack: number;
-}
+export type { CacheWatch, CacheWatchRequest, CacheWatchStart, CacherStats } from './cacher-types';
+import type { CacheWatchRequest, CacheWatchStart, CacherStats } from './cacher-types';
 
 export class Cacher {
   readonly prefix: string;
@@ -190,11 +158,19 @@ export class Cacher {
     const answerComing = this.#storage.requestWatchProgress?.() ?? false;
     const now = performance.now();
     const ownEventsFlowing = answerComing || now - this.#lastEventAt < QUIET_MS;
-    if (this.#ledger && (ownEventsFlowing || now - this.#ledger.lastRecordAt < QUIET_MS)) {
-      const covered = await this.#ledger.waitCovers(() => this.#cache.revision, revision, CONSISTENT_READ_WAIT_MS);
-      return covered && (this.#cache.revision >= revision || this.#coveredByOthers(revision));
-    }
+    if (this.#ledger && (ownEventsFlowing || now - this.#ledger.lastRecordAt < QUIET_MS))
+      return this.reach(revision, CONSISTENT_READ_WAIT_MS);
     return ownEventsFlowing && this.waitForRevision(revision, CONSISTENT_READ_WAIT_MS);
+  }
+
+  /**
+   * Resolves true once the cache holds every change up to `revision`: through its own events or progress
+   * notifications, or the other caches applying the revisions in between (the ledger); false after `timeoutMs`.
+   */
+  async reach(revision: number, timeoutMs: number): Promise<boolean> {
+    if (!this.#ledger) return this.waitForRevision(revision, timeoutMs);
+    const covered = await this.#ledger.waitCovers(() => this.#cache.revision, revision, timeoutMs);
+    return covered && this.#ready && (this.#cache.revision >= revision || this.#coveredByOthers(revision));
   }
 
   /**

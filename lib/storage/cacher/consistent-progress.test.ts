@@ -106,6 +106,11 @@ describe('consistent reads of a quiet resource while another is written', () => 
       expect(await quiet.caughtUpWithEtcd()).toBe(true);
       expect(quiet.revision).toBeGreaterThanOrEqual(last);
       expect(quiet.list(quietPrefix).items.map((o) => o.metadata.name)).toEqual(['a']);
+      // The same for a watch's quorum revision (cached-watch.ts waits through reach()).
+      const next = await writeBusy(storage, busy, busyPrefix, 3, 50);
+      expect(await quiet.reach(next, 1000)).toBe(true);
+      expect(quiet.revision).toBe(next);
+      expect(await quiet.reach(next + 1, 20)).toBe(false); // nobody wrote next + 1 yet
 
       // A write of the quiet resource itself is never skipped: read at once after it was acknowledged, the cache
       // either has it or the caller reads etcd.
