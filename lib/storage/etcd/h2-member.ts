@@ -5,7 +5,7 @@
 // - the member not reachable (the session never connected): `14 UNAVAILABLE: No connection established …` (not sent);
 // - the stream refused (above a GOAWAY's last stream id): `14 UNAVAILABLE: Stream refused by server` (not sent);
 // - the session lost with the call in flight (closed, reset, keepalive ping unanswered): `14 UNAVAILABLE: Connection
-//   dropped` (may have reached etcd);
+//   dropped` (may have reached etcd); the stream alone reset: grpc-js' text for its RST_STREAM code;
 // - etcd's own status from the trailers (or the headers of a trailers-only answer): its grpc-status and grpc-message.
 // A session that received a GOAWAY or closed takes no new calls: the next call opens a new one.
 import * as http2 from 'node:http2';
@@ -135,8 +135,8 @@ class Connection {
       return grpcError(GrpcStatus.UNAVAILABLE, `No connection established.${last}`);
     }
     if (rstCode === NGHTTP2_REFUSED_STREAM) return grpcError(GrpcStatus.UNAVAILABLE, 'Stream refused by server');
-    if (this.lost || this.session.destroyed || rstCode === NGHTTP2_CANCEL)
-      return grpcError(GrpcStatus.UNAVAILABLE, 'Connection dropped');
+    if (this.lost || this.session.destroyed) return grpcError(GrpcStatus.UNAVAILABLE, 'Connection dropped');
+    if (rstCode === NGHTTP2_CANCEL) return grpcError(GrpcStatus.CANCELLED, 'Call cancelled');
     if (httpStatus !== undefined && httpStatus !== 200) return httpStatusError(httpStatus);
     if (rstCode === NGHTTP2_INTERNAL_ERROR)
       return grpcError(GrpcStatus.INTERNAL, `Received RST_STREAM with code ${rstCode} (Internal server error)`);
