@@ -2,12 +2,24 @@
 // compared with the grpc-js transport's failure for the same condition, against a real etcd.
 import { ClientClosedError, type Etcd3 } from 'etcd3';
 import { useTestEtcd } from '../../../test/helpers/etcd';
-import { freePort } from '../../server/free-port';
+import { createServer } from 'node:net';
 import { newEtcdClient } from './client';
 import { classifyEtcdError } from './etcd-errors';
 import { COMPARE_CREATE, COMPARE_EQUAL, txn, UNARY_TRANSPORTS, type TxnMessage } from './kv-unary';
 
 const shared = useTestEtcd();
+
+/** A loopback port that nothing listens on (one the system just handed out and took back). */
+function unusedPort(): Promise<number> {
+  return new Promise((resolve, reject) => {
+    const server = createServer().listen(0, '127.0.0.1', () => {
+      const address = server.address();
+      server.close(() =>
+        typeof address === 'object' && address ? resolve(address.port) : reject(new Error('no port')),
+      );
+    });
+  });
+}
 const clients: Etcd3[] = [];
 const clientOf = (url: string): Etcd3 => {
   const client = newEtcdClient(url);
@@ -52,7 +64,7 @@ describe('kv-unary over node:http2 (h2-unary.ts)', () => {
   });
 
   it('fails as not sent, with the same class as over grpc-js, when nothing listens on the member', async () => {
-    const client = clientOf(`http://127.0.0.1:${await freePort()}`);
+    const client = clientOf(`http://127.0.0.1:${await unusedPort()}`);
     const h2 = await failureOf(() => txn(client, put('/h2-unary/unreachable'), UNARY_TRANSPORTS.h2));
     const grpcJs = await failureOf(() => txn(client, put('/h2-unary/unreachable'), UNARY_TRANSPORTS.grpcJs));
     expect(h2.cls).toBe('not-sent');
