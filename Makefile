@@ -115,6 +115,12 @@ bench-accept-cost: deps build
 
 .PHONY: bench-accept-cost
 
+# In process: CPU and heap per etcd unary call (create-if-absent Txn, batched GETs) by transport (node:http2 against
+# grpc-js) and codec, variants alternating round by round on one fresh etcd. ETCD_UNARY_ONLY ('a;b'), _ROUNDS, _CALLS.
+.PHONY: bench-etcd-unary
+bench-etcd-unary: deps build
+	node --max-semi-space-size=256 dist/test/bench/etcd-unary.js
+
 # Server peak RSS growth per LIST (20 concurrent JSON/protobuf LISTs of 10,000; pretty/YAML/Table/partial/JSON LISTs of 100,000) against one response's size (BENCH_AB_SERVER_SCRIPT: A/B); into docs/benchmarks.md.
 bench-list-memory: deps build
 	node dist/test/bench/list-memory.js

@@ -2,7 +2,14 @@
 import * as grpc from '@grpc/grpc-js';
 import type { Etcd3 } from 'etcd3';
 import { newEtcdClient } from '../../lib/storage/etcd/client';
-import { COMPARE_CREATE, COMPARE_EQUAL, txn } from '../../lib/storage/etcd/kv-unary';
+import {
+  COMPARE_CREATE,
+  COMPARE_EQUAL,
+  txn,
+  UNARY_TRANSPORTS,
+  type UnaryTransport,
+} from '../../lib/storage/etcd/kv-unary';
+import { MemberSession, UNARY_HEADERS } from '../../lib/storage/etcd/h2-member';
 import type { EtcdStorage } from '../../lib/storage/etcd/store';
 import type { ApiObject } from '../../lib/apimachinery/meta/types';
 
@@ -81,12 +88,16 @@ function deployment(key: string): ApiObject {
 
 const LEAN = { 'grpc.enable_retries': 0, 'grpc.enable_channelz': 0 };
 
-function kvUnaryTxn(client: Etcd3, key: string): Promise<unknown> {
+function kvUnaryTxn(client: Etcd3, key: string, send?: UnaryTransport): Promise<unknown> {
   const k = Buffer.from(key);
-  return txn(client, {
-    compare: [{ key: k, target: COMPARE_CREATE, result: COMPARE_EQUAL, createRevision: 0 }],
-    success: [{ requestPut: { key: k, value: VALUE } }],
-  });
+  return txn(
+    client,
+    {
+      compare: [{ key: k, target: COMPARE_CREATE, result: COMPARE_EQUAL, createRevision: 0 }],
+      success: [{ requestPut: { key: k, value: VALUE } }],
+    },
+    send,
+  );
 }
 
 export async function etcdUnaryVariants(url: string, storage: (url: string) => EtcdStorage): Promise<UnaryVariant[]> {
@@ -104,6 +115,8 @@ export async function etcdUnaryVariants(url: string, storage: (url: string) => E
     success: [{ request_put: { key: k, value: VALUE } }],
   });
   const lean = ownChannel(url, LEAN);
+  const h2 = new MemberSession(url, undefined);
+  const h2Headers = { ...UNARY_HEADERS, hasleader: 'true' };
   const floor = (client: grpc.Client) => () => unary(client, prebuilt, (b) => b, leader.clone());
   const none = (): undefined => undefined;
   const getKeys = Array.from({ length: 64 }, (_, i) => Buffer.from(`/bench-unary/get/${i}`));
@@ -121,8 +134,14 @@ export async function etcdUnaryVariants(url: string, storage: (url: string) => E
     },
     {
       name: 'kv-unary txn of 64 ranges',
-      what: 'the same batch through kv-unary.ts',
+      what: 'the same batch through kv-unary.ts (node:http2)',
       call: () => txn(server, { success: kvUnaryRanges }),
+      close: none,
+    },
+    {
+      name: 'kv-unary txn of 64 ranges, grpc-js',
+      what: 'the same batch through kv-unary.ts over grpc-js',
+      call: () => txn(server, { success: kvUnaryRanges }, UNARY_TRANSPORTS.grpcJs),
       close: none,
     },
     {
@@ -145,8 +164,14 @@ export async function etcdUnaryVariants(url: string, storage: (url: string) => E
     },
     {
       name: 'kv-unary txn',
-      what: "kv-unary.ts txn on the server's client",
+      what: "kv-unary.ts txn on the server's client (node:http2, h2-unary.ts)",
       call: (key) => kvUnaryTxn(server, key),
+      close: none,
+    },
+    {
+      name: 'kv-unary txn, grpc-js',
+      what: "kv-unary.ts txn on the server's client over grpc-js (makeUnaryRequest)",
+      call: (key) => kvUnaryTxn(server, key, UNARY_TRANSPORTS.grpcJs),
       close: none,
     },
     {
@@ -160,6 +185,12 @@ export async function etcdUnaryVariants(url: string, storage: (url: string) => E
       what: "makeUnaryRequest on the server client's channel: constant bytes, no decoding",
       call: floor(kv),
       close: none,
+    },
+    {
+      name: 'h2 floor',
+      what: 'one node:http2 session (h2-member.ts), no pool: constant bytes, no decoding',
+      call: () => h2.call(TXN_PATH, h2Headers, prebuilt),
+      close: () => h2.close(),
     },
     {
       name: 'grpc floor, lean channel',

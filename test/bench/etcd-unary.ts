@@ -2,7 +2,8 @@
 // the etcd3 client as the server builds it, through grpc-js on the same channel with etcd3's (de)serializers, with
 // pre-built request bytes and a minimal decoder, and on channels with other options. The variants alternate round by
 // round at concurrency 64 on one fresh etcd, so they share the machine's load; the figure is this process's CPU
-// (process.cpuUsage) per call. `node dist/test/bench/etcd-unary.js` (ETCD_UNARY_ROUNDS 5, ETCD_UNARY_CALLS 4000).
+// (process.cpuUsage) per call, each round's figure in the last column (rounds alternate, so a round's figures pair up
+// across variants). `make bench-etcd-unary` (ETCD_UNARY_ROUNDS 5, ETCD_UNARY_CALLS 4000, ETCD_UNARY_ONLY 'a;b').
 import { mkdtempSync, rmSync } from 'node:fs';
 import { loadavg, tmpdir } from 'node:os';
 import { PerformanceObserver } from 'node:perf_hooks';
@@ -62,9 +63,9 @@ async function main(): Promise<void> {
       `# etcd unary Txn, ${CALLS} calls x ${ROUNDS} rounds at c${CONCURRENCY}, load ${loadavg()[0]?.toFixed(2)}\n`,
     );
     process.stdout.write(
-      '| variant | µs CPU per call: median (min–max) | heap kB per call (rounds without GC) | what |\n',
+      '| variant | µs CPU per call: median (min–max) | heap kB per call (rounds without GC) | what | µs per round |\n',
     );
-    process.stdout.write('|---|---|---|---|\n');
+    process.stdout.write('|---|---|---|---|---|\n');
     for (const v of chosen) {
       const samples = figures.get(v.name) ?? [];
       const xs = samples.map((s) => s.cpuUs);
@@ -72,7 +73,8 @@ async function main(): Promise<void> {
       const cpu = percentile(Float64Array.from(xs).sort(), 0.5).toFixed(1);
       const heaps = samples.filter((s) => s.gcs === 0).map((s) => s.heapKb);
       const heap = heaps.length ? percentile(Float64Array.from(heaps).sort(), 0.5).toFixed(2) : 'n/a (GC ran)';
-      process.stdout.write(`| ${v.name} | ${cpu} (${range}) | ${heap} | ${v.what} |\n`);
+      const rounds = xs.map((x) => x.toFixed(0)).join(' ');
+      process.stdout.write(`| ${v.name} | ${cpu} (${range}) | ${heap} | ${v.what} | ${rounds} |\n`);
     }
     for (const v of chosen) await v.close();
   } finally {

@@ -1,0 +1,253 @@
+// One etcd member's HTTP/2 session and the unary gRPC calls made on it directly with node:http2, without grpc-js'
+// per-call machinery (resolving, retrying, load-balancing and subchannel call objects). A call's failure is an Error
+// shaped as grpc-js reports the same condition (`<code> <NAME>: <details>`, with `code` and `details`), so that
+// etcd3's castGrpcError and etcd-errors.ts classify it as they classify grpc-js' errors:
+// - the member not reachable (the session never connected): `14 UNAVAILABLE: No connection established …` (not sent);
+// - the stream refused (above a GOAWAY's last stream id): `14 UNAVAILABLE: Stream refused by server` (not sent);
+// - the session lost with the call in flight (closed, reset, keepalive ping unanswered): `14 UNAVAILABLE: Connection
+//   dropped` (may have reached etcd); the stream alone reset: grpc-js' text for its RST_STREAM code;
+// - etcd's own status from the trailers (or the headers of a trailers-only answer): its grpc-status and grpc-message.
+// A session that received a GOAWAY or closed takes no new calls: the next call opens a new one.
+import * as http2 from 'node:http2';
+import { isIP } from 'node:net';
+import type { Duplex } from 'node:stream';
+import { connect as connectTls } from 'node:tls';
+import { status as GrpcStatus } from '@grpc/grpc-js';
+
+const { NGHTTP2_REFUSED_STREAM, NGHTTP2_CANCEL, NGHTTP2_INTERNAL_ERROR } = http2.constants;
+
+/** grpc-js' keepalive as client.ts sets it: a ping every 30 s while calls are in flight, 10 s for its answer. */
+const KEEPALIVE_TIME_MS = 30_000;
+const KEEPALIVE_TIMEOUT_MS = 10_000;
+const GRPC_HEADER_BYTES = 5;
+
+/** TLS material for the members (etcd3's `credentials`: grpc-js createSsl's CA, key and certificate chain). */
+export interface MemberTls {
+  ca?: Buffer;
+  key?: Buffer;
+  cert?: Buffer;
+}
+
+export type GrpcError = Error & { code: number; details: string };
+
+/** An Error as grpc-js reports a call's status (etcd3's castGrpcError reads its message and code). */
+export function grpcError(code: number, details: string): GrpcError {
+  const name = (GrpcStatus as unknown as Record<number, string>)[code] ?? 'UNKNOWN';
+  return Object.assign(new Error(`${code} ${name}: ${details}`), { code, details });
+}
+
+/** grpc-js' status for an HTTP answer without a gRPC status. */
+function httpStatusError(httpStatus: number): GrpcError {
+  const code =
+    httpStatus === 400
+      ? GrpcStatus.INTERNAL
+      : httpStatus === 401
+        ? GrpcStatus.UNAUTHENTICATED
+        : httpStatus === 403
+          ? GrpcStatus.PERMISSION_DENIED
+          : httpStatus === 404
+            ? GrpcStatus.UNIMPLEMENTED
+            : [429, 502, 503, 504].includes(httpStatus)
+              ? GrpcStatus.UNAVAILABLE
+              : GrpcStatus.UNKNOWN;
+  return grpcError(code, `Received HTTP status code ${httpStatus}`);
+}
+
+function decodeGrpcMessage(raw: unknown): string {
+  const text = typeof raw === 'string' ? raw : '';
+  try {
+    return decodeURIComponent(text);
+  } catch {
+    return text;
+  }
+}
+
+/** One request message in gRPC's framing: an uncompressed flag byte, the 4-byte length, the protobuf bytes. */
+function frame(message: Buffer): Buffer {
+  const out = Buffer.allocUnsafe(GRPC_HEADER_BYTES + message.length);
+  out[0] = 0;
+  out.writeUInt32BE(message.length, 1);
+  message.copy(out, GRPC_HEADER_BYTES);
+  return out;
+}
+
+/** The one response message of a unary call's body, or a grpc-js-shaped error. */
+function unframe(chunks: Buffer[]): Buffer | GrpcError {
+  const body = chunks.length === 1 ? (chunks[0] as Buffer) : Buffer.concat(chunks);
+  if (body.length < GRPC_HEADER_BYTES) return grpcError(GrpcStatus.UNIMPLEMENTED, 'No message received');
+  if (body[0] !== 0) return grpcError(GrpcStatus.INTERNAL, 'Received a compressed message, which was not asked for');
+  const length = body.readUInt32BE(1);
+  if (body.length < GRPC_HEADER_BYTES + length) return grpcError(GrpcStatus.INTERNAL, 'Truncated message received');
+  return body.subarray(GRPC_HEADER_BYTES, GRPC_HEADER_BYTES + length);
+}
+
+/** One HTTP/2 connection to the member and what its calls need to know of it. */
+class Connection {
+  connected = false;
+  lost = false;
+  lastError = '';
+  active = 0;
+  #pinging = false;
+  readonly #keepalive: NodeJS.Timeout;
+
+  constructor(
+    readonly session: http2.ClientHttp2Session,
+    onGone: (c: Connection) => void,
+  ) {
+    session.unref();
+    session.once('connect', () => {
+      this.connected = true;
+    });
+    session.on('error', (err: Error) => {
+      this.lastError = err.message;
+    });
+    session.once('goaway', () => onGone(this));
+    session.once('close', () => {
+      this.lost = true;
+      clearInterval(this.#keepalive);
+      onGone(this);
+    });
+    this.#keepalive = setInterval(() => this.#ping(), KEEPALIVE_TIME_MS).unref();
+  }
+
+  /** A keepalive ping while calls are in flight; no answer in time drops the session (and fails those calls). */
+  #ping(): void {
+    if (this.active === 0 || this.#pinging || this.session.destroyed) return;
+    this.#pinging = true;
+    const timeout = setTimeout(() => this.session.destroy(), KEEPALIVE_TIMEOUT_MS).unref();
+    const sent = this.session.ping((err) => {
+      clearTimeout(timeout);
+      this.#pinging = false;
+      if (err) this.session.destroy();
+    });
+    if (!sent) {
+      clearTimeout(timeout);
+      this.#pinging = false;
+    }
+  }
+
+  /** The error of a call that ended without a gRPC status, as grpc-js words it for the same stream ending. */
+  failureOf(rstCode: number, httpStatus: number | undefined, streamError: string): GrpcError {
+    if (!this.connected) {
+      // A stream waiting for the connection is closed with the session's error, before the session reports it.
+      const error = this.lastError === '' ? streamError : this.lastError;
+      const last = error === '' ? '' : ` Last error: ${error}`;
+      return grpcError(GrpcStatus.UNAVAILABLE, `No connection established.${last}`);
+    }
+    if (rstCode === NGHTTP2_REFUSED_STREAM) return grpcError(GrpcStatus.UNAVAILABLE, 'Stream refused by server');
+    if (this.lost || this.session.destroyed) return grpcError(GrpcStatus.UNAVAILABLE, 'Connection dropped');
+    if (rstCode === NGHTTP2_CANCEL) return grpcError(GrpcStatus.CANCELLED, 'Call cancelled');
+    if (httpStatus !== undefined && httpStatus !== 200) return httpStatusError(httpStatus);
+    if (rstCode === NGHTTP2_INTERNAL_ERROR)
+      return grpcError(GrpcStatus.INTERNAL, `Received RST_STREAM with code ${rstCode} (Internal server error)`);
+    return grpcError(GrpcStatus.INTERNAL, `Received RST_STREAM with code ${rstCode} (Call ended without gRPC status)`);
+  }
+}
+
+/** The calls to one member: a session opened on first use and again after it was lost or told to go away. */
+export class MemberSession {
+  #connection: Connection | undefined;
+  #closed = false;
+
+  /** `authority`: `http://host:port` or `https://host:port`. */
+  constructor(
+    private readonly authority: string,
+    private readonly tls: MemberTls | undefined,
+  ) {}
+
+  #connect(): Connection {
+    const session = http2.connect(this.authority, {
+      ...(this.tls ? { createConnection: () => this.#tlsSocket(this.tls ?? {}) } : {}),
+      maxSessionMemory: Number.MAX_SAFE_INTEGER,
+      maxSendHeaderBlockLength: Number.MAX_SAFE_INTEGER,
+    });
+    const connection = new Connection(session, (c) => {
+      if (this.#connection === c) this.#connection = undefined;
+    });
+    this.#connection = connection;
+    return connection;
+  }
+
+  /** The TLS connection to the member: its certificate checked against its host name or IP address (no SNI for an IP). */
+  #tlsSocket(tls: MemberTls): Duplex {
+    const { hostname, port } = new URL(this.authority);
+    const host = hostname.replace(/^\[|\]$/g, '');
+    return connectTls({
+      host,
+      port: Number(port),
+      ...tls,
+      ALPNProtocols: ['h2'],
+      ...(isIP(host) === 0 ? { servername: host } : {}),
+    });
+  }
+
+  /**
+   * One unary call: `message` (protobuf bytes) to `path` with `headers` (the call metadata); resolves to the response
+   * message's bytes, or rejects with a grpc-js-shaped error.
+   */
+  call(path: string, headers: http2.OutgoingHttpHeaders, message: Buffer): Promise<Buffer> {
+    if (this.#closed) return Promise.reject(grpcError(GrpcStatus.UNAVAILABLE, 'Channel closed before call started'));
+    const connection = this.#connection ?? this.#connect();
+    return new Promise<Buffer>((resolve, reject) => {
+      let stream: http2.ClientHttp2Stream;
+      try {
+        stream = connection.session.request({ ...headers, ':method': 'POST', ':path': path });
+      } catch (err) {
+        if (this.#connection === connection) this.#connection = undefined;
+        const text = err instanceof Error ? err.message : String(err);
+        reject(grpcError(GrpcStatus.INTERNAL, `Failed to start HTTP/2 stream with error ${text}`));
+        return;
+      }
+      connection.active++;
+      const chunks: Buffer[] = [];
+      let grpcStatus: number | undefined;
+      let grpcMessage = '';
+      let httpStatus: number | undefined;
+      const readStatus = (h: http2.IncomingHttpHeaders): void => {
+        const raw = h['grpc-status'];
+        if (raw === undefined) return;
+        grpcStatus = Number(raw);
+        grpcMessage = decodeGrpcMessage(h['grpc-message']);
+      };
+      stream.on('response', (h) => {
+        httpStatus = Number(h[':status']);
+        readStatus(h);
+      });
+      stream.on('trailers', readStatus);
+      stream.on('data', (chunk: Buffer) => chunks.push(chunk));
+      let streamError = '';
+      stream.on('error', (err: Error) => {
+        streamError = err.message; // the outcome is read on 'close'
+      });
+      stream.on('close', () => {
+        connection.active--;
+        if (grpcStatus === undefined) reject(connection.failureOf(stream.rstCode, httpStatus, streamError));
+        else if (grpcStatus !== 0) reject(grpcError(grpcStatus, grpcMessage));
+        else {
+          const out = unframe(chunks);
+          if (out instanceof Error) reject(out);
+          else resolve(out);
+        }
+      });
+      stream.end(frame(message));
+    });
+  }
+
+  /** Lets the calls in flight finish and opens a new session for the next call (grpc-js' channel reset). */
+  reset(): void {
+    const connection = this.#connection;
+    this.#connection = undefined;
+    connection?.session.close();
+  }
+
+  close(): void {
+    this.#closed = true;
+    this.reset();
+  }
+}
+
+/** The headers every unary call sends besides its metadata. */
+export const UNARY_HEADERS: http2.OutgoingHttpHeaders = {
+  'content-type': 'application/grpc',
+  te: 'trailers',
+};
