@@ -1,5 +1,5 @@
 // In-process cost of a Deployment create's own pipeline, stage by stage (decode, defaults, managedFields, validation,
-// stored form, etcd codec, the watch's decode): CPU µs and heap kB allocated per create. No etcd, no HTTP: what the
+// stored form, etcd codec, the response body, the watch's decode): CPU µs and heap kB allocated per create. No etcd, no HTTP: what the
 // server's code does per create, free of the shared machine's noise. `node dist/test/bench/create-pipeline.js`;
 // run it under `node --max-semi-space-size=512 --min-semi-space-size=512` for exact heap figures (no GC in a batch).
 import type { ApiObject } from '../../lib/apimachinery/meta/types';
@@ -7,6 +7,7 @@ import { updateManagedFields } from '../../lib/apimachinery/managed-fields';
 import { decodeBody } from '../../lib/endpoints/decode-body';
 import { resourceDefinitions } from '../../lib/registry/install';
 import { decodeObject, encodeObject, storedForm, withStoredJson } from '../../lib/storage/etcd/codec';
+import { encodeBody } from '../../lib/endpoints/handlers/write-response';
 import { deploymentBody } from './workloads';
 import { deploymentScope } from '../../lib/apimachinery/managed-fields/testing/deployment-scope';
 
@@ -49,7 +50,18 @@ const STAGES: Array<[string, (v: unknown) => unknown]> = [
   ['stored form (Go shape)', (o) => storedForm(asObject(o))],
   ['encode (JSON)', (o) => ({ obj: asObject(o), json: encodeObject(asObject(o)) })],
   ['value bytes', (e) => ({ ...asEncoded(e), value: Buffer.from(asEncoded(e).json) })],
-  ['stored object (resourceVersion)', (e) => (withStoredJson(asEncoded(e).obj, asEncoded(e).json, 77), e)],
+  [
+    'stored object (resourceVersion)',
+    (e) => ({ ...asEncoded(e), obj: withStoredJson(asEncoded(e).obj, asEncoded(e).json, 77) }),
+  ],
+  [
+    'response body',
+    (e) => {
+      const { body } = encodeBody(asEncoded(e).obj, { mediaType: 'application/json' }, false);
+      if (Buffer.byteLength(body) === 0) throw new Error('empty response body');
+      return e;
+    },
+  ],
   ['watch event decode', (e) => decodeObject('/k', asEncoded(e).value as Buffer, 78)],
 ];
 

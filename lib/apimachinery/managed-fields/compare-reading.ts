@@ -54,14 +54,19 @@ export const implicitOf = (node: SchemaNode | undefined, r: Reading): readonly I
  * unchanged subtrees leave nothing and no path is ever rebuilt from the root.
  */
 export class Position {
-  readonly #sets: Partial<Comparison>;
+  // One field per result set (not an object of them): a walk makes a Position per struct, map and list it enters.
+  #added: FieldSet | undefined;
+  #removed: FieldSet | undefined;
+  #modified: FieldSet | undefined;
 
   constructor(
     readonly parent: Position | undefined,
     readonly pe: PathElement | undefined,
     roots?: Comparison,
   ) {
-    this.#sets = roots ?? {};
+    this.#added = roots?.added;
+    this.#removed = roots?.removed;
+    this.#modified = roots?.modified;
   }
 
   mark(change: Change, pe: PathElement): void {
@@ -69,11 +74,12 @@ export class Position {
   }
 
   #set(change: Change): FieldSet {
-    let set = this.#sets[change];
-    if (set === undefined) {
-      set = (this.parent as Position).#set(change).descend(this.pe as PathElement);
-      this.#sets[change] = set;
-    }
+    const known = change === 'added' ? this.#added : change === 'removed' ? this.#removed : this.#modified;
+    if (known !== undefined) return known;
+    const set = (this.parent as Position).#set(change).descend(this.pe as PathElement);
+    if (change === 'added') this.#added = set;
+    else if (change === 'removed') this.#removed = set;
+    else this.#modified = set;
     return set;
   }
 }

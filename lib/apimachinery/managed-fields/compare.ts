@@ -236,18 +236,20 @@ function oneSideFields(
   change: OneSide,
   r: Reading,
 ): void {
-  const oneField = (key: string, v: unknown): void => {
-    const child = shape.kind === 'deduced' ? undefined : childNode(shape, key);
-    if (shape.kind === 'struct' && child === undefined) return;
-    const other = ABSENT_STRUCT[key];
-    if (other !== undefined)
-      walk(change === 'added' ? other : v, change === 'added' ? v : other, child, here, field(key), r);
-    else if (v !== undefined) walkOneSide(v, child, here, field(key), change, r);
-  };
-  for (const key of Object.keys(value)) oneField(key, value[key]);
+  for (const key of Object.keys(value)) oneSideField(key, value[key], shape, here, change, r);
   for (const f of implicit)
     if (!Object.prototype.hasOwnProperty.call(value, f.name))
-      oneField(f.name, f.value === 'struct' ? ABSENT_STRUCT : null);
+      oneSideField(f.name, f.value === 'struct' ? ABSENT_STRUCT : null, shape, here, change, r);
+}
+
+/** One field of a one-sided object: against the other side's `{}` when that names it, else on its own. */
+function oneSideField(key: string, v: unknown, shape: Shape, here: Position, change: OneSide, r: Reading): void {
+  const child = shape.kind === 'deduced' ? undefined : childNode(shape, key);
+  if (shape.kind === 'struct' && child === undefined) return;
+  const other = ABSENT_STRUCT[key];
+  if (other !== undefined)
+    walk(change === 'added' ? other : v, change === 'added' ? v : other, child, here, field(key), r);
+  else if (v !== undefined) walkOneSide(v, child, here, field(key), change, r);
 }
 
 function oneSideItems(list: unknown[], shape: ListShape, here: Position, change: OneSide, r: Reading): void {

@@ -104,12 +104,16 @@ function emptyObject(scope: FieldManagerScope): ApiObject {
 /** decodeLiveOrNew: subresources keep the stored entries; a reset list starts afresh; an empty or invalid list keeps the stored ones. */
 function managedOfUpdate(live: ApiObject | undefined, obj: ApiObject, ignoreNew: boolean): Managed {
   if (ignoreNew) return decodeManagedFields(live?.metadata.managedFields);
-  if (isResetManagedFields(obj.metadata.managedFields)) return emptyManaged();
-  try {
-    const managed = decodeManagedFields(obj.metadata.managedFields);
-    if (managed.fields.size > 0) return managed;
-  } catch {
-    // invalid entries in the request: the stored ones stand
+  const sent = obj.metadata.managedFields;
+  if (isResetManagedFields(sent)) return emptyManaged();
+  // None sent (every create that does not copy an object): nothing to decode.
+  if (sent !== undefined && sent !== null) {
+    try {
+      const managed = decodeManagedFields(sent);
+      if (managed.fields.size > 0) return managed;
+    } catch {
+      // invalid entries in the request: the stored ones stand
+    }
   }
   return decodeManagedFields(live?.metadata.managedFields);
 }
