@@ -77,7 +77,13 @@ function inChild(what: string, etcdUrl: string, page: number | undefined): Figur
 }
 
 async function child(what: string, etcdUrl: string, page: number | undefined): Promise<void> {
-  const client = newEtcdClient(etcdUrl);
+  // A build's fill reads etcd through that build's client (its channel options are part of the fill).
+  const clientOf =
+    what === 'raw'
+      ? newEtcdClient
+      : ((await import(join(what, 'lib/storage/etcd/client.js'))) as typeof import('../../lib/storage/etcd/client'))
+          .newEtcdClient;
+  const client = clientOf(etcdUrl);
   try {
     const figure = what === 'raw' ? await rawRanges(client) : await fillOnce(await load(what, what), client, page);
     process.stdout.write(JSON.stringify(figure));

@@ -26,6 +26,7 @@ const LAZY_METADATA = new Set(['managedFields', 'annotations']);
 /** `{"metadata":` starts every list item: metadata's own `{` is here. */
 const ITEM_HEAD = '{"metadata":';
 const METADATA_AT = ITEM_HEAD.length;
+const ITEM_HEAD_BYTES = Buffer.from(ITEM_HEAD, 'latin1');
 
 /**
  * The objects whose lazy members were read last, with the values decoded: at most RECENTLY_DECODED objects (first
@@ -84,28 +85,47 @@ function accessorFor(key: string): PropertyDescriptor {
   return descriptor;
 }
 
-/** Lists of lazy keys are shared between objects of one shape. */
-const keyLists = new Map<string, readonly string[]>();
+/** A list of lazy keys shared between objects of one shape, with the accessors of its keys in one object. */
+interface Shape {
+  keys: readonly string[];
+  descriptors: PropertyDescriptorMap;
+}
 
-function sharedKeys(keys: string[]): readonly string[] {
+const shapes = new Map<string, Shape>();
+/** The shapes used last (objects of one kind repeat them): found by comparing keys, without a joined id. */
+const recentShapes: Shape[] = [];
+const RECENT_SHAPES = 8;
+
+function sameKeys(a: readonly string[], members: Member[]): boolean {
+  if (a.length !== members.length) return false;
+  for (let i = 0; i < a.length; i++) if (a[i] !== members[i]?.key) return false;
+  return true;
+}
+
+function shapeOf(members: Member[]): Shape {
+  for (const recent of recentShapes) if (sameKeys(recent.keys, members)) return recent;
+  const keys = members.map((m) => m.key);
   const id = keys.join('\u0000');
-  const shared = keyLists.get(id);
-  if (shared !== undefined) return shared;
-  if (keyLists.size < 10_000) keyLists.set(id, keys);
-  return keys;
+  let shape = shapes.get(id);
+  if (shape === undefined) {
+    const descriptors = Object.create(null) as PropertyDescriptorMap; // a key `__proto__` is a key like any other
+    for (const key of keys) descriptors[key] = accessorFor(key);
+    shape = { keys, descriptors };
+    if (shapes.size < 10_000) shapes.set(id, shape);
+  }
+  recentShapes.unshift(shape);
+  if (recentShapes.length > RECENT_SHAPES) recentShapes.pop();
+  return shape;
 }
 
 /** Adds `members` to `target` in their order, as accessors decoding their bytes in `item` when read. */
 function addLazy(target: object, item: Buffer, members: Member[]): void {
   if (members.length === 0) return;
-  const keys: string[] = [];
+  const shape = shapeOf(members);
   const spans: number[] = [];
-  for (const m of members) {
-    keys.push(m.key);
-    spans.push(m.valueStart, m.valueEnd);
-  }
-  Object.defineProperty(target, LAZY, { value: { item, keys: sharedKeys(keys), spans } satisfies Lazy });
-  for (const m of members) Object.defineProperty(target, m.key, accessorFor(m.key));
+  for (const m of members) spans.push(m.valueStart, m.valueEnd);
+  Object.defineProperty(target, LAZY, { value: { item, keys: shape.keys, spans } satisfies Lazy });
+  Object.defineProperties(target, shape.descriptors);
 }
 
 /**
@@ -131,7 +151,7 @@ function metadataOf(item: Buffer, members: Member[]): Record<string, unknown> {
 
 /** The compact object of list-item bytes `item` (`{"metadata":{…},…}`), or undefined for bytes in another layout. */
 function fromItem(apiVersion: string, kind: string, item: Buffer): ApiObject | undefined {
-  if (item.toString('latin1', 0, METADATA_AT) !== ITEM_HEAD) return undefined;
+  for (let i = 0; i < METADATA_AT; i++) if (item[i] !== ITEM_HEAD_BYTES[i]) return undefined;
   const metaMembers = objectMembers(item, METADATA_AT);
   if (metaMembers === undefined) return undefined;
   // metadata's members were scanned: the top-level scan continues after its `}`.
