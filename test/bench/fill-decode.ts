@@ -1,4 +1,4 @@
-// `node --expose-gc dist/test/bench/fill-decode.js` (`make bench-fill-decode`): in process, the main-thread CPU of
+// `node --expose-gc dist/test/bench/fill-decode.js`: in process, the main-thread CPU of
 // the watch cache fill's work per object after a page's bytes have arrived: readRangeResponse over one RangeResponse
 // of 10,000 Deployments (as etcd sends it; encoded here with etcd's rpc.proto), then per key-value what the fill does
 // (EtcdStorage.list's raw item, compactFromStored in place, the Map insert), for pages in a row with every object

@@ -85,47 +85,42 @@ function accessorFor(key: string): PropertyDescriptor {
   return descriptor;
 }
 
-/** A list of lazy keys shared between objects of one shape, with the accessors of its keys in one object. */
-interface Shape {
-  keys: readonly string[];
-  descriptors: PropertyDescriptorMap;
-}
+/** Lists of lazy keys are shared between objects of one shape. */
+const keyLists = new Map<string, readonly string[]>();
+/** The lists used last (objects of one kind repeat them): found by comparing keys, without joining them into an id. */
+const recentKeyLists: (readonly string[])[] = [];
+const RECENT_KEY_LISTS = 8;
 
-const shapes = new Map<string, Shape>();
-/** The shapes used last (objects of one kind repeat them): found by comparing keys, without a joined id. */
-const recentShapes: Shape[] = [];
-const RECENT_SHAPES = 8;
-
-function sameKeys(a: readonly string[], members: Member[]): boolean {
-  if (a.length !== members.length) return false;
-  for (let i = 0; i < a.length; i++) if (a[i] !== members[i]?.key) return false;
+function sameKeys(keys: readonly string[], members: Member[]): boolean {
+  if (keys.length !== members.length) return false;
+  for (let i = 0; i < keys.length; i++) if (keys[i] !== members[i]?.key) return false;
   return true;
 }
 
-function shapeOf(members: Member[]): Shape {
-  for (const recent of recentShapes) if (sameKeys(recent.keys, members)) return recent;
+function sharedKeys(members: Member[]): readonly string[] {
+  for (const recent of recentKeyLists) if (sameKeys(recent, members)) return recent;
   const keys = members.map((m) => m.key);
   const id = keys.join('\u0000');
-  let shape = shapes.get(id);
-  if (shape === undefined) {
-    const descriptors = Object.create(null) as PropertyDescriptorMap; // a key `__proto__` is a key like any other
-    for (const key of keys) descriptors[key] = accessorFor(key);
-    shape = { keys, descriptors };
-    if (shapes.size < 10_000) shapes.set(id, shape);
+  let shared = keyLists.get(id);
+  if (shared === undefined) {
+    shared = keys;
+    if (keyLists.size < 10_000) keyLists.set(id, keys);
   }
-  recentShapes.unshift(shape);
-  if (recentShapes.length > RECENT_SHAPES) recentShapes.pop();
-  return shape;
+  recentKeyLists.unshift(shared);
+  if (recentKeyLists.length > RECENT_KEY_LISTS) recentKeyLists.pop();
+  return shared;
 }
 
-/** Adds `members` to `target` in their order, as accessors decoding their bytes in `item` when read. */
+/**
+ * Adds `members` to `target` in their order, as accessors decoding their bytes in `item` when read. (One
+ * Object.defineProperty per key: Object.defineProperties with a shared descriptor map was slower per object.)
+ */
 function addLazy(target: object, item: Buffer, members: Member[]): void {
   if (members.length === 0) return;
-  const shape = shapeOf(members);
   const spans: number[] = [];
   for (const m of members) spans.push(m.valueStart, m.valueEnd);
-  Object.defineProperty(target, LAZY, { value: { item, keys: shape.keys, spans } satisfies Lazy });
-  Object.defineProperties(target, shape.descriptors);
+  Object.defineProperty(target, LAZY, { value: { item, keys: sharedKeys(members), spans } satisfies Lazy });
+  for (const m of members) Object.defineProperty(target, m.key, accessorFor(m.key));
 }
 
 /**
