@@ -1,6 +1,6 @@
 // Watch cache fill time A/B: N Deployments written once to a real etcd (as cache-memory.ts writes them), then the
-// Cacher of this build and of another (BENCH_CACHE_BUILD=<other dist>) fill from it in turns, several rounds, beside
-// a raw etcd range of the same keys (etcd3 client, bytes only). Each fill runs in a new process (memory as fresh as
+// Cacher of this build and of another (BENCH_CACHE_BUILD=<other dist>), each through its own build's etcd client, fill
+// from it in turns, several rounds, beside a raw etcd range of the same keys (etcd3 client, bytes only). Each fill runs in a new process (memory as fresh as
 // at a server's start-up); wall time and that process's CPU per fill.
 // Run: `node dist/test/bench/cache-fill.js` (`make bench-cache-fill`). BENCH_CACHE_OBJECTS (default 100000),
 // BENCH_FILL_ROUNDS (default 3), BENCH_FILL_PAGES=<n,m,…> (page sizes to measure each build with), BENCH_FILL_PROFILE=<path prefix> (a CPU
@@ -77,7 +77,13 @@ function inChild(what: string, etcdUrl: string, page: number | undefined): Figur
 }
 
 async function child(what: string, etcdUrl: string, page: number | undefined): Promise<void> {
-  const client = newEtcdClient(etcdUrl);
+  // A build's fill reads etcd through that build's client (its channel options are part of the fill).
+  const clientOf =
+    what === 'raw'
+      ? newEtcdClient
+      : ((await import(join(what, 'lib/storage/etcd/client.js'))) as typeof import('../../lib/storage/etcd/client'))
+          .newEtcdClient;
+  const client = clientOf(etcdUrl);
   try {
     const figure = what === 'raw' ? await rawRanges(client) : await fillOnce(await load(what, what), client, page);
     process.stdout.write(JSON.stringify(figure));

@@ -26,6 +26,7 @@ const LAZY_METADATA = new Set(['managedFields', 'annotations']);
 /** `{"metadata":` starts every list item: metadata's own `{` is here. */
 const ITEM_HEAD = '{"metadata":';
 const METADATA_AT = ITEM_HEAD.length;
+const ITEM_HEAD_BYTES = Buffer.from(ITEM_HEAD, 'latin1');
 
 /**
  * The objects whose lazy members were read last, with the values decoded: at most RECENTLY_DECODED objects (first
@@ -86,25 +87,39 @@ function accessorFor(key: string): PropertyDescriptor {
 
 /** Lists of lazy keys are shared between objects of one shape. */
 const keyLists = new Map<string, readonly string[]>();
+/** The lists used last (objects of one kind repeat them): found by comparing keys, without joining them into an id. */
+const recentKeyLists: (readonly string[])[] = [];
+const RECENT_KEY_LISTS = 8;
 
-function sharedKeys(keys: string[]): readonly string[] {
-  const id = keys.join('\u0000');
-  const shared = keyLists.get(id);
-  if (shared !== undefined) return shared;
-  if (keyLists.size < 10_000) keyLists.set(id, keys);
-  return keys;
+function sameKeys(keys: readonly string[], members: Member[]): boolean {
+  if (keys.length !== members.length) return false;
+  for (let i = 0; i < keys.length; i++) if (keys[i] !== members[i]?.key) return false;
+  return true;
 }
 
-/** Adds `members` to `target` in their order, as accessors decoding their bytes in `item` when read. */
+function sharedKeys(members: Member[]): readonly string[] {
+  for (const recent of recentKeyLists) if (sameKeys(recent, members)) return recent;
+  const keys = members.map((m) => m.key);
+  const id = keys.join('\u0000');
+  let shared = keyLists.get(id);
+  if (shared === undefined) {
+    shared = keys;
+    if (keyLists.size < 10_000) keyLists.set(id, keys);
+  }
+  recentKeyLists.unshift(shared);
+  if (recentKeyLists.length > RECENT_KEY_LISTS) recentKeyLists.pop();
+  return shared;
+}
+
+/**
+ * Adds `members` to `target` in their order, as accessors decoding their bytes in `item` when read. (One
+ * Object.defineProperty per key: Object.defineProperties with a shared descriptor map was slower per object.)
+ */
 function addLazy(target: object, item: Buffer, members: Member[]): void {
   if (members.length === 0) return;
-  const keys: string[] = [];
   const spans: number[] = [];
-  for (const m of members) {
-    keys.push(m.key);
-    spans.push(m.valueStart, m.valueEnd);
-  }
-  Object.defineProperty(target, LAZY, { value: { item, keys: sharedKeys(keys), spans } satisfies Lazy });
+  for (const m of members) spans.push(m.valueStart, m.valueEnd);
+  Object.defineProperty(target, LAZY, { value: { item, keys: sharedKeys(members), spans } satisfies Lazy });
   for (const m of members) Object.defineProperty(target, m.key, accessorFor(m.key));
 }
 
@@ -131,7 +146,7 @@ function metadataOf(item: Buffer, members: Member[]): Record<string, unknown> {
 
 /** The compact object of list-item bytes `item` (`{"metadata":{…},…}`), or undefined for bytes in another layout. */
 function fromItem(apiVersion: string, kind: string, item: Buffer): ApiObject | undefined {
-  if (item.toString('latin1', 0, METADATA_AT) !== ITEM_HEAD) return undefined;
+  for (let i = 0; i < METADATA_AT; i++) if (item[i] !== ITEM_HEAD_BYTES[i]) return undefined;
   const metaMembers = objectMembers(item, METADATA_AT);
   if (metaMembers === undefined) return undefined;
   // metadata's members were scanned: the top-level scan continues after its `}`.

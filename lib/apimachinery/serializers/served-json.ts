@@ -69,9 +69,9 @@ export function storedItem(
   resourceVersion: string,
   inPlace = false,
 ): { apiVersion: string; kind: string; item: Buffer; keep: (obj: ApiObject) => void } | undefined {
-  const match = STORED_PREFIX.exec(stored.toString('latin1', 0, PREFIX_SCAN_BYTES));
-  if (match === null) return undefined;
-  const head = sharedHead(match[0]);
+  const prefix = storedPrefixOf(stored);
+  if (prefix === undefined) return undefined;
+  const { match, head } = prefix;
   const prefixLength = match[0].length;
   const { item, rest } =
     (inPlace ? itemInPlace(resourceVersion, stored, prefixLength) : undefined) ??
@@ -81,6 +81,32 @@ export function storedItem(
     kept.set(obj, { head, resourceVersion, item, rest });
   };
   return { apiVersion: match[1] ?? '', kind: match[2] ?? '', item, keep };
+}
+
+/** A stored prefix matched (STORED_PREFIX) and its shared head. */
+interface StoredPrefix {
+  match: RegExpExecArray;
+  head: string;
+}
+
+/** The last stored prefix matched, and its bytes: a fill's values all start alike. */
+let lastPrefix: (StoredPrefix & { bytes: Buffer }) | undefined;
+
+/** STORED_PREFIX's match in `stored`; the last match again when `stored` starts with its bytes (no string made). */
+function storedPrefixOf(stored: Buffer): StoredPrefix | undefined {
+  const last = lastPrefix;
+  if (last !== undefined && startsWith(stored, last.bytes)) return last;
+  const match = STORED_PREFIX.exec(stored.toString('latin1', 0, PREFIX_SCAN_BYTES));
+  if (match === null) return undefined;
+  lastPrefix = { match, head: sharedHead(match[0]), bytes: Buffer.from(match[0], 'latin1') };
+  return lastPrefix;
+}
+
+function startsWith(buf: Buffer, prefix: Buffer): boolean {
+  const n = prefix.length;
+  if (buf.length < n) return false;
+  for (let i = 0; i < n; i++) if (buf[i] !== prefix[i]) return false;
+  return true;
 }
 
 /** The list-item head written over `stored`'s prefix (its first `prefixLength` bytes), when it fits. */

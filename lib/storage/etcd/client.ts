@@ -8,6 +8,9 @@
 //   holding a request until etcd's 7 s request timeout. Watch streams do not require one, so they keep running on a
 //   member while the cluster elects a leader;
 // - keepalive pings as kube-apiserver sets them (30 s, 10 s timeout), and reconnects with capped backoff;
+// - an HTTP/2 flow-control window of 16 MiB per connection and stream (grpc-go grows its windows to that size by
+//   measuring the link; Node's default is 64 KiB): etcd sends the next page of a paged list while this process is busy
+//   with the last one, instead of 64 KiB and then waiting for a WINDOW_UPDATE from the busy event loop;
 // - watch responses decoded straight into what etcd3 reads (watch-stream.ts).
 import { Etcd3, type IOptions } from 'etcd3';
 import { InterceptingCall, type Interceptor } from '@grpc/grpc-js';
@@ -19,6 +22,7 @@ const KEEPALIVE_TIME_MS = 30_000;
 const KEEPALIVE_TIMEOUT_MS = 10_000;
 const RECONNECT_BACKOFF_FIRST_MS = 100;
 const RECONNECT_BACKOFF_MAX_MS = 2_000;
+const FLOW_CONTROL_WINDOW_BYTES = 16 << 20;
 
 const requireLeaderForUnaryCalls: Interceptor = (options, nextCall) =>
   new InterceptingCall(nextCall(options), {
@@ -36,6 +40,7 @@ export function newEtcdClient(hosts: string | string[], options: Omit<IOptions, 
     'grpc.keepalive_timeout_ms': KEEPALIVE_TIMEOUT_MS,
     'grpc.initial_reconnect_backoff_ms': RECONNECT_BACKOFF_FIRST_MS,
     'grpc.max_reconnect_backoff_ms': RECONNECT_BACKOFF_MAX_MS,
+    'grpc-node.flow_control_window': FLOW_CONTROL_WINDOW_BYTES,
     ...options.grpcOptions,
     'grpc.max_receive_message_length': -1,
     'grpc.max_send_message_length': -1,
