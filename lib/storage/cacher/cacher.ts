@@ -14,6 +14,7 @@ import { fillFromStorage } from './cache-fill';
 import { SharedRevisionRead } from './shared-revision-read';
 import type { RevisionLedger } from './revision-ledger';
 import { ConditionWaiters } from './condition-waiters';
+import type { CacheWatchRequest, CacheWatchStart, CacherStats } from './cacher-types';
 
 const RETRY_MIN_MS = 100;
 const RETRY_MAX_MS = 5000;
@@ -53,7 +54,6 @@ export interface CacherOptions {
 }
 
 export type { CacheWatch, CacheWatchRequest, CacheWatchStart, CacherStats } from './cacher-types';
-import type { CacheWatchRequest, CacheWatchStart, CacherStats } from './cacher-types';
 
 export class Cacher {
   readonly prefix: string;

@@ -20,8 +20,7 @@ export class RevisionLedger {
   readonly #prefixes = new Set<string>();
   readonly #excluded = new Set<string>();
   readonly #waiters = new ConditionWaiters();
-  /** When a revision was last recorded (performance.now()); -Infinity before any. */
-  lastRecordAt = Number.NEGATIVE_INFINITY;
+  #lastRecordAt = Number.NEGATIVE_INFINITY;
 
   /** Takes part with `prefix`; false when another cache's prefix contains it or is contained in it (then it must not). */
   join(prefix: string): boolean {
@@ -35,6 +34,11 @@ export class RevisionLedger {
     return !this.#excluded.has(prefix);
   }
 
+  /** When a revision was last recorded (performance.now()); -Infinity before any. */
+  get lastRecordAt(): number {
+    return this.#lastRecordAt;
+  }
+
   /** Whether `prefix` takes part (it may have been excluded by a later cache's overlapping prefix). */
   includes(prefix: string): boolean {
     return this.#prefixes.has(prefix) && !this.#excluded.has(prefix);
@@ -44,7 +48,7 @@ export class RevisionLedger {
   record(prefix: string, revisions: Iterable<number>): void {
     if (!this.includes(prefix)) return;
     for (const revision of revisions) this.#set(revision);
-    this.lastRecordAt = performance.now();
+    this.#lastRecordAt = performance.now();
     this.recheck();
   }
 
