@@ -22,6 +22,8 @@ export async function startServerProcess(
   extraServerArgs: string[] = [],
   /** Another build's dist/cmd/apiserver.js (default: BENCH_SERVER_SCRIPT, else this build's). */
   scriptPath?: string,
+  /** Every line the server writes to stdout or stderr (e.g. `--trace-gc-nvp` output). */
+  onLine?: (line: string) => void,
 ): Promise<ServerProcess> {
   const port = await freePort();
   // BENCH_SERVER_SCRIPT: another build's dist/cmd/apiserver.js (A/B runs against an earlier commit).
@@ -47,12 +49,20 @@ export async function startServerProcess(
     },
   );
   const tail: string[] = [];
-  const keep = (chunk: Buffer): void => {
-    tail.push(...chunk.toString('utf8').split('\n').filter(Boolean));
-    tail.splice(0, Math.max(0, tail.length - 30));
+  /** Whole lines of one stream (a chunk may end mid-line). */
+  const keeper = (): ((chunk: Buffer) => void) => {
+    let partial = '';
+    return (chunk) => {
+      const parts = (partial + chunk.toString('utf8')).split('\n');
+      partial = parts.pop() ?? '';
+      const lines = parts.filter(Boolean);
+      if (onLine) for (const line of lines) onLine(line);
+      tail.push(...lines);
+      tail.splice(0, Math.max(0, tail.length - 30));
+    };
   };
-  child.stdout?.on('data', keep);
-  child.stderr?.on('data', keep);
+  child.stdout?.on('data', keeper());
+  child.stderr?.on('data', keeper());
   const url = `http://127.0.0.1:${port}`;
   const server: ServerProcess = {
     url,
