@@ -113,7 +113,12 @@ bench-request-cpu: deps wrk build
 bench-accept-cost: deps build
 	node dist/test/bench/accept-cost.js
 
-.PHONY: bench-accept-cost
+# Issue 19: GET p50/p99 at c16 with V8's survivors and pauses per scavenge (--trace-gc-nvp): consistent GET, its
+# resourceVersion=0 control, node:http2 revision reads alone; BENCH_BASE_SCRIPT: A/B; into docs/benchmarks.md.
+bench-get-tail: deps wrk build
+	node dist/test/bench/get-tail.js
+
+.PHONY: bench-accept-cost bench-get-tail
 
 # In process: CPU and heap per etcd unary call (create-if-absent Txn, batched GETs) by transport (node:http2 against
 # grpc-js) and codec, variants alternating round by round on one fresh etcd. ETCD_UNARY_ONLY ('a;b'), _ROUNDS, _CALLS.
