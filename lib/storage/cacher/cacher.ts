@@ -300,7 +300,9 @@ export class Cacher {
     if (filled === undefined) return;
     const revision = filled.revision;
     const wasReady = this.#ready;
-    this.#cache.replace(fill, revision);
+    void this.#cache.replace(fill, revision).then((elapsedMs) => {
+      this.#log.debug({ prefix: this.prefix, elapsedMs }, 'watch cache fill decoded');
+    });
     this.#initializations++;
     if (wasReady) this.#terminateAll(revision);
     this.#ready = true;

@@ -1,11 +1,13 @@
 // The state of one resource as of `revision`: every object by key (compact: its bytes plus decoded metadata, see
-// compact-object.ts) plus the recent event window.
+// compact-object.ts) plus the recent event window. A fill's values are kept undecoded (pending-object.ts) and decoded
+// by #materialize: when first read, and all of them in slices between other work after replace().
 import type { ApiObject } from '../../apimachinery/meta/types';
 import type { StorageChange } from '../storage';
 import { withResourceVersion } from '../../apimachinery/serializers/served-json';
 import { compactObject } from '../../apimachinery/serializers/compact-object';
 import type { CachedEvent } from '../../apimachinery/watch/cached-event';
 import { EventWindow } from './event-window';
+import { PendingObject, versionOf, type CacheEntry, type FillMap } from './pending-object';
 
 export interface WatchCacheOptions {
   capacity: number;
@@ -14,7 +16,7 @@ export interface WatchCacheOptions {
 }
 
 export class WatchCache {
-  #objects = new Map<string, ApiObject>();
+  #objects: FillMap = new Map<string, CacheEntry>();
   /** Keys in order, rebuilt lazily after a key appears or disappears. */
   #sortedKeys: string[] | undefined = [];
   readonly #window: EventWindow;
@@ -45,16 +47,21 @@ export class WatchCache {
   }
 
   /** An empty state to fill page by page (while this cache keeps serving its current one), then pass to replace(). */
-  newFill(): Map<string, ApiObject> {
+  newFill(): FillMap {
     return new Map();
   }
 
-  /** Replaces the whole state with one read at `revision` (see newFill); the history restarts there. */
-  replace(objects: Map<string, ApiObject>, revision: number): void {
+  /**
+   * Replaces the whole state with one read at `revision` (see newFill); the history restarts there. Its pending
+   * entries are decoded in slices between other work; the promise resolves when that is done (or the state was
+   * replaced again meanwhile), with the milliseconds it took.
+   */
+  replace(objects: FillMap, revision: number): Promise<number> {
     this.#objects = objects;
     this.#sortedKeys = undefined;
     this.#revision = revision;
     this.#window.reset(revision);
+    return this.#materializeInBackground(objects);
   }
 
   /** Applies one change; returns the event it makes, or undefined for a change already reflected. */
@@ -62,14 +69,15 @@ export class WatchCache {
     // One etcd revision can change several keys (a transaction; a lease expiring deletes every key attached to it):
     // a change at the cache's revision is applied unless the key already reflects it.
     if (change.revision < this.#revision) return undefined;
-    const previous = this.#objects.get(change.key);
+    const entry = this.#objects.get(change.key);
     if (
       change.revision === this.#revision &&
       (change.type === 'delete'
-        ? previous === undefined
-        : previous?.metadata.resourceVersion === String(change.revision))
+        ? entry === undefined
+        : entry !== undefined && versionOf(entry) === String(change.revision))
     )
       return undefined;
+    const previous = this.#previous(change.key);
     this.#revision = change.revision;
     let event: CachedEvent;
     if (change.type === 'delete') {
@@ -110,7 +118,7 @@ export class WatchCache {
   }
 
   get(key: string): ApiObject | undefined {
-    return this.#objects.get(key);
+    return this.#materialize(key);
   }
 
   /** Objects whose key starts with `prefix`, in key order. */
@@ -120,16 +128,77 @@ export class WatchCache {
     for (let i = lowerBound(keys, prefix); i < keys.length; i++) {
       const key = keys[i] as string;
       if (!key.startsWith(prefix)) break;
-      const obj = this.#objects.get(key) as ApiObject;
+      const obj = this.#materialize(key) as ApiObject;
       if (predicate === undefined || predicate(obj)) out.push(obj);
     }
     return out;
+  }
+
+  /** The object at `key`, a pending entry decoded (and kept) first. */
+  #materialize(key: string): ApiObject | undefined {
+    const entry = this.#objects.get(key);
+    if (!(entry instanceof PendingObject)) return entry;
+    const obj = entry.decode(key);
+    this.#objects.set(key, obj);
+    return obj;
+  }
+
+  /** The object a change replaces; a stored value that cannot be decoded (not JSON) counts as absent and goes. */
+  #previous(key: string): ApiObject | undefined {
+    try {
+      return this.#materialize(key);
+    } catch {
+      this.#objects.delete(key);
+      this.#sortedKeys = undefined;
+      return undefined;
+    }
+  }
+
+  /**
+   * Decodes the pending entries of `objects` in fill order, SLICE_MS at a time between other work, so each page's
+   * response is freed once its values are decoded. Stops when the state is replaced. A value that cannot be decoded
+   * stays pending (its reads fail as a read of it from etcd does).
+   */
+  #materializeInBackground(objects: FillMap): Promise<number> {
+    const started = performance.now();
+    const keys = objects.keys();
+    const done = new Promise<number>((resolve) => {
+      const slice = (): void => {
+        const until = performance.now() + SLICE_MS;
+        for (let n = 1; ; n++) {
+          const next = keys.next();
+          if (next.done === true || this.#objects !== objects) {
+            resolve(Math.round(performance.now() - started));
+            return;
+          }
+          try {
+            this.#materialize(next.value);
+          } catch {
+            // left pending: see above
+          }
+          if (n % 64 === 0 && performance.now() >= until) break;
+        }
+        setImmediate(slice);
+      };
+      setImmediate(slice);
+    });
+    materializing = Promise.all([materializing, done]).then(() => undefined);
+    return done;
   }
 
   #keys(): string[] {
     if (this.#sortedKeys === undefined) this.#sortedKeys = [...this.#objects.keys()].sort(compareKeys);
     return this.#sortedKeys;
   }
+}
+
+/** Milliseconds of background decoding per turn of the event loop. */
+const SLICE_MS = 10;
+let materializing: Promise<void> = Promise.resolve();
+
+/** Resolves when every fill so far is decoded (its pages' responses freed): for benchmarks and tests. */
+export function fillsSettled(): Promise<void> {
+  return materializing;
 }
 
 /** etcd orders keys by bytes; for these keys (UTF-8) code-unit order agrees except beyond the BMP, which names cannot hold. */
