@@ -90,6 +90,16 @@ describe('WatchCache pending entries', () => {
     ]);
   });
 
+  it('decoded(prefix) decodes the pending entries under a prefix before a list of them', async () => {
+    const { cache, buffer } = filled(['a', 'b']);
+    const decoding = cache.decoded('/r/');
+    buffer.fill(0x20); // after the first slice (which holds both): nothing may read the page any more
+    await decoding;
+    expect(cache.list('/r/').map((o) => o['spec'])).toEqual([{ value: 'a' }, { value: 'b' }]);
+    await fillsSettled();
+    await expect(cache.decoded('/r/')).resolves.toBeUndefined();
+  });
+
   it('a value that is not JSON fails its reads as a read from etcd does, and a change of it drops it', () => {
     const cache = new WatchCache({ capacity: 100, minAgeMs: 60_000, now: () => 0 });
     const fill: FillMap = new Map([

@@ -22,6 +22,8 @@ export class WatchCache {
   readonly #window: EventWindow;
   readonly #now: () => number;
   #revision = 0;
+  /** No entry is pending: every value of the last fill is decoded. */
+  #settled = true;
 
   constructor(options: WatchCacheOptions) {
     this.#now = options.now ?? Date.now;
@@ -61,6 +63,7 @@ export class WatchCache {
     this.#sortedKeys = undefined;
     this.#revision = revision;
     this.#window.reset(revision);
+    this.#settled = false;
     return this.#materializeInBackground(objects);
   }
 
@@ -134,6 +137,24 @@ export class WatchCache {
     return out;
   }
 
+  /**
+   * Resolves once no entry under `prefix` is pending, decoding them SLICE_MS at a time between other work: a list of
+   * many objects right after a fill then does not hold the event loop for all their decodes at once. (list decodes
+   * whatever is still pending itself; this only spreads the work.)
+   */
+  decoded(prefix: string): Promise<void> {
+    if (this.#settled) return Promise.resolve();
+    const objects = this.#objects;
+    const keys = this.#keys();
+    let i = lowerBound(keys, prefix);
+    return inSlices(() => {
+      const key = keys[i++];
+      if (key === undefined || !key.startsWith(prefix) || this.#objects !== objects) return false;
+      this.#tryMaterialize(key);
+      return true;
+    });
+  }
+
   /** The object at `key`, a pending entry decoded (and kept) first. */
   #materialize(key: string): ApiObject | undefined {
     const entry = this.#objects.get(key);
@@ -159,31 +180,30 @@ export class WatchCache {
    * response is freed once its values are decoded. Stops when the state is replaced. A value that cannot be decoded
    * stays pending (its reads fail as a read of it from etcd does).
    */
-  #materializeInBackground(objects: FillMap): Promise<number> {
+  async #materializeInBackground(objects: FillMap): Promise<number> {
     const started = performance.now();
     const keys = objects.keys();
-    const done = new Promise<number>((resolve) => {
-      const slice = (): void => {
-        const until = performance.now() + SLICE_MS;
-        for (let n = 1; ; n++) {
-          const next = keys.next();
-          if (next.done === true || this.#objects !== objects) {
-            resolve(Math.round(performance.now() - started));
-            return;
-          }
-          try {
-            this.#materialize(next.value);
-          } catch {
-            // left pending: see above
-          }
-          if (n % 64 === 0 && performance.now() >= until) break;
-        }
-        setImmediate(slice);
-      };
-      setImmediate(slice);
-    });
+    const done = new Promise<void>((resolve) => setImmediate(resolve)).then(() =>
+      inSlices(() => {
+        const next = keys.next();
+        if (next.done === true || this.#objects !== objects) return false;
+        this.#tryMaterialize(next.value);
+        return true;
+      }),
+    );
     materializing = Promise.all([materializing, done]).then(() => undefined);
-    return done;
+    await done;
+    if (this.#objects === objects) this.#settled = true;
+    return Math.round(performance.now() - started);
+  }
+
+  /** #materialize, leaving a value that cannot be decoded pending (its reads fail as a read of it from etcd does). */
+  #tryMaterialize(key: string): void {
+    try {
+      this.#materialize(key);
+    } catch {
+      // left pending
+    }
   }
 
   #keys(): string[] {
@@ -195,6 +215,24 @@ export class WatchCache {
 /** Milliseconds of background decoding per turn of the event loop. */
 const SLICE_MS = 10;
 let materializing: Promise<void> = Promise.resolve();
+
+/** Runs `step` until it returns false, SLICE_MS of it per turn of the event loop (the first slice now). */
+function inSlices(step: () => boolean): Promise<void> {
+  return new Promise((resolve) => {
+    const slice = (): void => {
+      const until = performance.now() + SLICE_MS;
+      for (let n = 1; ; n++) {
+        if (!step()) {
+          resolve();
+          return;
+        }
+        if (n % 64 === 0 && performance.now() >= until) break;
+      }
+      setImmediate(slice);
+    };
+    slice();
+  });
+}
 
 /** Resolves when every fill so far is decoded (its pages' responses freed): for benchmarks and tests. */
 export function fillsSettled(): Promise<void> {
