@@ -83,10 +83,19 @@ export function storedItem(
   return { apiVersion: match[1] ?? '', kind: match[2] ?? '', item, keep };
 }
 
-/** A stored prefix matched (STORED_PREFIX) and its shared head. */
+/** A stored prefix matched (STORED_PREFIX), its shared head and its `apiVersion/kind`. */
 interface StoredPrefix {
   match: RegExpExecArray;
   head: string;
+  type: string;
+}
+
+/**
+ * The `apiVersion/kind` a stored value (as encodeObject writes it) starts with, read from its prefix's bytes only
+ * (nothing else checked or decoded); undefined in another layout.
+ */
+export function storedType(stored: Buffer): string | undefined {
+  return storedPrefixOf(stored)?.type;
 }
 
 /** The last stored prefix matched, and its bytes: a fill's values all start alike. */
@@ -98,7 +107,8 @@ function storedPrefixOf(stored: Buffer): StoredPrefix | undefined {
   if (last !== undefined && startsWith(stored, last.bytes)) return last;
   const match = STORED_PREFIX.exec(stored.toString('latin1', 0, PREFIX_SCAN_BYTES));
   if (match === null) return undefined;
-  lastPrefix = { match, head: sharedHead(match[0]), bytes: Buffer.from(match[0], 'latin1') };
+  const type = `${match[1] ?? ''}/${match[2] ?? ''}`;
+  lastPrefix = { match, head: sharedHead(match[0]), type, bytes: Buffer.from(match[0], 'latin1') };
   return lastPrefix;
 }
 

@@ -1,12 +1,17 @@
 // The watch cache's fill: every object under a prefix read from etcd in pages at the first page's revision (the next
-// page is read while one is added), with progress logged after each page. Pages are read undecoded and each value
-// becomes a compact object (its bytes, rewritten in place in the page's response, plus decoded metadata:
-// compact-object.ts), moved onto bytes of its own after the fill (ownBytesInBackground); when the storage reads a
-// value as another version than its bytes (EncodingStorage), the fill starts over with objects the storage decoded.
+// page is read while one is added), with progress logged after each page. Pages are read undecoded and each value is
+// kept as it came (a PendingObject: a view of the page's response and its resourceVersion), decoded by the watch cache
+// when first read or after ready (watch-cache.ts); the fill only checks that each value's stored prefix names the
+// apiVersion/kind the storage reads it as. When the storage reads a value as another version than its bytes
+// (EncodingStorage), or the bytes are in another layout, the fill starts over with objects the storage decoded.
 import type { Logger } from 'pino';
 import type { ApiObject } from '../../apimachinery/meta/types';
-import { compactFromStored, compactObject, ownBytes } from '../../apimachinery/serializers/compact-object';
+import { compactObject } from '../../apimachinery/serializers/compact-object';
+import { storedType } from '../../apimachinery/serializers/served-json';
 import type { ListResult, Storage } from '../storage';
+import { PendingObject, type FillMap } from './pending-object';
+
+export { fillsSettled } from './watch-cache';
 
 export interface FillRequest {
   storage: Storage;
@@ -21,7 +26,7 @@ export interface FillRequest {
 /** The objects by key as of `revision`, or undefined when stopped meanwhile. */
 export async function fillFromStorage(
   request: FillRequest,
-  into: Map<string, ApiObject>,
+  into: FillMap,
   raw = true,
 ): Promise<{ revision: number; ms: number } | undefined> {
   const started = performance.now();
@@ -53,7 +58,6 @@ export async function fillFromStorage(
     }
     if (!more) {
       const ms = Math.round(performance.now() - started);
-      if (raw) ownBytesInBackground(into, request);
       return { revision, ms };
     }
     const elapsedMs = Math.round(performance.now() - started);
@@ -62,11 +66,14 @@ export async function fillFromStorage(
   }
 }
 
-/** Adds a page's objects; false when a raw value is not of `asRead` (the apiVersion/kind the storage reads it as). */
+/**
+ * Adds a page's objects, raw values undecoded; false when a raw value's stored prefix does not name `asRead` (the
+ * apiVersion/kind the storage reads it as).
+ */
 function addPage(
   page: ListResult,
   keyOf: (obj: ApiObject) => string,
-  into: Map<string, ApiObject>,
+  into: FillMap,
   asRead: string | undefined,
 ): boolean {
   for (const object of page.items) {
@@ -74,9 +81,8 @@ function addPage(
     into.set(keyOf(compact), compact);
   }
   for (const { key, value, resourceVersion } of page.raw ?? []) {
-    const compact = compactFromStored(value, resourceVersion, true); // the page's response is the fill's alone
-    if (compact === undefined || typeOf(compact) !== asRead) return false;
-    into.set(key, compact);
+    if (storedType(value) !== asRead) return false;
+    into.set(key, new PendingObject(value, resourceVersion));
   }
   return true;
 }
@@ -92,40 +98,4 @@ function typeOf(obj: ApiObject): string {
 async function typeAsRead(storage: Storage, page: ListResult): Promise<string | undefined> {
   const first = page.raw?.[0];
   return first === undefined ? undefined : typeOf(await storage.get(first.key, { revision: page.revision }));
-}
-
-/** Objects moved onto bytes of their own per turn of the event loop. */
-const OWN_BYTES_SLICE = 1_000;
-let moving: Promise<void> = Promise.resolve();
-
-/**
- * After a fill, its objects (views of the pages' range responses, made in place: no copy on the way to ready) are
- * moved onto bytes of their own in slices between other work, in page order, so each page's response is freed once
- * its objects have moved and later updates of a few objects do not keep whole pages alive.
- */
-function ownBytesInBackground(objects: Map<string, ApiObject>, request: FillRequest): void {
-  const started = performance.now();
-  const entries = objects.values();
-  const done = new Promise<void>((resolve) => {
-    const slice = (): void => {
-      for (let n = 0; n < OWN_BYTES_SLICE; n++) {
-        const next = entries.next();
-        if (next.done === true || request.stopped()) {
-          const elapsedMs = Math.round(performance.now() - started);
-          request.log.debug({ prefix: request.prefix, elapsedMs }, 'watch cache objects moved off the fill pages');
-          resolve();
-          return;
-        }
-        ownBytes(next.value);
-      }
-      setImmediate(slice);
-    };
-    setImmediate(slice);
-  });
-  moving = Promise.all([moving, done]).then(() => undefined);
-}
-
-/** Resolves when the objects of every fill so far are on bytes of their own (for benchmarks and tests). */
-export function fillsSettled(): Promise<void> {
-  return moving;
 }

@@ -74,7 +74,8 @@ export class CachedStorage extends ForwardingStorage {
     );
   }
 
-  #listCache(prefix: string, request: ListRequest): ListPage {
+  async #listCache(prefix: string, request: ListRequest): Promise<ListPage> {
+    await this.cacher.decoded(prefix);
     const listed = this.cacher.list(prefix, request.predicate);
     return { items: listed.items, resourceVersion: String(listed.revision), fromCache: true };
   }

@@ -74,6 +74,7 @@ async function startFromState(
     if (start.kind === 'started') return { initial: listed.items, watch: start.watch, revision: listed.revision };
     // The cache re-listed after our read: its own state is newer still, so serve that.
   }
+  await cacher.decoded(prefix);
   const revision = cacher.revision;
   const start = cacher.watch(cacheRequest, undefined);
   if (start.kind === 'too-old') throw tooOld(prefix, 0, start.oldest); // not reached: a state start has no history to miss

@@ -193,6 +193,11 @@ export class Cacher {
     return this.#cache.get(key);
   }
 
+  /** Resolves when the objects under `prefix` are decoded (after a fill: in slices between other work). */
+  decoded(prefix: string): Promise<void> {
+    return this.#cache.decoded(prefix);
+  }
+
   /**
    * Registers a watch (ready caches only). `from` undefined: the current state comes back as `initial` and
    * events follow; a revision: only events after it, replayed from the window first.
@@ -300,7 +305,9 @@ export class Cacher {
     if (filled === undefined) return;
     const revision = filled.revision;
     const wasReady = this.#ready;
-    this.#cache.replace(fill, revision);
+    void this.#cache.replace(fill, revision).then((elapsedMs) => {
+      this.#log.debug({ prefix: this.prefix, elapsedMs }, 'watch cache fill decoded');
+    });
     this.#initializations++;
     if (wasReady) this.#terminateAll(revision);
     this.#ready = true;
