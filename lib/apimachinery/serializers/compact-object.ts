@@ -8,7 +8,7 @@
 import type { ApiObject, ObjectMeta } from '../meta/types';
 import { membersAfter, objectMembers } from './json-members';
 import type { Member } from './json-members';
-import { ownKeptItem, servedItemBytes, shareServedJson, storedItem } from './served-json';
+import { servedItemBytes, shareServedJson, storedItem } from './served-json';
 
 /** Where an object's lazy members are: their keys and, per key, [start, end) of its value in `item`. */
 interface Lazy {
@@ -159,27 +159,13 @@ function fromItem(apiVersion: string, kind: string, item: Buffer): ApiObject | u
   return obj as unknown as ApiObject;
 }
 
-/**
- * A stored value (etcd's bytes, as encodeObject writes them) as a compact object; undefined in another layout.
- * `inPlace`: `value` is bytes nobody else reads (a fill's range response), rewritten into the object's bytes where
- * they fit; the object then holds a view of the larger buffer until ownBytes gives it its own.
- */
-export function compactFromStored(value: Buffer, resourceVersion: string, inPlace = false): ApiObject | undefined {
-  const stored = storedItem(value, resourceVersion, inPlace);
+/** A stored value (etcd's bytes, as encodeObject writes them) as a compact object; undefined in another layout. */
+export function compactFromStored(value: Buffer, resourceVersion: string): ApiObject | undefined {
+  const stored = storedItem(value, resourceVersion);
   if (stored === undefined) return undefined;
   const obj = fromItem(stored.apiVersion, stored.kind, stored.item);
   if (obj !== undefined) stored.keep(obj);
   return obj;
-}
-
-/** A compact object made in place (compactFromStored) moved onto bytes of its own, so the larger buffer can go. */
-export function ownBytes(obj: ApiObject): void {
-  const moved = ownKeptItem(obj);
-  if (moved === undefined) return;
-  for (const holder of [obj, obj.metadata] as { [LAZY]?: Lazy }[]) {
-    const lazy = holder[LAZY];
-    if (lazy?.item === moved.from) lazy.item = moved.to;
-  }
 }
 
 /** `obj` (just decoded from storage and unchanged since) as a compact object; `obj` itself without kept bytes. */

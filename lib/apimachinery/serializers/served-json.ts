@@ -60,22 +60,17 @@ export function rememberStoredJson(obj: ApiObject, stored: string | Buffer): voi
 }
 
 /**
- * A stored value (as encodeObject writes it) as its list-item bytes, undecoded; undefined in another layout. `inPlace`
- * (for bytes nobody else reads, such as a fill's range response): the list item's head is written over the stored
- * prefix where it fits, and the item is a view of `stored` (no copy; ownKeptItem copies it out later).
+ * A stored value (as encodeObject writes it) as its list-item bytes, undecoded; undefined in another layout.
  */
 export function storedItem(
   stored: Buffer,
   resourceVersion: string,
-  inPlace = false,
 ): { apiVersion: string; kind: string; item: Buffer; keep: (obj: ApiObject) => void } | undefined {
   const prefix = storedPrefixOf(stored);
   if (prefix === undefined) return undefined;
   const { match, head } = prefix;
   const prefixLength = match[0].length;
-  const { item, rest } =
-    (inPlace ? itemInPlace(resourceVersion, stored, prefixLength) : undefined) ??
-    itemBytes(resourceVersion, stored.subarray(prefixLength));
+  const { item, rest } = itemBytes(resourceVersion, stored.subarray(prefixLength));
   const keep = (obj: ApiObject): void => {
     allowMessageReuse(obj);
     kept.set(obj, { head, resourceVersion, item, rest });
@@ -117,33 +112,6 @@ function startsWith(buf: Buffer, prefix: Buffer): boolean {
   if (buf.length < n) return false;
   for (let i = 0; i < n; i++) if (buf[i] !== prefix[i]) return false;
   return true;
-}
-
-/** The list-item head written over `stored`'s prefix (its first `prefixLength` bytes), when it fits. */
-function itemInPlace(
-  resourceVersion: string,
-  stored: Buffer,
-  prefixLength: number,
-): { item: Buffer; rest: number } | undefined {
-  const head = `{${METADATA_OPEN}${versionMember(resourceVersion, stored[prefixLength])}`;
-  const at = prefixLength - Buffer.byteLength(head);
-  if (at < 0) return undefined;
-  stored.write(head, at, 'utf8');
-  return { item: stored.subarray(at), rest: prefixLength - at };
-}
-
-/**
- * `obj`'s kept list-item bytes moved into a buffer of their own when they are a view of a larger one (storedItem in
- * place): the old and the new buffer, or undefined when there was nothing to move.
- */
-export function ownKeptItem(obj: ApiObject): { from: Buffer; to: Buffer } | undefined {
-  const k = kept.get(obj);
-  const from = k?.item;
-  if (k === undefined || from === undefined || from.byteLength === from.buffer.byteLength) return undefined;
-  const to = Buffer.allocUnsafeSlow(from.length);
-  from.copy(to);
-  k.item = to;
-  return { from, to };
 }
 
 /** `to` (the same object as `from`, in another form) served from `from`'s kept bytes. */
