@@ -37,6 +37,10 @@ interface FieldPlan {
 
 interface MessagePlan {
   fields: FieldPlan[];
+  /** The fields by JSON name (undefined when two inline fields share a name: those plans take the plain walk). */
+  byName?: Map<string, FieldPlan> | undefined;
+  /** The fields an absent property still writes (`unset` defined), in plan order. */
+  writtenUnset?: FieldPlan[];
 }
 
 const STRUCT = Symbol('struct');
@@ -140,19 +144,56 @@ function presentValue(field: FieldPlan, value: unknown): unknown {
   }
 }
 
-/** The object shaped; the same object when it already has Go's shape (so a second pass allocates nothing). */
+/** What an unset (or null) field writes. */
+function unsetValue(field: FieldPlan): unknown {
+  return field.unset === STRUCT ? shapeObject(field.nested as MessagePlan, {}) : field.unset;
+}
+
+/** The plan's lookups for shapeObject, made on first use. */
+function indexed(plan: MessagePlan): Map<string, FieldPlan> | undefined {
+  if (plan.writtenUnset === undefined) {
+    const byName = new Map<string, FieldPlan>();
+    for (const field of plan.fields) byName.set(field.name, field);
+    plan.byName = byName.size === plan.fields.length ? byName : undefined;
+    plan.writtenUnset = plan.fields.filter((field) => field.unset !== undefined);
+  }
+  return plan.byName;
+}
+
+/**
+ * The object shaped; the same object when it already has Go's shape (so a second pass allocates nothing). Walks the
+ * object's own properties, then the absent fields that still write something: plans are much larger than the
+ * objects they shape. Replaced properties keep their place; added ones follow in plan order.
+ */
 function shapeObject(plan: MessagePlan, value: Json): Json {
+  const byName = indexed(plan);
+  if (byName === undefined) return shapeByPlan(plan, value);
   // Properties the catalog does not know (apiVersion and kind of a root object) stay as they are, in place.
+  let out: Json | undefined;
+  for (const name in value) {
+    const current = value[name];
+    const field = byName.get(name);
+    if (field === undefined || current === undefined) continue; // an undefined property is absent (below)
+    // Go decodes null as the zero value: it writes what an unset field writes.
+    const written = current === null ? unsetValue(field) : presentValue(field, current);
+    if (written === current) continue;
+    out ??= { ...value };
+    if (written === undefined) delete out[name];
+    else out[name] = written;
+  }
+  for (const field of plan.writtenUnset as FieldPlan[]) {
+    if (value[field.name] !== undefined) continue;
+    (out ??= { ...value })[field.name] = unsetValue(field);
+  }
+  return out ?? value;
+}
+
+/** shapeObject field by field of the plan (plans with a name twice, where the later field wins). */
+function shapeByPlan(plan: MessagePlan, value: Json): Json {
   let out: Json | undefined;
   for (const field of plan.fields) {
     const current = value[field.name];
-    // Go decodes null as the zero value: it writes what an unset field writes.
-    const written =
-      current === undefined || current === null
-        ? field.unset === STRUCT
-          ? shapeObject(field.nested as MessagePlan, {})
-          : field.unset
-        : presentValue(field, current);
+    const written = current === undefined || current === null ? unsetValue(field) : presentValue(field, current);
     if (written === current) continue;
     out ??= { ...value };
     if (written === undefined) delete out[field.name];
