@@ -3,7 +3,7 @@
 // server's code does per create, free of the shared machine's noise. `node dist/test/bench/create-pipeline.js`;
 // run it under `node --max-semi-space-size=512 --min-semi-space-size=512` for exact heap figures (no GC in a batch).
 // `--baseline <another build's dist/>`: an A/B run in one process, the two builds' stages alternating batch by batch;
-// each stage's CPU is then its fastest batch (the least disturbed by the machine's other load), its heap the largest,
+// each stage's CPU is then its fastest batch (the least disturbed by the machine's other load), its heap the median,
 // with both builds' response bodies checked equal first.
 import { resolve } from 'node:path';
 import type { ApiObject } from '../../lib/apimachinery/meta/types';
@@ -88,17 +88,26 @@ function stagesOf(root: string): Stage[] {
 
 /**
  * One build's figures: CPU µs and heap kB per create of each stage. Sums over the batches, or with `fastest` the
- * fastest batch's CPU and the largest batch's heap (a batch in which a GC ran shows less than it allocated).
+ * fastest batch's CPU and the median batch's heap (a batch in which a GC ran shows less than it allocated).
  */
 class Figures {
   readonly cpuUs = new Map<string, number>();
-  readonly heapKb = new Map<string, number>();
+  readonly #heaps = new Map<string, number[]>();
 
   add(name: string, cpuUs: number, heapKb: number, fastest: boolean): void {
     const cpu = this.cpuUs.get(name);
-    const heap = this.heapKb.get(name);
     this.cpuUs.set(name, cpu === undefined ? cpuUs : fastest ? Math.min(cpu, cpuUs) : cpu + cpuUs);
-    this.heapKb.set(name, heap === undefined ? heapKb : fastest ? Math.max(heap, heapKb) : heap + heapKb);
+    const heaps = this.#heaps.get(name) ?? [];
+    if (fastest || heaps.length === 0) heaps.push(heapKb);
+    else heaps[0] = (heaps[0] as number) + heapKb;
+    this.#heaps.set(name, heaps);
+  }
+
+  get heapKb(): Map<string, number> {
+    const out = new Map<string, number>();
+    for (const [name, heaps] of this.#heaps)
+      out.set(name, [...heaps].sort((x, y) => x - y)[Math.floor(heaps.length / 2)] as number);
+    return out;
   }
 }
 
