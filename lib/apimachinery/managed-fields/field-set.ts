@@ -7,32 +7,15 @@ interface Child {
   readonly set: FieldSet;
 }
 
-/** What a level without members or children reads (never written: a set makes its own map on its first entry). */
-const NO_MEMBERS: ReadonlyMap<string, PathElement> = new Map();
-const NO_CHILDREN: ReadonlyMap<string, Child> = new Map();
-
 /**
- * Sets are filled while they are built (insert, descend, addMember, setChild) and never changed afterwards: the set
- * operations return `this`, `other` or children of either where nothing changes instead of copying them. A level
- * makes its maps on first use (most levels of a tracked object have members or children, not both).
+ * Sets are filled while they are built (insert, descend, addMember) and never changed afterwards: the set
+ * operations return `this`, `other` or children of either where nothing changes instead of copying them.
  */
 export class FieldSet {
-  #members: Map<string, PathElement> | undefined;
-  #children: Map<string, Child> | undefined;
-
-  constructor(members?: ReadonlyMap<string, PathElement>, children?: ReadonlyMap<string, Child>) {
-    // Maps handed in belong to the new set from here on (never the shared empty ones, which stay unwritten).
-    this.#members = members !== undefined && members.size > 0 ? (members as Map<string, PathElement>) : undefined;
-    this.#children = children !== undefined && children.size > 0 ? (children as Map<string, Child>) : undefined;
-  }
-
-  get members(): ReadonlyMap<string, PathElement> {
-    return this.#members ?? NO_MEMBERS;
-  }
-
-  get children(): ReadonlyMap<string, Child> {
-    return this.#children ?? NO_CHILDREN;
-  }
+  constructor(
+    readonly members = new Map<string, PathElement>(),
+    readonly children = new Map<string, Child>(),
+  ) {}
 
   static of(...paths: Path[]): FieldSet {
     const set = new FieldSet();
@@ -48,12 +31,7 @@ export class FieldSet {
   }
 
   addMember(pe: PathElement): void {
-    (this.#members ??= new Map()).set(pe.serialized, pe);
-  }
-
-  /** Puts `set` under `pe` (building a set level by level). */
-  setChild(pe: PathElement, set: FieldSet): void {
-    (this.#children ??= new Map()).set(pe.serialized, { pe, set });
+    this.members.set(pe.serialized, pe);
   }
 
   /** The child set under `pe`, created when missing. */
@@ -61,7 +39,7 @@ export class FieldSet {
     let child = this.children.get(pe.serialized);
     if (!child) {
       child = { pe, set: new FieldSet() };
-      (this.#children ??= new Map()).set(pe.serialized, child);
+      this.children.set(pe.serialized, child);
     }
     return child.set;
   }
@@ -102,10 +80,10 @@ export class FieldSet {
 
   intersection(other: FieldSet): FieldSet {
     const out = new FieldSet();
-    for (const [k, pe] of this.members) if (other.members.has(k)) out.addMember(pe);
+    for (const [k, pe] of this.members) if (other.members.has(k)) out.members.set(k, pe);
     for (const [k, c] of this.children) {
       const o = other.children.get(k);
-      if (o) out.#keep(c.pe, c.set.intersection(o.set));
+      if (o) out.#keep(k, c.pe, c.set.intersection(o.set));
     }
     return out;
   }
@@ -122,29 +100,32 @@ export class FieldSet {
 
   /** Walks only what `other` holds; `this` itself when nothing of it goes. */
   #without(other: FieldSet, recursive: boolean): FieldSet {
-    // Copies of this level's maps, made once something of them goes.
-    let members: Map<string, PathElement> | undefined;
-    let children: Map<string, Child> | undefined;
+    let members = this.members;
+    let children = this.children;
     for (const k of other.members.keys()) {
-      if ((members ?? this.members).has(k)) (members ??= new Map(this.members)).delete(k);
-      if (recursive && (children ?? this.children).has(k)) (children ??= new Map(this.children)).delete(k);
+      if (members.has(k)) {
+        if (members === this.members) members = new Map(members);
+        members.delete(k);
+      }
+      if (recursive && children.has(k)) {
+        if (children === this.children) children = new Map(children);
+        children.delete(k);
+      }
     }
     for (const [k, o] of other.children) {
-      const c = (children ?? this.children).get(k);
+      const c = children.get(k);
       if (!c) continue;
       const rest = c.set.#without(o.set, recursive);
       if (rest === c.set) continue;
-      children ??= new Map(this.children);
+      if (children === this.children) children = new Map(children);
       if (rest.isEmpty()) children.delete(k);
       else children.set(k, { pe: c.pe, set: rest });
     }
-    return members === undefined && children === undefined
-      ? this
-      : new FieldSet(members ?? this.members, children ?? this.children);
+    return members === this.members && children === this.children ? this : new FieldSet(members, children);
   }
 
-  #keep(pe: PathElement, set: FieldSet): void {
-    if (!set.isEmpty()) this.setChild(pe, set);
+  #keep(key: string, pe: PathElement, set: FieldSet): void {
+    if (!set.isEmpty()) this.children.set(key, { pe, set });
   }
 
   /** Every member path: this level's members in order, then each child's (Set.Iterate). */
@@ -206,8 +187,8 @@ export class FieldSet {
       // A leaf `{}` needs no child set to learn that it is one.
       const child = hasKeys(inner) ? FieldSet.fromFields(inner) : undefined;
       const isLeaf = child === undefined || child.isEmpty();
-      if ('.' in inner || isLeaf) set.addMember(pe);
-      if (!isLeaf) set.setChild(pe, child);
+      if ('.' in inner || isLeaf) set.members.set(pe.serialized, pe);
+      if (!isLeaf) set.children.set(pe.serialized, { pe, set: child });
     }
     return set;
   }
