@@ -17,7 +17,7 @@ import {
   type Envelope,
 } from '../apimachinery/serializers/protobuf';
 import type { ApiObject } from '../apimachinery/meta/types';
-import { goShape, goShapeOwned } from '../apimachinery/serializers/go-shape';
+import { goShape } from '../apimachinery/serializers/go-shape';
 import { isPlainObject } from '../apimachinery/meta/types';
 import type { ResourceDefinition } from '../registry/rest/resource';
 import { apiVersionOfDefinition } from '../registry/rest/resource';
@@ -216,10 +216,8 @@ export function decodeBody(
       `json: cannot unmarshal ${goJsonKind(metadata)} into Go struct field ${def.kind}.metadata of type v1.ObjectMeta`,
     );
   for (const field of NULLABLE_STRING_FIELDS) if (metadata[field] === null) delete metadata[field];
-  // Go decodes the body into its type: what the server handles from here on is that object as Go writes it. A JSON or
-  // YAML body's tree is the decoder's own, so it is shaped in place.
-  const object = { ...value, apiVersion, kind, metadata } as ApiObject; // metadata types checked by the schema decoder
-  return { object: format === 'protobuf' ? goShape(object) : goShapeOwned(object), warnings };
+  // Go decodes the body into its type: what the server handles from here on is that object as Go writes it.
+  return { object: goShape({ ...value, apiVersion, kind, metadata } as ApiObject), warnings }; // metadata types checked by the schema decoder
 }
 
 /** decodeBody with fieldValidation=Ignore (types still checked, unknown fields dropped), for callers without a directive. */

@@ -37,10 +37,6 @@ interface FieldPlan {
 
 interface MessagePlan {
   fields: FieldPlan[];
-  /** The fields by JSON name (undefined when two inline fields share a name: those plans take the plain walk). */
-  byName?: Map<string, FieldPlan> | undefined;
-  /** The fields an absent property still writes (`unset` defined), in plan order. */
-  writtenUnset?: FieldPlan[];
 }
 
 const STRUCT = Symbol('struct');
@@ -95,32 +91,28 @@ function fieldPlans(field: CatalogField): FieldPlan[] {
   ];
 }
 
-/**
- * `owned`: the value is a fresh tree nobody else holds (a body just decoded), shaped in place instead of copied where
- * it changes; the result is the same JSON either way.
- */
-function shapeNested(plan: MessagePlan | null, value: unknown, owned: boolean): unknown {
-  return plan !== null && isPlainObject(value) ? shapeObject(plan, value, owned) : value;
+function shapeNested(plan: MessagePlan | null, value: unknown): unknown {
+  return plan !== null && isPlainObject(value) ? shapeObject(plan, value) : value;
 }
 
 /** The items shaped; the same array when no item changed. */
-function shapeItems(plan: MessagePlan, items: unknown[], owned: boolean): unknown[] {
+function shapeItems(plan: MessagePlan, items: unknown[]): unknown[] {
   let out: unknown[] | undefined;
   for (let i = 0; i < items.length; i++) {
     const item = items[i];
-    const shaped = shapeNested(plan, item, owned);
-    if (shaped !== item) (out ??= owned ? items : items.slice())[i] = shaped;
+    const shaped = shapeNested(plan, item);
+    if (shaped !== item) (out ??= items.slice())[i] = shaped;
   }
   return out ?? items;
 }
 
 /** The map's values shaped; the same object when no value changed. */
-function shapeValues(plan: MessagePlan, values: Json, owned: boolean): Json {
+function shapeValues(plan: MessagePlan, values: Json): Json {
   let out: Json | undefined;
   for (const key in values) {
     const value = values[key];
-    const shaped = shapeNested(plan, value, owned);
-    if (shaped !== value) (out ??= owned ? values : { ...values })[key] = shaped;
+    const shaped = shapeNested(plan, value);
+    if (shaped !== value) (out ??= { ...values })[key] = shaped;
   }
   return out ?? values;
 }
@@ -131,75 +123,38 @@ function isEmptyObject(value: Json): boolean {
 }
 
 /** The field's present value as written (the same value when nothing changes), or undefined when omitempty leaves it out. */
-function presentValue(field: FieldPlan, value: unknown, owned: boolean): unknown {
+function presentValue(field: FieldPlan, value: unknown): unknown {
   switch (field.shape) {
     case 'value':
       return field.dropsZero && (value === false || value === 0 || value === '') ? undefined : value;
     case 'message':
-      return shapeNested(field.nested, value, owned);
+      return shapeNested(field.nested, value);
     case 'list':
       if (!Array.isArray(value)) return value;
       if (value.length === 0) return field.dropsEmpty ? undefined : value;
-      return field.nested === null ? value : shapeItems(field.nested, value, owned);
+      return field.nested === null ? value : shapeItems(field.nested, value);
     case 'map':
       if (!isPlainObject(value)) return value;
       if (isEmptyObject(value)) return field.dropsEmpty ? undefined : value;
-      return field.nested === null ? value : shapeValues(field.nested, value, owned);
+      return field.nested === null ? value : shapeValues(field.nested, value);
   }
 }
 
-/** What an unset (or null) field writes. */
-function unsetValue(field: FieldPlan): unknown {
-  return field.unset === STRUCT ? shapeObject(field.nested as MessagePlan, {}, true) : field.unset;
-}
-
-/** The plan's lookups for shapeObject, made on first use. */
-function indexed(plan: MessagePlan): Map<string, FieldPlan> | undefined {
-  if (plan.writtenUnset === undefined) {
-    const byName = new Map<string, FieldPlan>();
-    for (const field of plan.fields) byName.set(field.name, field);
-    plan.byName = byName.size === plan.fields.length ? byName : undefined;
-    plan.writtenUnset = plan.fields.filter((field) => field.unset !== undefined);
-  }
-  return plan.byName;
-}
-
-/**
- * The object shaped; the same object when it already has Go's shape (so a second pass allocates nothing). Walks the
- * object's own properties, then the absent fields that still write something: plans are much larger than the
- * objects they shape. Replaced properties keep their place; added ones follow in plan order.
- */
-function shapeObject(plan: MessagePlan, value: Json, owned: boolean): Json {
-  const byName = indexed(plan);
-  if (byName === undefined) return shapeByPlan(plan, value, owned);
+/** The object shaped; the same object when it already has Go's shape (so a second pass allocates nothing). */
+function shapeObject(plan: MessagePlan, value: Json): Json {
   // Properties the catalog does not know (apiVersion and kind of a root object) stay as they are, in place.
-  let out: Json | undefined;
-  for (const name in value) {
-    const current = value[name];
-    const field = byName.get(name);
-    if (field === undefined || current === undefined) continue; // an undefined property is absent (below)
-    // Go decodes null as the zero value: it writes what an unset field writes.
-    const written = current === null ? unsetValue(field) : presentValue(field, current, owned);
-    if (written === current) continue;
-    out ??= owned ? value : { ...value };
-    if (written === undefined) delete out[name];
-    else out[name] = written;
-  }
-  for (const field of plan.writtenUnset as FieldPlan[]) {
-    if (value[field.name] !== undefined) continue;
-    (out ??= owned ? value : { ...value })[field.name] = unsetValue(field);
-  }
-  return out ?? value;
-}
-
-/** shapeObject field by field of the plan (plans with a name twice, where the later field wins). */
-function shapeByPlan(plan: MessagePlan, value: Json, owned: boolean): Json {
   let out: Json | undefined;
   for (const field of plan.fields) {
     const current = value[field.name];
-    const written = current === undefined || current === null ? unsetValue(field) : presentValue(field, current, owned);
+    // Go decodes null as the zero value: it writes what an unset field writes.
+    const written =
+      current === undefined || current === null
+        ? field.unset === STRUCT
+          ? shapeObject(field.nested as MessagePlan, {})
+          : field.unset
+        : presentValue(field, current);
     if (written === current) continue;
-    out ??= owned ? value : { ...value };
+    out ??= { ...value };
     if (written === undefined) delete out[field.name];
     else out[field.name] = written;
   }
@@ -212,21 +167,9 @@ function shapeByPlan(plan: MessagePlan, value: Json, owned: boolean): Json {
  * when it already has Go's shape, else a new object sharing the parts that do.
  */
 export function goShape<T extends object>(obj: T): T {
-  return shapeRoot(obj, false);
-}
-
-/**
- * goShape of a fresh tree that nothing else references (a request body just decoded): its objects are shaped in
- * place rather than copied, and the result (`obj` itself) is the same JSON goShape gives.
- */
-export function goShapeOwned<T extends object>(obj: T): T {
-  return shapeRoot(obj, true);
-}
-
-function shapeRoot<T extends object>(obj: T, owned: boolean): T {
   const { apiVersion, kind } = obj as { apiVersion?: unknown; kind?: unknown };
   if (typeof apiVersion !== 'string' || typeof kind !== 'string') return obj;
   const name = messageNameOf(apiVersion, kind);
   const plan = name === undefined ? null : planOf(name);
-  return plan === null ? obj : (shapeObject(plan, obj as Json, owned) as T);
+  return plan === null ? obj : (shapeObject(plan, obj as Json) as T);
 }
