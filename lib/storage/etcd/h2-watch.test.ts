@@ -134,7 +134,7 @@ describe('etcd watches over node:http2', () => {
     await watcher.cancel();
   }, 40_000);
 
-  it('stop delivering once the client is closed', async () => {
+  it('deliver nothing more once cancelled, and the closed client refuses calls', async () => {
     const client = newEtcdClient(shared.etcd().clientUrl);
     const prefix = `/h2-watch/closed/${Date.now()}/`;
     const watcher = await client.watch().prefix(prefix).create();
