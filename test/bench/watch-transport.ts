@@ -1,10 +1,12 @@
-// `node dist/test/bench/watch-transport.js`: in process, the CPU and heap a client pays per etcd watch event received
-// through etcd3's watch manager, over grpc-js and over node:http2 (h2-watch.ts), in alternating rounds on one embedded
-// etcd. Each round forks a follower (a client of newEtcdClient watching a prefix, its transport chosen with
-// decodeWatchesDirectly) while this process writes BENCH_WATCH_EVENTS puts of a 2.9 KiB value (8 writers); the
-// follower's CPU (process.cpuUsage, all threads) and allocated heap (v8.GCProfiler) from its watch's creation to the
-// last event count, after BENCH_WATCH_WARM_UP (default 2000) events not counted. BENCH_WATCH_ROUNDS (default 5), BENCH_WATCH_EVENTS (default 5000); BENCH_WATCH_NODE_ARGS adds node flags to the
-// follower (`--cpu-prof`).
+// `node dist/test/bench/watch-transport.js` (`make bench-etcd-watch`): in process, the CPU and heap a client pays per
+// etcd watch event received through etcd3's watch manager, over grpc-js and over node:http2 (h2-watch.ts), in
+// alternating rounds on one embedded etcd. Each round forks a follower (a client of newEtcdClient watching a prefix,
+// its transport chosen with decodeWatchesDirectly) while this process writes puts of a 2.9 KiB value (8 writers); the
+// follower's CPU (process.cpuUsage, all threads) and allocated heap (v8.GCProfiler) over BENCH_WATCH_EVENTS (default
+// 5000) events count, after BENCH_WATCH_WARM_UP (default 2000) events not counted. BENCH_WATCH_ROUNDS (default 5);
+// BENCH_WATCH_SELF_WRITES=1: the follower writes them itself (create-if-absent Txns over node:http2, 64 at a time).
+// BENCH_WATCH_NODE_ARGS adds node flags to the follower (`--cpu-prof`); BENCH_WATCH_PUBLISH=1 writes the section into
+// docs/benchmarks.md.
 import { fork } from 'node:child_process';
 import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
@@ -12,6 +14,8 @@ import { join } from 'node:path';
 import { GCProfiler } from 'node:v8';
 import { startEmbeddedEtcd } from '../../lib/server/embedded-etcd';
 import { newEtcdClient } from '../../lib/storage/etcd/client';
+import type { Etcd3 } from 'etcd3';
+import { COMPARE_CREATE, COMPARE_EQUAL, txn, UNARY_TRANSPORTS } from '../../lib/storage/etcd/kv-unary';
 import { cheapResumeRevision, decodeWatchesDirectly, type WatchTransport } from '../../lib/storage/etcd/watch-stream';
 import { LOAD_AT_START, machineDescription, publishSection } from './report';
 
@@ -20,6 +24,9 @@ const EVENTS = Number(process.env['BENCH_WATCH_EVENTS'] ?? 5000);
 /** Events received before the measured ones (the follower's code compiled and warm). */
 const WARM_UP = Number(process.env['BENCH_WATCH_WARM_UP'] ?? 2000);
 const WRITERS = 8;
+/** BENCH_WATCH_SELF_WRITES=1: the follower makes the writes itself (64 at a time), so a figure is a create's etcd part. */
+const SELF_WRITES = process.env['BENCH_WATCH_SELF_WRITES'] === '1';
+const SELF_WRITERS = 64;
 const PREFIX = '/registry/bench-watch/';
 const VALUE = Buffer.from(JSON.stringify({ kind: 'Deployment', data: 'x'.repeat(2900) }));
 const TRANSPORTS: WatchTransport[] = ['grpcJs', 'h2'];
@@ -40,7 +47,7 @@ function allocated(stats: ReturnType<GCProfiler['stop']>, startUsed: number, end
   return total + endUsed - last;
 }
 
-async function follow(url: string, transport: WatchTransport, events: number): Promise<void> {
+async function follow(url: string, transport: WatchTransport, events: number, tag: string): Promise<void> {
   const client = newEtcdClient(url);
   decodeWatchesDirectly(client, transport);
   const watcher = client.watch().prefix(PREFIX).watcher();
@@ -49,7 +56,10 @@ async function follow(url: string, transport: WatchTransport, events: number): P
   const profiler = new GCProfiler();
   let cpu: NodeJS.CpuUsage | undefined;
   let used = 0;
-  watcher.on('connected', () => process.send?.('ready'));
+  watcher.on('connected', () => {
+    process.send?.('ready');
+    if (SELF_WRITES) void writeCreates(client, tag, SELF_WRITERS);
+  });
   watcher.on('put', () => {
     if (++seen === WARM_UP) {
       used = process.memoryUsage().heapUsed;
@@ -70,9 +80,29 @@ async function follow(url: string, transport: WatchTransport, events: number): P
   });
 }
 
+/** Create-if-absent Txns of the value over node:http2 (kv-unary.ts), as the server writes a create. */
+async function writeCreates(client: Etcd3, tag: string, writers: number): Promise<void> {
+  let next = 0;
+  await Promise.all(
+    Array.from({ length: writers }, async () => {
+      while (next < WARM_UP + EVENTS) {
+        const key = Buffer.from(`${PREFIX}${tag}-${next++}`);
+        await txn(
+          client,
+          {
+            compare: [{ key, target: COMPARE_CREATE, result: COMPARE_EQUAL, createRevision: 0 }],
+            success: [{ requestPut: { key, value: VALUE } }],
+          },
+          UNARY_TRANSPORTS.h2,
+        );
+      }
+    }),
+  );
+}
+
 async function round(url: string, transport: WatchTransport, tag: string): Promise<Figures> {
   const execArgv = (process.env['BENCH_WATCH_NODE_ARGS'] ?? '').split(' ').filter((a) => a !== '');
-  const child = fork(__filename, ['follow', url, transport, String(EVENTS)], { execArgv });
+  const child = fork(__filename, ['follow', url, transport, String(EVENTS), tag], { execArgv });
   const result = new Promise<Figures>((resolve, reject) => {
     child.on('message', (m) => {
       if (typeof m === 'object') resolve(m as unknown as Figures);
@@ -80,14 +110,11 @@ async function round(url: string, transport: WatchTransport, tag: string): Promi
     child.on('exit', (code) => reject(new Error(`follower exited with ${code}`)));
   });
   await new Promise<void>((resolve) => child.once('message', () => resolve()));
-  const writer = newEtcdClient(url);
-  let next = 0;
-  await Promise.all(
-    Array.from({ length: WRITERS }, async () => {
-      while (next < WARM_UP + EVENTS) await writer.put(`${PREFIX}${tag}-${next++}`).value(VALUE);
-    }),
-  );
-  writer.close();
+  if (!SELF_WRITES) {
+    const writer = newEtcdClient(url);
+    await writeCreates(writer, tag, WRITERS);
+    writer.close();
+  }
   return result;
 }
 
@@ -121,7 +148,7 @@ async function main(): Promise<void> {
   const section = [
     `## ${new Date().toISOString().replace(/\.\d+Z$/, 'Z')} — CPU and heap per received etcd watch event, by transport`,
     '',
-    `Command: \`node dist/test/bench/watch-transport.js\` (BENCH_WATCH_ROUNDS=${ROUNDS}, BENCH_WATCH_EVENTS=${EVENTS}): ${EVENTS} puts of a ${VALUE.length}-byte value (${WRITERS} writers) into one embedded etcd, received by a forked follower through etcd3's watch manager (newEtcdClient, one prefix watch), transports alternating per round; the follower's CPU (process.cpuUsage) and allocated heap (v8.GCProfiler) over the ${EVENTS} events after ${WARM_UP} uncounted ones.${noisy}`,
+    `Command: \`node dist/test/bench/watch-transport.js\` (BENCH_WATCH_ROUNDS=${ROUNDS}, BENCH_WATCH_EVENTS=${EVENTS}${SELF_WRITES ? ', BENCH_WATCH_SELF_WRITES=1' : ''}): ${EVENTS} create-if-absent Txns of a ${VALUE.length}-byte value (${SELF_WRITES ? `made by the follower itself over node:http2, ${SELF_WRITERS} at a time, so the figures are a create's whole etcd part: its Txn and its watch event` : `${WRITERS} writers`}) into one embedded etcd, received by a forked follower through etcd3's watch manager (newEtcdClient, one prefix watch), transports alternating per round; the follower's CPU (process.cpuUsage) and allocated heap (v8.GCProfiler) over the ${EVENTS} events after ${WARM_UP} uncounted ones.${noisy}`,
     '',
     'Machine:',
     '',
@@ -137,7 +164,8 @@ async function main(): Promise<void> {
 }
 
 if (process.argv[2] === 'follow') {
-  void follow(process.argv[3] ?? '', (process.argv[4] ?? 'h2') as WatchTransport, Number(process.argv[5]));
+  const [url = '', transport = 'h2', events = '0', tag = 'follow'] = process.argv.slice(3);
+  void follow(url, transport as WatchTransport, Number(events), tag);
 } else {
   main().catch((err: unknown) => {
     console.error(err);

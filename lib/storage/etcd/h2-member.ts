@@ -1,13 +1,14 @@
-// One etcd member's HTTP/2 session and the unary gRPC calls made on it directly with node:http2, without grpc-js'
-// per-call machinery (resolving, retrying, load-balancing and subchannel call objects). A call's failure is an Error
-// shaped as grpc-js reports the same condition (`<code> <NAME>: <details>`, with `code` and `details`), so that
-// etcd3's castGrpcError and etcd-errors.ts classify it as they classify grpc-js' errors:
+// One etcd member's HTTP/2 session and the gRPC calls made on it directly with node:http2 (unary calls here, the watch
+// stream in h2-watch.ts), without grpc-js' per-call machinery (resolving, retrying, load-balancing and subchannel call
+// objects). A call's failure is an Error shaped as grpc-js reports the same condition (`<code> <NAME>: <details>`, with
+// `code` and `details`), so that etcd3's castGrpcError and etcd-errors.ts classify it as they classify grpc-js' errors:
 // - the member not reachable (the session never connected): `14 UNAVAILABLE: No connection established …` (not sent);
 // - the stream refused (above a GOAWAY's last stream id): `14 UNAVAILABLE: Stream refused by server` (not sent);
 // - the session lost with the call in flight (closed, reset, keepalive ping unanswered): `14 UNAVAILABLE: Connection
 //   dropped` (may have reached etcd); the stream alone reset: grpc-js' text for its RST_STREAM code;
 // - etcd's own status from the trailers (or the headers of a trailers-only answer): its grpc-status and grpc-message.
-// A session that received a GOAWAY or closed takes no new calls: the next call opens a new one.
+// A session that received a GOAWAY or closed takes no new calls: the next call opens a new one. While calls are in
+// flight the session keeps the process running, as grpc-js' channels do.
 import * as http2 from 'node:http2';
 import { isIP } from 'node:net';
 import type { Duplex } from 'node:stream';
@@ -130,10 +131,6 @@ class Connection {
       clearTimeout(timeout);
       this.#pinging = false;
     }
-  }
-
-  get active(): number {
-    return this.#active;
   }
 
   /** Counts `stream` as a call in flight until it closes. */
