@@ -126,6 +126,11 @@ bench-get-tail: deps wrk build
 bench-etcd-unary: deps build
 	node --max-semi-space-size=256 dist/test/bench/etcd-unary.js
 
+# In process: CPU and heap per received etcd watch event, grpc-js against node:http2 (h2-watch.ts), alternating rounds.
+.PHONY: bench-etcd-watch
+bench-etcd-watch: deps build
+	BENCH_WATCH_PUBLISH=1 node dist/test/bench/watch-transport.js
+
 # Server peak RSS growth per LIST (20 concurrent JSON/protobuf LISTs of 10,000; pretty/YAML/Table/partial/JSON LISTs of 100,000) against one response's size (BENCH_AB_SERVER_SCRIPT: A/B); into docs/benchmarks.md.
 bench-list-memory: deps build
 	node dist/test/bench/list-memory.js

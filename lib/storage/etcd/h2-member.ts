@@ -1,13 +1,14 @@
-// One etcd member's HTTP/2 session and the unary gRPC calls made on it directly with node:http2, without grpc-js'
-// per-call machinery (resolving, retrying, load-balancing and subchannel call objects). A call's failure is an Error
-// shaped as grpc-js reports the same condition (`<code> <NAME>: <details>`, with `code` and `details`), so that
-// etcd3's castGrpcError and etcd-errors.ts classify it as they classify grpc-js' errors:
+// One etcd member's HTTP/2 session and the gRPC calls made on it directly with node:http2 (unary calls here, the watch
+// stream in h2-watch.ts), without grpc-js' per-call machinery (resolving, retrying, load-balancing and subchannel call
+// objects). A call's failure is an Error shaped as grpc-js reports the same condition (`<code> <NAME>: <details>`, with
+// `code` and `details`), so that etcd3's castGrpcError and etcd-errors.ts classify it as they classify grpc-js' errors:
 // - the member not reachable (the session never connected): `14 UNAVAILABLE: No connection established …` (not sent);
 // - the stream refused (above a GOAWAY's last stream id): `14 UNAVAILABLE: Stream refused by server` (not sent);
 // - the session lost with the call in flight (closed, reset, keepalive ping unanswered): `14 UNAVAILABLE: Connection
 //   dropped` (may have reached etcd); the stream alone reset: grpc-js' text for its RST_STREAM code;
 // - etcd's own status from the trailers (or the headers of a trailers-only answer): its grpc-status and grpc-message.
-// A session that received a GOAWAY or closed takes no new calls: the next call opens a new one.
+// A session that received a GOAWAY or closed takes no new calls: the next call opens a new one. While calls are in
+// flight the session keeps the process running, as grpc-js' channels do.
 import * as http2 from 'node:http2';
 import { isIP } from 'node:net';
 import type { Duplex } from 'node:stream';
@@ -19,7 +20,12 @@ const { NGHTTP2_REFUSED_STREAM, NGHTTP2_CANCEL, NGHTTP2_INTERNAL_ERROR } = http2
 /** grpc-js' keepalive as client.ts sets it: a ping every 30 s while calls are in flight, 10 s for its answer. */
 const KEEPALIVE_TIME_MS = 30_000;
 const KEEPALIVE_TIMEOUT_MS = 10_000;
-const GRPC_HEADER_BYTES = 5;
+export const GRPC_HEADER_BYTES = 5;
+/**
+ * The receive window of the session and of each stream, as client.ts gives grpc-js: a watch stream or a large answer
+ * keeps arriving while the event loop is busy, instead of 64 KiB and then waiting for a WINDOW_UPDATE.
+ */
+const FLOW_CONTROL_WINDOW_BYTES = 16 << 20;
 
 /** TLS material for the members (etcd3's `credentials`: grpc-js createSsl's CA, key and certificate chain). */
 export interface MemberTls {
@@ -63,7 +69,7 @@ function decodeGrpcMessage(raw: unknown): string {
 }
 
 /** One request message in gRPC's framing: an uncompressed flag byte, the 4-byte length, the protobuf bytes. */
-function frame(message: Buffer): Buffer {
+export function frame(message: Buffer): Buffer {
   const out = Buffer.allocUnsafe(GRPC_HEADER_BYTES + message.length);
   out[0] = 0;
   out.writeUInt32BE(message.length, 1);
@@ -86,7 +92,8 @@ class Connection {
   connected = false;
   lost = false;
   lastError = '';
-  active = 0;
+  /** Calls in flight: while there are any, the session keeps the process running (as grpc-js' subchannels do). */
+  #active = 0;
   #pinging = false;
   readonly #keepalive: NodeJS.Timeout;
 
@@ -112,7 +119,7 @@ class Connection {
 
   /** A keepalive ping while calls are in flight; no answer in time drops the session (and fails those calls). */
   #ping(): void {
-    if (this.active === 0 || this.#pinging || this.session.destroyed) return;
+    if (this.#active === 0 || this.#pinging || this.session.destroyed) return;
     this.#pinging = true;
     const timeout = setTimeout(() => this.session.destroy(), KEEPALIVE_TIMEOUT_MS).unref();
     const sent = this.session.ping((err) => {
@@ -124,6 +131,14 @@ class Connection {
       clearTimeout(timeout);
       this.#pinging = false;
     }
+  }
+
+  /** Counts `stream` as a call in flight until it closes. */
+  track(stream: http2.ClientHttp2Stream): void {
+    if (this.#active++ === 0) this.session.ref();
+    stream.once('close', () => {
+      if (--this.#active === 0) this.session.unref();
+    });
   }
 
   /** The error of a call that ended without a gRPC status, as grpc-js words it for the same stream ending. */
@@ -144,6 +159,52 @@ class Connection {
   }
 }
 
+/** A started call: its HTTP/2 stream and how it ended (read once the stream closed). */
+export interface OpenCall {
+  stream: http2.ClientHttp2Stream;
+  ending: CallEnding;
+}
+
+/**
+ * How a call's stream ended: etcd's gRPC status (from the trailers, or the headers of a trailers-only answer), or the
+ * failure grpc-js reports for a stream that ended without one.
+ */
+export class CallEnding {
+  #grpcStatus: number | undefined;
+  #grpcMessage = '';
+  #httpStatus: number | undefined;
+  #streamError = '';
+
+  constructor(
+    private readonly connection: Connection,
+    private readonly stream: http2.ClientHttp2Stream,
+  ) {
+    stream.on('response', (h) => {
+      this.#httpStatus = Number(h[':status']);
+      this.#readStatus(h);
+    });
+    stream.on('trailers', (h) => this.#readStatus(h));
+    stream.on('error', (err: Error) => {
+      this.#streamError = err.message; // the outcome is read on 'close'
+    });
+  }
+
+  #readStatus(h: http2.IncomingHttpHeaders): void {
+    const raw = h['grpc-status'];
+    if (raw === undefined) return;
+    this.#grpcStatus = Number(raw);
+    this.#grpcMessage = decodeGrpcMessage(h['grpc-message']);
+  }
+
+  /** The call's failure; undefined when it ended with status OK. */
+  failure(): GrpcError | undefined {
+    const status = this.#grpcStatus;
+    if (status === undefined)
+      return this.connection.failureOf(this.stream.rstCode, this.#httpStatus, this.#streamError);
+    return status === 0 ? undefined : grpcError(status, this.#grpcMessage);
+  }
+}
+
 /** The calls to one member: a session opened on first use and again after it was lost or told to go away. */
 export class MemberSession {
   #connection: Connection | undefined;
@@ -160,7 +221,9 @@ export class MemberSession {
       ...(this.tls ? { createConnection: () => this.#tlsSocket(this.tls ?? {}) } : {}),
       maxSessionMemory: Number.MAX_SAFE_INTEGER,
       maxSendHeaderBlockLength: Number.MAX_SAFE_INTEGER,
+      settings: { initialWindowSize: FLOW_CONTROL_WINDOW_BYTES },
     });
+    session.once('connect', () => session.setLocalWindowSize(FLOW_CONTROL_WINDOW_BYTES));
     const connection = new Connection(session, (c) => {
       if (this.#connection === c) this.#connection = undefined;
     });
@@ -182,47 +245,41 @@ export class MemberSession {
   }
 
   /**
+   * Starts a call's HTTP/2 stream to `path` with `headers` (the gRPC ones and the call metadata), counted as in flight
+   * on its session until it closes; a grpc-js-shaped error when no stream can be started.
+   */
+  open(path: string, headers: http2.OutgoingHttpHeaders): OpenCall | GrpcError {
+    if (this.#closed) return grpcError(GrpcStatus.UNAVAILABLE, 'Channel closed before call started');
+    const connection = this.#connection ?? this.#connect();
+    let stream: http2.ClientHttp2Stream;
+    try {
+      stream = connection.session.request({ ...headers, ':method': 'POST', ':path': path });
+    } catch (err) {
+      if (this.#connection === connection) this.#connection = undefined;
+      const text = err instanceof Error ? err.message : String(err);
+      return grpcError(GrpcStatus.INTERNAL, `Failed to start HTTP/2 stream with error ${text}`);
+    }
+    connection.track(stream);
+    return { stream, ending: new CallEnding(connection, stream) };
+  }
+
+  /**
    * One unary call: `message` (protobuf bytes) to `path` with `headers` (the call metadata); resolves to the response
    * message's bytes, or rejects with a grpc-js-shaped error.
    */
   call(path: string, headers: http2.OutgoingHttpHeaders, message: Buffer): Promise<Buffer> {
-    if (this.#closed) return Promise.reject(grpcError(GrpcStatus.UNAVAILABLE, 'Channel closed before call started'));
-    const connection = this.#connection ?? this.#connect();
     return new Promise<Buffer>((resolve, reject) => {
-      let stream: http2.ClientHttp2Stream;
-      try {
-        stream = connection.session.request({ ...headers, ':method': 'POST', ':path': path });
-      } catch (err) {
-        if (this.#connection === connection) this.#connection = undefined;
-        const text = err instanceof Error ? err.message : String(err);
-        reject(grpcError(GrpcStatus.INTERNAL, `Failed to start HTTP/2 stream with error ${text}`));
+      const call = this.open(path, headers);
+      if (call instanceof Error) {
+        reject(call);
         return;
       }
-      connection.active++;
+      const { stream, ending } = call;
       const chunks: Buffer[] = [];
-      let grpcStatus: number | undefined;
-      let grpcMessage = '';
-      let httpStatus: number | undefined;
-      const readStatus = (h: http2.IncomingHttpHeaders): void => {
-        const raw = h['grpc-status'];
-        if (raw === undefined) return;
-        grpcStatus = Number(raw);
-        grpcMessage = decodeGrpcMessage(h['grpc-message']);
-      };
-      stream.on('response', (h) => {
-        httpStatus = Number(h[':status']);
-        readStatus(h);
-      });
-      stream.on('trailers', readStatus);
       stream.on('data', (chunk: Buffer) => chunks.push(chunk));
-      let streamError = '';
-      stream.on('error', (err: Error) => {
-        streamError = err.message; // the outcome is read on 'close'
-      });
       stream.on('close', () => {
-        connection.active--;
-        if (grpcStatus === undefined) reject(connection.failureOf(stream.rstCode, httpStatus, streamError));
-        else if (grpcStatus !== 0) reject(grpcError(grpcStatus, grpcMessage));
+        const failure = ending.failure();
+        if (failure !== undefined) reject(failure);
         else {
           const out = unframe(chunks);
           if (out instanceof Error) reject(out);

@@ -57,6 +57,11 @@ class Members {
     return headers;
   }
 
+  /** A watch stream's headers: the gRPC ones and the pool's metadata (streams do not require a leader, client.ts). */
+  watchHeaders(metadata: Metadata): OutgoingHttpHeaders {
+    return { ...UNARY_HEADERS, ...metadata.toHttp2Headers() };
+  }
+
   close(): void {
     for (const session of this.#sessions.values()) session.close();
     this.#sessions.clear();
@@ -65,7 +70,8 @@ class Members {
 
 const membersOfPool = new WeakMap<Etcd3Pool, Members>();
 
-function membersOf(pool: Etcd3Pool): Members {
+/** The node:http2 sessions to `pool`'s members, shared by its unary calls and watch streams. */
+export function membersOf(pool: Etcd3Pool): Members {
   let members = membersOfPool.get(pool);
   if (members === undefined) {
     members = new Members(poolTransport(pool));

@@ -13,14 +13,18 @@
 //   progress requests from these versions on; so does this file.
 //
 // Requests are coalesced: at most one is outstanding; another goes out once it was answered or REQUEST_EVERY_MS passed.
-import type { ClientDuplexStream } from '@grpc/grpc-js';
+import type { EventEmitter } from 'node:events';
 import type { Etcd3 } from 'etcd3';
 import type { DecodedWatchResponse } from './watch-response';
 
 /** How long an unanswered request blocks the next one (etcd sends none while a watcher on the stream is unsynced). */
 const REQUEST_EVERY_MS = 50;
 
-type WatchStream = ClientDuplexStream<unknown, unknown>;
+/** The watch stream (grpc-js' ClientDuplexStream or h2-watch.ts'). */
+type WatchStream = Pick<EventEmitter, 'emit' | 'once'> & {
+  readonly writable: boolean;
+  write(request: object): boolean;
+};
 
 /** True when `version`'s progress answers are in order with the events and sent only for synced watchers. */
 export function answersInOrder(version: string): boolean {

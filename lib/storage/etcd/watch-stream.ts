@@ -1,11 +1,14 @@
 // The stream etcd3's watch manager runs every watch on, opened with decodeWatchResponse (watch-response.ts) as its
 // response decoder in place of proto-loader's generic decode and conversion: following each etcd write is the work
-// every apiserver process does for every write, so its decoding is the one to keep cheap. Everything else (the
-// connection pool's host choice and call options, marking a host failed on a stream error) is what etcd3's own
-// WatchClient does.
+// every apiserver process does for every write, so its decoding is the one to keep cheap. The stream runs on the
+// member's node:http2 session shared with the unary calls (h2-watch.ts), not through grpc-js (whose per-message
+// machinery cost ~40 µs CPU and ~2.4 KB of heap per event, docs/benchmarks.md). Everything else (the connection
+// pool's host choice and call options, marking a host failed on a stream error) is what etcd3's own WatchClient does.
 import type { Etcd3, Watcher } from 'etcd3';
-import type { CallOptions, ClientDuplexStream, ServiceClientConstructor } from '@grpc/grpc-js';
-import type { Etcd3Pool } from './etcd3-pool';
+import type { CallOptions, ClientDuplexStream, Metadata, ServiceClientConstructor } from '@grpc/grpc-js';
+import { poolOf, type Etcd3Pool } from './etcd3-pool';
+import { membersOf } from './h2-unary';
+import { H2WatchStream } from './h2-watch';
 import { decodeWatchResponse } from './watch-response';
 import { newWatchProgress, type WatchProgress } from './watch-progress';
 
@@ -14,13 +17,17 @@ const WATCH_PATH = '/etcdserverpb.Watch/Watch';
 /** The parts of etcd3's connection pool a watch stream uses. */
 type Pool = Pick<Etcd3Pool, 'callOptionsFactory' | 'withConnection' | 'markFailed'>;
 
-type WatchStream = ClientDuplexStream<unknown, unknown>;
+type WatchStream = ClientDuplexStream<unknown, unknown> | H2WatchStream;
+
+/** How watch streams reach etcd: node:http2 sessions shared with the unary calls (h2-unary.ts), or grpc-js. */
+export type WatchTransport = 'h2' | 'grpcJs';
 
 /** etcd3's WatchClient contract: `watch()` resolves with a bidirectional stream of decoded WatchResponses. */
 class DecodingWatchClient {
   constructor(
     private readonly pool: Pool,
     private readonly progress: WatchProgress,
+    private readonly transport: WatchTransport,
   ) {}
 
   watch(options?: CallOptions): Promise<WatchStream> {
@@ -32,7 +39,11 @@ class DecodingWatchClient {
       const service = (client.constructor as ServiceClientConstructor).service;
       const serialize = service['Watch']?.requestSerialize;
       if (serialize === undefined) throw new Error('etcd3 watch client without a Watch method');
-      const stream = client.makeBidiStreamRequest(WATCH_PATH, serialize, decodeWatchResponse, metadata, resolved ?? {});
+      // Call options (a deadline, a parent call) are grpc-js' to honour: such a stream stays on grpc-js.
+      const stream =
+        this.transport === 'h2' && (resolved === undefined || Object.keys(resolved).length === 0)
+          ? this.#h2Stream(resource, metadata, serialize)
+          : client.makeBidiStreamRequest(WATCH_PATH, serialize, decodeWatchResponse, metadata, resolved ?? {});
       stream.on('error', (err: Error) => {
         if (stream.writable) this.pool.markFailed(resource, err);
       });
@@ -40,17 +51,24 @@ class DecodingWatchClient {
       return stream;
     });
   }
+
+  #h2Stream(resource: unknown, metadata: Metadata, serialize: (request: unknown) => Buffer): H2WatchStream {
+    const members = membersOf(this.pool as Etcd3Pool);
+    const session = members.session(resource);
+    return new H2WatchStream(session.open(WATCH_PATH, members.watchHeaders(metadata)), serialize);
+  }
 }
 
 /**
- * Makes `client`'s watches decode their responses with decodeWatchResponse (before any watch is opened), and takes
- * progress answers off the stream for watchProgressOf(client) (watch-progress.ts).
+ * Makes `client`'s watches decode their responses with decodeWatchResponse (before any watch is opened), over
+ * `transport`, and takes progress answers off the stream for watchProgressOf(client) (watch-progress.ts).
  */
-export function decodeWatchesDirectly(client: Etcd3): void {
+export function decodeWatchesDirectly(client: Etcd3, transport: WatchTransport = 'h2'): void {
   const internals = client as unknown as { pool?: Pool; watchManager?: { client?: unknown } };
   // etcd3's internals as of 1.1: without them the client keeps its own decoding.
   if (internals.pool === undefined || internals.watchManager?.client === undefined) return;
-  internals.watchManager.client = new DecodingWatchClient(internals.pool, newWatchProgress(client));
+  const h2 = transport === 'h2' && poolOf(client) !== undefined ? 'h2' : 'grpcJs';
+  internals.watchManager.client = new DecodingWatchClient(internals.pool, newWatchProgress(client), h2);
 }
 
 /**
