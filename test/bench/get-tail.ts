@@ -9,14 +9,12 @@ import { spawn } from 'node:child_process';
 import { mkdtempSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { Agent } from 'node:http';
 import { startEmbeddedEtcd } from '../../lib/server/embedded-etcd';
 import { runBench } from './bench-server';
 import { parseNvpLine, summarizeGc, type GcRecord, type GcSummary } from './gc-trace';
-import { httpRequest } from './http-load';
 import { LOAD_AT_START, machineDescription, publishSection } from './report';
 import { startServerProcess } from './server-process';
-import { DEPLOYMENTS, deploymentBody, namespaceBody } from './workloads';
+import { createObjects } from './get-objects';
 import { findWrk, getScript, runWrk } from './wrk-load';
 
 const ROUNDS = Number(process.env['BENCH_GET_TAIL_ROUNDS'] ?? 2);
@@ -69,22 +67,6 @@ async function main(): Promise<void> {
     rmSync(dir, { recursive: true, force: true });
   }
   publishSection(report(rows));
-}
-
-async function createObjects(etcdUrl: string, names: string[]): Promise<void> {
-  const server = await startServerProcess(etcdUrl);
-  const agent = new Agent({ keepAlive: true, maxSockets: 8 });
-  try {
-    const ns = await httpRequest(agent, server.url, 'POST', '/api/v1/namespaces', namespaceBody);
-    if (ns.status !== 201 && ns.status !== 409) throw new Error(`namespace: ${ns.status} ${ns.body}`);
-    for (const name of names) {
-      const res = await httpRequest(agent, server.url, 'POST', DEPLOYMENTS, deploymentBody(name));
-      if (res.status !== 201 && res.status !== 409) throw new Error(`create ${name}: ${res.status} ${res.body}`);
-    }
-  } finally {
-    agent.destroy();
-    await server.stop();
-  }
 }
 
 /** A fresh server of `build`: 2 s of warm-up GETs, then the measured phase with the GC lines written during it. */
