@@ -145,6 +145,10 @@ function summary(): unknown {
   };
 }
 
+// What was measured since the last SIGUSR2 when the server exits (for runs that never signal it, e.g. `make bench`).
+process.on('exit', () => {
+  if (out) writeFileSync(`${out}.exit`, JSON.stringify(summary()));
+});
 let dumps = 0;
 process.on('SIGUSR2', () => {
   dumps++;
