@@ -3,7 +3,13 @@
 // a background load keeps server B's revision reads busy, each write acknowledged by server A, or made straight in
 // etcd by another client, is in B's next GET, answered by B's watch cache.
 import { Etcd3 } from 'etcd3';
-import { createNamespace, startServerOnEtcd, startTestServer, type ApiClient } from '../helpers/test-server';
+import {
+  createNamespace,
+  startServerOnEtcd,
+  startTestServer,
+  type ApiClient,
+  type TestServer,
+} from '../helpers/test-server';
 import { anHpa } from '../helpers/fixtures';
 
 const NS = 'consistent-replicas';
