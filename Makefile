@@ -118,7 +118,12 @@ bench-accept-cost: deps build
 bench-get-tail: deps wrk build
 	node dist/test/bench/get-tail.js
 
-.PHONY: bench-accept-cost bench-get-tail
+# Issue 19: where a consistent GET's time goes at c16 (wait for the revision read, etcd, cache, serving; slowest 1 %,
+# loop delay, GC), through a --require'd preload; BENCH_BASE_SCRIPT: A/B; into docs/benchmarks.md.
+bench-get-phases: deps wrk build
+	node dist/test/bench/get-phases.js
+
+.PHONY: bench-accept-cost bench-get-tail bench-get-phases
 
 # In process: CPU and heap per etcd unary call (create-if-absent Txn, batched GETs) by transport (node:http2 against
 # grpc-js) and codec, variants alternating round by round on one fresh etcd. ETCD_UNARY_ONLY ('a;b'), _ROUNDS, _CALLS.

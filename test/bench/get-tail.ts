@@ -9,14 +9,12 @@ import { spawn } from 'node:child_process';
 import { mkdtempSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { Agent } from 'node:http';
 import { startEmbeddedEtcd } from '../../lib/server/embedded-etcd';
 import { runBench } from './bench-server';
 import { parseNvpLine, summarizeGc, type GcRecord, type GcSummary } from './gc-trace';
-import { httpRequest } from './http-load';
 import { LOAD_AT_START, machineDescription, publishSection } from './report';
 import { startServerProcess } from './server-process';
-import { DEPLOYMENTS, deploymentBody, namespaceBody } from './workloads';
+import { createObjects } from './get-objects';
 import { findWrk, getScript, runWrk } from './wrk-load';
 
 const ROUNDS = Number(process.env['BENCH_GET_TAIL_ROUNDS'] ?? 2);
@@ -71,23 +69,7 @@ async function main(): Promise<void> {
   publishSection(report(rows));
 }
 
-async function createObjects(etcdUrl: string, names: string[]): Promise<void> {
-  const server = await startServerProcess(etcdUrl);
-  const agent = new Agent({ keepAlive: true, maxSockets: 8 });
-  try {
-    const ns = await httpRequest(agent, server.url, 'POST', '/api/v1/namespaces', namespaceBody);
-    if (ns.status !== 201 && ns.status !== 409) throw new Error(`namespace: ${ns.status} ${ns.body}`);
-    for (const name of names) {
-      const res = await httpRequest(agent, server.url, 'POST', DEPLOYMENTS, deploymentBody(name));
-      if (res.status !== 201 && res.status !== 409) throw new Error(`create ${name}: ${res.status} ${res.body}`);
-    }
-  } finally {
-    agent.destroy();
-    await server.stop();
-  }
-}
-
-/** A fresh server of `build`: 2 s of warm-up GETs, then the measured phase with the GC lines written during it. */
+/** A fresh server of `build`: 6 s of warm-up GETs, then the measured phase with the GC lines written during it. */
 async function phase(
   wrk: string,
   etcdUrl: string,
@@ -111,7 +93,8 @@ async function phase(
       script,
       scriptPath: join(dir, 'get.lua'),
     });
-    await runWrk(wrk, server.url, spec(2));
+    // 6 s: past etcd's first progress notification (5 s), before which a fresh server's consistent GETs read etcd.
+    await runWrk(wrk, server.url, spec(6));
     measuring = true;
     const r = await runWrk(wrk, server.url, spec(SECONDS), server.pid);
     measuring = false;
@@ -166,7 +149,7 @@ function report(rows: Row[]): string {
     '',
     ...machineDescription(),
     '',
-    `One embedded etcd with ${OBJECTS} Deployments; per round and build a fresh server (\`node --trace-gc-nvp\`, \`--log-level warn\`) per workload, 2 s of warm-up, then \`wrk -t2 -c${CONCURRENCY} -d${SECONDS}s\` rotating over the Deployments. GC figures are V8's own (\`--trace-gc-nvp\`) for the collections during the measured phase: per scavenge its pause (avg / p90 / max), the bytes it allocated since the previous one, kept in new space (survived) and moved to old space (promoted); "promoted B/req" is all promoted bytes ÷ requests. The last row of each round runs the consistent read's etcd call alone (h2-unary-gc.ts) on a bare node:http2 session.`,
+    `One embedded etcd with ${OBJECTS} Deployments; per round and build a fresh server (\`node --trace-gc-nvp\`, \`--log-level warn\`) per workload, 6 s of warm-up (past etcd's first progress notification: before it a fresh server's consistent GETs read etcd), then \`wrk -t2 -c${CONCURRENCY} -d${SECONDS}s\` rotating over the Deployments. GC figures are V8's own (\`--trace-gc-nvp\`) for the collections during the measured phase: per scavenge its pause (avg / p90 / max), the bytes it allocated since the previous one, kept in new space (survived) and moved to old space (promoted); "promoted B/req" is all promoted bytes ÷ requests. The last row of each round runs the consistent read's etcd call alone (h2-unary-gc.ts) on a bare node:http2 session.`,
     '',
     '| Build | Workload | Req/s | p50 ms | p99 ms | Errors | Scavenges | Pause ms avg / p90 / max | Scavenge time % | Allocated MB/scavenge | Survived KB/scavenge | Promoted KB/scavenge | Promoted B/req | Mark-compacts |',
     '|---|---|---:|---:|---:|---:|---:|---|---:|---:|---:|---:|---:|---|',
