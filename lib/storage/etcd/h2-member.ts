@@ -264,10 +264,10 @@ export class MemberSession {
   }
 
   /**
-   * One unary call: `message` (protobuf bytes) to `path` with `headers` (the call metadata); resolves to the response
-   * message's bytes, or rejects with a grpc-js-shaped error.
+   * One unary call: `framed` (the request message in gRPC's framing, see frame()) to `path` with `headers` (the call
+   * metadata); resolves to the response message's bytes, or rejects with a grpc-js-shaped error.
    */
-  call(path: string, headers: http2.OutgoingHttpHeaders, message: Buffer): Promise<Buffer> {
+  call(path: string, headers: http2.OutgoingHttpHeaders, framed: Buffer): Promise<Buffer> {
     return new Promise<Buffer>((resolve, reject) => {
       const call = this.open(path, headers);
       if (call instanceof Error) {
@@ -286,7 +286,7 @@ export class MemberSession {
           else resolve(out);
         }
       });
-      stream.end(frame(message));
+      stream.end(framed);
     });
   }
 
