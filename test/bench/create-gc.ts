@@ -3,7 +3,7 @@
 // 1,000 creates, bytes allocated per create (V8's `allocated` between scavenges), scavenge pause ms per create, and the
 // server's CPU per create split into its main thread and its other threads (V8's parallel GC helpers among them).
 // BENCH_BASE_SCRIPT=<another build's dist/cmd/apiserver.js> runs that build too, alternating with this one per round,
-// on the same embedded etcd.
+// on the same embedded etcd. BENCH_SERVER_NODE_ARGS: more node flags for the servers.
 // Run: `node dist/test/bench/create-gc.js` (BENCH_CREATE_GC_ROUNDS=2, BENCH_CREATE_GC_SECONDS=10,
 // BENCH_CREATE_GC_WARMUP=8).
 import { mkdtempSync, rmSync } from 'node:fs';
@@ -25,6 +25,8 @@ const SECONDS = Number(process.env['BENCH_CREATE_GC_SECONDS'] ?? 10);
 const WARMUP = Number(process.env['BENCH_CREATE_GC_WARMUP'] ?? 8);
 const BASE = process.env['BENCH_BASE_SCRIPT'];
 const CONCURRENCY = 64;
+/** BENCH_SERVER_NODE_ARGS: more node flags for the servers (e.g. `--cpu-prof`). */
+const NODE_ARGS = (process.env['BENCH_SERVER_NODE_ARGS'] ?? '').split(/\s+/).filter(Boolean);
 
 interface Row {
   build: string;
@@ -72,7 +74,7 @@ async function phase(
 ): Promise<Row> {
   const records: GcRecord[] = [];
   let measuring = false;
-  const server = await startServerProcess(etcdUrl, ['--trace-gc-nvp'], [], build.script, (line) => {
+  const server = await startServerProcess(etcdUrl, ['--trace-gc-nvp', ...NODE_ARGS], [], build.script, (line) => {
     const record = measuring ? parseNvpLine(line) : undefined;
     if (record) records.push(record);
   });
@@ -121,7 +123,7 @@ function report(rows: Row[]): string {
   return [
     `## ${new Date().toISOString().replace(/\.\d+Z$/, 'Z')} — create at concurrency 64: scavenges and allocation per create`,
     '',
-    `Command: \`node dist/test/bench/create-gc.js\` (BENCH_CREATE_GC_ROUNDS=${ROUNDS}, BENCH_CREATE_GC_SECONDS=${SECONDS}, BENCH_CREATE_GC_WARMUP=${WARMUP}${BASE ? ', BENCH_BASE_SCRIPT=<base build>' : ''}). ${LOAD_AT_START > 2 ? `NOISY: 1-minute load average ${LOAD_AT_START.toFixed(1)} before the run.` : ''}`,
+    `Command: \`node dist/test/bench/create-gc.js\` (BENCH_CREATE_GC_ROUNDS=${ROUNDS}, BENCH_CREATE_GC_SECONDS=${SECONDS}, BENCH_CREATE_GC_WARMUP=${WARMUP}${BASE ? ', BENCH_BASE_SCRIPT=<base build>' : ''}${NODE_ARGS.length ? `, BENCH_SERVER_NODE_ARGS="${NODE_ARGS.join(' ')}"` : ''}). ${LOAD_AT_START > 2 ? `NOISY: 1-minute load average ${LOAD_AT_START.toFixed(1)} before the run.` : ''}`,
     '',
     'Machine:',
     '',
