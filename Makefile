@@ -125,6 +125,13 @@ bench-get-phases: deps wrk build
 
 .PHONY: bench-accept-cost bench-get-tail bench-get-phases
 
+# Issue 19: what a create allocates and costs in GC: wrk c64 creates against a server under --trace-gc-nvp, scavenges
+# per 1,000 creates, scavenge µs and main/other-thread CPU per create; BENCH_BASE_SCRIPT: A/B; into docs/benchmarks.md.
+bench-create-gc: deps wrk build
+	node dist/test/bench/create-gc.js
+
+.PHONY: bench-create-gc
+
 # In process: CPU and heap per etcd unary call (create-if-absent Txn, batched GETs) by transport (node:http2 against
 # grpc-js) and codec, variants alternating round by round on one fresh etcd. ETCD_UNARY_ONLY ('a;b'), _ROUNDS, _CALLS.
 .PHONY: bench-etcd-unary

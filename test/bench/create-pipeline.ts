@@ -1,11 +1,12 @@
 // In-process cost of a Deployment create's own pipeline, stage by stage (decode, defaults, managedFields, validation,
 // stored form, etcd codec, the response body, the watch's decode): CPU µs and heap kB allocated per create. No etcd, no HTTP: what the
-// server's code does per create, free of the shared machine's noise. `node dist/test/bench/create-pipeline.js`;
+// server's code does per create, free of the shared machine's noise (Buffers: the ArrayBuffer bytes outside V8's heap). `node dist/test/bench/create-pipeline.js`;
 // run it under `node --max-semi-space-size=512 --min-semi-space-size=512` for exact heap figures (no GC in a batch).
 // `--baseline <another build's dist/>`: an A/B run in one process, the two builds' stages alternating batch by batch;
 // each stage's CPU is then its fastest batch (the least disturbed by the machine's other load), its heap the median,
 // with both builds' response bodies checked equal first.
-import { resolve } from 'node:path';
+import { dirname, join, resolve } from 'node:path';
+import * as protobuf from 'protobufjs';
 import type { ApiObject } from '../../lib/apimachinery/meta/types';
 import { deploymentBody } from './workloads';
 
@@ -17,8 +18,12 @@ const WARMUP_ROUNDS = 3;
 interface Encoded {
   obj: ApiObject;
   json: string;
-  value?: Buffer;
+  request?: Buffer;
 }
+
+const TxnRequest = protobuf
+  .loadSync(join(dirname(require.resolve('etcd3')), '..', 'proto', 'rpc.proto'))
+  .lookupType('etcdserverpb.TxnRequest');
 
 type Stage = [string, (v: unknown) => unknown];
 
@@ -47,6 +52,21 @@ function stagesOf(root: string): Stage[] {
   const { deploymentScope } = load<typeof import('../../lib/apimachinery/managed-fields/testing/deployment-scope')>(
     'lib/apimachinery/managed-fields/testing/deployment-scope',
   );
+  const kvUnary = load<Partial<typeof import('../../lib/storage/etcd/kv-unary')>>('lib/storage/etcd/kv-unary');
+  const { frame } = load<typeof import('../../lib/storage/etcd/h2-member')>('lib/storage/etcd/h2-member');
+  const key = Buffer.from('/registry/deployments/bench/pipeline');
+  // A build without createIfAbsentRequest copied the JSON into a Buffer, encoded the Txn with protobufjs, then framed it.
+  const etcdRequest = (json: string): Buffer =>
+    kvUnary.createIfAbsentRequest
+      ? kvUnary.createIfAbsentRequest(key, json, 0)
+      : frame(
+          Buffer.from(
+            TxnRequest.encode({
+              compare: [{ key, target: 1, result: 0, createRevision: 0 }],
+              success: [{ requestPut: { key, value: Buffer.from(json), lease: 0 } }],
+            }).finish(),
+          ),
+        );
   const def = resourceDefinitions({}).find((d) => d.group === 'apps' && d.kind === 'Deployment');
   if (!def) throw new Error(`no Deployment definition in ${root}`);
   // A fixed clock: the A/B check compares the two builds' response bytes.
@@ -69,7 +89,7 @@ function stagesOf(root: string): Stage[] {
     ],
     ['stored form (Go shape)', (o) => codec.storedForm(asObject(o))],
     ['encode (JSON)', (o) => ({ obj: asObject(o), json: codec.encodeObject(asObject(o)) })],
-    ['value bytes', (e) => ({ ...asEncoded(e), value: Buffer.from(asEncoded(e).json) })],
+    ['etcd request (framed Txn)', (e) => ({ ...asEncoded(e), request: etcdRequest(asEncoded(e).json) })],
     [
       'stored object (resourceVersion)',
       (e) => ({ ...asEncoded(e), obj: codec.withStoredJson(asEncoded(e).obj, asEncoded(e).json, 77) }),
@@ -82,32 +102,53 @@ function stagesOf(root: string): Stage[] {
         return { ...asEncoded(e), body };
       },
     ],
-    ['watch event decode', (e) => codec.decodeObject('/k', asEncoded(e).value as Buffer, 78)],
+    // The event's value arrives from etcd in a Buffer of its own.
+    ['watch event decode', (e) => codec.decodeObject('/k', Buffer.from(asEncoded(e).json), 78)],
   ];
 }
 
+/** Per stage, one figure per batch (or one sum): its median read back. */
+class Samples {
+  readonly #values = new Map<string, number[]>();
+
+  add(name: string, value: number, perBatch: boolean): void {
+    const values = this.#values.get(name) ?? [];
+    if (perBatch || values.length === 0) values.push(value);
+    else values[0] = (values[0] as number) + value;
+    this.#values.set(name, values);
+  }
+
+  get median(): Map<string, number> {
+    const out = new Map<string, number>();
+    for (const [name, values] of this.#values)
+      out.set(name, [...values].sort((x, y) => x - y)[Math.floor(values.length / 2)] as number);
+    return out;
+  }
+}
+
 /**
- * One build's figures: CPU µs and heap kB per create of each stage. Sums over the batches, or with `fastest` the
- * fastest batch's CPU and the median batch's heap (a batch in which a GC ran shows less than it allocated).
+ * One build's figures: CPU µs, heap kB and Buffer kB (ArrayBuffers outside V8's heap: Buffer.from, allocUnsafe and
+ * their 8 KiB pool) per create of each stage. Sums over the batches, or with `fastest` the fastest batch's CPU and the
+ * median batch's heap and Buffers (a batch in which a GC ran shows less than it allocated).
  */
 class Figures {
   readonly cpuUs = new Map<string, number>();
-  readonly #heaps = new Map<string, number[]>();
+  readonly #heaps = new Samples();
+  readonly #buffers = new Samples();
 
-  add(name: string, cpuUs: number, heapKb: number, fastest: boolean): void {
+  add(name: string, cpuUs: number, heapKb: number, bufferKb: number, fastest: boolean): void {
     const cpu = this.cpuUs.get(name);
     this.cpuUs.set(name, cpu === undefined ? cpuUs : fastest ? Math.min(cpu, cpuUs) : cpu + cpuUs);
-    const heaps = this.#heaps.get(name) ?? [];
-    if (fastest || heaps.length === 0) heaps.push(heapKb);
-    else heaps[0] = (heaps[0] as number) + heapKb;
-    this.#heaps.set(name, heaps);
+    this.#heaps.add(name, heapKb, fastest);
+    this.#buffers.add(name, bufferKb, fastest);
   }
 
   get heapKb(): Map<string, number> {
-    const out = new Map<string, number>();
-    for (const [name, heaps] of this.#heaps)
-      out.set(name, [...heaps].sort((x, y) => x - y)[Math.floor(heaps.length / 2)] as number);
-    return out;
+    return this.#heaps.median;
+  }
+
+  get bufferKb(): Map<string, number> {
+    return this.#buffers.median;
   }
 }
 
@@ -120,13 +161,15 @@ function runBatch(
   fastest: boolean,
 ): void {
   for (const [name, step] of stages) {
-    const heap = process.memoryUsage().heapUsed;
+    const before = process.memoryUsage();
     const cpu = process.cpuUsage();
     for (let i = 0; i < values.length; i++) values[i] = step(values[i]);
     const used = process.cpuUsage(cpu);
+    const after = process.memoryUsage();
     // A batch in which a GC ran shows less (or negative); see the header for flags that prevent that.
-    const allocated = Math.max(0, process.memoryUsage().heapUsed - heap);
-    figures?.add(name, (used.user + used.system) / per, allocated / 1024 / per, fastest);
+    const allocated = Math.max(0, after.heapUsed - before.heapUsed);
+    const buffers = Math.max(0, after.arrayBuffers - before.arrayBuffers);
+    figures?.add(name, (used.user + used.system) / per, allocated / 1024 / per, buffers / 1024 / per, fastest);
   }
 }
 
@@ -165,25 +208,25 @@ function main(): void {
   const names = (builds[0] as Stage[]).map(([name]) => name);
   const total = (f: Figures, m: Map<string, number>): number => names.reduce((s, n) => s + (m.get(n) ?? 0), 0);
   const [mine, base] = figures as [Figures, Figures | undefined];
-  const cells = (f: Figures, n: string): string =>
-    `${(f.cpuUs.get(n) ?? 0).toFixed(1)} | ${(f.heapKb.get(n) ?? 0).toFixed(1)}`;
+  const f1 = (m: Map<string, number>, n: string): string => (m.get(n) ?? 0).toFixed(1);
+  const cells = (f: Figures, n: string): string => `${f1(f.cpuUs, n)} | ${f1(f.heapKb, n)} | ${f1(f.bufferKb, n)}`;
   const lines = base
     ? [
-        '| Stage | baseline CPU µs | this CPU µs | baseline heap kB | this heap kB |',
-        '|---|---:|---:|---:|---:|',
+        '| Stage | baseline CPU µs | this CPU µs | baseline heap kB | this heap kB | baseline Buffers kB | this Buffers kB |',
+        '|---|---:|---:|---:|---:|---:|---:|',
         ...names.map(
           (n) =>
-            `| ${n} | ${(base.cpuUs.get(n) ?? 0).toFixed(1)} | ${(mine.cpuUs.get(n) ?? 0).toFixed(1)} | ${(base.heapKb.get(n) ?? 0).toFixed(1)} | ${(mine.heapKb.get(n) ?? 0).toFixed(1)} |`,
+            `| ${n} | ${f1(base.cpuUs, n)} | ${f1(mine.cpuUs, n)} | ${f1(base.heapKb, n)} | ${f1(mine.heapKb, n)} | ${f1(base.bufferKb, n)} | ${f1(mine.bufferKb, n)} |`,
         ),
-        `| total | ${total(base, base.cpuUs).toFixed(1)} | ${total(mine, mine.cpuUs).toFixed(1)} | ${total(base, base.heapKb).toFixed(1)} | ${total(mine, mine.heapKb).toFixed(1)} |`,
+        `| total | ${total(base, base.cpuUs).toFixed(1)} | ${total(mine, mine.cpuUs).toFixed(1)} | ${total(base, base.heapKb).toFixed(1)} | ${total(mine, mine.heapKb).toFixed(1)} | ${total(base, base.bufferKb).toFixed(1)} | ${total(mine, mine.bufferKb).toFixed(1)} |`,
         '',
-        `per create: the fastest of ${(ROUNDS - WARMUP_ROUNDS) * (OBJECTS / BATCH)} batches of ${BATCH} per build (builds alternating), after ${WARMUP_ROUNDS} warm-up rounds`,
+        `per create: the fastest of ${(ROUNDS - WARMUP_ROUNDS) * (OBJECTS / BATCH)} batches of ${BATCH} per build (builds alternating), after ${WARMUP_ROUNDS} warm-up rounds; heap and Buffers: the median batch`,
       ]
     : [
-        `| Stage | CPU µs/create | heap kB/create |`,
-        '|---|---:|---:|',
+        `| Stage | CPU µs/create | heap kB/create | Buffers kB/create |`,
+        '|---|---:|---:|---:|',
         ...names.map((n) => `| ${n} | ${cells(mine, n)} |`),
-        `| total | ${total(mine, mine.cpuUs).toFixed(1)} | ${total(mine, mine.heapKb).toFixed(1)} |`,
+        `| total | ${total(mine, mine.cpuUs).toFixed(1)} | ${total(mine, mine.heapKb).toFixed(1)} | ${total(mine, mine.bufferKb).toFixed(1)} |`,
       ];
   process.stdout.write(`${lines.join('\n')}\n`);
 }

@@ -9,7 +9,7 @@ import {
   UNARY_TRANSPORTS,
   type UnaryTransport,
 } from '../../lib/storage/etcd/kv-unary';
-import { MemberSession, UNARY_HEADERS } from '../../lib/storage/etcd/h2-member';
+import { frame, MemberSession, UNARY_HEADERS } from '../../lib/storage/etcd/h2-member';
 import type { EtcdStorage } from '../../lib/storage/etcd/store';
 import type { ApiObject } from '../../lib/apimachinery/meta/types';
 
@@ -116,6 +116,7 @@ export async function etcdUnaryVariants(url: string, storage: (url: string) => E
   });
   const lean = ownChannel(url, LEAN);
   const h2 = new MemberSession(url, undefined);
+  const prebuiltFramed = frame(prebuilt);
   const h2Headers = { ...UNARY_HEADERS, hasleader: 'true' };
   const floor = (client: grpc.Client) => () => unary(client, prebuilt, (b) => b, leader.clone());
   const none = (): undefined => undefined;
@@ -189,7 +190,7 @@ export async function etcdUnaryVariants(url: string, storage: (url: string) => E
     {
       name: 'h2 floor',
       what: 'one node:http2 session (h2-member.ts), no pool: constant bytes, no decoding',
-      call: () => h2.call(TXN_PATH, h2Headers, prebuilt),
+      call: () => h2.call(TXN_PATH, h2Headers, prebuiltFramed),
       close: () => h2.close(),
     },
     {

@@ -28,10 +28,10 @@ export class FieldPath {
     return path;
   }
 
-  child(name: string, ...more: string[]): FieldPath {
-    let path = new FieldPath(this, SegmentKind.Name, name);
-    for (const m of more) path = path.child(m);
-    return path;
+  /** `.name`, and `.next` below it when given (no rest parameter: validation calls this for every field it visits). */
+  child(name: string, next?: string): FieldPath {
+    const path = new FieldPath(this, SegmentKind.Name, name);
+    return next === undefined ? path : new FieldPath(path, SegmentKind.Name, next);
   }
 
   index(i: number): FieldPath {

@@ -178,6 +178,17 @@ describe('unknown and duplicate fields', () => {
     expect(strict(body).strictErrors).toEqual(['duplicate field "metadata.labels.app"', 'unknown field "foo"']);
   });
 
+  it('finds a duplicate key in a large map, a nested object and after a nested object with the same keys', () => {
+    const many = Array.from({ length: 40 }, (_, i) => `"k${i}":"v"`).join(',');
+    const labels = (extra: string): string => `{"metadata":{"labels":{${many}${extra}}}}`;
+    expect(strict(labels(',"k3":"x"')).strictErrors).toEqual(['duplicate field "metadata.labels.k3"']);
+    expect(strict(labels(',"k39":"x"')).strictErrors).toEqual(['duplicate field "metadata.labels.k39"']);
+    expect(strict(labels(',"k40":"x"')).strictErrors).toEqual([]);
+    // Keys of an inner object are not keys of the outer one, and the outer one's stay known after it.
+    const nested = '{"metadata":{"labels":{"name":"x"},"name":"a","annotations":{"name":"y"},"name":"b"}}';
+    expect(strict(nested).strictErrors).toEqual(['duplicate field "metadata.name"']);
+  });
+
   it('does not look inside unknown fields', () => {
     expect(strict('{"foo":{"a":1,"a":2}}').strictErrors).toEqual(['unknown field "foo"']);
   });

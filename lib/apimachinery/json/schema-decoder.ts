@@ -38,6 +38,9 @@ function fitsInteger(literal: string, format: string | undefined): boolean {
   return n >= INT32_MIN && n <= INT32_MAX;
 }
 
+/** A strict decode checks a map's keys against the seen-keys stack up to this many, then against a Set. */
+const MAP_KEYS_ON_STACK = 32;
+
 class SchemaDecoder {
   readonly #r: JsonReader;
   readonly #strict: boolean;
@@ -45,6 +48,11 @@ class SchemaDecoder {
   #aborted: string | undefined;
   readonly strictErrors: string[] = [];
   readonly #seenStrict = new Set<string>();
+  /**
+   * The keys already read of each object and map being decoded (strict mode), one stack for the whole document: an
+   * object's keys from the length at its start, cut back when it ends (no list or Set per object).
+   */
+  readonly #seenKeys: string[] = [];
   /** Go's strictFieldStack: `spec`, `.`, `containers`, `[0]`… */
   readonly #path: string[] = [];
   /** Go's errorContext: innermost struct and the struct fields leading to the value (no indices, no map keys). */
@@ -141,7 +149,8 @@ class SchemaDecoder {
     const target = existing !== undefined && isPlainObject(existing) ? existing : {};
     if (!r.beginObject()) return target;
     // Known keys seen in this object (Go keeps a bitset per struct decode); few, so a list beats a Set.
-    const seen: string[] | undefined = this.#strict ? [] : undefined;
+    const seen: string[] | undefined = this.#strict ? this.#seenKeys : undefined;
+    const from = seen === undefined ? 0 : seen.length;
     const struct = this.#struct;
     const fields = this.#fields;
     const goStruct = node.goStruct;
@@ -156,7 +165,7 @@ class SchemaDecoder {
       this.#struct = goStruct;
       fields.push(key);
       if (seen) {
-        if (seen.includes(key)) this.#strictError('duplicate field', key);
+        if (seen.indexOf(key, from) !== -1) this.#strictError('duplicate field', key);
         else seen.push(key);
         const pushed = this.#pushKey(key);
         setOwn(target, key, this.#value(child, target[key]));
@@ -167,6 +176,7 @@ class SchemaDecoder {
       fields.pop();
       this.#struct = struct;
     } while (r.nextKey());
+    if (seen) seen.length = from;
     return target;
   }
 
@@ -176,12 +186,17 @@ class SchemaDecoder {
     const target = existing !== undefined && isPlainObject(existing) ? existing : {};
     if (!r.beginObject()) return target;
     const values = node.values ?? node;
-    const seen = this.#strict ? new Set<string>() : undefined;
+    const seen = this.#strict ? this.#seenKeys : undefined;
+    const from = seen === undefined ? 0 : seen.length;
+    // A large map's keys go to a Set of their own (a scan of the stack would be quadratic).
+    let many: Set<string> | undefined;
     do {
       const key = r.readKey();
       if (seen) {
-        if (seen.has(key)) this.#strictError('duplicate field', key);
-        else seen.add(key);
+        if (many !== undefined ? many.has(key) : seen.indexOf(key, from) !== -1)
+          this.#strictError('duplicate field', key);
+        else if (many !== undefined) many.add(key);
+        else if (seen.push(key) - from > MAP_KEYS_ON_STACK) many = new Set(seen.slice(from));
         const pushed = this.#pushKey(key);
         setOwn(target, key, this.#value(values, undefined));
         this.#popPath(pushed);
@@ -189,6 +204,7 @@ class SchemaDecoder {
         setOwn(target, key, this.#value(values, undefined));
       }
     } while (r.nextKey());
+    if (seen) seen.length = from;
     return target;
   }
 

@@ -140,12 +140,14 @@ export interface ItemGroup {
 /** The items of a list by serialized path element (several when keys repeat); throws SchemaMismatch on a bad item. */
 export function indexItems(list: unknown[], shape: ListShape, r: Reading): Map<string, ItemGroup> {
   const out = new Map<string, ItemGroup>();
-  list.forEach((item, i) => {
+  for (let i = 0; i < list.length; i++) {
+    if (!(i in list)) continue; // a hole, which forEach skipped
+    const item = list[i];
     const pe = listItemElement(shape, i, keyedItem(item, shape, r));
     const entry = out.get(pe.serialized);
     if (entry) entry.values.push(item);
     else out.set(pe.serialized, { pe, values: [item] });
-  });
+  }
   return out;
 }
 

@@ -91,6 +91,8 @@ function walk(
   }
 }
 
+const hasOwnKey = (o: object, key: string): boolean => Object.prototype.hasOwnProperty.call(o, key);
+
 const isGranular = (shape: Shape): boolean => (shape.kind === 'struct' || shape.kind === 'map') && !shape.atomic;
 
 /** Returns true when this position was handled as a leaf (no added/removed marker for the node itself). */
@@ -236,7 +238,8 @@ function oneSideFields(
   change: OneSide,
   r: Reading,
 ): void {
-  for (const key of Object.keys(value)) oneSideField(key, value[key], shape, here, change, r);
+  // for-in reads the object's enum cache (no array of keys); own keys only, in Object.keys' order.
+  for (const key in value) if (hasOwnKey(value, key)) oneSideField(key, value[key], shape, here, change, r);
   for (const f of implicit)
     if (!Object.prototype.hasOwnProperty.call(value, f.name))
       oneSideField(f.name, f.value === 'struct' ? ABSENT_STRUCT : null, shape, here, change, r);

@@ -7,15 +7,36 @@ interface Child {
   readonly set: FieldSet;
 }
 
+/** What a set without members or without children reads (never written: the set makes its own map first). */
+const NO_MEMBERS: ReadonlyMap<string, PathElement> = new Map();
+const NO_CHILDREN: ReadonlyMap<string, Child> = new Map();
+
 /**
- * Sets are filled while they are built (insert, descend, addMember) and never changed afterwards: the set
- * operations return `this`, `other` or children of either where nothing changes instead of copying them.
+ * Sets are filled while they are built (insert, descend, addMember, setChild) and never changed afterwards: the set
+ * operations return `this`, `other` or children of either where nothing changes instead of copying them. A set makes
+ * its maps on its first member and first child (most sets of an object's fields are leaves' parents: no children).
  */
 export class FieldSet {
-  constructor(
-    readonly members = new Map<string, PathElement>(),
-    readonly children = new Map<string, Child>(),
-  ) {}
+  #members: Map<string, PathElement> | undefined;
+  #children: Map<string, Child> | undefined;
+
+  constructor(members?: Map<string, PathElement>, children?: Map<string, Child>) {
+    this.#members = members;
+    this.#children = children;
+  }
+
+  get members(): ReadonlyMap<string, PathElement> {
+    return this.#members ?? NO_MEMBERS;
+  }
+
+  get children(): ReadonlyMap<string, Child> {
+    return this.#children ?? NO_CHILDREN;
+  }
+
+  /** `set` as the child under `pe` (an empty one is kept too, as descend keeps the sets it makes). */
+  setChild(pe: PathElement, set: FieldSet): void {
+    (this.#children ??= new Map()).set(pe.serialized, { pe, set });
+  }
 
   static of(...paths: Path[]): FieldSet {
     const set = new FieldSet();
@@ -31,15 +52,16 @@ export class FieldSet {
   }
 
   addMember(pe: PathElement): void {
-    this.members.set(pe.serialized, pe);
+    (this.#members ??= new Map()).set(pe.serialized, pe);
   }
 
   /** The child set under `pe`, created when missing. */
   descend(pe: PathElement): FieldSet {
-    let child = this.children.get(pe.serialized);
+    const children = (this.#children ??= new Map());
+    let child = children.get(pe.serialized);
     if (!child) {
       child = { pe, set: new FieldSet() };
-      this.children.set(pe.serialized, child);
+      children.set(pe.serialized, child);
     }
     return child.set;
   }
@@ -70,7 +92,7 @@ export class FieldSet {
     if (this.isEmpty()) return other;
     const members = new Map(this.members);
     for (const [k, pe] of other.members) members.set(k, pe);
-    const children = new Map(this.children);
+    const children = new Map<string, Child>(this.children);
     for (const [k, o] of other.children) {
       const c = this.children.get(k);
       children.set(k, c ? { pe: c.pe, set: c.set.union(o.set) } : o);
@@ -80,10 +102,10 @@ export class FieldSet {
 
   intersection(other: FieldSet): FieldSet {
     const out = new FieldSet();
-    for (const [k, pe] of this.members) if (other.members.has(k)) out.members.set(k, pe);
+    for (const pe of this.members.values()) if (other.members.has(pe.serialized)) out.addMember(pe);
     for (const [k, c] of this.children) {
       const o = other.children.get(k);
-      if (o) out.#keep(k, c.pe, c.set.intersection(o.set));
+      if (o) out.#keep(c.pe, c.set.intersection(o.set));
     }
     return out;
   }
@@ -100,32 +122,29 @@ export class FieldSet {
 
   /** Walks only what `other` holds; `this` itself when nothing of it goes. */
   #without(other: FieldSet, recursive: boolean): FieldSet {
-    let members = this.members;
-    let children = this.children;
+    const ownMembers = this.members;
+    const ownChildren = this.children;
+    let members: Map<string, PathElement> | undefined;
+    let children: Map<string, Child> | undefined;
     for (const k of other.members.keys()) {
-      if (members.has(k)) {
-        if (members === this.members) members = new Map(members);
-        members.delete(k);
-      }
-      if (recursive && children.has(k)) {
-        if (children === this.children) children = new Map(children);
-        children.delete(k);
-      }
+      if ((members ?? ownMembers).has(k)) (members ??= new Map(ownMembers)).delete(k);
+      if (recursive && (children ?? ownChildren).has(k)) (children ??= new Map(ownChildren)).delete(k);
     }
     for (const [k, o] of other.children) {
-      const c = children.get(k);
+      const c = (children ?? ownChildren).get(k);
       if (!c) continue;
       const rest = c.set.#without(o.set, recursive);
       if (rest === c.set) continue;
-      if (children === this.children) children = new Map(children);
+      children ??= new Map(ownChildren);
       if (rest.isEmpty()) children.delete(k);
       else children.set(k, { pe: c.pe, set: rest });
     }
-    return members === this.members && children === this.children ? this : new FieldSet(members, children);
+    if (members === undefined && children === undefined) return this;
+    return new FieldSet(members ?? this.#members, children ?? this.#children);
   }
 
-  #keep(key: string, pe: PathElement, set: FieldSet): void {
-    if (!set.isEmpty()) this.children.set(key, { pe, set });
+  #keep(pe: PathElement, set: FieldSet): void {
+    if (!set.isEmpty()) this.setChild(pe, set);
   }
 
   /** Every member path: this level's members in order, then each child's (Set.Iterate). */
@@ -146,28 +165,37 @@ export class FieldSet {
     return this.#emit(false);
   }
 
+  /** Leaves and `.` entries are one shared, frozen `{}` (most of a tree's nodes; JSON writes each as `{}`). */
   #emit(includeSelf: boolean): Record<string, unknown> {
     const out: Record<string, unknown> = {};
-    if (includeSelf && (this.members.size > 0 || this.children.size > 0)) out['.'] = {};
+    if (includeSelf && (this.members.size > 0 || this.children.size > 0)) out['.'] = EMPTY_FIELDS;
+    const children = this.children;
     for (const key of this.#sortedKeys()) {
-      const child = this.children.get(key);
-      out[key] = child ? child.set.#emit(this.members.has(key)) : {};
+      const child = children.get(key);
+      out[key] = child ? child.set.#emit(this.members.has(key)) : EMPTY_FIELDS;
     }
     return out;
   }
 
   /** Members then children that are not members, by path element; `f:` keys alone sort as plain strings. */
   #sortedKeys(): string[] {
-    const keys = [...this.members.keys()];
+    const members = this.members;
+    // Sized once (a pushed-to [] starts with room for 17); cut to the keys written.
+    const keys = new Array<string>(members.size + this.children.size);
+    let n = 0;
     let fieldsOnly = true;
-    for (const pe of this.members.values()) if (pe.kind !== 'field') fieldsOnly = false;
-    for (const [k, c] of this.children) {
-      if (this.members.has(k)) continue;
-      keys.push(k);
+    for (const pe of members.values()) {
+      keys[n++] = pe.serialized;
+      if (pe.kind !== 'field') fieldsOnly = false;
+    }
+    for (const c of this.children.values()) {
+      if (members.has(c.pe.serialized)) continue;
+      keys[n++] = c.pe.serialized;
       if (c.pe.kind !== 'field') fieldsOnly = false;
     }
+    keys.length = n;
     if (fieldsOnly) return sortStrings(keys);
-    const element = (k: string): PathElement => (this.members.get(k) ?? this.children.get(k)?.pe) as PathElement;
+    const element = (k: string): PathElement => (members.get(k) ?? this.children.get(k)?.pe) as PathElement;
     return sortStrings(keys, (a, b) => comparePathElements(element(a), element(b)));
   }
 
@@ -187,8 +215,8 @@ export class FieldSet {
       // A leaf `{}` needs no child set to learn that it is one.
       const child = hasKeys(inner) ? FieldSet.fromFields(inner) : undefined;
       const isLeaf = child === undefined || child.isEmpty();
-      if ('.' in inner || isLeaf) set.members.set(pe.serialized, pe);
-      if (!isLeaf) set.children.set(pe.serialized, { pe, set: child });
+      if ('.' in inner || isLeaf) set.addMember(pe);
+      if (!isLeaf) set.setChild(pe, child);
     }
     return set;
   }

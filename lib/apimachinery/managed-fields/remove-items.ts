@@ -1,7 +1,7 @@
 // Removing the fields and items of a set from an object (TypedValue.RemoveItems), and named struct fields as members.
 import type { SchemaNode } from '../schema/node';
 import { FieldSet } from './field-set';
-import { field, serializePathElement } from './path-element';
+import { field } from './path-element';
 import { childNode, listItemElement, shapeOf } from './shape';
 
 const isObject = (v: unknown): v is Record<string, unknown> => v !== null && typeof v === 'object' && !Array.isArray(v);
@@ -38,10 +38,10 @@ export function removeItems(value: unknown, toRemove: FieldSet, node: SchemaNode
 export function ensureNamedFieldsAreMembers(set: FieldSet, node: SchemaNode | undefined): FieldSet {
   const out = new FieldSet();
   const shape = shapeOf(node);
-  for (const [k, pe] of set.members) out.members.set(k, pe);
-  for (const [k, c] of set.children) {
+  for (const pe of set.members.values()) out.addMember(pe);
+  for (const c of set.children.values()) {
     const isNamed = shape.kind === 'struct' && c.pe.kind === 'field' && shape.node.fieldAt(c.pe.name) !== undefined;
-    if (isNamed) out.members.set(serializePathElement(c.pe), c.pe);
+    if (isNamed) out.addMember(c.pe);
     const childSchema =
       c.pe.kind === 'field'
         ? shape.kind === 'deduced'
@@ -50,7 +50,7 @@ export function ensureNamedFieldsAreMembers(set: FieldSet, node: SchemaNode | un
         : shape.kind === 'list'
           ? shape.items
           : undefined;
-    out.children.set(k, { pe: c.pe, set: ensureNamedFieldsAreMembers(c.set, childSchema) });
+    out.setChild(c.pe, ensureNamedFieldsAreMembers(c.set, childSchema));
   }
   return out;
 }

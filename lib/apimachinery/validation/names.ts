@@ -57,13 +57,14 @@ export function isDNS1123Subdomain(value: string): string[] {
 /** A label/annotation key: optional DNS-subdomain prefix, `/`, then a ≤63-char name part. */
 export function isQualifiedName(value: string): string[] {
   const errs: string[] = [];
-  const parts = value.split('/');
+  // value.split('/') without its array: no `/` is a name alone, exactly one a prefix and a name.
+  const slash = value.indexOf('/');
   let name: string;
-  if (parts.length === 1) {
-    name = parts[0] ?? '';
-  } else if (parts.length === 2) {
-    const prefix = parts[0] ?? '';
-    name = parts[1] ?? '';
+  if (slash === -1) {
+    name = value;
+  } else if (value.indexOf('/', slash + 1) === -1) {
+    const prefix = value.slice(0, slash);
+    name = value.slice(slash + 1);
     if (prefix.length === 0) errs.push(`prefix part ${EMPTY_ERROR}`);
     else errs.push(...isDNS1123Subdomain(prefix).map((m) => `prefix part ${m}`));
   } else {

@@ -18,7 +18,8 @@ const metadataPath = FieldPath.root('metadata');
 function validateStringMap(
   value: unknown,
   path: FieldPath,
-  check: (k: string, v: string) => FieldError[],
+  /** Pushes the errors of one entry onto `errs` (no arrays of its own per entry). */
+  check: (k: string, v: string, errs: FieldError[]) => void,
 ): FieldError[] {
   if (value === undefined || value === null) return [];
   if (!isPlainObject(value))
@@ -27,22 +28,22 @@ function validateStringMap(
   for (const k of sortStrings(Object.keys(value))) {
     const v = value[k];
     if (typeof v !== 'string') errs.push(invalidValue(path.key(k), goLiteral(JSON.stringify(v)), 'must be a string'));
-    else errs.push(...check(k, v));
+    else check(k, v, errs);
   }
   return errs;
 }
 
 export function validateLabels(labels: unknown, path: FieldPath): FieldError[] {
-  return validateStringMap(labels, path, (k, v) => [
-    ...isQualifiedName(k).map((msg) => invalidValue(path, k, msg)),
-    ...isValidLabelValue(v).map((msg) => invalidValue(path, v, msg)),
-  ]);
+  return validateStringMap(labels, path, (k, v, errs) => {
+    for (const msg of isQualifiedName(k)) errs.push(invalidValue(path, k, msg));
+    for (const msg of isValidLabelValue(v)) errs.push(invalidValue(path, v, msg));
+  });
 }
 
 export function validateAnnotations(annotations: unknown, path: FieldPath): FieldError[] {
-  const errs = validateStringMap(annotations, path, (k) =>
-    isQualifiedName(k.toLowerCase()).map((msg) => invalidValue(path, k, msg)),
-  );
+  const errs = validateStringMap(annotations, path, (k, _v, out) => {
+    for (const msg of isQualifiedName(k.toLowerCase())) out.push(invalidValue(path, k, msg));
+  });
   if (isPlainObject(annotations)) {
     let total = 0;
     for (const [k, v] of Object.entries(annotations))

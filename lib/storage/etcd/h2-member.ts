@@ -87,6 +87,23 @@ function unframe(chunks: Buffer[]): Buffer | GrpcError {
   return body.subarray(GRPC_HEADER_BYTES, GRPC_HEADER_BYTES + length);
 }
 
+/** A call's request headers by its metadata headers and path, made once (node:http2 copies what it is given). */
+const requestHeadersOf = new WeakMap<http2.OutgoingHttpHeaders, Map<string, http2.OutgoingHttpHeaders>>();
+
+function requestHeaders(headers: http2.OutgoingHttpHeaders, path: string): http2.OutgoingHttpHeaders {
+  let byPath = requestHeadersOf.get(headers);
+  if (byPath === undefined) {
+    byPath = new Map();
+    requestHeadersOf.set(headers, byPath);
+  }
+  let out = byPath.get(path);
+  if (out === undefined) {
+    out = { ...headers, ':method': 'POST', ':path': path };
+    byPath.set(path, out);
+  }
+  return out;
+}
+
 /** One HTTP/2 connection to the member and what its calls need to know of it. */
 class Connection {
   connected = false;
@@ -253,7 +270,7 @@ export class MemberSession {
     const connection = this.#connection ?? this.#connect();
     let stream: http2.ClientHttp2Stream;
     try {
-      stream = connection.session.request({ ...headers, ':method': 'POST', ':path': path });
+      stream = connection.session.request(requestHeaders(headers, path));
     } catch (err) {
       if (this.#connection === connection) this.#connection = undefined;
       const text = err instanceof Error ? err.message : String(err);
@@ -264,10 +281,10 @@ export class MemberSession {
   }
 
   /**
-   * One unary call: `message` (protobuf bytes) to `path` with `headers` (the call metadata); resolves to the response
-   * message's bytes, or rejects with a grpc-js-shaped error.
+   * One unary call: `framed` (the request message in gRPC's framing, see frame()) to `path` with `headers` (the call
+   * metadata); resolves to the response message's bytes, or rejects with a grpc-js-shaped error.
    */
-  call(path: string, headers: http2.OutgoingHttpHeaders, message: Buffer): Promise<Buffer> {
+  call(path: string, headers: http2.OutgoingHttpHeaders, framed: Buffer): Promise<Buffer> {
     return new Promise<Buffer>((resolve, reject) => {
       const call = this.open(path, headers);
       if (call instanceof Error) {
@@ -286,7 +303,7 @@ export class MemberSession {
           else resolve(out);
         }
       });
-      stream.end(frame(message));
+      stream.end(framed);
     });
   }
 

@@ -80,11 +80,11 @@ export function membersOf(pool: Etcd3Pool): Members {
   return members;
 }
 
-/** One unary call of etcd's KV service (`path`) with request bytes, its response decoded by `decode`. */
+/** One unary call of etcd's KV service (`path`) with the request in gRPC's framing, its response decoded by `decode`. */
 export function h2UnaryCall<Res>(
   pool: Etcd3Pool,
   path: string,
-  request: Buffer,
+  framed: Buffer,
   decode: (bytes: Buffer) => Res,
 ): Promise<Res> {
   const members = membersOf(pool);
@@ -92,7 +92,7 @@ export function h2UnaryCall<Res>(
     const session = members.session(resource);
     let bytes: Buffer;
     try {
-      bytes = await session.call(path, members.headers(metadata), request);
+      bytes = await session.call(path, members.headers(metadata), framed);
     } catch (err) {
       const cast = castGrpcError(err as Error);
       if (isRecoverableError(cast)) session.reset();

@@ -1,7 +1,18 @@
+import { dirname, join } from 'node:path';
+import * as protobuf from 'protobufjs';
 import type { Etcd3 } from 'etcd3';
 import { useTestEtcd } from '../../../test/helpers/etcd';
 import { newEtcdClient } from './client';
-import { COMPARE_CREATE, COMPARE_EQUAL, currentRevision, rangeOne, txn } from './kv-unary';
+import { frame } from './h2-member';
+import {
+  COMPARE_CREATE,
+  COMPARE_EQUAL,
+  createIfAbsent as sendCreateIfAbsent,
+  createIfAbsentRequest,
+  currentRevision,
+  rangeOne,
+  txn,
+} from './kv-unary';
 import { EtcdStorage } from './store';
 
 const shared = useTestEtcd();
@@ -79,5 +90,43 @@ describe('kv-unary (etcd calls with protobufjs codec)', () => {
     const next = await shared.client().put('/kv-unary/revision').value('2').exec();
     expect(await currentRevision(client)).toBe(Number(next.header.revision));
     expect(await new EtcdStorage(client).currentRevision()).toBe(Number(next.header.revision));
+  });
+});
+
+describe('createIfAbsentRequest (the value written straight from its JSON string)', () => {
+  const root = protobuf.loadSync(join(dirname(require.resolve('etcd3')), '..', 'proto', 'rpc.proto'));
+  const TxnRequest = root.lookupType('etcdserverpb.TxnRequest');
+  /** The bytes as before: protobufjs' encoding of the whole request, then gRPC's framing. */
+  const framedByProtobufjs = (key: Buffer, json: string, lease: string | number): Buffer =>
+    frame(Buffer.from(TxnRequest.encode(createIfAbsent(key, Buffer.from(json), lease)).finish()));
+
+  const long = JSON.stringify({ apiVersion: 'apps/v1', kind: 'Deployment', spec: { x: 'y'.repeat(20_000) } });
+  it.each([
+    ['a short value', '/k', '{"a":1}', 0],
+    ['a value of 127 bytes', '/registry/x', `"${'v'.repeat(125)}"`, 0],
+    ['a value of 128 bytes', '/registry/x', `"${'v'.repeat(126)}"`, 0],
+    [
+      'a 2.7 kB object with a lease given as a string',
+      '/registry/apps/deployments/ns/name',
+      long.slice(0, 2700),
+      '7587',
+    ],
+    ['a value of 20 kB, lease as a number', '/registry/apps/deployments/ns/big', long, 123456789],
+    ['non-ASCII text', '/registry/ünï/😀', JSON.stringify({ note: 'grüße 😀 \u2028 ✓'.repeat(30) }), '0'],
+    ['a value of 16,384 bytes (a 3-byte length)', '/k', `"${'z'.repeat(16_382)}"`, 0],
+  ])('is byte for byte what protobufjs encodes: %s', (_name, key, json, lease) => {
+    const k = Buffer.from(key);
+    expect(createIfAbsentRequest(k, json, lease).equals(framedByProtobufjs(k, json, lease))).toBe(true);
+  });
+
+  it('creates the key with exactly the JSON bytes as its value, once', async () => {
+    const key = Buffer.from('/kv-unary/create-json');
+    const json = JSON.stringify({ apiVersion: 'v1', kind: 'ConfigMap', data: { k: 'ü'.repeat(300) } });
+    const first = await sendCreateIfAbsent(client, key, json, 0);
+    expect(first.succeeded).toBe(true);
+    const stored = await shared.client().get(key.toString()).exec();
+    expect(stored.kvs[0]?.value.equals(Buffer.from(json))).toBe(true);
+    expect(first.revision).toBe(stored.kvs[0]?.mod_revision);
+    expect((await sendCreateIfAbsent(client, key, '{}', 0)).succeeded).toBe(false);
   });
 });

@@ -26,7 +26,7 @@ import { settleCreate, settleSwap, type Settled } from './write-outcome';
 import { timeEtcdCall } from './metrics';
 import { keyAfter, prefixRangeEnd } from './key-range';
 import { LeaseManager } from './lease-manager';
-import { COMPARE_CREATE, COMPARE_EQUAL, currentRevision, txn } from './kv-unary';
+import { createIfAbsent, currentRevision } from './kv-unary';
 import { rangeResponseOf, rawRange, type RawKeyValue, type RawRangeResponse } from './raw-range';
 
 /** With a predicate, read pages of this many keys at first, doubling up to MAX (like kube-apiserver). */
@@ -165,18 +165,9 @@ export class EtcdStorage extends ReadsFromStorage implements Storage {
   async create(key: string, created: ApiObject, options?: PutOptions): Promise<ApiObject> {
     const obj = storedForm(created);
     const json = encodeObject(obj);
-    const value = Buffer.from(json);
     const keyBuf = Buffer.from(key);
     const lease = await this.#leaseFor(key, options);
-    const res = await etcdWrite(
-      key,
-      () =>
-        txn(this.#client, {
-          compare: [{ key: keyBuf, target: COMPARE_CREATE, result: COMPARE_EQUAL, createRevision: 0 }],
-          success: [{ requestPut: { key: keyBuf, value, lease } }],
-        }),
-      'create',
-    );
+    const res = await etcdWrite(key, () => createIfAbsent(this.#client, keyBuf, json, lease), 'create');
     if (res.ok) {
       if (!res.value.succeeded) throw new StorageError('KeyExists', key, `key exists: ${key}`);
       return withStoredJson(obj, json, res.value.revision);
