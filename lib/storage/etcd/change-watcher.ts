@@ -12,10 +12,11 @@ import { watchProgressOf } from './watch-progress';
 function toChanges(res: IWatchResponse): StorageChange[] {
   return res.events.map((event) => {
     const key = event.kv.key.toString('utf8');
-    const revision = Number(event.kv.mod_revision);
+    const modRevision = event.kv.mod_revision;
+    const revision = Number(modRevision);
     return event.type === 'Delete'
       ? { type: 'delete', key, revision }
-      : { type: 'put', key, object: decodeCompact(key, event.kv.value, revision), revision };
+      : { type: 'put', key, object: decodeCompact(key, event.kv.value, modRevision), revision };
   });
 }
 

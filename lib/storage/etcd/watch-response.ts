@@ -34,14 +34,26 @@ export interface DecodedWatchResponse {
 const EVENT_TYPES = ['Put', 'Delete'];
 const EMPTY = Buffer.alloc(0);
 
+/**
+ * The last values beyond 2^53 written out (every header repeats its cluster and member ids): [high, low, unsigned as
+ * 0/1, decimal] per entry, so a response does not pay two BigInt conversions.
+ */
+const bigDecimals: [number, number, number, string][] = [];
+const BIG_DECIMALS = 4;
+
 /** A 64-bit varint as proto-loader writes it with `longs: String` (exact beyond 2^53 too). */
 function decimal(value: ReturnType<Reader['int64']> | number): string {
   if (typeof value === 'number') return String(value);
   const low = value.low >>> 0;
   const high = value.unsigned ? value.high >>> 0 : value.high | 0;
   if (high >= -0x200000 && high < 0x200000) return String(high * 0x100000000 + low);
+  const unsigned = value.unsigned ? 1 : 0;
+  for (const [h, l, u, text] of bigDecimals) if (h === high && l === low && u === unsigned) return text;
   const bits = (BigInt(value.high >>> 0) << 32n) | BigInt(low);
-  return String(value.unsigned ? bits : BigInt.asIntN(64, bits));
+  const text = String(value.unsigned ? bits : BigInt.asIntN(64, bits));
+  bigDecimals.unshift([high, low, unsigned, text]);
+  if (bigDecimals.length > BIG_DECIMALS) bigDecimals.pop();
+  return text;
 }
 
 /** Where the length-delimited field whose length is next ends (reads the length). */
