@@ -64,11 +64,30 @@ class DecodingWatchClient {
  * `transport`, and takes progress answers off the stream for watchProgressOf(client) (watch-progress.ts).
  */
 export function decodeWatchesDirectly(client: Etcd3, transport: WatchTransport = 'h2'): void {
-  const internals = client as unknown as { pool?: Pool; watchManager?: { client?: unknown } };
+  const internals = client as unknown as {
+    pool?: Pool;
+    watchManager?: { client?: unknown; initialBackoff?: unknown; backoff?: unknown };
+  };
   // etcd3's internals as of 1.1: without them the client keeps its own decoding.
   if (internals.pool === undefined || internals.watchManager?.client === undefined) return;
   const h2 = transport === 'h2' && poolOf(client) !== undefined ? 'h2' : 'grpcJs';
   internals.watchManager.client = new DecodingWatchClient(internals.pool, newWatchProgress(client), h2);
+  keepFreshBackoff(internals.watchManager);
+}
+
+/**
+ * etcd3's watch manager resets its reconnection backoff after every response it receives (a new backoff state, its
+ * jitter drawn with it): while the state is still the one the last reset made, that one is kept (no failure since, so
+ * it is what a reset makes).
+ */
+function keepFreshBackoff(manager: { initialBackoff?: unknown; backoff?: unknown }): void {
+  const initial = manager.initialBackoff as { next?: () => unknown } | undefined;
+  if (typeof initial?.next !== 'function') return;
+  const next = initial.next.bind(initial);
+  let fresh: unknown;
+  manager.initialBackoff = {
+    next: (): unknown => (fresh !== undefined && manager.backoff === fresh ? fresh : (fresh = next())),
+  };
 }
 
 /**
