@@ -6,7 +6,7 @@ import type { ChangeSink, StorageChange, WatchHandle } from '../storage';
 import { StorageError } from '../storage-error';
 import { decodeCompact } from './codec';
 import { isCompactedWatchError } from './etcd-errors';
-import { cheapResumeRevision } from './watch-stream';
+import { cheapResumeRevision, resumeNotingOnly } from './watch-stream';
 import { watchProgressOf } from './watch-progress';
 
 function toChanges(res: IWatchResponse): StorageChange[] {
@@ -32,6 +32,7 @@ export async function watchChanges(
     .startRevision(String(afterRevision + 1))
     .watcher();
   cheapResumeRevision(watcher);
+  const noteResumeRevision = resumeNotingOnly(watcher);
   let done = false;
   let cancelledByEtcd = false;
   let cancelling: Promise<void> | undefined;
@@ -49,6 +50,7 @@ export async function watchChanges(
   };
   // Listeners go on before the create request can be answered, so no response is missed.
   watcher.on('data', (res: IWatchResponse) => {
+    noteResumeRevision(res);
     if (done) return;
     try {
       if (res.events.length > 0) sink.changes(toChanges(res));
