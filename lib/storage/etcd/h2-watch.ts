@@ -90,7 +90,7 @@ export class H2WatchStream extends Duplex {
       data = data.subarray(end);
       // What push() does for a flowing stream with nothing buffered, without its per-message bookkeeping (and the
       // read-ahead it schedules, which _read has nothing for): the response goes to the 'data' listeners now.
-      if (this.readableFlowing === true && this.readableLength === 0) this.emit('data', response);
+      if (this.readableFlowing === true && this.readableLength === 0 && !this.destroyed) this.emit('data', response);
       else this.push(response);
     }
     this.#partial = data.length === 0 ? EMPTY : data;
