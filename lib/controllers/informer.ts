@@ -59,6 +59,8 @@ function isGone(err: unknown): boolean {
 export class Informer {
   readonly #objects = new Map<string, ApiObject>();
   readonly #handlers = new Set<InformerHandler>();
+  /** The handlers as an array (#notify's snapshot), made again after one is added or removed. */
+  #handlerList: InformerHandler[] | undefined;
   readonly #source: ListerWatcher;
   readonly #options: InformerOptions;
   #synced = false;
@@ -94,11 +96,15 @@ export class Informer {
   /** Registers a handler (a synced informer tells it about the stored objects as adds first); returns its removal. */
   addHandler(handler: InformerHandler): () => void {
     this.#handlers.add(handler);
+    this.#handlerList = undefined;
     if (this.#synced) {
       for (const obj of this.#objects.values()) handler.add?.(obj);
       handler.synced?.();
     }
-    return () => void this.#handlers.delete(handler);
+    return () => {
+      this.#handlers.delete(handler);
+      this.#handlerList = undefined;
+    };
   }
 
   /** Lists and watches (once); resolves after the first attempt, whose failure is retried with backoff. */
@@ -213,7 +219,7 @@ export class Informer {
   }
 
   #notify(call: (handler: InformerHandler) => void): void {
-    for (const handler of [...this.#handlers]) {
+    for (const handler of (this.#handlerList ??= [...this.#handlers])) {
       try {
         call(handler);
       } catch (err) {

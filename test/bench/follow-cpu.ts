@@ -3,6 +3,8 @@
 // BENCH_AB_SERVER_SCRIPT=<another build's dist/cmd/apiserver.js>, that build, on one embedded etcd. Deployments are
 // written straight into etcd while the server only follows (watch-follow.ts); its CPU comes from /proc.
 // BENCH_FOLLOW_ROUNDS (default 5), BENCH_FOLLOW_WRITES (default 3000); BENCH_FOLLOW_PROF=<dir> adds --cpu-prof.
+// BENCH_FOLLOW_CONCURRENT=1 (with BENCH_AB_SERVER_SCRIPT): both builds' servers follow the same writes at the same
+// time in each round (the order they start in alternating), so a machine loaded by others slows both alike.
 import { mkdtempSync, rmSync } from 'node:fs';
 import { Agent } from 'node:http';
 import { tmpdir } from 'node:os';
@@ -11,13 +13,14 @@ import { startEmbeddedEtcd } from '../../lib/server/embedded-etcd';
 import { httpRequest } from './http-load';
 import { LOAD_AT_START, machineDescription, publishSection } from './report';
 import { startServerProcess } from './server-process';
-import { measureFollowCost } from './watch-follow';
+import { measureFollowCost, measureFollowCosts } from './watch-follow';
 import { namespaceBody } from './workloads';
 
 const ROUNDS = Number(process.env['BENCH_FOLLOW_ROUNDS'] ?? 5);
 const WRITES = Number(process.env['BENCH_FOLLOW_WRITES'] ?? 3000);
 const AB_SCRIPT = process.env['BENCH_AB_SERVER_SCRIPT'];
 const PROF_DIR = process.env['BENCH_FOLLOW_PROF'];
+const CONCURRENT = process.env['BENCH_FOLLOW_CONCURRENT'] === '1' && AB_SCRIPT !== undefined;
 const THIS_SCRIPT = join(__dirname, '..', '..', 'cmd', 'apiserver.js');
 
 const median = (xs: number[]): number => {
@@ -38,9 +41,26 @@ async function main(): Promise<void> {
     await httpRequest(agent, first.url, 'POST', '/api/v1/namespaces', namespaceBody);
     agent.destroy();
     await first.stop();
-    for (let round = 0; round < ROUNDS; round++) {
+    const nodeArgs = PROF_DIR === undefined ? [] : ['--cpu-prof', `--cpu-prof-dir=${PROF_DIR}`];
+    for (let round = 0; CONCURRENT && round < ROUNDS; round++) {
+      const order = round % 2 === 0 ? builds : [...builds].reverse();
+      const servers = [];
+      try {
+        for (const [, script] of order) servers.push(await startServerProcess(etcd.clientUrl, nodeArgs, [], script));
+        const costs = await measureFollowCosts(servers, etcd.clientUrl, WRITES, `r${round}both`);
+        order.forEach(([name], i) => {
+          const us = (costs[i]?.msPerWrite ?? NaN) * 1000;
+          perWrite.get(name)?.push(us);
+          process.stderr.write(
+            `round ${round} ${name} (followers side by side): ${us.toFixed(1)} µs per followed write\n`,
+          );
+        });
+      } finally {
+        await Promise.all(servers.map((server) => server.stop()));
+      }
+    }
+    for (let round = 0; !CONCURRENT && round < ROUNDS; round++) {
       for (const [name, script] of round % 2 === 0 ? builds : [...builds].reverse()) {
-        const nodeArgs = PROF_DIR === undefined ? [] : ['--cpu-prof', `--cpu-prof-dir=${PROF_DIR}`];
         const server = await startServerProcess(etcd.clientUrl, nodeArgs, [], script);
         try {
           const f = await measureFollowCost(server, etcd.clientUrl, WRITES, `r${round}${name.replace(/\W/g, '')}`);
@@ -63,7 +83,7 @@ async function main(): Promise<void> {
     [
       `## ${new Date().toISOString().replace(/\.\d+Z$/, 'Z')} — server CPU per followed etcd write`,
       '',
-      `Command: \`node dist/test/bench/follow-cpu.js\` (BENCH_FOLLOW_ROUNDS=${ROUNDS}, BENCH_FOLLOW_WRITES=${WRITES}${AB_SCRIPT === undefined ? '' : `, BENCH_AB_SERVER_SCRIPT=${AB_SCRIPT}`}): Deployments written straight into one embedded etcd (8 writers) while a fresh server only follows; its CPU from /proc with its idle CPU subtracted, builds alternating per round. ${LOAD_AT_START > 2 ? `NOISY: 1-minute load average ${LOAD_AT_START.toFixed(1)} before the run.` : ''}`,
+      `Command: \`node dist/test/bench/follow-cpu.js\` (BENCH_FOLLOW_ROUNDS=${ROUNDS}, BENCH_FOLLOW_WRITES=${WRITES}${AB_SCRIPT === undefined ? '' : `, BENCH_AB_SERVER_SCRIPT=${AB_SCRIPT}`}): Deployments written straight into one embedded etcd (8 writers) while a fresh server only follows; its CPU from /proc with its idle CPU subtracted, builds alternating per round${CONCURRENT ? ' (both builds following the same writes side by side in each round, BENCH_FOLLOW_CONCURRENT=1)' : ''}. ${LOAD_AT_START > 2 ? `NOISY: 1-minute load average ${LOAD_AT_START.toFixed(1)} before the run.` : ''}`,
       '',
       'Machine:',
       '',

@@ -2,11 +2,13 @@
 // as the server stores it) into the watch cache's compact object, the old way (etcd3's proto-loader decode, a full
 // JSON.parse, then compactObject) against the current one (decodeWatchResponse, then decodeCompact from the raw
 // value bytes), in alternating rounds. No servers: one Deployment is created through a server on an embedded etcd
-// first to get its stored bytes. BENCH_DECODE_ROUNDS (default 7), BENCH_DECODE_MESSAGES (default 20000).
+// first to get its stored bytes. BENCH_DECODE_ROUNDS (default 7), BENCH_DECODE_MESSAGES (default 20000);
+// BENCH_BASE_BUILD=<another build's dist> adds that build's current way (its decodeWatchResponse and decodeCompact,
+// loaded into this process), in the same alternating rounds.
 import { mkdtempSync, rmSync } from 'node:fs';
 import { Agent } from 'node:http';
 import { tmpdir } from 'node:os';
-import { join } from 'node:path';
+import { join, resolve } from 'node:path';
 import { Etcd3 } from 'etcd3';
 import { compactObject } from '../../lib/apimachinery/serializers/compact-object';
 import { startEmbeddedEtcd } from '../../lib/server/embedded-etcd';
@@ -20,6 +22,19 @@ import { DEPLOYMENTS, deploymentBody, NAMESPACE, namespaceBody } from './workloa
 
 const ROUNDS = Number(process.env['BENCH_DECODE_ROUNDS'] ?? 7);
 const MESSAGES = Number(process.env['BENCH_DECODE_MESSAGES'] ?? 20000);
+const BASE_BUILD = process.env['BENCH_BASE_BUILD'];
+
+type CompactDecode = typeof decodeCompact;
+type ResponseDecode = (b: Buffer) => unknown;
+
+/** Another build's two decoding steps, loaded from its dist directory. */
+async function baseBuild(dir: string): Promise<{ response: ResponseDecode; compact: CompactDecode }> {
+  const response = (await import(join(resolve(dir), 'lib/storage/etcd/watch-response.js'))) as {
+    decodeWatchResponse: ResponseDecode;
+  };
+  const codec = (await import(join(resolve(dir), 'lib/storage/etcd/codec.js'))) as { decodeCompact: CompactDecode };
+  return { response: response.decodeWatchResponse, compact: codec.decodeCompact };
+}
 
 interface KvLike {
   key: Buffer;
@@ -55,7 +70,12 @@ async function storedDeployment(): Promise<string> {
   }
 }
 
-function follow(messages: Buffer[], decode: (b: Buffer) => unknown, current: boolean): number {
+function follow(
+  messages: Buffer[],
+  decode: ResponseDecode,
+  current: boolean,
+  compact: CompactDecode = decodeCompact,
+): number {
   const from = process.cpuUsage();
   let kept = 0;
   for (const message of messages) {
@@ -64,7 +84,7 @@ function follow(messages: Buffer[], decode: (b: Buffer) => unknown, current: boo
       if (kv === null) continue;
       const key = kv.key.toString('utf8');
       const object = current
-        ? decodeCompact(key, kv.value, kv.mod_revision)
+        ? compact(key, kv.value, kv.mod_revision)
         : compactObject(decodeObject(key, kv.value, kv.mod_revision));
       if (object.metadata.resourceVersion === kv.mod_revision) kept++;
     }
@@ -96,11 +116,17 @@ async function main(): Promise<void> {
       ],
     });
   });
+  const base = BASE_BUILD === undefined ? undefined : await baseBuild(BASE_BUILD);
   const old: number[] = [];
   const now: number[] = [];
+  const other: number[] = [];
   for (let round = 0; round < ROUNDS; round++) {
     old.push(follow(messages, codec.decode, false));
-    now.push(follow(messages, decodeWatchResponse, true));
+    const runs = [
+      (): number => now.push(follow(messages, decodeWatchResponse, true)),
+      ...(base === undefined ? [] : [(): number => other.push(follow(messages, base.response, true, base.compact))]),
+    ];
+    for (const run of round % 2 === 0 ? runs : runs.reverse()) run();
   }
   const median = (xs: number[]): number => [...xs].sort((a, b) => a - b)[xs.length >> 1] as number;
   const row = (name: string, xs: number[]): string =>
@@ -119,6 +145,7 @@ async function main(): Promise<void> {
       '|---|---:|---|',
       row('etcd3 decode (proto-loader) + JSON.parse + compactObject (before)', old),
       row('decodeWatchResponse + decodeCompact (this build)', now),
+      ...(BASE_BUILD === undefined ? [] : [row(`the same, other build (${BASE_BUILD})`, other)]),
       '',
     ].join('\n'),
   );

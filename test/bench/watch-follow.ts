@@ -16,12 +16,13 @@ const WRITERS = 8;
 const IDLE_MS_PER_SECOND = 60;
 const IDLE_WAIT_LIMIT_MS = 60_000;
 
-async function untilIdle(pid: number): Promise<void> {
+async function untilIdle(pids: number[]): Promise<void> {
   const deadline = Date.now() + IDLE_WAIT_LIMIT_MS;
   for (;;) {
-    const from = processCpuMs(pid) ?? 0;
+    const from = pids.map((pid) => processCpuMs(pid) ?? 0);
     await new Promise((r) => setTimeout(r, 1000));
-    if ((processCpuMs(pid) ?? 0) - from < IDLE_MS_PER_SECOND || Date.now() > deadline) return;
+    const busy = pids.some((pid, i) => (processCpuMs(pid) ?? 0) - (from[i] ?? 0) >= IDLE_MS_PER_SECOND);
+    if (!busy || Date.now() > deadline) return;
   }
 }
 
@@ -40,6 +41,25 @@ export async function measureFollowCost(
   writes: number,
   tag: string,
 ): Promise<FollowCost> {
+  const [cost] = await measureFollowCosts([server], etcdUrl, writes, tag);
+  if (cost === undefined) throw new Error('no follow cost measured');
+  return cost;
+}
+
+/**
+ * measureFollowCost for several servers following the same writes at the same time (each one's CPU from /proc): an A/B
+ * of builds that a loaded machine slows alike. The first server creates the template object.
+ */
+export async function measureFollowCosts(
+  servers: ServerProcess[],
+  etcdUrl: string,
+  writes: number,
+  tag: string,
+): Promise<FollowCost[]> {
+  const server = servers[0];
+  if (server === undefined) return [];
+  const pids = servers.map((s) => s.pid);
+  const cpu = (): number[] => pids.map((pid) => processCpuMs(pid) ?? 0);
   // One object created through the server gives the stored form; the others are copies under other names.
   const agent = new Agent({ keepAlive: false });
   const template = `follow-${tag}-template`;
@@ -63,19 +83,22 @@ export async function measureFollowCost(
     };
     // Warm-up: the follower's code gets optimised and its start-up work (cache fill, GC) ends before idle is measured.
     await writeUpTo(Math.ceil(writes / 5));
-    await untilIdle(server.pid);
-    const idleFrom = processCpuMs(server.pid) ?? 0;
+    await untilIdle(pids);
+    const idleFrom = cpu();
     const idleStarted = Date.now();
     await new Promise((r) => setTimeout(r, SETTLE_MS * 2));
-    const idleMsPerSecond = ((processCpuMs(server.pid) ?? 0) - idleFrom) / ((Date.now() - idleStarted) / 1000);
+    const idleSeconds = (Date.now() - idleStarted) / 1000;
+    const idle = cpu().map((ms, i) => (ms - (idleFrom[i] ?? 0)) / idleSeconds);
     const warm = n;
-    const from = processCpuMs(server.pid) ?? 0;
+    const from = cpu();
     const started = Date.now();
     await writeUpTo(warm + writes);
     await new Promise((r) => setTimeout(r, SETTLE_MS));
-    const usedMs = (processCpuMs(server.pid) ?? 0) - from;
     const seconds = (Date.now() - started) / 1000;
-    return { writes, msPerWrite: (usedMs - idleMsPerSecond * seconds) / writes, idleMsPerSecond };
+    return cpu().map((ms, i) => {
+      const idleMsPerSecond = idle[i] ?? 0;
+      return { writes, msPerWrite: (ms - (from[i] ?? 0) - idleMsPerSecond * seconds) / writes, idleMsPerSecond };
+    });
   } finally {
     client.close();
   }

@@ -91,15 +91,16 @@ const keyLists = new Map<string, readonly string[]>();
 const recentKeyLists: (readonly string[])[] = [];
 const RECENT_KEY_LISTS = 8;
 
-function sameKeys(keys: readonly string[], members: Member[]): boolean {
-  if (keys.length !== members.length) return false;
-  for (let i = 0; i < keys.length; i++) if (keys[i] !== members[i]?.key) return false;
+/** Whether `keys` are the keys of `members` from index `from` on. */
+function sameKeys(keys: readonly string[], members: Member[], from: number): boolean {
+  if (keys.length !== members.length - from) return false;
+  for (let i = 0; i < keys.length; i++) if (keys[i] !== members[from + i]?.key) return false;
   return true;
 }
 
-function sharedKeys(members: Member[]): readonly string[] {
-  for (const recent of recentKeyLists) if (sameKeys(recent, members)) return recent;
-  const keys = members.map((m) => m.key);
+function sharedKeys(members: Member[], from: number): readonly string[] {
+  for (const recent of recentKeyLists) if (sameKeys(recent, members, from)) return recent;
+  const keys = members.slice(from).map((m) => m.key);
   const id = keys.join('\u0000');
   let shared = keyLists.get(id);
   if (shared === undefined) {
@@ -111,41 +112,61 @@ function sharedKeys(members: Member[]): readonly string[] {
   return shared;
 }
 
+/** The descriptor of a LAZY property (non-enumerable, read-only), its value set per use: no object per definition. */
+const lazyDescriptor: { value: Lazy | undefined } = { value: undefined };
+
 /**
- * Adds `members` to `target` in their order, as accessors decoding their bytes in `item` when read. (One
- * Object.defineProperty per key: Object.defineProperties with a shared descriptor map was slower per object.)
+ * Adds `members` from index `from` on to `target` in their order, as accessors decoding their bytes in `item` when
+ * read. (One Object.defineProperty per key: Object.defineProperties with a shared descriptor map was slower per object.)
  */
-function addLazy(target: object, item: Buffer, members: Member[]): void {
-  if (members.length === 0) return;
-  const spans: number[] = [];
-  for (const m of members) spans.push(m.valueStart, m.valueEnd);
-  Object.defineProperty(target, LAZY, { value: { item, keys: sharedKeys(members), spans } satisfies Lazy });
-  for (const m of members) Object.defineProperty(target, m.key, accessorFor(m.key));
+function addLazy(target: object, item: Buffer, members: Member[], from: number): void {
+  const n = members.length;
+  if (from >= n) return;
+  const spans = new Array<number>(2 * (n - from));
+  for (let i = from, j = 0; i < n; i++, j += 2) {
+    const m = members[i] as Member;
+    spans[j] = m.valueStart;
+    spans[j + 1] = m.valueEnd;
+  }
+  lazyDescriptor.value = { item, keys: sharedKeys(members, from), spans } satisfies Lazy;
+  Object.defineProperty(target, LAZY, lazyDescriptor);
+  lazyDescriptor.value = undefined;
+  for (let i = from; i < n; i++) {
+    const key = (members[i] as Member).key;
+    Object.defineProperty(target, key, accessorFor(key));
+  }
 }
 
 /**
  * The metadata of list item `item`, its members in the order of a decoded object: those before the first lazy one
  * decoded (one JSON.parse), the rest lazy, then the resourceVersion (the list item has it first; decodeObject adds
- * it last).
+ * it last). `resourceVersion`: the version the item was made with, when known (then its member is not parsed).
  */
-function metadataOf(item: Buffer, members: Member[]): Record<string, unknown> {
-  const version = members[0]?.key === 'resourceVersion' ? members.shift() : undefined;
-  let firstLazy = members.findIndex((m) => LAZY_METADATA.has(m.key));
-  if (firstLazy < 0) firstLazy = members.length;
-  const first = members[0];
+function metadataOf(item: Buffer, members: Member[], resourceVersion: string | undefined): Record<string, unknown> {
+  const version = members[0]?.key === 'resourceVersion' ? members[0] : undefined;
+  const from = version === undefined ? 0 : 1;
+  let firstLazy = from;
+  while (firstLazy < members.length && !LAZY_METADATA.has((members[firstLazy] as Member).key)) firstLazy++;
+  const first = members[from];
   const last = members[firstLazy - 1];
   const metadata =
-    first === undefined || last === undefined
+    first === undefined || last === undefined || firstLazy === from
       ? {}
       : (JSON.parse(`{${item.toString('utf8', first.keyStart, last.valueEnd)}}`) as Record<string, unknown>);
-  addLazy(metadata, item, members.slice(firstLazy));
+  addLazy(metadata, item, members, firstLazy);
   if (version !== undefined)
-    metadata['resourceVersion'] = JSON.parse(item.toString('utf8', version.valueStart, version.valueEnd));
+    metadata['resourceVersion'] =
+      resourceVersion ?? JSON.parse(item.toString('utf8', version.valueStart, version.valueEnd));
   return metadata;
 }
 
 /** The compact object of list-item bytes `item` (`{"metadata":{…},…}`), or undefined for bytes in another layout. */
-function fromItem(apiVersion: string, kind: string, item: Buffer): ApiObject | undefined {
+function fromItem(
+  apiVersion: string,
+  kind: string,
+  item: Buffer,
+  resourceVersion: string | undefined,
+): ApiObject | undefined {
   for (let i = 0; i < METADATA_AT; i++) if (item[i] !== ITEM_HEAD_BYTES[i]) return undefined;
   const metaMembers = objectMembers(item, METADATA_AT);
   if (metaMembers === undefined) return undefined;
@@ -154,8 +175,8 @@ function fromItem(apiVersion: string, kind: string, item: Buffer): ApiObject | u
   const metadata = { key: 'metadata', keyStart: 1, valueStart: METADATA_AT, valueEnd: metaEnd };
   const top = membersAfter(item, metaEnd, [metadata]);
   if (top === undefined || top.some((m) => m.key === 'apiVersion' || m.key === 'kind')) return undefined;
-  const obj = { apiVersion, kind, metadata: metadataOf(item, metaMembers) };
-  addLazy(obj, item, top.slice(1));
+  const obj = { apiVersion, kind, metadata: metadataOf(item, metaMembers, resourceVersion) };
+  addLazy(obj, item, top, 1);
   return obj as unknown as ApiObject;
 }
 
@@ -163,7 +184,8 @@ function fromItem(apiVersion: string, kind: string, item: Buffer): ApiObject | u
 export function compactFromStored(value: Buffer, resourceVersion: string): ApiObject | undefined {
   const stored = storedItem(value, resourceVersion);
   if (stored === undefined) return undefined;
-  const obj = fromItem(stored.apiVersion, stored.kind, stored.item);
+  // storedItem wrote `resourceVersion` as the item's first metadata member
+  const obj = fromItem(stored.apiVersion, stored.kind, stored.item, resourceVersion);
   if (obj !== undefined) stored.keep(obj);
   return obj;
 }
@@ -173,7 +195,7 @@ export function compactObject(obj: ApiObject): ApiObject {
   if (isCompact(obj) || typeof obj.apiVersion !== 'string' || typeof obj.kind !== 'string') return obj;
   const item = servedItemBytes(obj);
   if (item === undefined) return obj;
-  const compact = fromItem(obj.apiVersion, obj.kind, item);
+  const compact = fromItem(obj.apiVersion, obj.kind, item, undefined);
   if (compact === undefined || (compact.metadata as ObjectMeta).resourceVersion !== obj.metadata.resourceVersion)
     return obj;
   shareServedJson(obj, compact);

@@ -11,6 +11,7 @@ export class DependentsIndex {
 
   /** Records `obj` under `key` (undefined: the object is gone). */
   observe(key: string, obj: ApiObject | undefined): void {
+    if (!this.#ownersOf.has(key) && !obj?.metadata.ownerReferences?.length) return; // nothing indexed, nothing to index
     for (const uid of this.#ownersOf.get(key) ?? []) {
       const set = this.#dependentsOf.get(uid);
       set?.delete(key);

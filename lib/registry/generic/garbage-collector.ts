@@ -13,12 +13,11 @@ import type { GenericStore } from './store';
 
 const DEPENDENTS_REMAINING_RECHECK_MS = 1000;
 
+/** (deletionTimestamp first: an object not being deleted, nearly every one, needs no finalizers decoded.) */
 function isGcPending(obj: ApiObject): boolean {
+  if (!obj.metadata.deletionTimestamp) return false;
   const finalizers = obj.metadata.finalizers ?? [];
-  return (
-    Boolean(obj.metadata.deletionTimestamp) &&
-    (finalizers.includes(FINALIZER_ORPHAN) || finalizers.includes(FINALIZER_FOREGROUND))
-  );
+  return finalizers.includes(FINALIZER_ORPHAN) || finalizers.includes(FINALIZER_FOREGROUND);
 }
 
 function ownedBy(obj: ApiObject, uid: string): boolean {

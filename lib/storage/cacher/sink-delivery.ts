@@ -7,15 +7,9 @@ import type { WatchDelivery } from '../../apimachinery/watch/delivery';
 export function sinkDelivery(sink: WatchSink): WatchDelivery {
   return {
     send(type, object, source) {
-      if (type === 'DELETED')
-        sink.event({ type, object, revision: source?.revision ?? Number(object.metadata.resourceVersion) });
-      else
-        sink.event({
-          type,
-          object,
-          ...(source?.previous ? { previous: source.previous } : {}),
-          revision: source?.revision ?? Number(object.metadata.resourceVersion),
-        });
+      const revision = source?.revision ?? Number(object.metadata.resourceVersion);
+      const previous = type === 'DELETED' ? undefined : source?.previous;
+      sink.event(previous ? { type, object, previous, revision } : { type, object, revision });
     },
     flush() {},
     bookmark() {},

@@ -6,16 +6,17 @@ import type { ChangeSink, StorageChange, WatchHandle } from '../storage';
 import { StorageError } from '../storage-error';
 import { decodeCompact } from './codec';
 import { isCompactedWatchError } from './etcd-errors';
-import { cheapResumeRevision } from './watch-stream';
+import { cheapResumeRevision, resumeNotingOnly } from './watch-stream';
 import { watchProgressOf } from './watch-progress';
 
 function toChanges(res: IWatchResponse): StorageChange[] {
   return res.events.map((event) => {
     const key = event.kv.key.toString('utf8');
-    const revision = Number(event.kv.mod_revision);
+    const modRevision = event.kv.mod_revision;
+    const revision = Number(modRevision);
     return event.type === 'Delete'
       ? { type: 'delete', key, revision }
-      : { type: 'put', key, object: decodeCompact(key, event.kv.value, revision), revision };
+      : { type: 'put', key, object: decodeCompact(key, event.kv.value, modRevision), revision };
   });
 }
 
@@ -31,6 +32,7 @@ export async function watchChanges(
     .startRevision(String(afterRevision + 1))
     .watcher();
   cheapResumeRevision(watcher);
+  const noteResumeRevision = resumeNotingOnly(watcher);
   let done = false;
   let cancelledByEtcd = false;
   let cancelling: Promise<void> | undefined;
@@ -48,6 +50,7 @@ export async function watchChanges(
   };
   // Listeners go on before the create request can be answered, so no response is missed.
   watcher.on('data', (res: IWatchResponse) => {
+    noteResumeRevision(res);
     if (done) return;
     try {
       if (res.events.length > 0) sink.changes(toChanges(res));

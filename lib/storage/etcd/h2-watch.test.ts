@@ -79,6 +79,25 @@ describe('etcd watches over node:http2', () => {
     await overGrpcJs.cancel();
   });
 
+  it('hold responses while the stream is paused and deliver them all, in order, on resume', async () => {
+    const h2 = clientOver('h2');
+    const prefix = `/h2-watch/paused/${Date.now()}/`;
+    const watcher = await h2.watch().prefix(prefix).create();
+    const seen = record(watcher);
+    const stream = streamOf(h2) as H2WatchStream;
+    await h2.put(`${prefix}a`).value('1');
+    await until(() => seen.length === 1);
+    stream.pause();
+    for (const value of ['2', '3', '4']) await h2.put(`${prefix}a`).value(value);
+    await until(() => stream.readableLength === 3);
+    expect(seen.length).toBe(1);
+    stream.resume();
+    await h2.put(`${prefix}a`).value('5');
+    await until(() => seen.length === 5);
+    expect(seen.map((s) => s.value)).toEqual(['1', '2', '3', '4', '5']);
+    await watcher.cancel();
+  });
+
   it('cancel a watcher with etcd (no further events), and open the next one on a new stream', async () => {
     const client = clientOver('h2');
     const prefix = `/h2-watch/cancel/${Date.now()}/`;

@@ -88,7 +88,10 @@ export class H2WatchStream extends Duplex {
         return;
       }
       data = data.subarray(end);
-      this.push(response);
+      // What push() does for a flowing stream with nothing buffered, without its per-message bookkeeping (and the
+      // read-ahead it schedules, which _read has nothing for): the response goes to the 'data' listeners now.
+      if (this.readableFlowing === true && this.readableLength === 0 && !this.destroyed) this.emit('data', response);
+      else this.push(response);
     }
     this.#partial = data.length === 0 ? EMPTY : data;
   }

@@ -53,6 +53,32 @@ describe('decodeWatchResponse', () => {
     expect(JSON.stringify(actual)).toBe(JSON.stringify(expected));
   });
 
+  it('decodes large ids seen before (the remembered ones) and new ones exactly as etcd3 does', () => {
+    const ids = ['14841639068965178418', '10276657743932975437', '9007199254740993', '18446744073709551615'];
+    for (let i = 0; i < 24; i++) {
+      const header = {
+        revision: String(BigInt(ids[2] ?? '0') + BigInt(i)),
+        cluster_id: ids[i % 4],
+        member_id: ids[(i * 3) % 4],
+      };
+      const bytes = etcd3.serialize({ header, compact_revision: `-${ids[2] ?? ''}` });
+      expect(decodeWatchResponse(bytes)).toEqual(etcd3.decode(bytes));
+    }
+  });
+
+  it('decodes 64-bit values of every varint length, signed and unsigned, exactly as etcd3 does', () => {
+    for (let bits = 1n; bits <= 64n; bits++) {
+      const max = (1n << bits) - 1n;
+      for (const value of [max, max - 1n, 1n << (bits - 1n)]) {
+        const signed = String(BigInt.asIntN(64, value));
+        const header = { revision: signed, cluster_id: String(value), member_id: '1', raft_term: String(value) };
+        const kv = { key: Buffer.from('k'), mod_revision: signed, create_revision: '7', lease: signed };
+        const bytes = etcd3.serialize({ header, watch_id: signed, events: [{ kv }], compact_revision: signed });
+        expect(decodeWatchResponse(bytes)).toEqual(etcd3.decode(bytes));
+      }
+    }
+  });
+
   it('returns keys and values as Buffers', () => {
     const res = decodeWatchResponse(etcd3.serialize({ events: [{ kv: kv('/k', 'v', '2') }] }));
     expect(Buffer.isBuffer(res.events[0]?.kv?.value)).toBe(true);

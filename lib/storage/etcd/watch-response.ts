@@ -34,14 +34,66 @@ export interface DecodedWatchResponse {
 const EVENT_TYPES = ['Put', 'Delete'];
 const EMPTY = Buffer.alloc(0);
 
-/** A 64-bit varint as proto-loader writes it with `longs: String` (exact beyond 2^53 too). */
-function decimal(value: ReturnType<Reader['int64']> | number): string {
-  if (typeof value === 'number') return String(value);
-  const low = value.low >>> 0;
-  const high = value.unsigned ? value.high >>> 0 : value.high | 0;
-  if (high >= -0x200000 && high < 0x200000) return String(high * 0x100000000 + low);
-  const bits = (BigInt(value.high >>> 0) << 32n) | BigInt(low);
-  return String(value.unsigned ? bits : BigInt.asIntN(64, bits));
+/**
+ * The last values beyond 2^53 written out (every header repeats its cluster and member ids): [high, low, unsigned as
+ * 0/1, decimal] per entry, so a response does not pay two BigInt conversions.
+ */
+const bigDecimals: [number, number, number, string][] = [];
+const BIG_DECIMALS = 4;
+
+/** The decimal of the 64 bits `high`:`low` (each unsigned 32 bits), read as unsigned or as two's complement. */
+function decimalOf(high: number, low: number, unsigned: boolean): string {
+  if (high < 0x200000) return String(high * 0x100000000 + low);
+  if (!unsigned && high >= 0xffe00000) return String((high | 0) * 0x100000000 + low);
+  const u = unsigned ? 1 : 0;
+  for (const [h, l, uu, text] of bigDecimals) if (h === high && l === low && uu === u) return text;
+  const bits = (BigInt(high) << 32n) | BigInt(low);
+  const text = String(unsigned ? bits : BigInt.asIntN(64, bits));
+  bigDecimals.unshift([high, low, u, text]);
+  if (bigDecimals.length > BIG_DECIMALS) bigDecimals.pop();
+  return text;
+}
+
+/** The longest varint: 64 bits in groups of 7. */
+const MAX_VARINT_BYTES = 10;
+
+/**
+ * A 64-bit varint field as proto-loader writes it with `longs: String` (exact beyond 2^53 too), read straight from
+ * the bytes (protobufjs' int64/uint64 make a LongBits and a Long per value); near the end of the message, where a
+ * varint could be cut short, protobufjs reads it (and reports a truncation as it does).
+ */
+function int64Decimal(reader: Reader, unsigned: boolean): string {
+  const buf = reader.buf;
+  let pos = reader.pos;
+  if (pos + MAX_VARINT_BYTES > reader.len) {
+    const value = unsigned ? reader.uint64() : reader.int64();
+    if (typeof value === 'number') return String(value);
+    return decimalOf(value.high >>> 0, value.low >>> 0, unsigned);
+  }
+  let low = 0;
+  let high = 0;
+  let b = 0;
+  for (let shift = 0; shift < 28; shift += 7) {
+    b = buf[pos++] as number;
+    low |= (b & 0x7f) << shift;
+    if (b < 0x80) {
+      reader.pos = pos;
+      return decimalOf(0, low >>> 0, unsigned);
+    }
+  }
+  b = buf[pos++] as number;
+  low |= (b & 0x0f) << 28;
+  high = (b & 0x7f) >> 4;
+  if (b >= 0x80) {
+    for (let shift = 3; ; shift += 7) {
+      if (shift > 31) throw Error('invalid varint encoding');
+      b = buf[pos++] as number;
+      high |= (b & 0x7f) << shift;
+      if (b < 0x80) break;
+    }
+  }
+  reader.pos = pos;
+  return decimalOf(high >>> 0, low >>> 0, unsigned);
 }
 
 /** Where the length-delimited field whose length is next ends (reads the length). */
@@ -60,16 +112,16 @@ function decodeHeader(reader: Reader, end: number): NonNullable<DecodedWatchResp
     const tag = reader.uint32();
     switch (tag >>> 3) {
       case 1:
-        header.cluster_id = decimal(reader.uint64());
+        header.cluster_id = int64Decimal(reader, true);
         break;
       case 2:
-        header.member_id = decimal(reader.uint64());
+        header.member_id = int64Decimal(reader, true);
         break;
       case 3:
-        header.revision = decimal(reader.int64());
+        header.revision = int64Decimal(reader, false);
         break;
       case 4:
-        header.raft_term = decimal(reader.uint64());
+        header.raft_term = int64Decimal(reader, true);
         break;
       default:
         reader.skipType(tag & 7);
@@ -94,19 +146,19 @@ function decodeKeyValue(reader: Reader, end: number): DecodedKeyValue {
         kv.key = bytesOf(reader);
         break;
       case 2:
-        kv.create_revision = decimal(reader.int64());
+        kv.create_revision = int64Decimal(reader, false);
         break;
       case 3:
-        kv.mod_revision = decimal(reader.int64());
+        kv.mod_revision = int64Decimal(reader, false);
         break;
       case 4:
-        kv.version = decimal(reader.int64());
+        kv.version = int64Decimal(reader, false);
         break;
       case 5:
         kv.value = bytesOf(reader);
         break;
       case 6:
-        kv.lease = decimal(reader.int64());
+        kv.lease = int64Decimal(reader, false);
         break;
       default:
         reader.skipType(tag & 7);
@@ -158,7 +210,7 @@ export function decodeWatchResponse(message: Buffer): DecodedWatchResponse {
         res.header = decodeHeader(reader, endOf(reader));
         break;
       case 2:
-        res.watch_id = decimal(reader.int64());
+        res.watch_id = int64Decimal(reader, false);
         break;
       case 3:
         res.created = reader.bool();
@@ -167,7 +219,7 @@ export function decodeWatchResponse(message: Buffer): DecodedWatchResponse {
         res.canceled = reader.bool();
         break;
       case 5:
-        res.compact_revision = decimal(reader.int64());
+        res.compact_revision = int64Decimal(reader, false);
         break;
       case 6:
         res.cancel_reason = reader.string();

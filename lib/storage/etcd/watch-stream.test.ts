@@ -1,5 +1,6 @@
-import { Watcher } from 'etcd3';
-import { cheapResumeRevision } from './watch-stream';
+import { EventEmitter } from 'node:events';
+import { Watcher, type IWatchResponse } from 'etcd3';
+import { cheapResumeRevision, resumeNotingOnly } from './watch-stream';
 
 interface Updating {
   request: { start_revision: unknown };
@@ -29,4 +30,34 @@ describe('cheapResumeRevision', () => {
       expect(cheap.lastRevision()).toBe(plain.lastRevision());
     },
   );
+});
+
+describe('resumeNotingOnly', () => {
+  const res = { header: { revision: '41' }, events: [] } as unknown as IWatchResponse;
+
+  /** A detached watcher of a client whose namespace prefix is `prefix`, with etcd3's own 'data' listener on. */
+  function watcherIn(prefix: string): Updating & EventEmitter {
+    const watcher = Object.assign(detachedWatcher(), new EventEmitter(), {
+      namespace: { prefix: Buffer.from(prefix) },
+    });
+    Object.setPrototypeOf(watcher, Watcher.prototype);
+    watcher.on('data', () => undefined);
+    return watcher as Updating & EventEmitter;
+  }
+
+  it("takes etcd3's listener off a root client's watcher and notes the resume revision in its place", () => {
+    const watcher = watcherIn('');
+    const note = resumeNotingOnly(watcher as unknown as Watcher);
+    expect(watcher.listenerCount('data')).toBe(0);
+    note(res);
+    expect(watcher.lastRevision()).toBe('42');
+  });
+
+  it("leaves etcd3's listener of a namespaced client's watcher alone", () => {
+    const watcher = watcherIn('/ns/');
+    const note = resumeNotingOnly(watcher as unknown as Watcher);
+    expect(watcher.listenerCount('data')).toBe(1);
+    note(res);
+    expect(watcher.lastRevision()).toBe(1);
+  });
 });

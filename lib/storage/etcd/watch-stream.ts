@@ -4,7 +4,7 @@
 // member's node:http2 session shared with the unary calls (h2-watch.ts), not through grpc-js (whose per-message
 // machinery cost ~40 µs CPU and ~2.4 KB of heap per event, docs/benchmarks.md). Everything else (the connection
 // pool's host choice and call options, marking a host failed on a stream error) is what etcd3's own WatchClient does.
-import type { Etcd3, Watcher } from 'etcd3';
+import type { Etcd3, IWatchResponse, Watcher } from 'etcd3';
 import type { CallOptions, ClientDuplexStream, Metadata, ServiceClientConstructor } from '@grpc/grpc-js';
 import { poolOf, type Etcd3Pool } from './etcd3-pool';
 import { membersOf } from './h2-unary';
@@ -64,11 +64,30 @@ class DecodingWatchClient {
  * `transport`, and takes progress answers off the stream for watchProgressOf(client) (watch-progress.ts).
  */
 export function decodeWatchesDirectly(client: Etcd3, transport: WatchTransport = 'h2'): void {
-  const internals = client as unknown as { pool?: Pool; watchManager?: { client?: unknown } };
+  const internals = client as unknown as {
+    pool?: Pool;
+    watchManager?: { client?: unknown; initialBackoff?: unknown; backoff?: unknown };
+  };
   // etcd3's internals as of 1.1: without them the client keeps its own decoding.
   if (internals.pool === undefined || internals.watchManager?.client === undefined) return;
   const h2 = transport === 'h2' && poolOf(client) !== undefined ? 'h2' : 'grpcJs';
   internals.watchManager.client = new DecodingWatchClient(internals.pool, newWatchProgress(client), h2);
+  keepFreshBackoff(internals.watchManager);
+}
+
+/**
+ * etcd3's watch manager resets its reconnection backoff after every response it receives (a new backoff state, its
+ * jitter drawn with it): while the state is still the one the last reset made, that one is kept (no failure since, so
+ * it is what a reset makes).
+ */
+function keepFreshBackoff(manager: { initialBackoff?: unknown; backoff?: unknown }): void {
+  const initial = manager.initialBackoff as { next?: () => unknown } | undefined;
+  if (typeof initial?.next !== 'function') return;
+  const next = initial.next.bind(initial);
+  let fresh: unknown;
+  manager.initialBackoff = {
+    next: (): unknown => (fresh !== undefined && manager.backoff === fresh ? fresh : (fresh = next())),
+  };
 }
 
 /**
@@ -83,4 +102,22 @@ export function cheapResumeRevision(watcher: Watcher): void {
     const revision = res.header.revision;
     request.start_revision = revision.length < 16 ? String(Number(revision) + 1) : String(BigInt(revision) + 1n);
   };
+}
+
+/**
+ * Takes etcd3's own 'data' listener off `watcher` where nothing is lost by it, and returns what the caller must do in
+ * its place first thing on each response (etcd3's listener came first): note the revision to resume from. The
+ * listener otherwise re-emits each event by type ('put', 'delete') for listeners of those, which a cache's watch has
+ * none of, after taking a namespaced client's prefix off the keys, which a root client has none of. Without those
+ * internals (or with a namespace) the listener stays and the returned function does nothing.
+ */
+export function resumeNotingOnly(watcher: Watcher): (res: IWatchResponse) => void {
+  const internals = watcher as unknown as { namespace?: { prefix?: Buffer }; updateRevision?: unknown };
+  const listeners = watcher.listeners('data');
+  const own = listeners[0];
+  if (internals.namespace?.prefix?.length !== 0 || listeners.length !== 1 || typeof own !== 'function')
+    return () => undefined;
+  if (typeof internals.updateRevision !== 'function') return () => undefined;
+  watcher.removeListener('data', own as (...args: unknown[]) => void);
+  return (res) => (internals.updateRevision as (res: IWatchResponse) => void).call(watcher, res);
 }
