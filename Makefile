@@ -104,7 +104,8 @@ profile: deps wrk build
 	node dist/test/bench/profile.js
 
 # Server CPU per create and per GET at c64 (wrk), no profiler attached; A/B when BENCH_BASE_SCRIPT names another build's
-# dist/cmd/apiserver.js (builds alternate round by round). REQUEST_CPU_ROUNDS (3), REQUEST_CPU_SECONDS (6).
+# dist/cmd/apiserver.js (builds alternate round by round). REQUEST_CPU_ROUNDS (3), REQUEST_CPU_SECONDS (6),
+# REQUEST_CPU_WARMUP_SECONDS (2); REQUEST_CPU_NODE_FLAGS="|--v8-pool-size=1": variants of the server's node flags.
 bench-request-cpu: deps wrk build
 	node dist/test/bench/request-cpu.js
 
