@@ -6,11 +6,10 @@
 // on the same embedded etcd. BENCH_SERVER_NODE_ARGS: more node flags for the servers.
 // Run: `node dist/test/bench/create-gc.js` (BENCH_CREATE_GC_ROUNDS=2, BENCH_CREATE_GC_SECONDS=10,
 // BENCH_CREATE_GC_WARMUP=8).
-import { mkdtempSync, rmSync } from 'node:fs';
-import { tmpdir } from 'node:os';
+
 import { join } from 'node:path';
 import { Agent } from 'node:http';
-import { startEmbeddedEtcd } from '../../lib/server/embedded-etcd';
+import { abBuilds, withWrkAndEtcd, type Build } from './ab-on-one-etcd';
 import { runBench } from './bench-server';
 import { parseNvpLine, summarizeGc, type GcRecord, type GcSummary } from './gc-trace';
 import { httpRequest } from './http-load';
@@ -18,7 +17,7 @@ import { LOAD_AT_START, machineDescription, publishSection } from './report';
 import { startServerProcess } from './server-process';
 import { threadMeter } from './thread-cpu';
 import { namespaceBody } from './workloads';
-import { createScript, findWrk, runWrk } from './wrk-load';
+import { createScript, runWrk } from './wrk-load';
 
 const ROUNDS = Number(process.env['BENCH_CREATE_GC_ROUNDS'] ?? 2);
 const SECONDS = Number(process.env['BENCH_CREATE_GC_SECONDS'] ?? 10);
@@ -39,39 +38,24 @@ interface Row {
   allocatedBytes: number;
 }
 
-const builds: { name: string; script: string | undefined }[] = [
-  ...(BASE ? [{ name: 'base', script: BASE }] : []),
-  { name: 'this', script: undefined },
-];
+const builds = abBuilds(BASE);
 
 async function main(): Promise<void> {
-  const wrk = findWrk();
-  if (!wrk) throw new Error('create-gc needs wrk on PATH');
-  const dir = mkdtempSync(join(tmpdir(), 'orch-bench-create-gc-'));
-  const etcd = await startEmbeddedEtcd(join(dir, 'etcd'));
-  const rows: Row[] = [];
-  try {
+  const rows = await withWrkAndEtcd('create-gc', async (wrk, etcdUrl, dir) => {
+    const rows: Row[] = [];
     for (let round = 0; round < ROUNDS; round++) {
       for (const build of builds) {
         process.stderr.write(`round ${round + 1}: ${build.name}\n`);
-        rows.push(await phase(wrk, etcd.clientUrl, build, `r${round}${build.name}-`, dir));
+        rows.push(await phase(wrk, etcdUrl, build, `r${round}${build.name}-`, dir));
       }
     }
-  } finally {
-    await etcd.stop().catch(() => undefined);
-    rmSync(dir, { recursive: true, force: true });
-  }
+    return rows;
+  });
   publishSection(report(rows));
 }
 
 /** A fresh server of `build`: WARMUP s of creates, then the measured phase with the GC lines written during it. */
-async function phase(
-  wrk: string,
-  etcdUrl: string,
-  build: { name: string; script: string | undefined },
-  prefix: string,
-  dir: string,
-): Promise<Row> {
+async function phase(wrk: string, etcdUrl: string, build: Build, prefix: string, dir: string): Promise<Row> {
   const records: GcRecord[] = [];
   let measuring = false;
   const server = await startServerProcess(etcdUrl, ['--trace-gc-nvp', ...NODE_ARGS], [], build.script, (line) => {

@@ -4,15 +4,14 @@
 // BENCH_BASE_SCRIPT=<another build's dist/cmd/apiserver.js> runs that build too, alternating per round, on one etcd.
 // Run: `node dist/test/bench/get-phases.js` (BENCH_GET_PHASES_ROUNDS=2, BENCH_GET_PHASES_SECONDS=8), or
 // `make bench-get-phases`.
-import { mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
-import { tmpdir } from 'node:os';
+import { readFileSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
-import { startEmbeddedEtcd } from '../../lib/server/embedded-etcd';
+import { abBuilds, withWrkAndEtcd, type Build } from './ab-on-one-etcd';
 import { runBench } from './bench-server';
 import { createObjects } from './get-objects';
 import { LOAD_AT_START, machineDescription, publishSection } from './report';
 import { startServerProcess } from './server-process';
-import { findWrk, getScript, runWrk } from './wrk-load';
+import { getScript, runWrk } from './wrk-load';
 
 const ROUNDS = Number(process.env['BENCH_GET_PHASES_ROUNDS'] ?? 2);
 const SECONDS = Number(process.env['BENCH_GET_PHASES_SECONDS'] ?? 8);
@@ -47,46 +46,31 @@ interface Row {
   phases?: Phases;
 }
 
-const builds: { name: string; script: string | undefined }[] = [
-  ...(BASE ? [{ name: 'base', script: BASE }] : []),
-  { name: 'this', script: undefined },
-];
+const builds = abBuilds(BASE);
 
 async function main(): Promise<void> {
-  const wrk = findWrk();
-  if (!wrk) throw new Error('get-phases needs wrk on PATH');
-  const dir = mkdtempSync(join(tmpdir(), 'orch-bench-get-phases-'));
-  const etcd = await startEmbeddedEtcd(join(dir, 'etcd'));
-  const rows: Row[] = [];
-  try {
+  const rows = await withWrkAndEtcd('get-phases', async (wrk, etcdUrl, dir) => {
+    const rows: Row[] = [];
     const names = Array.from({ length: OBJECTS }, (_, i) => `phases-${i}`);
     writeFileSync(join(dir, 'names'), names.join('\n'));
-    await createObjects(etcd.clientUrl, names);
+    await createObjects(etcdUrl, names);
     for (let round = 0; round < ROUNDS; round++) {
       for (const build of round % 2 === 0 ? builds : [...builds].reverse()) {
         for (const preload of [true, false]) {
           process.stderr.write(`round ${round + 1}: ${build.name}${preload ? ' with the phase preload' : ''}\n`);
-          rows.push(await phase(wrk, etcd.clientUrl, build, preload, dir));
+          rows.push(await phase(wrk, etcdUrl, build, preload, dir));
         }
       }
     }
-  } finally {
-    await etcd.stop().catch(() => undefined);
-    rmSync(dir, { recursive: true, force: true });
-  }
+    return rows;
+  });
   publishSection(report(rows));
 }
 
 let phaseCount = 0;
 
 /** A fresh server of `build`: WARMUP_SECONDS of warm-up GETs, then the measured phase (its parts read through SIGUSR2). */
-async function phase(
-  wrk: string,
-  etcdUrl: string,
-  build: { name: string; script: string | undefined },
-  preload: boolean,
-  dir: string,
-): Promise<Row> {
+async function phase(wrk: string, etcdUrl: string, build: Build, preload: boolean, dir: string): Promise<Row> {
   const outFile = join(dir, `phases-${++phaseCount}.json`);
   process.env['GET_PHASES_OUT'] = outFile;
   const nodeArgs = preload ? ['--require', join(__dirname, 'get-phases-preload.js')] : [];

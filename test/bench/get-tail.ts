@@ -6,16 +6,15 @@
 // that build too, alternating with this one per round, on the same etcd.
 // Run: `node dist/test/bench/get-tail.js` (BENCH_GET_TAIL_ROUNDS=2, BENCH_GET_TAIL_SECONDS=8).
 import { spawn } from 'node:child_process';
-import { mkdtempSync, rmSync, writeFileSync } from 'node:fs';
-import { tmpdir } from 'node:os';
+import { writeFileSync } from 'node:fs';
 import { join } from 'node:path';
-import { startEmbeddedEtcd } from '../../lib/server/embedded-etcd';
+import { abBuilds, withWrkAndEtcd, type Build } from './ab-on-one-etcd';
 import { runBench } from './bench-server';
 import { parseNvpLine, summarizeGc, type GcRecord, type GcSummary } from './gc-trace';
 import { LOAD_AT_START, machineDescription, publishSection } from './report';
 import { startServerProcess } from './server-process';
 import { createObjects } from './get-objects';
-import { findWrk, getScript, runWrk } from './wrk-load';
+import { getScript, runWrk } from './wrk-load';
 
 const ROUNDS = Number(process.env['BENCH_GET_TAIL_ROUNDS'] ?? 2);
 const SECONDS = Number(process.env['BENCH_GET_TAIL_SECONDS'] ?? 8);
@@ -34,22 +33,15 @@ interface Row {
   gc: GcSummary;
 }
 
-const builds: { name: string; script: string | undefined }[] = [
-  ...(BASE ? [{ name: 'base', script: BASE }] : []),
-  { name: 'this', script: undefined },
-];
+const builds = abBuilds(BASE);
 
 async function main(): Promise<void> {
-  const wrk = findWrk();
-  if (!wrk) throw new Error('get-tail needs wrk on PATH');
-  const dir = mkdtempSync(join(tmpdir(), 'orch-bench-get-tail-'));
-  const etcd = await startEmbeddedEtcd(join(dir, 'etcd'));
-  const rows: Row[] = [];
-  try {
+  const rows = await withWrkAndEtcd('get-tail', async (wrk, etcdUrl, dir) => {
+    const rows: Row[] = [];
     const names = Array.from({ length: OBJECTS }, (_, i) => `tail-${i}`);
     writeFileSync(join(dir, 'names'), names.join('\n'));
     writeFileSync(join(dir, 'names-rv0'), names.map((n) => `${n}?resourceVersion=0`).join('\n'));
-    await createObjects(etcd.clientUrl, names);
+    await createObjects(etcdUrl, names);
     for (let round = 0; round < ROUNDS; round++) {
       for (const build of builds) {
         for (const [workload, file] of [
@@ -57,15 +49,13 @@ async function main(): Promise<void> {
           ['GET ?resourceVersion=0 (control)', 'names-rv0'],
         ] as const) {
           process.stderr.write(`round ${round + 1}: ${build.name}, ${workload}\n`);
-          rows.push(await phase(wrk, etcd.clientUrl, build, workload, join(dir, file), dir));
+          rows.push(await phase(wrk, etcdUrl, build, workload, join(dir, file), dir));
         }
       }
-      rows.push(await h2Alone(etcd.clientUrl));
+      rows.push(await h2Alone(etcdUrl));
     }
-  } finally {
-    await etcd.stop().catch(() => undefined);
-    rmSync(dir, { recursive: true, force: true });
-  }
+    return rows;
+  });
   publishSection(report(rows));
 }
 
@@ -73,7 +63,7 @@ async function main(): Promise<void> {
 async function phase(
   wrk: string,
   etcdUrl: string,
-  build: { name: string; script: string | undefined },
+  build: Build,
   workload: string,
   namesFile: string,
   dir: string,
