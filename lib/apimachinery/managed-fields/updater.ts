@@ -1,7 +1,8 @@
 // The ownership algorithms of structured-merge-diff's merge.Updater: Update (take what changed) and Apply (merge, prune, conflicts).
 import { jsonEqual as isDeepStrictEqual } from './go-json';
 import type { SchemaNode } from '../schema/node';
-import { compare, type Comparison } from './compare';
+import type { Comparison } from './compare';
+import { trackedComparison } from './create-comparison';
 import { FieldSet } from './field-set';
 import { mergeValues } from './merge';
 import type { Path } from './path-element';
@@ -62,7 +63,7 @@ function comparisonsByVersion(
   goShape: boolean,
 ): (version: string) => Comparison | null {
   const byVersion = new Map<string, Comparison | null>([
-    [apiVersion, filterComparison(compare(live, next, options.schema, { goShape }), options.ignored)],
+    [apiVersion, filterComparison(trackedComparison(live, next, options.schema, goShape), options.ignored)],
   ]);
   return (version) => {
     const known = byVersion.get(version);
@@ -71,7 +72,10 @@ function comparisonsByVersion(
     const at =
       view === undefined
         ? null
-        : filterComparison(compare(view.convert(live), view.convert(next), view.schema, { goShape }), options.ignored);
+        : filterComparison(
+            trackedComparison(view.convert(live), view.convert(next), view.schema, goShape),
+            options.ignored,
+          );
     byVersion.set(version, at);
     return at;
   };
