@@ -102,8 +102,8 @@ function stagesOf(root: string): Stage[] {
         return { ...asEncoded(e), body };
       },
     ],
-    // The event's value arrives from etcd in a Buffer of its own.
-    ['watch event decode', (e) => codec.decodeObject('/k', Buffer.from(asEncoded(e).json), 78)],
+    // The event's value arrives from etcd in a Buffer of its own and goes into the watch cache as a compact object.
+    ['watch event decode', (e) => codec.decodeCompact('/k', Buffer.from(asEncoded(e).json), 78)],
   ];
 }
 
