@@ -165,6 +165,27 @@ describe('trackedComparison (a create compared from the empty object)', () => {
     expect(seen.size).toBeGreaterThan(8);
   });
 
+  it('keeps no shape too large to hold (many keys, long strings in lists), and compares those correctly', () => {
+    const [scope] = SCOPES['Deployment'] ?? [];
+    if (scope === undefined) throw new Error('no Deployment scope');
+    const empty = emptyOf(scope.apiVersion, scope.kind);
+    const labels = Object.fromEntries(Array.from({ length: 1_500 }, (_, i) => [`l${i}`, 'v']));
+    const manyKeys = { apiVersion: 'apps/v1', kind: 'Deployment', metadata: { name: 'a', labels } };
+    const container = { name: 'web', image: 'x', args: ['a'.repeat(5_000), 'b'.repeat(5_000)] };
+    const longStrings = {
+      apiVersion: 'apps/v1',
+      kind: 'Deployment',
+      metadata: { name: 'a' },
+      spec: { template: { spec: { containers: [container] } } },
+    };
+    for (const object of [manyKeys, longStrings]) {
+      const first = trackedComparison(empty, object, scope.schema, true);
+      const again = trackedComparison(empty, structuredClone(object), scope.schema, true);
+      expect(again).not.toBe(first);
+      expect(paths(again)).toBe(paths(compare(empty, object, scope.schema, { goShape: true })));
+    }
+  });
+
   it('leaves other comparisons (an update, an apply of changes) to compare()', () => {
     const [scope] = SCOPES['Deployment'] ?? [];
     if (scope === undefined) throw new Error('no Deployment scope');

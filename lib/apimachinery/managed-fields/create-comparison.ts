@@ -13,10 +13,14 @@ import { compare, type Comparison } from './compare';
 
 /** Shapes kept per kind and apiVersion (the oldest goes first). */
 const SHAPES_PER_KIND = 8;
-/** An object with more positions than this is not kept (large lists, maps with many keys): its walk runs each time. */
-const MAX_POSITIONS = 2_000;
-/** Nor is one holding a longer string where values are kept whole (in lists). */
-const MAX_KEPT_STRING = 1_024;
+/** Shapes kept in all (everything starts over when full): with the limits below, a few MiB at most. */
+const MAX_KEPT_SHAPES = 256;
+/**
+ * An object with more positions than this (large lists, maps with many keys), or with more characters in the values
+ * kept whole (those in lists), is not kept: its walk runs each time.
+ */
+const MAX_POSITIONS = 1_000;
+const MAX_KEPT_CHARS = 8_192;
 
 /**
  * What the walk reads at one position of the first object of a shape: the kind of a value (`z` null, `u` undefined,
@@ -34,7 +38,14 @@ interface Kept {
   readonly comparison: Comparison;
 }
 
+/** What one object may still take: positions, and characters of values kept whole. */
+interface Budget {
+  left: number;
+  chars: number;
+}
+
 const keptByKind = new Map<string, Kept[]>();
+let keptShapes = 0;
 const nodeIds = new WeakMap<SchemaNode, number>();
 let nextNodeId = 1;
 
@@ -84,9 +95,9 @@ const TAGS = {
 /**
  * The positions of `v` as the walk reads them (`whole`: scalars too, inside lists and at the top level), or undefined
  * where the walk may read more than they hold (a key naming something of Object.prototype, which the empty side then
- * "has"; a value JSON cannot hold) or there are more than `budget.left` positions.
+ * "has"; a value JSON cannot hold) or it takes more than `budget` allows.
  */
-function positionsOf(v: unknown, whole: boolean, budget: { left: number }): Position | undefined {
+function positionsOf(v: unknown, whole: boolean, budget: Budget): Position | undefined {
   if (--budget.left < 0) return undefined;
   if (v === null) return TAGS.z;
   switch (typeof v) {
@@ -94,7 +105,8 @@ function positionsOf(v: unknown, whole: boolean, budget: { left: number }): Posi
       return TAGS.u;
     case 'string':
       if (!whole) return TAGS.s;
-      return v.length > MAX_KEPT_STRING ? undefined : { t: 'v', v };
+      budget.chars -= v.length;
+      return budget.chars < 0 ? undefined : { t: 'v', v };
     case 'number':
       return whole ? { t: 'v', v } : TAGS.n;
     case 'boolean':
@@ -129,7 +141,7 @@ function positionsOf(v: unknown, whole: boolean, budget: { left: number }): Posi
 
 /** The positions of a new object: its top-level scalars whole. */
 function objectPositions(next: Record<string, unknown>): Position | undefined {
-  const budget = { left: MAX_POSITIONS };
+  const budget: Budget = { left: MAX_POSITIONS, chars: MAX_KEPT_CHARS };
   const keys: string[] = [];
   const values: Position[] = [];
   for (const key in next) {
@@ -202,15 +214,17 @@ export function trackedComparison(
   const comparison = compare(live, next, node, { goShape });
   const shape = objectPositions(next);
   if (shape === undefined) return comparison;
-  if (kept === undefined) {
-    if (keptByKind.size >= MAX_KINDS) keptByKind.clear();
-    keptByKind.set(kindKey, [{ shape, comparison }]);
-  } else {
-    kept.unshift({ shape, comparison });
-    if (kept.length > SHAPES_PER_KIND) kept.pop();
+  if (keptShapes >= MAX_KEPT_SHAPES) {
+    keptByKind.clear();
+    keptShapes = 0;
+  }
+  const list = keptByKind.get(kindKey) ?? [];
+  if (list.length === 0) keptByKind.set(kindKey, list);
+  list.unshift({ shape, comparison });
+  keptShapes++;
+  if (list.length > SHAPES_PER_KIND) {
+    list.pop();
+    keptShapes--;
   }
   return comparison;
 }
-
-/** Kinds (by schema node, apiVersion and kind) kept at once; the map starts over when full. */
-const MAX_KINDS = 1_000;
