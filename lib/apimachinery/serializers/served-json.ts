@@ -178,6 +178,25 @@ export function servedJson(obj: ApiObject, withTypeMeta = true): string | undefi
   return served;
 }
 
+/** Each type's head (`{"apiVersion":…,"kind":…,`) as UTF-8, made once. */
+const headBytes = new Map<string, Buffer>();
+
+/**
+ * The JSON of `obj` as servedJson gives it, as UTF-8 parts to write one after the other: its type's head and its
+ * kept list-item bytes after their `{`, so no string is made and encoded again; undefined when its bytes are unknown.
+ */
+export function servedJsonParts(obj: ApiObject): [Buffer, Buffer] | undefined {
+  const k = kept.get(obj);
+  if (k === undefined) return undefined;
+  const item = keptItem(k, obj.metadata.resourceVersion);
+  let head = headBytes.get(k.head);
+  if (head === undefined) {
+    head = Buffer.from(k.head);
+    if (headBytes.size < 10_000) headBytes.set(k.head, head);
+  }
+  return [head, item.subarray(1)];
+}
+
 /** The last objects served with apiVersion and kind (first in, first out): repeated GETs of one object reuse the string. */
 const RECENTLY_SERVED = 1024;
 const recentlyServed = new Map<ApiObject, string>();

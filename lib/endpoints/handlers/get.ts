@@ -3,8 +3,8 @@ import type { ApiRequest } from './api-request';
 import { asServed, requestNamespace, toStorage } from './api-request';
 import { negotiateResponse } from '../negotiation';
 import { parseResourceVersion } from './list-options';
-import { writeJsonText, writeResponse } from './write-response';
-import { servedJson, spliceResourceVersion, storedTypeMeta } from '../../apimachinery/serializers/served-json';
+import { writeJsonParts, writeJsonText, writeResponse } from './write-response';
+import { servedJsonParts, spliceResourceVersion, storedTypeMeta } from '../../apimachinery/serializers/served-json';
 import type { ApiObject } from '../../apimachinery/meta/types';
 import { parseIncludeObject, toTable } from '../table';
 import { partialObjectOf } from '../partial-object-metadata';
@@ -40,9 +40,9 @@ export async function handleGet(r: ApiRequest): Promise<void> {
     stored = await r.store.getAtVersion(requestNamespace(r), r.info.name, resourceVersion);
   }
   const obj = asServed(r, stored);
-  const reused = plainJson ? servedJson(obj) : undefined;
-  if (reused !== undefined) {
-    writeJsonText(r.res, 200, reused);
+  const parts = plainJson ? servedJsonParts(obj) : undefined;
+  if (parts !== undefined) {
+    writeJsonParts(r.res, 200, parts);
     return;
   }
   if (r.negotiated.table) {

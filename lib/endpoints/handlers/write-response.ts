@@ -50,6 +50,22 @@ export function writeJsonText(res: ServerResponse, code: number, json: string): 
   res.end(body);
 }
 
+const NEWLINE = Buffer.from('\n');
+
+/**
+ * Writes JSON given as UTF-8 parts (an object's kept bytes, see servedJsonParts) and the newline Kubernetes' encoder
+ * ends with: the socket is corked meanwhile, so headers and parts leave in one write.
+ */
+export function writeJsonParts(res: ServerResponse, code: number, parts: readonly Buffer[]): void {
+  let length = NEWLINE.length;
+  for (const part of parts) length += part.length;
+  res.writeHead(code, { 'Content-Type': 'application/json', 'Content-Length': length });
+  res.cork();
+  for (const part of parts) res.write(part);
+  res.end(NEWLINE);
+  res.uncork();
+}
+
 export function writeResponse(
   res: ServerResponse,
   code: number,
