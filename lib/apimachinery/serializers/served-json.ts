@@ -2,6 +2,7 @@
 // bytes with `metadata.resourceVersion` in them), and responses derive from them instead of stringifying again.
 import type { ApiObject } from '../meta/types';
 import { allowMessageReuse } from './protobuf';
+import { ObjectSlot } from './object-slot';
 
 /** Values written by encodeObject start like this, so the first `"metadata":{` is the top-level one. */
 const STORED_PREFIX = /^\{"apiVersion":"([^"\\]*)","kind":"([^"\\]*)","metadata":\{/;
@@ -23,7 +24,7 @@ interface Kept {
   json?: string;
 }
 
-const kept = new WeakMap<ApiObject, Kept>();
+const kept = new ObjectSlot<Kept>('served JSON');
 const heads = new Map<string, string>();
 /** Stored prefixes are short: this many bytes always hold one. */
 const PREFIX_SCAN_BYTES = 512;

@@ -3,14 +3,15 @@
 import { writeMessage } from './encode-message';
 import type { MessagePlan } from './message-plan';
 import { encodeWith } from './scratch-writer';
+import { ObjectSlot } from '../object-slot';
 
 interface KeptMessage {
   plan: MessagePlan;
   bytes: Buffer;
 }
 
-/** null: reuse is allowed but nothing was encoded yet. Weak, so the bytes go with the object. */
-const kept = new WeakMap<object, KeptMessage | null>();
+/** null: reuse is allowed but nothing was encoded yet. On the object, so the bytes go with it. */
+const kept = new ObjectSlot<KeptMessage | null>('protobuf message');
 
 /** Declares that `obj` (and everything it references) is not changed from now on, so its encoding may be kept. */
 export function allowMessageReuse(obj: object): void {
