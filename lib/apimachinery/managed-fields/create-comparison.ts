@@ -1,13 +1,13 @@
 // What a create changed: compare() from the empty object a create is tracked against, kept by the new object's
-// skeleton. Objects made from one template (a ReplicaSet's pods, a load test's Deployments) differ only in values that
+// shape. Objects made from one template (a ReplicaSet's pods, a load test's Deployments) differ only in values that
 // walk never reads, so it runs once per shape instead of once per create.
 //
 // From the empty object, the walk reads of the new object: its keys at every level (which are present, their order,
 // whether an object is empty), the kind of each value (undefined, null, string, number, boolean, object, array), and
 // whole values only in lists (item keys, set members, repeated items) and at the top level (apiVersion and kind are
-// compared with the empty object's). The skeleton writes exactly that; an object whose walk could read more (a key
-// that names something of Object.prototype, which the empty side then "has"; a value JSON cannot hold) is compared
-// directly, as is one whose skeleton is too long to keep.
+// compared with the empty object's). The kept positions (Position) hold exactly that, booleans with their value; an
+// object whose walk could read more (a key that names something of Object.prototype, which the empty side then
+// "has"; a value JSON cannot hold) is compared directly, as is one too large to keep.
 import type { SchemaNode } from '../schema/node';
 import { compare, type Comparison } from './compare';
 
