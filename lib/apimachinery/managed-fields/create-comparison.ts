@@ -125,36 +125,33 @@ function positionsOf(v: unknown, whole: boolean, budget: Budget): Position | und
     }
     return { t: 'l', items };
   }
-  if (!isPlainObject(v)) return undefined;
-  const keys: string[] = [];
-  const values: Position[] = [];
-  for (const key in v) {
-    if (!hasOwn(v, key)) continue;
-    if (PROTOTYPE_NAMES.has(key)) return undefined;
-    const value = positionsOf(v[key], whole, budget);
-    if (value === undefined) return undefined;
-    keys.push(key);
-    values.push(value);
-  }
-  return { t: 'm', keys, values };
+  return memberPositions(v, budget, whole ? ALWAYS : NEVER);
 }
 
-/** The positions of a new object: its top-level scalars whole. */
-function objectPositions(next: Record<string, unknown>): Position | undefined {
-  const budget: Budget = { left: MAX_POSITIONS, chars: MAX_KEPT_CHARS };
+const ALWAYS = (): boolean => true;
+const NEVER = (): boolean => false;
+const isScalar = (v: unknown): boolean => v === null || typeof v !== 'object';
+
+/** The positions of a plain object's own members in order, `whole(value)` deciding for each; undefined as positionsOf. */
+function memberPositions(map: unknown, budget: Budget, whole: (value: unknown) => boolean): Position | undefined {
+  if (!isPlainObject(map)) return undefined;
   const keys: string[] = [];
   const values: Position[] = [];
-  for (const key in next) {
-    if (!hasOwn(next, key)) continue;
+  for (const key in map) {
+    if (!hasOwn(map, key)) continue;
     if (PROTOTYPE_NAMES.has(key)) return undefined;
-    const value = next[key];
-    const at = positionsOf(value, value === null || typeof value !== 'object', budget);
+    const value = map[key];
+    const at = positionsOf(value, whole(value), budget);
     if (at === undefined) return undefined;
     keys.push(key);
     values.push(at);
   }
   return { t: 'm', keys, values };
 }
+
+/** The positions of a new object: its top-level scalars whole. */
+const objectPositions = (next: Record<string, unknown>): Position | undefined =>
+  memberPositions(next, { left: MAX_POSITIONS, chars: MAX_KEPT_CHARS }, isScalar);
 
 /** Whether `v` reads as `at` does (see Position): the same keys in the same order, kinds, and whole values. */
 function readsAs(v: unknown, at: Position): boolean {
