@@ -6,6 +6,7 @@ import { createServer } from 'node:net';
 import { newEtcdClient } from './client';
 import { classifyEtcdError } from './etcd-errors';
 import { COMPARE_CREATE, COMPARE_EQUAL, txn, UNARY_TRANSPORTS, type TxnMessage } from './kv-unary';
+import { frame, MemberSession, UNARY_HEADERS, type OpenCall } from './h2-member';
 
 const shared = useTestEtcd();
 
@@ -107,5 +108,33 @@ describe('kv-unary over node:http2 (h2-unary.ts)', () => {
     client.close();
     await expect(txn(client, put('/h2-unary/closed'))).rejects.toBeInstanceOf(ClientClosedError);
     expect(await shared.client().get('/h2-unary/closed').string()).toBeNull();
+  });
+
+  it("leaves nothing listening on a call's stream once it settled, answered or failed", async () => {
+    // A closed stream outlives its call until a mark-compact (node:http2's native handle keeps it through scavenges):
+    // what its listeners hold would be promoted with it.
+    const session = new MemberSession(shared.etcd().clientUrl, undefined);
+    const opened: OpenCall[] = [];
+    const open = session.open.bind(session);
+    jest.spyOn(session, 'open').mockImplementation((path, headers) => {
+      const call = open(path, headers);
+      if (!(call instanceof Error)) opened.push(call);
+      return call;
+    });
+    try {
+      /** RangeRequest{key: "/h2-unary/none"}. */
+      const range = frame(Buffer.concat([Buffer.from([0x0a, 14]), Buffer.from('/h2-unary/none')]));
+      const answer = await session.call('/etcdserverpb.KV/Range', UNARY_HEADERS, range);
+      expect(answer.length).toBeGreaterThan(0); // a RangeResponse with its header
+      const unknown = session.call('/etcdserverpb.KV/NoSuchMethod', UNARY_HEADERS, range);
+      await expect(unknown).rejects.toMatchObject({ code: 12 }); // UNIMPLEMENTED, etcd's own status
+      expect(opened).toHaveLength(2);
+      for (const { stream } of opened) {
+        expect(stream.closed).toBe(true);
+        expect(stream.eventNames()).toEqual([]);
+      }
+    } finally {
+      session.close();
+    }
   });
 });
