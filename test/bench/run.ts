@@ -8,6 +8,7 @@ import { join } from 'node:path';
 import { startEmbeddedEtcd, type EmbeddedEtcd } from '../../lib/server/embedded-etcd';
 import { benchRawEtcdCreates } from './etcd-raw';
 import { httpRequest, runLoad, type LoadRequest } from './http-load';
+import { describeFullGcs, FullGcTimeline } from './phase-gc';
 import { startServerProcess, type ServerProcess } from './server-process';
 import { markdownSection, prependSection, resultTable, targetLines, type Target } from './report';
 import { findPidByCmdline, type PhaseResult } from './stats';
@@ -69,7 +70,8 @@ function evaluateTargets(results: PhaseResult[], raw: PhaseResult, gen: LoadGen)
     {
       name: `GET p99 at concurrency 16 < ${GET_P99_TARGET_MS} ms (and no errors) (${gen} load generator)`,
       measured: get16
-        ? `${get16.p99Ms.toFixed(2)} ms (p50 ${get16.p50Ms.toFixed(2)} ms, ${get16.errors} errors)`
+        ? `${get16.p99Ms.toFixed(2)} ms (p50 ${get16.p50Ms.toFixed(2)} ms, ${get16.errors} errors` +
+          `${get16.fullGcPausesMs ? `; ${describeFullGcs(get16.fullGcPausesMs)}` : ''})`
         : 'not measured (BENCH_PHASES)',
       pass: get16 !== undefined && get16.p99Ms < GET_P99_TARGET_MS && get16.errors === 0,
     },
@@ -100,7 +102,15 @@ async function main(): Promise<void> {
   const raw = await benchRawEtcdCreates(etcd.clientUrl, 64, ETCD_SECONDS, etcdPid);
   log(`raw etcd: ${raw.perSecond.toFixed(0)} tx/s`);
 
-  server = await startServerProcess(etcd.clientUrl, SERVER_NODE_ARGS);
+  // --trace-gc-nvp: each phase reports the server's full GCs that fell in it (the GET tail's usual cause).
+  const fullGcs = new FullGcTimeline();
+  server = await startServerProcess(
+    etcd.clientUrl,
+    ['--trace-gc-nvp', ...SERVER_NODE_ARGS],
+    [],
+    undefined,
+    fullGcs.onLine,
+  );
   log(`apiserver pid ${server.pid} at ${server.url}`);
   const url = server.url;
   const setupAgent = new Agent({ keepAlive: true, maxSockets: 1 });
@@ -139,22 +149,30 @@ async function main(): Promise<void> {
   const wrkSeconds = Math.max(1, Math.round(SECONDS));
   const results: PhaseResult[] = [raw];
   const dir = dataDir;
+  /** `phase`'s result with the full GCs of the server that fell in it. */
+  const timed = async (phase: () => Promise<PhaseResult>): Promise<PhaseResult> => {
+    const from = Date.now();
+    const result = await phase();
+    return { ...result, fullGcPausesMs: fullGcs.pausesBetween(from, Date.now()) };
+  };
   const wrkPhase = async (workload: string, c: number, script: string, file: string): Promise<void> => {
     log(`${workload} (wrk), concurrency ${c}, ${wrkSeconds}s`);
-    const r = await runWrk(
-      wrk!,
-      url,
-      { workload, concurrency: c, seconds: wrkSeconds, script, scriptPath: join(dir, file) },
-      server?.pid,
-      etcdPid,
-      log,
+    const r = await timed(() =>
+      runWrk(
+        wrk!,
+        url,
+        { workload, concurrency: c, seconds: wrkSeconds, script, scriptPath: join(dir, file) },
+        server?.pid,
+        etcdPid,
+        log,
+      ),
     );
     results.push(r);
   };
   for (const c of PHASES.includes('create') ? LEVELS : []) {
     if (!runNode) continue;
     log(`creates (node), concurrency ${c}, ${SECONDS}s`);
-    results.push(await runLoad(url, createSpec(c, SECONDS), server.pid, etcdPid));
+    results.push(await timed(() => runLoad(url, createSpec(c, SECONDS), server?.pid, etcdPid)));
   }
   for (const c of PHASES.includes('create') && wrk ? LEVELS : []) {
     await wrkPhase('POST create Deployment', c, createScript(`wrk-c${c}-`), `create-c${c}.lua`);
@@ -166,7 +184,7 @@ async function main(): Promise<void> {
   }
   for (const c of PHASES.includes('get') && runNode ? LEVELS : []) {
     log(`GETs (node), concurrency ${c}, ${SECONDS}s`);
-    results.push(await runLoad(url, getSpec(c, SECONDS), server.pid, etcdPid));
+    results.push(await timed(() => runLoad(url, getSpec(c, SECONDS), server?.pid, etcdPid)));
   }
   if (PHASES.includes('get') && wrk) {
     const namesFile = join(dir, 'get-names.txt');
@@ -199,6 +217,7 @@ async function main(): Promise<void> {
       String(cpus().length) +
       '; the server\'s JavaScript is single-threaded. "other" is the rest of the machine\'s busy CPU (kernel, other processes, and the idle bench process during wrk phases): a high value means the run was disturbed.',
     basisNote,
+    "The server runs with `node --trace-gc-nvp`: a phase's full GCs are the mark-compacts whose trace lines reached the bench during it (the GET target line names those of its phase).",
     ...(SERVER_NODE_ARGS.length > 0
       ? [`The server ran with node flags \`${SERVER_NODE_ARGS.join(' ')}\` (BENCH_SERVER_NODE_ARGS).`]
       : []),

@@ -24,6 +24,8 @@ export interface PhaseResult {
   etcdCpuMs?: number;
   /** Busy CPU of the whole machine during the phase (ms, all cores), to spot interference from other work. */
   machineCpuMs?: number;
+  /** Pauses (ms) of the server's full GCs during the phase, when its GC was traced (phase-gc.ts). */
+  fullGcPausesMs?: number[];
 }
 
 /** Machine-wide busy CPU ms (all cores) from /proc/stat; undefined elsewhere. */
