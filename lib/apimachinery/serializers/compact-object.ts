@@ -10,12 +10,13 @@ import { membersAfter, objectMembers } from './json-members';
 import type { Member } from './json-members';
 import { servedItemBytes, shareServedJson, storedItem } from './served-json';
 
-/** Where an object's lazy members are: their keys and, per key, [start, end) of its value in `item`. */
-interface Lazy {
-  item: Buffer;
-  keys: readonly string[];
-  spans: number[];
-}
+/**
+ * Where an object's lazy members are: the bytes, their keys and, per key, [start, end) of its value in the bytes, as
+ * one array `[item, keys, start0, end0, start1, end1, …]` (one heap object fewer per cached object than a record
+ * holding an array of spans: every cached object has two of them, and a full GC marks each).
+ */
+type Lazy = [item: Buffer, keys: readonly string[], ...spans: number[]];
+const SPANS_AT = 2;
 
 const LAZY = Symbol('compact object');
 /**
@@ -45,7 +46,7 @@ function emptyDecoded(): void {
 }
 
 function valueOf(lazy: Lazy, key: string): unknown {
-  const index = lazy.keys.indexOf(key);
+  const index = lazy[1].indexOf(key);
   let values = decoded.get(lazy);
   if (values === undefined) {
     values = [];
@@ -57,8 +58,8 @@ function valueOf(lazy: Lazy, key: string): unknown {
     }
   }
   if (!(index in values)) {
-    const start = lazy.spans[2 * index] as number;
-    values[index] = JSON.parse(lazy.item.toString('utf8', start, lazy.spans[2 * index + 1]));
+    const at = SPANS_AT + 2 * index;
+    values[index] = JSON.parse(lazy[0].toString('utf8', lazy[at] as number, lazy[at + 1] as number));
   }
   return values[index];
 }
@@ -122,13 +123,16 @@ const lazyDescriptor: { value: Lazy | undefined } = { value: undefined };
 function addLazy(target: object, item: Buffer, members: Member[], from: number): void {
   const n = members.length;
   if (from >= n) return;
-  const spans = new Array<number>(2 * (n - from));
-  for (let i = from, j = 0; i < n; i++, j += 2) {
+  // Allocated at its final length: no spare capacity kept for as long as the object is cached.
+  const lazy = new Array<unknown>(SPANS_AT + 2 * (n - from)) as Lazy;
+  lazy[0] = item;
+  lazy[1] = sharedKeys(members, from);
+  for (let i = from, j = SPANS_AT; i < n; i++, j += 2) {
     const m = members[i] as Member;
-    spans[j] = m.valueStart;
-    spans[j + 1] = m.valueEnd;
+    lazy[j] = m.valueStart;
+    lazy[j + 1] = m.valueEnd;
   }
-  lazyDescriptor.value = { item, keys: sharedKeys(members, from), spans } satisfies Lazy;
+  lazyDescriptor.value = lazy;
   Object.defineProperty(target, LAZY, lazyDescriptor);
   lazyDescriptor.value = undefined;
   for (let i = from; i < n; i++) {
