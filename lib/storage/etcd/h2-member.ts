@@ -14,6 +14,7 @@ import { isIP } from 'node:net';
 import type { Duplex } from 'node:stream';
 import { connect as connectTls } from 'node:tls';
 import { status as GrpcStatus } from '@grpc/grpc-js';
+import { requestStream } from './h2-request';
 
 const { NGHTTP2_REFUSED_STREAM, NGHTTP2_CANCEL, NGHTTP2_INTERNAL_ERROR } = http2.constants;
 
@@ -270,7 +271,7 @@ export class MemberSession {
     const connection = this.#connection ?? this.#connect();
     let stream: http2.ClientHttp2Stream;
     try {
-      stream = connection.session.request(requestHeaders(headers, path));
+      stream = requestStream(connection.session, requestHeaders(headers, path));
     } catch (err) {
       if (this.#connection === connection) this.#connection = undefined;
       const text = err instanceof Error ? err.message : String(err);
