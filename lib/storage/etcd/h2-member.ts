@@ -296,9 +296,9 @@ export class MemberSession {
       const chunks: Buffer[] = [];
       stream.on('data', (chunk: Buffer) => chunks.push(chunk));
       stream.on('close', () => {
-        // A closed stream stays reachable through node:http2's native handle until the next mark-compact (scavenges
-        // keep such wrappers), and with it whatever its listeners hold: dropping them lets this call's closures,
-        // its chunks and its CallEnding die young instead of being promoted (about 1 KB per call).
+        // A closed stream is not always garbage at once (node:http2 may still hold it), and whatever its listeners
+        // hold would live as long: dropping them lets this call's closures, its chunks and its CallEnding die young
+        // instead of being promoted (in process, with requestStream: 0.8 instead of 1.5 KB promoted per call).
         stream.removeAllListeners();
         const failure = ending.failure();
         if (failure !== undefined) reject(failure);

@@ -6,8 +6,9 @@
 // prototype in its map, maps live in old space, and an old-space object keeps what it points to alive through every
 // scavenge until the next mark-compact. The accessor's closure reaches the bound start function and through it the
 // stream, so each stream was promoted to old space with everything it held (its states, headers, buffers, the
-// response headers' external strings): measured on unary etcd calls, 3.0 of the 3.1 KB promoted per call, and ~20 %
-// of the call's CPU in the extra scavenging and copying (docs/benchmarks.md, session 16).
+// response headers' external strings), to be found dead by the next mark-compact. Measured (docs/benchmarks.md,
+// session 16): unary etcd calls in process 3.1 -> 0.8 KB promoted and ~25 % less CPU per call; the server's consistent
+// GETs at c16 (one revision read per ~8 GETs) 360-410 -> 8-9 B promoted per GET, and no mark-compact in the phase.
 //
 // While request() runs (synchronously), AsyncResource.prototype.bind is a plain equivalent: the bound function still
 // runs the stream's start in the PendingRequest resource's async scope, as Node's does; it only lacks the deprecated

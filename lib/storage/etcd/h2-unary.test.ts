@@ -111,8 +111,7 @@ describe('kv-unary over node:http2 (h2-unary.ts)', () => {
   });
 
   it("leaves nothing listening on a call's stream once it settled, answered or failed", async () => {
-    // A closed stream outlives its call until a mark-compact (node:http2's native handle keeps it through scavenges):
-    // what its listeners hold would be promoted with it.
+    // A closed stream is not always garbage at once: what its listeners hold would live as long, and be promoted.
     const session = new MemberSession(shared.etcd().clientUrl, undefined);
     const opened: OpenCall[] = [];
     const open = session.open.bind(session);
