@@ -115,7 +115,8 @@ bench-accept-cost: deps build
 	node dist/test/bench/accept-cost.js
 
 # Issue 19: GET p50/p99 at c16 with V8's survivors and pauses per scavenge (--trace-gc-nvp): consistent GET, its
-# resourceVersion=0 control, node:http2 revision reads alone; BENCH_BASE_SCRIPT: A/B; into docs/benchmarks.md.
+# resourceVersion=0 control, node:http2 revision reads alone (session.request() and requestStream()); BENCH_BASE_SCRIPT:
+# A/B; into docs/benchmarks.md.
 bench-get-tail: deps wrk build
 	node dist/test/bench/get-tail.js
 

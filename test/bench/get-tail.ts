@@ -2,7 +2,8 @@
 // `node --trace-gc-nvp`, with V8's figures per young-generation collection (pause, bytes surviving, bytes promoted)
 // summed over the measured phase. Two workloads: a consistent GET (no resourceVersion: etcd's revision read, then the
 // watch cache) and its control, the same GET with resourceVersion=0 (the watch cache alone); then the etcd revision
-// reads alone over bare node:http2 (h2-unary-gc.ts). BENCH_BASE_SCRIPT=<another build's dist/cmd/apiserver.js> runs
+// reads alone over bare node:http2 (h2-unary-gc.ts), their streams opened by Node's session.request() and by the
+// server's requestStream(). BENCH_BASE_SCRIPT=<another build's dist/cmd/apiserver.js> runs
 // that build too, alternating with this one per round, on the same etcd.
 // Run: `node dist/test/bench/get-tail.js` (BENCH_GET_TAIL_ROUNDS=2, BENCH_GET_TAIL_SECONDS=8).
 import { spawn } from 'node:child_process';
@@ -52,7 +53,8 @@ async function main(): Promise<void> {
           rows.push(await phase(wrk, etcdUrl, build, workload, join(dir, file), dir));
         }
       }
-      rows.push(await h2Alone(etcdUrl));
+      rows.push(await h2Alone(etcdUrl, 'session.request'));
+      rows.push(await h2Alone(etcdUrl, 'request-stream'));
     }
     return rows;
   });
@@ -94,12 +96,15 @@ async function phase(
   }
 }
 
-/** h2-unary-gc.ts under --trace-gc-nvp: the revision reads alone, 4 in flight, no server. */
-function h2Alone(etcdUrl: string): Promise<Row> {
+/**
+ * h2-unary-gc.ts under --trace-gc-nvp: the revision reads alone, 4 in flight, no server; streams opened by Node's
+ * session.request() or by the server's requestStream().
+ */
+function h2Alone(etcdUrl: string, opener: 'session.request' | 'request-stream'): Promise<Row> {
   return new Promise((resolve, reject) => {
     const child = spawn(
       process.execPath,
-      ['--trace-gc-nvp', join(__dirname, 'h2-unary-gc.js'), etcdUrl, '4', String(SECONDS)],
+      ['--trace-gc-nvp', join(__dirname, 'h2-unary-gc.js'), etcdUrl, '4', String(SECONDS), opener],
       { stdio: ['ignore', 'pipe', 'inherit'] },
     );
     let out = '';
@@ -110,7 +115,8 @@ function h2Alone(etcdUrl: string): Promise<Row> {
       const records = lines.map(parseNvpLine).filter((r): r is GcRecord => r !== undefined);
       const calls = Number(/H2_UNARY_CALLS (\d+)/.exec(out)?.[1] ?? Number.NaN);
       resolve({
-        build: 'node:http2 alone',
+        build:
+          opener === 'request-stream' ? 'node:http2 alone, requestStream()' : 'node:http2 alone, session.request()',
         workload: 'etcd revision read (count-only Range), 4 in flight',
         requests: calls,
         perSecond: calls / SECONDS,
@@ -139,7 +145,7 @@ function report(rows: Row[]): string {
     '',
     ...machineDescription(),
     '',
-    `One embedded etcd with ${OBJECTS} Deployments; per round and build a fresh server (\`node --trace-gc-nvp\`, \`--log-level warn\`) per workload, 6 s of warm-up (past etcd's first progress notification: before it a fresh server's consistent GETs read etcd), then \`wrk -t2 -c${CONCURRENCY} -d${SECONDS}s\` rotating over the Deployments. GC figures are V8's own (\`--trace-gc-nvp\`) for the collections during the measured phase: per scavenge its pause (avg / p90 / max), the bytes it allocated since the previous one, kept in new space (survived) and moved to old space (promoted); "promoted B/req" is all promoted bytes ÷ requests. The last row of each round runs the consistent read's etcd call alone (h2-unary-gc.ts) on a bare node:http2 session.`,
+    `One embedded etcd with ${OBJECTS} Deployments; per round and build a fresh server (\`node --trace-gc-nvp\`, \`--log-level warn\`) per workload, 6 s of warm-up (past etcd's first progress notification: before it a fresh server's consistent GETs read etcd), then \`wrk -t2 -c${CONCURRENCY} -d${SECONDS}s\` rotating over the Deployments. GC figures are V8's own (\`--trace-gc-nvp\`) for the collections during the measured phase: per scavenge its pause (avg / p90 / max), the bytes it allocated since the previous one, kept in new space (survived) and moved to old space (promoted); "promoted B/req" is all promoted bytes ÷ requests. The last two rows of each round run the consistent read's etcd call alone (h2-unary-gc.ts) on a bare node:http2 session, its streams opened by Node's \`session.request()\` and by the server's \`requestStream()\` (lib/storage/etcd/h2-request.ts).`,
     '',
     '| Build | Workload | Req/s | p50 ms | p99 ms | Errors | Scavenges | Pause ms avg / p90 / max | Scavenge time % | Allocated MB/scavenge | Survived KB/scavenge | Promoted KB/scavenge | Promoted B/req | Mark-compacts |',
     '|---|---|---:|---:|---:|---:|---:|---|---:|---:|---:|---:|---:|---|',

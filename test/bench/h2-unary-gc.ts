@@ -1,11 +1,19 @@
 // The finding of get-tail.ts alone: unary gRPC calls (etcd's count-only Range, as a consistent GET's revision read
 // makes them) over a bare node:http2 session, closed loop. Run under `node --trace-gc-nvp` by get-tail.ts; what the
 // calls leave surviving the scavenges is node:http2's, with no project code involved.
-// Alone: `node --trace-gc-nvp dist/test/bench/h2-unary-gc.js <etcd client URL> [concurrency] [seconds]`.
+// `request-stream` as the fourth argument opens each stream through lib/storage/etcd/h2-request.ts' requestStream (as
+// the server does) instead of session.request(): the difference is what Node 20's AsyncResource.bind makes survive.
+// Alone: `node --trace-gc-nvp dist/test/bench/h2-unary-gc.js <etcd client URL> [concurrency] [seconds] [request-stream]`.
 import * as http2 from 'node:http2';
+import { requestStream } from '../../lib/storage/etcd/h2-request';
 
-const [url, concurrencyArg, secondsArg] = process.argv.slice(2);
-if (url === undefined) throw new Error('usage: h2-unary-gc.js <etcd client URL> [concurrency] [seconds]');
+const [url, concurrencyArg, secondsArg, opener] = process.argv.slice(2);
+if (url === undefined)
+  throw new Error('usage: h2-unary-gc.js <etcd client URL> [concurrency] [seconds] [request-stream]');
+const open =
+  opener === 'request-stream'
+    ? (headers: http2.OutgoingHttpHeaders) => requestStream(session, headers)
+    : (headers: http2.OutgoingHttpHeaders) => session.request(headers);
 const concurrency = Number(concurrencyArg ?? 4);
 const seconds = Number(secondsArg ?? 5);
 /** RangeRequest{key: "\0", count_only: true} in gRPC's framing (flag byte, 4-byte length). */
@@ -16,7 +24,7 @@ let calls = 0;
 
 function call(): Promise<void> {
   return new Promise((resolve, reject) => {
-    const stream = session.request({
+    const stream = open({
       'content-type': 'application/grpc',
       te: 'trailers',
       ':method': 'POST',
