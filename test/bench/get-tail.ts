@@ -3,8 +3,8 @@
 // summed over the measured phase. Two workloads: a consistent GET (no resourceVersion: etcd's revision read, then the
 // watch cache) and its control, the same GET with resourceVersion=0 (the watch cache alone); then the etcd revision
 // reads alone over bare node:http2 (h2-unary-gc.ts), their streams opened by Node's session.request() and by the
-// server's requestStream(). BENCH_BASE_SCRIPT=<another build's dist/cmd/apiserver.js> runs
-// that build too, alternating with this one per round, on the same etcd.
+// server's requestStream(). BENCH_BASE_SCRIPT=<another build's dist/cmd/apiserver.js> runs that build too, alternating
+// with this one per round, on the same etcd.
 // Run: `node dist/test/bench/get-tail.js` (BENCH_GET_TAIL_ROUNDS=2, BENCH_GET_TAIL_SECONDS=8).
 import { spawn } from 'node:child_process';
 import { writeFileSync } from 'node:fs';

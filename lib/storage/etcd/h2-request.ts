@@ -12,13 +12,11 @@
 //
 // While request() runs (synchronously), AsyncResource.prototype.bind is a plain equivalent: the bound function still
 // runs the stream's start in the PendingRequest resource's async scope, as Node's does; it only lacks the deprecated
-// accessor, which nothing reads. The original method is back in place before request() returns or throws.
+// accessor, which nothing reads. The method found is back in place before request() returns or throws.
 import { AsyncResource } from 'node:async_hooks';
 import type * as http2 from 'node:http2';
 
 type Bind = AsyncResource['bind'];
-
-const nodeBind: Bind = AsyncResource.prototype.bind;
 
 type Bindable = (this: unknown, ...args: unknown[]) => unknown;
 
@@ -39,10 +37,11 @@ export function requestStream(
   headers: http2.OutgoingHttpHeaders,
 ): http2.ClientHttp2Stream {
   const prototype = AsyncResource.prototype;
+  const bind = prototype.bind; // Node's, or whatever replaced it since (an instrumentation agent's): put back as found
   prototype.bind = bindInScope as unknown as Bind;
   try {
     return session.request(headers);
   } finally {
-    prototype.bind = nodeBind;
+    prototype.bind = bind;
   }
 }
