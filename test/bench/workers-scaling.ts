@@ -13,6 +13,7 @@ import { httpRequest, runLoad } from './http-load';
 import { childPids, cpuMeter } from './process-cpu';
 import { describePerOperation, threadMeter } from './thread-cpu';
 import { startHog } from './cpu-hog';
+import { measureCoreCeiling } from './core-ceiling';
 import { perCreate, perfCounters } from './perf-syscalls';
 import { areasPerCreate, PROFILE_DIR, profileArgs } from './workers-profile';
 import { measureFollowCost } from './watch-follow';
@@ -25,9 +26,11 @@ import { createScript, findWrk, runWrk } from './wrk-load';
 
 const SECONDS = Number(process.env['BENCH_SECONDS'] ?? 10);
 /** Configurations in order: N = one server with --workers N (Np: worker i pinned to core i mod cores with taskset;
- * Nh: a CPU-busy process runs beside it while it is measured);
- * sepN = N separate servers, the load split evenly; idleN = N separate servers, the load on the first only. */
-const CONFIGS = (process.env['BENCH_WORKERS'] ?? '1,2').split(',').filter(Boolean);
+ * Nh: a CPU-busy process runs beside it while it is measured; Ng: node --single-threaded-gc);
+ * sepN = N separate servers, the load split evenly; idleN = N separate servers, the load on the first only;
+ * raw = the raw etcd rate and the two-process ceiling again (ratios use the latest ones). The run starts and ends
+ * with `raw`; the default alternates three pairs, since a shared host's speed drifts within minutes. */
+const CONFIGS = (process.env['BENCH_WORKERS'] ?? '1,2,raw,1,2,raw,1,2').split(',').filter(Boolean);
 const CONCURRENCY = 64;
 /**
  * Warm-up before each measured phase, at concurrency 16 per server: this many creates per worker (× N for --workers N,
@@ -74,7 +77,12 @@ async function startConfig(
     }
     return { servers, pids: Object.fromEntries(servers.map((s, i) => [`server ${i + 1}`, s.pid])) };
   }
-  const server = await startServerProcess(etcdUrl, nodeArgs, ['--workers', config.replace(/[ph]$/, '')]);
+  const gcArgs = config.endsWith('g') ? ['--single-threaded-gc'] : [];
+  const server = await startServerProcess(
+    etcdUrl,
+    [...nodeArgs, ...gcArgs],
+    ['--workers', config.replace(/[phg]$/, '')],
+  );
   const workers = parseInt(config, 10) > 1 ? childPids(server.pid) : [];
   const pids: Record<string, number> = workers.length > 0 ? { primary: server.pid } : { server: server.pid };
   workers.forEach((pid, i) => (pids[`worker ${i + 1}`] = pid));
@@ -157,6 +165,7 @@ async function main(): Promise<void> {
   const rows: string[] = [];
   const details: string[] = [];
   let follow = '';
+  let summary = '';
   let phase = 0;
   try {
     const etcdPid = findPidByCmdline(join(dataDir, 'etcd'));
@@ -166,11 +175,21 @@ async function main(): Promise<void> {
       rows.push(
         `| raw etcd create-if-absent txn (etcd3 client), ${when} | ${ok(raw).toFixed(0)} | ${raw.errors} | | | |`,
       );
+      const ceiling = await measureCoreCeiling();
+      const ceilingText = `two CPU-bound Node processes at once (${when}): each at ${((100 * ceiling.aloneMs) / ceiling.togetherMs).toFixed(0)} % of its speed alone`;
+      rows.push(`| ${ceilingText} | | | | ${ceiling.twoProcesses.toFixed(2)}× | |`);
+      log(`${ceilingText}: ${ceiling.twoProcesses.toFixed(2)}× one`);
       return ok(raw);
     };
-    const rawBefore = await rawRate('before');
+    let raw = await rawRate('before');
+    let rawPhases = 1;
     let one: number | undefined;
+    const pairs: { workers: number; raw: number }[] = [];
     for (const entry of CONFIGS) {
+      if (entry === 'raw') {
+        raw = await rawRate(`between, ${++rawPhases}`);
+        continue;
+      }
       // `config:S` sets the phase's warm-up seconds (not scaled: each worker of --workers N sees ~1/N of it).
       const [config = entry, warmText] = entry.split(':');
       const workers = /^\d+/.test(config) ? parseInt(config, 10) : 1;
@@ -196,12 +215,14 @@ async function main(): Promise<void> {
         const hog = config.endsWith('h') ? startHog() : undefined;
         const m = await measure(wrk, config, phase, urls, pids, etcdPid, dataDir).finally(() => hog?.stop());
         measured = m;
-        if (config === '1') one ??= m.perSecond;
+        if (config === '1') one = m.perSecond;
+        else if (config === '2' && one !== undefined)
+          pairs.push({ workers: m.perSecond / one, raw: m.perSecond / raw });
         const cpu = Object.entries(m.cpu)
           .map(([name, p]) => `${name} ${p.toFixed(0)}%`)
           .join(', ');
         rows.push(
-          `| ${label(config)}${warmText === undefined ? '' : ` (${warmUpSeconds} s warm-up)`}, creates | ${m.perSecond.toFixed(0)} | ${m.errors} | ${(m.perSecond / rawBefore).toFixed(2)}× | ${one === undefined ? '' : `${(m.perSecond / one).toFixed(2)}×`} | ${m.serverMsPerCreate.toFixed(2)} ms; ${cpu} |`,
+          `| ${label(config)}${warmText === undefined ? '' : ` (${warmUpSeconds} s warm-up)`}, creates | ${m.perSecond.toFixed(0)} | ${m.errors} | ${(m.perSecond / raw).toFixed(2)}× | ${one === undefined ? '' : `${(m.perSecond / one).toFixed(2)}×`} | ${m.serverMsPerCreate.toFixed(2)} ms; ${cpu} |`,
         );
         for (const line of m.threads) log(`  per create, ${line}`);
         details.push(`- ${label(config)} (phase ${phase}, ${warmNote}), per create: ${m.threads.join('; ')}`);
@@ -219,6 +240,17 @@ async function main(): Promise<void> {
       }
     }
     await rawRate('after');
+    if (pairs.length > 0) {
+      const med = (xs: number[]): number => {
+        const sorted = [...xs].sort((a, b) => a - b);
+        const mid = sorted.length >> 1;
+        return sorted.length % 2 === 1
+          ? (sorted[mid] as number)
+          : ((sorted[mid - 1] as number) + (sorted[mid] as number)) / 2;
+      };
+      summary = `\`--workers 2\` after each \`--workers 1\` phase (${pairs.length}): ÷ that one worker ${pairs.map((p) => `${p.workers.toFixed(2)}×`).join(', ')} (median ${med(pairs.map((p) => p.workers)).toFixed(2)}×); ÷ the latest raw etcd rate ${pairs.map((p) => `${p.raw.toFixed(2)}×`).join(', ')} (median ${med(pairs.map((p) => p.raw)).toFixed(2)}×).`;
+      log(summary);
+    }
     // What every further worker adds to each create: following etcd's watch into its own watch cache.
     const follower = await startServerProcess(etcd.clientUrl);
     try {
@@ -236,15 +268,17 @@ async function main(): Promise<void> {
   const doc = [
     `## ${new Date().toISOString().replace(/\.\d+Z$/, 'Z')} — creates/s by --workers`,
     '',
-    `Command: \`node dist/test/bench/workers-scaling.js\` (BENCH_SECONDS=${SECONDS}, BENCH_WORKERS=${CONFIGS.join(',')}); ${wrk ? 'wrk' : 'Node load generator'}, concurrency ${CONCURRENCY}, one fresh embedded etcd for the whole run, each server fresh, warmed up at concurrency 16 with ${WARMUP_CREATES} creates per worker (× N for \`--workers N\`, whose workers share it) or for at most ${WARMUP_MAX_SECONDS} s (\`config:S\`: S s whatever the count). \`sepN\` is N separate one-process servers on the same etcd, each driven by its own wrk at concurrency ${CONCURRENCY}/N. CPU is % of one core per process over the phase (/proc; wrk its own os.clock()); "machine" is all busy CPU of the 2-core machine, so 200% is saturation. ${LOAD_AT_START > 2 ? `NOISY: 1-minute load average ${LOAD_AT_START.toFixed(1)} before the run.` : ''}`,
+    `Command: \`node dist/test/bench/workers-scaling.js\` (BENCH_SECONDS=${SECONDS}, BENCH_WORKERS=${CONFIGS.join(',')}); ${wrk ? 'wrk' : 'Node load generator'}, concurrency ${CONCURRENCY}, one fresh embedded etcd for the whole run, each server fresh, warmed up at concurrency 16 with ${WARMUP_CREATES} creates per worker (× N for \`--workers N\`, whose workers share it) or for at most ${WARMUP_MAX_SECONDS} s (\`config:S\`: S s whatever the count). \`sepN\` is N separate one-process servers on the same etcd, each driven by its own wrk at concurrency ${CONCURRENCY}/N. Each raw etcd row is followed by a check of the machine itself (test/bench/core-ceiling.ts): a fixed piece of JavaScript in one process alone, then in two at once; its "÷ 1 worker" cell is the work two processes did ÷ one, the ceiling for any two-worker speed-up at that moment (2.00× on two idle independent cores). Each row's ratios are to the latest raw etcd rate and the latest \`--workers 1\` phase. CPU is % of one core per process over the phase (/proc; wrk its own os.clock()); "machine" is all busy CPU of the 2-core machine, so 200% is saturation. ${LOAD_AT_START > 2 ? `NOISY: 1-minute load average ${LOAD_AT_START.toFixed(1)} before the run.` : ''}`,
     '',
     'Machine:',
     '',
     ...machineDescription(),
     '',
-    '| Phase | successful/s | errors | ÷ raw etcd (before) | ÷ 1 worker | server CPU per create; CPU % of a core per process |',
+    '| Phase | successful/s | errors | ÷ raw etcd (latest) | ÷ 1 worker (latest) | server CPU per create; CPU % of a core per process |',
     '|---|---:|---:|---:|---:|---|',
     ...rows,
+    '',
+    summary,
     '',
     'Per process and phase (/proc/<pid>/task/*/schedstat, status, sched): µs on a core ("run") and runnable but waiting for a core ("wait") per create, main thread and other threads (V8 GC and compiler helpers, libuv), context switches and moves between cores per create:',
     '',
@@ -292,7 +326,8 @@ function label(config: string): string {
   if (separate) return `${separate[1]} separate servers`;
   const pinned = config.endsWith('p') ? ', each worker pinned to its own core' : '';
   const hog = config.endsWith('h') ? ' + a CPU-busy process' : '';
-  return `apiserver \`--workers ${config.replace(/[ph]$/, '')}\`${pinned}${hog}`;
+  const gc = config.endsWith('g') ? ' (node --single-threaded-gc)' : '';
+  return `apiserver \`--workers ${config.replace(/[phg]$/, '')}\`${pinned}${hog}${gc}`;
 }
 
 runBench(main);
