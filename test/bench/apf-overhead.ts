@@ -13,7 +13,7 @@ import { runBench, withBenchServer } from './bench-server';
 import { httpRequest, runLoad, type LoadRequest } from './http-load';
 import { profileDiff, type ProfileWindow } from './apf-profile-diff';
 import type { ServerProcess } from './server-process';
-import type { PhaseResult } from './stats';
+import { median, type PhaseResult } from './stats';
 import { DEPLOYMENTS, deploymentBody, namespaceBody } from './workloads';
 
 /**
@@ -131,12 +131,6 @@ async function phase(side: Side, w: Workload): Promise<void> {
   list.push(r);
   side.phases.set(w.name, list);
 }
-
-const median = (xs: number[]): number => {
-  const s = [...xs].sort((a, b) => a - b);
-  const m = s.length >> 1;
-  return s.length % 2 ? (s[m] ?? Number.NaN) : ((s[m - 1] ?? 0) + (s[m] ?? 0)) / 2;
-};
 
 function figure(name: string, off: PhaseResult[], on: PhaseResult[]): OverheadFigure {
   const cpu = (ps: PhaseResult[]): number[] => ps.map((p) => (1000 * (p.serverCpuMs ?? Number.NaN)) / p.requests);

@@ -4,6 +4,7 @@
 // piece of JavaScript runs in one child process, then in two at once, a few times over, and once more alone; each
 // child reports its own wall time per unit of work.
 import { spawn } from 'node:child_process';
+import { median } from './stats';
 
 /** One unit: object property writes and small JSON serialisations, like a request's work without I/O. */
 const CHILD = `
@@ -46,14 +47,6 @@ export interface CoreCeiling {
   /** Work done by two at once ÷ by one alone: 2 × aloneMs ÷ togetherMs. */
   twoProcesses: number;
 }
-
-const median = (xs: number[]): number => {
-  const sorted = [...xs].sort((a, b) => a - b);
-  const mid = sorted.length >> 1;
-  return sorted.length % 2 === 1
-    ? (sorted[mid] as number)
-    : ((sorted[mid - 1] as number) + (sorted[mid] as number)) / 2;
-};
 
 /** `rounds` of one alone then two at once, and one alone at the end: the host's speed drifts within seconds. */
 export async function measureCoreCeiling(units = 25, rounds = 3): Promise<CoreCeiling> {

@@ -13,6 +13,7 @@ import { startEmbeddedEtcd } from '../../lib/server/embedded-etcd';
 import { httpRequest } from './http-load';
 import { LOAD_AT_START, machineDescription, publishSection } from './report';
 import { startServerProcess } from './server-process';
+import { median } from './stats';
 import { measureFollowCost, measureFollowCosts } from './watch-follow';
 import { namespaceBody } from './workloads';
 
@@ -22,12 +23,6 @@ const AB_SCRIPT = process.env['BENCH_AB_SERVER_SCRIPT'];
 const PROF_DIR = process.env['BENCH_FOLLOW_PROF'];
 const CONCURRENT = process.env['BENCH_FOLLOW_CONCURRENT'] === '1' && AB_SCRIPT !== undefined;
 const THIS_SCRIPT = join(__dirname, '..', '..', 'cmd', 'apiserver.js');
-
-const median = (xs: number[]): number => {
-  const s = [...xs].sort((a, b) => a - b);
-  const mid = s.length >> 1;
-  return s.length % 2 === 1 ? (s[mid] as number) : ((s[mid - 1] as number) + (s[mid] as number)) / 2;
-};
 
 async function main(): Promise<void> {
   const dataDir = mkdtempSync(join(tmpdir(), 'orch-bench-follow-'));

@@ -17,7 +17,7 @@ import {
 } from './protobuf-encoding';
 import { machineDescription, prependSection } from './report';
 import type { ServerProcess } from './server-process';
-import { processCpuMs } from './stats';
+import { median, processCpuMs } from './stats';
 import { DEPLOYMENTS } from './workloads';
 
 const OBJECTS = Number(process.env['BENCH_PROTOBUF_OBJECTS'] ?? 5000);
@@ -81,14 +81,6 @@ async function measureServed(
   }
   const wallMs = Number(process.hrtime.bigint() - t0) / 1e6 / reps;
   return { bytes, serverCpuMs: ((processCpuMs(srv.pid) ?? Number.NaN) - cpu0) / reps, wallMs };
-}
-
-function median(values: number[]): number {
-  const sorted = [...values].sort((a, b) => a - b);
-  const mid = sorted.length >> 1;
-  return sorted.length % 2 === 1
-    ? (sorted[mid] as number)
-    : ((sorted[mid - 1] as number) + (sorted[mid] as number)) / 2;
 }
 
 /** Every (request, format) once per round, rounds interleaved so load from other work spreads over all of them. */

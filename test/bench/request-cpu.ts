@@ -12,7 +12,7 @@ import { join } from 'node:path';
 import { runBench, withBenchServer } from './bench-server';
 import { httpRequest, runLoad } from './http-load';
 import { machineDescription, publishSection } from './report';
-import type { PhaseResult } from './stats';
+import { median, type PhaseResult } from './stats';
 import { DEPLOYMENTS, deploymentBody, namespaceBody } from './workloads';
 import { createScript, findWrk, getScript, runWrk } from './wrk-load';
 
@@ -104,12 +104,6 @@ async function measure(script: string, wrk: string, nodeArgs: string[]): Promise
     rmSync(dir, { recursive: true, force: true });
   }
 }
-
-const median = (xs: number[]): number => {
-  const s = [...xs].sort((a, b) => a - b);
-  const m = s.length >> 1;
-  return s.length % 2 ? (s[m] ?? NaN) : ((s[m - 1] ?? NaN) + (s[m] ?? NaN)) / 2;
-};
 
 async function main(): Promise<void> {
   const wrk = findWrk();

@@ -107,6 +107,16 @@ export class Recorder {
   }
 }
 
+/** The middle value (the mean of the two middle ones for an even count); NaN when empty. */
+export function median(values: readonly number[]): number {
+  const sorted = [...values].sort((a, b) => a - b);
+  const mid = sorted.length >> 1;
+  if (sorted.length === 0) return Number.NaN;
+  return sorted.length % 2 === 1
+    ? (sorted[mid] as number)
+    : ((sorted[mid - 1] as number) + (sorted[mid] as number)) / 2;
+}
+
 /** Nearest-rank percentile of an ascending array; NaN when empty. */
 export function percentile(sorted: Float64Array, q: number): number {
   if (sorted.length === 0) return Number.NaN;

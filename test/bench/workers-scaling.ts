@@ -20,7 +20,7 @@ import { measureFollowCost } from './watch-follow';
 import { machineDescription, prependSection } from './report';
 import { LOAD_AT_START } from './report';
 import { startServerProcess, type ServerProcess } from './server-process';
-import { findPidByCmdline, machineBusyMs, type PhaseResult } from './stats';
+import { findPidByCmdline, machineBusyMs, median, type PhaseResult } from './stats';
 import { DEPLOYMENTS, deploymentBody, namespaceBody } from './workloads';
 import { createScript, findWrk, runWrk } from './wrk-load';
 
@@ -241,14 +241,7 @@ async function main(): Promise<void> {
     }
     await rawRate('after');
     if (pairs.length > 0) {
-      const med = (xs: number[]): number => {
-        const sorted = [...xs].sort((a, b) => a - b);
-        const mid = sorted.length >> 1;
-        return sorted.length % 2 === 1
-          ? (sorted[mid] as number)
-          : ((sorted[mid - 1] as number) + (sorted[mid] as number)) / 2;
-      };
-      summary = `\`--workers 2\` after each \`--workers 1\` phase (${pairs.length}): ÷ that one worker ${pairs.map((p) => `${p.workers.toFixed(2)}×`).join(', ')} (median ${med(pairs.map((p) => p.workers)).toFixed(2)}×); ÷ the latest raw etcd rate ${pairs.map((p) => `${p.raw.toFixed(2)}×`).join(', ')} (median ${med(pairs.map((p) => p.raw)).toFixed(2)}×).`;
+      summary = `\`--workers 2\` after each \`--workers 1\` phase (${pairs.length}): ÷ that one worker ${pairs.map((p) => `${p.workers.toFixed(2)}×`).join(', ')} (median ${median(pairs.map((p) => p.workers)).toFixed(2)}×); ÷ the latest raw etcd rate ${pairs.map((p) => `${p.raw.toFixed(2)}×`).join(', ')} (median ${median(pairs.map((p) => p.raw)).toFixed(2)}×).`;
       log(summary);
     }
     // What every further worker adds to each create: following etcd's watch into its own watch cache.
