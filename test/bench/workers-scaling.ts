@@ -161,15 +161,26 @@ async function measure(
 async function main(): Promise<void> {
   const wrk = findWrk();
   const dataDir = mkdtempSync(join(tmpdir(), 'orch-bench-workers-'));
-  const etcd = await startEmbeddedEtcd(join(dataDir, 'etcd'));
+  // Every phase starts on an empty etcd: a fresh server fills its watch cache with everything earlier phases created
+  // (tens of thousands of Deployments per phase), so on one etcd each phase would start heavier than the one before.
+  let etcdRuns = 0;
+  let etcd = await startEmbeddedEtcd(join(dataDir, `etcd-${etcdRuns}`));
+  let etcdPid = findPidByCmdline(join(dataDir, `etcd-${etcdRuns}`));
+  const freshEtcd = async (): Promise<void> => {
+    await etcd.stop();
+    rmSync(join(dataDir, `etcd-${etcdRuns}`), { recursive: true, force: true });
+    etcdRuns++;
+    etcd = await startEmbeddedEtcd(join(dataDir, `etcd-${etcdRuns}`));
+    etcdPid = findPidByCmdline(join(dataDir, `etcd-${etcdRuns}`));
+  };
   const rows: string[] = [];
   const details: string[] = [];
   let follow = '';
   let summary = '';
   let phase = 0;
   try {
-    const etcdPid = findPidByCmdline(join(dataDir, 'etcd'));
     const rawRate = async (when: string): Promise<number> => {
+      if (etcdRuns > 0 || phase > 0) await freshEtcd();
       log(`raw etcd creates (${when}), concurrency ${CONCURRENCY}, ${SECONDS}s`);
       const raw = await benchRawEtcdCreates(etcd.clientUrl, CONCURRENCY, SECONDS, etcdPid, 600, `/bench-raw-${when}`);
       rows.push(
@@ -196,6 +207,7 @@ async function main(): Promise<void> {
       const warmUpCreates = warmText === undefined ? WARMUP_CREATES * workers : Infinity;
       const warmUpSeconds = warmText === undefined ? WARMUP_MAX_SECONDS : Number(warmText);
       phase++;
+      await freshEtcd();
       const { servers, pids } = await startConfig(config, etcd.clientUrl, profileArgs(phase));
       let measured: Measured | undefined;
       try {
@@ -247,6 +259,9 @@ async function main(): Promise<void> {
     // What every further worker adds to each create: following etcd's watch into its own watch cache.
     const follower = await startServerProcess(etcd.clientUrl);
     try {
+      const agent = new Agent({ keepAlive: false });
+      await httpRequest(agent, follower.url, 'POST', '/api/v1/namespaces', namespaceBody);
+      agent.destroy();
       log(`watch path: ${FOLLOW_WRITES} Deployments written into etcd while one server only follows`);
       const f = await measureFollowCost(follower, etcd.clientUrl, FOLLOW_WRITES, `p${phase}`);
       follow = `A server that only follows etcd (${FOLLOW_WRITES} Deployments written straight into etcd, 8 writers) used ${f.msPerWrite.toFixed(3)} ms CPU per Deployment (its idle ${f.idleMsPerSecond.toFixed(0)} ms/s subtracted): the watch-path cost each further worker adds to every create.`;
@@ -261,7 +276,7 @@ async function main(): Promise<void> {
   const doc = [
     `## ${new Date().toISOString().replace(/\.\d+Z$/, 'Z')} — creates/s by --workers`,
     '',
-    `Command: \`node dist/test/bench/workers-scaling.js\` (BENCH_SECONDS=${SECONDS}, BENCH_WORKERS=${CONFIGS.join(',')}); ${wrk ? 'wrk' : 'Node load generator'}, concurrency ${CONCURRENCY}, one fresh embedded etcd for the whole run, each server fresh, warmed up at concurrency 16 with ${WARMUP_CREATES} creates per worker (× N for \`--workers N\`, whose workers share it) or for at most ${WARMUP_MAX_SECONDS} s (\`config:S\`: S s whatever the count). \`sepN\` is N separate one-process servers on the same etcd, each driven by its own wrk at concurrency ${CONCURRENCY}/N. Each raw etcd row is followed by a check of the machine itself (test/bench/core-ceiling.ts): a fixed piece of JavaScript in one process alone, then in two at once; its "÷ 1 worker" cell is the work two processes did ÷ one, the ceiling for any two-worker speed-up at that moment (2.00× on two idle independent cores). Each row's ratios are to the latest raw etcd rate and the latest \`--workers 1\` phase. CPU is % of one core per process over the phase (/proc; wrk its own os.clock()); "machine" is all busy CPU of the 2-core machine, so 200% is saturation. ${LOAD_AT_START > 2 ? `NOISY: 1-minute load average ${LOAD_AT_START.toFixed(1)} before the run.` : ''}`,
+    `Command: \`node dist/test/bench/workers-scaling.js\` (BENCH_SECONDS=${SECONDS}, BENCH_WORKERS=${CONFIGS.join(',')}); ${wrk ? 'wrk' : 'Node load generator'}, concurrency ${CONCURRENCY}, a fresh embedded etcd for every phase (raw etcd included: a fresh server fills its cache with all that earlier phases created), each server fresh, warmed up at concurrency 16 with ${WARMUP_CREATES} creates per worker (× N for \`--workers N\`, whose workers share it) or for at most ${WARMUP_MAX_SECONDS} s (\`config:S\`: S s whatever the count). \`sepN\` is N separate one-process servers on the same etcd, each driven by its own wrk at concurrency ${CONCURRENCY}/N. Each raw etcd row is followed by a check of the machine itself (test/bench/core-ceiling.ts): a fixed piece of JavaScript in one process alone, then in two at once; its "÷ 1 worker" cell is the work two processes did ÷ one, the ceiling for any two-worker speed-up at that moment (2.00× on two idle independent cores). Each row's ratios are to the latest raw etcd rate and the latest \`--workers 1\` phase. CPU is % of one core per process over the phase (/proc; wrk its own os.clock()); "machine" is all busy CPU of the 2-core machine, so 200% is saturation. ${LOAD_AT_START > 2 ? `NOISY: 1-minute load average ${LOAD_AT_START.toFixed(1)} before the run.` : ''}`,
     '',
     'Machine:',
     '',
