@@ -180,7 +180,7 @@ async function main(): Promise<void> {
   let phase = 0;
   try {
     const rawRate = async (when: string): Promise<number> => {
-      if (etcdRuns > 0 || phase > 0) await freshEtcd();
+      if (phase > 0) await freshEtcd();
       log(`raw etcd creates (${when}), concurrency ${CONCURRENCY}, ${SECONDS}s`);
       const raw = await benchRawEtcdCreates(etcd.clientUrl, CONCURRENCY, SECONDS, etcdPid, 600, `/bench-raw-${when}`);
       rows.push(
@@ -276,7 +276,7 @@ async function main(): Promise<void> {
   const doc = [
     `## ${new Date().toISOString().replace(/\.\d+Z$/, 'Z')} — creates/s by --workers`,
     '',
-    `Command: \`node dist/test/bench/workers-scaling.js\` (BENCH_SECONDS=${SECONDS}, BENCH_WORKERS=${CONFIGS.join(',')}); ${wrk ? 'wrk' : 'Node load generator'}, concurrency ${CONCURRENCY}, a fresh embedded etcd for every phase (raw etcd included: a fresh server fills its cache with all that earlier phases created), each server fresh, warmed up at concurrency 16 with ${WARMUP_CREATES} creates per worker (× N for \`--workers N\`, whose workers share it) or for at most ${WARMUP_MAX_SECONDS} s (\`config:S\`: S s whatever the count). \`sepN\` is N separate one-process servers on the same etcd, each driven by its own wrk at concurrency ${CONCURRENCY}/N. Each raw etcd row is followed by a check of the machine itself (test/bench/core-ceiling.ts): a fixed piece of JavaScript in one process alone, then in two at once; its "÷ 1 worker" cell is the work two processes did ÷ one, the ceiling for any two-worker speed-up at that moment (2.00× on two idle independent cores). Each row's ratios are to the latest raw etcd rate and the latest \`--workers 1\` phase. CPU is % of one core per process over the phase (/proc; wrk its own os.clock()); "machine" is all busy CPU of the 2-core machine, so 200% is saturation. ${LOAD_AT_START > 2 ? `NOISY: 1-minute load average ${LOAD_AT_START.toFixed(1)} before the run.` : ''}`,
+    `Command: \`node dist/test/bench/workers-scaling.js\` (BENCH_SECONDS=${SECONDS}, BENCH_WORKERS=${CONFIGS.join(',')}); ${wrk ? 'wrk' : 'Node load generator'}, concurrency ${CONCURRENCY}, a fresh embedded etcd for every phase (raw etcd included: a fresh server fills its cache with all that earlier phases created), each server fresh, warmed up at concurrency 16 with ${WARMUP_CREATES} creates per worker (× N for \`--workers N\`, whose workers share it) or for at most ${WARMUP_MAX_SECONDS} s (\`config:S\`: S s whatever the count). \`sepN\` is N separate one-process servers on the same etcd, each driven by its own wrk at concurrency ${CONCURRENCY}/N. Each raw etcd row is followed by a check of the machine itself (test/bench/core-ceiling.ts): a fixed piece of JavaScript in one process alone, then in two at once; its "÷ 1 worker" cell is the work two processes did ÷ one, a reading of what two busy processes get out of the machine at that moment (2.00× on two idle independent cores; the host's drift moves it either way). Each row's ratios are to the latest raw etcd rate and the latest \`--workers 1\` phase. CPU is % of one core per process over the phase (/proc; wrk its own os.clock()); "machine" is all busy CPU of the 2-core machine, so 200% is saturation. ${LOAD_AT_START > 2 ? `NOISY: 1-minute load average ${LOAD_AT_START.toFixed(1)} before the run.` : ''}`,
     '',
     'Machine:',
     '',
