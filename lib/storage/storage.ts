@@ -69,9 +69,20 @@ export interface WatchSink {
   error(err: Error): void;
 }
 
-/** One change of a key as the watch cache consumes it: no previous state (the cache has it). */
+/** A stored value whose decoding waits for its first reader; every decode returns the same object. */
+export interface DeferredObject {
+  readonly resourceVersion: string;
+  decode(key: string): ApiObject;
+}
+
+/**
+ * One change of a key as the watch cache consumes it: no previous state (the cache has it). A put whose value is
+ * decoded only when `object` is first read carries that value as `deferred` (`object` is `deferred.decode(key)`), so
+ * a cache can keep it undecoded; a storage that changes the objects on their way up must not pass `deferred` on.
+ */
 export type StorageChange =
-  { type: 'put'; key: string; object: ApiObject; revision: number } | { type: 'delete'; key: string; revision: number };
+  | { type: 'put'; key: string; object: ApiObject; revision: number; deferred?: DeferredObject }
+  | { type: 'delete'; key: string; revision: number };
 
 export interface ChangeSink {
   /** Changes in revision order, as etcd delivered them in one response. */

@@ -103,7 +103,12 @@ export class EncodingStorage extends ForwardingStorage {
     return this.inner.watchChanges(prefix, afterRevision, {
       changes: (batch) =>
         sink.changes(
-          batch.map((change) => (change.type === 'put' ? { ...change, object: this.#decoded(change.object) } : change)),
+          // Built anew, not spread: a deferred stored value must not reach the cache beside the converted object.
+          batch.map((change) =>
+            change.type === 'put'
+              ? { type: 'put', key: change.key, object: this.#decoded(change.object), revision: change.revision }
+              : change,
+          ),
         ),
       progress: (revision) => sink.progress(revision),
       error: (err) => sink.error(err),

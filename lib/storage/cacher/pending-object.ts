@@ -1,22 +1,8 @@
-// A watch cache entry not decoded yet: a fill keeps each stored value as it came (a view of the page's range response)
-// and its resourceVersion, and the cache decodes it (a compact object on bytes of its own) when first read or in
-// slices after ready (watch-cache.ts). So a fill costs the range reads and a type check per value, not a decode.
+// What a watch cache holds per key: a decoded object, or a stored value decoded when first read (PendingObject).
 import type { ApiObject } from '../../apimachinery/meta/types';
-import { decodeCompact } from '../etcd/codec';
+import { PendingObject } from '../etcd/pending-object';
 
-export class PendingObject {
-  constructor(
-    /** The stored bytes: a view of the fill page's response, which lives until every view of it is decoded. */
-    readonly value: Buffer,
-    /** etcd's mod revision of the value. */
-    readonly resourceVersion: string,
-  ) {}
-
-  /** The object: compact on bytes of its own (no view of the page kept), or decoded in full in another layout. */
-  decode(key: string): ApiObject {
-    return decodeCompact(key, this.value, this.resourceVersion);
-  }
-}
+export { PendingObject };
 
 /** What a watch cache holds per key. */
 export type CacheEntry = ApiObject | PendingObject;

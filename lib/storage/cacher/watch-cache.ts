@@ -95,20 +95,40 @@ export class WatchCache {
         time: this.#now(),
       };
     } else {
-      const object = compactObject(change.object);
-      this.#objects.set(change.key, object);
-      if (previous === undefined) {
-        this.#sortedKeys = undefined;
-        event = { type: 'ADDED', key: change.key, object, revision: change.revision, time: this.#now() };
+      // A deferred value stays undecoded in the cache and in its event until either is read (the same object then).
+      const { key, deferred, revision } = change;
+      const entry = deferred instanceof PendingObject ? deferred : compactObject(change.object);
+      this.#objects.set(key, entry);
+      const time = this.#now();
+      if (previous === undefined) this.#sortedKeys = undefined;
+      if (entry instanceof PendingObject) {
+        const decode = (): ApiObject => entry.decode(key);
+        event =
+          previous === undefined
+            ? {
+                type: 'ADDED',
+                key,
+                get object() {
+                  return decode();
+                },
+                revision,
+                time,
+              }
+            : {
+                type: 'MODIFIED',
+                key,
+                get object() {
+                  return decode();
+                },
+                previous,
+                revision,
+                time,
+              };
       } else {
-        event = {
-          type: 'MODIFIED',
-          key: change.key,
-          object,
-          previous,
-          revision: change.revision,
-          time: this.#now(),
-        };
+        event =
+          previous === undefined
+            ? { type: 'ADDED', key, object: entry, revision, time }
+            : { type: 'MODIFIED', key, object: entry, previous, revision, time };
       }
     }
     this.#window.push(event);

@@ -4,7 +4,9 @@
 import type { Etcd3, IWatchResponse } from 'etcd3';
 import type { ChangeSink, StorageChange, WatchHandle } from '../storage';
 import { StorageError } from '../storage-error';
+import { storedType } from '../../apimachinery/serializers/served-json';
 import { decodeCompact } from './codec';
+import { deferredPut } from './pending-object';
 import { isCompactedWatchError } from './etcd-errors';
 import { cheapResumeRevision, resumeNotingOnly } from './watch-stream';
 import { watchProgressOf } from './watch-progress';
@@ -14,10 +16,20 @@ function toChanges(res: IWatchResponse): StorageChange[] {
     const key = event.kv.key.toString('utf8');
     const modRevision = event.kv.mod_revision;
     const revision = Number(modRevision);
-    return event.type === 'Delete'
-      ? { type: 'delete', key, revision }
-      : { type: 'put', key, object: decodeCompact(key, event.kv.value, modRevision), revision };
+    if (event.type === 'Delete') return { type: 'delete', key, revision };
+    const value = event.kv.value;
+    // A value in the server's stored layout is decoded when first read (a worker that only follows another's writes
+    // into its cache may never read them); its bytes are copied so that no view keeps the whole response alive.
+    if (storedType(value) === undefined)
+      return { type: 'put', key, object: decodeCompact(key, value, modRevision), revision };
+    return deferredPut(key, ownCopy(value), modRevision, revision);
   });
+}
+
+function ownCopy(view: Buffer): Buffer {
+  const copy = Buffer.allocUnsafeSlow(view.length);
+  view.copy(copy);
+  return copy;
 }
 
 export async function watchChanges(
