@@ -1,6 +1,7 @@
 // The state of one resource as of `revision`: every object by key (compact: its bytes plus decoded metadata, see
-// compact-object.ts) plus the recent event window. A fill's values are kept undecoded (pending-object.ts) and decoded
-// by #materialize: when first read, and all of them in slices between other work after replace().
+// compact-object.ts) plus the recent event window. A fill's values and followed writes in the stored layout are kept
+// undecoded (pending-object.ts) and decoded by #materialize when first read (a fill's also in slices between other work
+// after replace()); a followed write's event decodes the same entry when its object is read.
 import type { ApiObject } from '../../apimachinery/meta/types';
 import type { StorageChange } from '../storage';
 import { withResourceVersion } from '../../apimachinery/serializers/served-json';
@@ -102,14 +103,13 @@ export class WatchCache {
       const time = this.#now();
       if (previous === undefined) this.#sortedKeys = undefined;
       if (entry instanceof PendingObject) {
-        const decode = (): ApiObject => entry.decode(key);
         event =
           previous === undefined
             ? {
                 type: 'ADDED',
                 key,
-                get object() {
-                  return decode();
+                get object(): ApiObject {
+                  return entry.decode(key);
                 },
                 revision,
                 time,
@@ -117,8 +117,8 @@ export class WatchCache {
             : {
                 type: 'MODIFIED',
                 key,
-                get object() {
-                  return decode();
+                get object(): ApiObject {
+                  return entry.decode(key);
                 },
                 previous,
                 revision,
