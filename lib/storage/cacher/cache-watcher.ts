@@ -40,16 +40,28 @@ export class CacheWatcher {
     if (first === undefined) return;
     const fresh = first.revision > after ? events : events.filter((e) => e.revision > after);
     if (fresh.length === 0) return;
-    this.delivery.sendBatch?.(fresh);
+    try {
+      this.delivery.sendBatch?.(fresh);
+    } catch (err) {
+      // An event whose stored value cannot be decoded (it is decoded when first read) ends this watch as a read of it
+      // fails; the other watchers and the cache go on.
+      this.delivery.fail(err instanceof Error ? err : new Error(String(err)));
+      return;
+    }
     this.#sent += fresh.length;
   }
 
   /** Queues the event if this watcher selects it; true when something was queued. */
   offer(event: CachedEvent): boolean {
     if (event.revision <= this.fromRevision || !event.key.startsWith(this.prefix)) return false;
-    const out = filterEvent(event, this.predicate);
-    if (out === undefined) return false;
-    this.delivery.send(out.type, out.object, out.object === event.object ? event : undefined);
+    try {
+      const out = filterEvent(event, this.predicate);
+      if (out === undefined) return false;
+      this.delivery.send(out.type, out.object, out.object === event.object ? event : undefined);
+    } catch (err) {
+      this.delivery.fail(err instanceof Error ? err : new Error(String(err)));
+      return false;
+    }
     this.#sent++;
     return true;
   }

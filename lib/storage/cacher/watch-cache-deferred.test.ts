@@ -8,7 +8,10 @@ import { encodeObject } from '../etcd/codec';
 import { deferredPut } from '../etcd/pending-object';
 import { EtcdStorage } from '../etcd/store';
 import type { StorageChange } from '../storage';
+import type { CachedEvent } from '../../apimachinery/watch/cached-event';
+import type { WatchDelivery } from '../../apimachinery/watch/delivery';
 import { Cacher } from './cacher';
+import { CacheWatcher } from './cache-watcher';
 import { PendingObject } from './pending-object';
 import { WatchCache } from './watch-cache';
 
@@ -50,6 +53,37 @@ describe('WatchCache deferred puts', () => {
       type: 'DELETED',
       object: { metadata: { name: 'x', resourceVersion: '7' }, spec: { value: 'two' } },
     });
+  });
+});
+
+describe('CacheWatcher and a deferred value that cannot be decoded', () => {
+  it('fails that watch (grouped or filtered) instead of throwing out of the fan-out', () => {
+    const cache = new WatchCache({ capacity: 100, minAgeMs: 60_000, now: () => 0 });
+    // The server's stored layout up front, then bytes that are not JSON (written into etcd by something else).
+    const bytes = Buffer.from('{"apiVersion":"v1","kind":"Thing","metadata":{"name":"x"},"spec":{');
+    const event = cache.apply(deferredPut('/r/x', bytes, '5', 5)) as CachedEvent;
+    const failures: Error[] = [];
+    const sent: string[] = [];
+    const delivery: WatchDelivery = {
+      send: (type, object) => sent.push(`${type} ${JSON.stringify(object)}`),
+      sendBatch: (events) => sent.push(...events.map((e) => JSON.stringify(e.object))),
+      shareKey: 'json',
+      flush: () => undefined,
+      bookmark: () => undefined,
+      fail: (err) => failures.push(err),
+      end: () => undefined,
+    };
+    const grouped = new CacheWatcher('/r/', undefined, 0, delivery);
+    expect(grouped.groupKey).toBeDefined();
+    expect(() => grouped.offerBatch([event])).not.toThrow();
+    const filtered = new CacheWatcher('/r/', (o) => o.metadata.name === 'x', 0, delivery);
+    expect(filtered.offer(event)).toBe(false);
+    expect(sent).toEqual([]);
+    expect(failures.map((e) => e.message)).toEqual([
+      expect.stringMatching(/not valid JSON/),
+      expect.stringMatching(/not valid JSON/),
+    ]);
+    expect(() => cache.get('/r/x')).toThrow(/not valid JSON/);
   });
 });
 
