@@ -4,7 +4,7 @@ NODE_MODULES_STAMP := node_modules/.package-lock.json
 PORT ?= 8080
 APT_GET := $(if $(filter 0,$(shell id -u)),apt-get,sudo apt-get)
 
-.PHONY: all deps etcd wrk prometheus chromium haproxy python-client cluster-tools build run test test-unit test-e2e test-cluster bench profile bench-request-cpu bench-workers bench-follow bench-consistent-quiet bench-list-memory bench-list-speed bench-watchers bench-watch-sync bench-cache-memory bench-cache-fill loadtest lint clean cluster cluster-down cluster-restart
+.PHONY: all deps etcd wrk prometheus chromium haproxy python-client cluster-tools build run test test-unit test-e2e test-cluster bench profile bench-request-cpu bench-workers bench-workers-interleaved bench-follow bench-consistent-quiet bench-list-memory bench-list-speed bench-watchers bench-watch-sync bench-cache-memory bench-cache-fill loadtest lint clean cluster cluster-down cluster-restart
 
 all: build
 
@@ -163,6 +163,11 @@ bench-list-speed: deps build
 # Creates/s at concurrency 64 with --workers 1 and 2 (BENCH_WORKERS=1,2,4 …) beside the raw etcd rate; into docs/benchmarks.md.
 bench-workers: deps wrk build
 	node dist/test/bench/workers-scaling.js
+
+# --workers 2 ÷ --workers 1 and ÷ raw etcd from 5-second slices taken in turn (both servers and etcd running, warm),
+# each ratio within one round: what this shared host's minute-to-minute drift cannot move much; into docs/benchmarks.md.
+bench-workers-interleaved: deps wrk build
+	node dist/test/bench/workers-interleaved.js
 
 # Server CPU per followed etcd write (what every further worker pays per create), end to end with A/B builds
 # (BENCH_AB_SERVER_SCRIPT=<other build's dist/cmd/apiserver.js>) and in process (watch response → cached object).

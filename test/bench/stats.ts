@@ -39,6 +39,16 @@ export function machineBusyMs(): number | undefined {
   }
 }
 
+/** CPU ms the hypervisor gave to others while this machine's vCPUs wanted to run (/proc/stat `steal`, all cores). */
+export function machineStealMs(): number | undefined {
+  try {
+    const fields = readFileSync('/proc/stat', 'utf8').split('\n')[0]!.trim().split(/\s+/).slice(1).map(Number);
+    return (fields[7] ?? 0) * 10;
+  } catch {
+    return undefined;
+  }
+}
+
 /** Pid of a running process whose command line contains `needle` (Linux /proc), e.g. etcd by its data dir. */
 export function findPidByCmdline(needle: string): number | undefined {
   try {

@@ -16,7 +16,8 @@ const WRITERS = 8;
 const IDLE_MS_PER_SECOND = 60;
 const IDLE_WAIT_LIMIT_MS = 60_000;
 
-async function untilIdle(pids: number[]): Promise<void> {
+/** Waits until every process in `pids` used less than 60 ms of CPU in a second (at most a minute). */
+export async function untilIdle(pids: number[]): Promise<void> {
   const deadline = Date.now() + IDLE_WAIT_LIMIT_MS;
   for (;;) {
     const from = pids.map((pid) => processCpuMs(pid) ?? 0);
@@ -68,18 +69,10 @@ export async function measureFollowCosts(
   if (res.status !== 201) throw new Error(`creating the template Deployment: ${res.status} ${res.body}`);
   const client = new Etcd3({ hosts: etcdUrl });
   try {
-    const stored = await client.get(`/registry/apps/deployments/${NAMESPACE}/${template}`).buffer();
-    if (!stored) throw new Error('the template Deployment is not under /registry/apps/deployments');
-    const text = stored.toString('utf8');
     let n = 0;
     const writeUpTo = async (end: number): Promise<void> => {
-      const writer = async (): Promise<void> => {
-        while (n < end) {
-          const name = `follow-${tag}-${n++}`;
-          await client.put(`/registry/apps/deployments/${NAMESPACE}/${name}`).value(text.replaceAll(template, name));
-        }
-      };
-      await Promise.all(Array.from({ length: WRITERS }, writer));
+      await putCopies(client, template, `follow-${tag}-`, n, end);
+      n = end;
     };
     // Warm-up: the follower's code gets optimised and its start-up work (cache fill, GC) ends before idle is measured.
     await writeUpTo(Math.ceil(writes / 5));
@@ -102,4 +95,29 @@ export async function measureFollowCosts(
   } finally {
     client.close();
   }
+}
+
+/**
+ * Writes copies of the stored Deployment `template` (of namespace `bench`) straight into etcd as the server stores
+ * them, named `<prefix><i>` for i in [from, to), by 8 writers at once.
+ */
+export async function putCopies(
+  client: Etcd3,
+  template: string,
+  prefix: string,
+  from: number,
+  to: number,
+): Promise<void> {
+  const key = (name: string): string => `/registry/apps/deployments/${NAMESPACE}/${name}`;
+  const stored = await client.get(key(template)).buffer();
+  if (!stored) throw new Error(`the template Deployment ${template} is not under /registry/apps/deployments`);
+  const text = stored.toString('utf8');
+  let n = from;
+  const writer = async (): Promise<void> => {
+    while (n < to) {
+      const name = `${prefix}${n++}`;
+      await client.put(key(name)).value(text.replaceAll(template, name));
+    }
+  };
+  await Promise.all(Array.from({ length: WRITERS }, writer));
 }

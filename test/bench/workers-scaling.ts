@@ -23,6 +23,7 @@ import { startServerProcess, type ServerProcess } from './server-process';
 import { findPidByCmdline, machineBusyMs, median, type PhaseResult } from './stats';
 import { DEPLOYMENTS, deploymentBody, namespaceBody } from './workloads';
 import { createScript, findWrk, runWrk } from './wrk-load';
+import { warmUp } from './warm-up';
 
 const SECONDS = Number(process.env['BENCH_SECONDS'] ?? 10);
 /** Configurations in order: N = one server with --workers N (Np: worker i pinned to core i mod cores with taskset;
@@ -298,28 +299,6 @@ async function main(): Promise<void> {
   process.stdout.write(`${doc}\n`);
   if (process.env['BENCH_NO_DOCS'] !== '1')
     prependSection(join(__dirname, '..', '..', '..', 'docs', 'benchmarks.md'), doc);
-}
-
-/** Creates at concurrency 16 until `creates` succeeded or `maxSeconds` passed (checked every 2 s). */
-async function warmUp(
-  url: string,
-  prefix: string,
-  creates: number,
-  maxSeconds: number,
-): Promise<{ creates: number; seconds: number }> {
-  const started = Date.now();
-  let done = 0;
-  let n = 0;
-  for (let left = maxSeconds; done < creates && left > 0; left = maxSeconds - (Date.now() - started) / 1000) {
-    const r = await runLoad(url, {
-      workload: 'warm-up',
-      concurrency: 16,
-      seconds: Math.min(2, left),
-      next: () => ({ method: 'POST', path: DEPLOYMENTS, body: deploymentBody(`${prefix}${n++}`) }),
-    });
-    done += r.requests - r.errors;
-  }
-  return { creates: done, seconds: (Date.now() - started) / 1000 };
 }
 
 /** Config `Np`: worker i (every thread) on core i mod cores, etcd and wrk left to the scheduler. */
