@@ -12,8 +12,8 @@
 import { mkdtempSync, rmSync } from 'node:fs';
 import { Agent } from 'node:http';
 import { tmpdir } from 'node:os';
-import { Etcd3 } from 'etcd3';
 import { join } from 'node:path';
+import { Etcd3 } from 'etcd3';
 import { startEmbeddedEtcd, type EmbeddedEtcd } from '../../lib/server/embedded-etcd';
 import { runBench } from './bench-server';
 import { benchRawEtcdCreates } from './etcd-raw';
