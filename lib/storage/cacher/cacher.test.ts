@@ -1,12 +1,13 @@
 // Cacher on a real etcd, with the etcd change stream broken on demand: resume without loss or duplicates,
 // and re-list with 410 to watchers when the resume revision has been compacted meanwhile; the paged fill with progress.
 import pino from 'pino';
+import { startedCacher } from '../testing/started-cacher';
 import type { ApiObject } from '../../apimachinery/meta/types';
 import { useTestEtcd } from '../../../test/helpers/etcd';
 import { EtcdStorage } from '../etcd/store';
 import type { ChangeSink, Storage, WatchHandle } from '../storage';
 import { StorageError } from '../storage-error';
-import { Cacher, type CacherOptions } from './cacher';
+import type { Cacher } from './cacher';
 import type { WatchDelivery } from '../../apimachinery/watch/delivery';
 import { sinkDelivery } from './sink-delivery';
 import type { ListOptions, ListResult, StorageEvent } from '../storage';
@@ -110,25 +111,10 @@ async function until(probe: () => boolean, what: string): Promise<void> {
   }
 }
 
-function newCacher(storage: Storage, prefix: string, more: Partial<CacherOptions> = {}): Cacher {
-  const cacher = new Cacher({
-    storage,
-    prefix,
-    keyOf: (o) => `${prefix}${o.metadata.name}`,
-    capacity: 1000,
-    minAgeMs: 60_000,
-    bookmarkIntervalMs: 60_000,
-    log: pino({ level: 'silent' }),
-    ...more,
-  });
-  cacher.start();
-  return cacher;
-}
-
 function setup(): { storage: BreakableStorage; cacher: Cacher; prefix: string } {
   const storage = new BreakableStorage(shared.client());
   const prefix = `/cacher-${++prefixCounter}/things/`;
-  return { storage, cacher: newCacher(storage, prefix), prefix };
+  return { storage, cacher: startedCacher(storage, prefix), prefix };
 }
 
 describe('Cacher on etcd', () => {
@@ -198,16 +184,7 @@ describe('Cacher on etcd', () => {
   it('refuses a watch from before its window (too old) and serves one from inside it', async () => {
     const storage = new EtcdStorage(shared.client()) as Storage;
     const prefix = `/cacher-${++prefixCounter}/things/`;
-    const cacher = new Cacher({
-      storage,
-      prefix,
-      keyOf: (o) => `${prefix}${o.metadata.name}`,
-      capacity: 2,
-      minAgeMs: 60_000,
-      bookmarkIntervalMs: 60_000,
-      log: pino({ level: 'silent' }),
-    });
-    cacher.start();
+    const cacher = startedCacher(storage, prefix, { capacity: 2 });
     try {
       await cacher.waitReady();
       const first = await storage.create(`${prefix}a`, thing('a', '1'));
@@ -265,16 +242,7 @@ describe('Cacher on etcd', () => {
   it('hands grouped watchers whole batches: same events as one-by-one delivery, none repeated after a window replay, bookmarks after the events they cover', async () => {
     const storage = new EtcdStorage(shared.client()) as Storage;
     const prefix = `/cacher-${++prefixCounter}/things/`;
-    const cacher = new Cacher({
-      storage,
-      prefix,
-      keyOf: (o) => `${prefix}${o.metadata.name}`,
-      capacity: 1000,
-      minAgeMs: 60_000,
-      bookmarkIntervalMs: 15,
-      log: pino({ level: 'silent' }),
-    });
-    cacher.start();
+    const cacher = startedCacher(storage, prefix, { bookmarkIntervalMs: 15 });
     /** A recorder in a group: events arrive through sendBatch; bookmarks are recorded in the same sequence. */
     const grouped = (): Recorded & { batches: number; seq: string[] } => {
       const out = recorder() as Recorded & { batches: number; seq: string[] };
@@ -358,7 +326,7 @@ describe('Cacher on etcd', () => {
       await storage.delete(`${prefix}t-20`);
     };
     const { lines, log } = capturedLog();
-    const cacher = newCacher(storage, prefix, { fillPageSize: 10, log });
+    const cacher = startedCacher(storage, prefix, { fillPageSize: 10, log });
     try {
       expect(await cacher.waitReady()).toBe(true);
       expect(storage.pages).toBe(3);

@@ -1,7 +1,7 @@
 // Followed writes kept undecoded (a put change with `deferred`): the cache entry and the watch event share one object,
 // decoded when either is first read; a value in another layout is decoded at once; a storage that converts objects
 // on their way up passes no deferred value on (real etcd for the watch).
-import pino from 'pino';
+import { startedCacher } from '../testing/started-cacher';
 import type { ApiObject } from '../../apimachinery/meta/types';
 import { useTestEtcd } from '../../../test/helpers/etcd';
 import { encodeObject } from '../etcd/codec';
@@ -10,7 +10,6 @@ import { EtcdStorage } from '../etcd/store';
 import type { StorageChange } from '../storage';
 import type { CachedEvent } from '../../apimachinery/watch/cached-event';
 import type { WatchDelivery } from '../../apimachinery/watch/delivery';
-import { Cacher } from './cacher';
 import { CacheWatcher } from './cache-watcher';
 import { PendingObject } from './pending-object';
 import { WatchCache } from './watch-cache';
@@ -97,16 +96,7 @@ describe('etcd watch changes', () => {
       progress: () => undefined,
       error: () => undefined,
     });
-    const cacher = new Cacher({
-      storage,
-      prefix,
-      keyOf: (o) => `${prefix}${o.metadata.name}`,
-      capacity: 100,
-      minAgeMs: 60_000,
-      bookmarkIntervalMs: 60_000,
-      log: pino({ level: 'silent' }),
-    });
-    cacher.start();
+    const cacher = startedCacher(storage, prefix, { capacity: 100 });
     try {
       expect(await cacher.waitReady()).toBe(true);
       await storage.create(`${prefix}a`, thing('a', 'stored'));

@@ -1,13 +1,12 @@
 // Pending entries (a fill's values kept undecoded): every read and change sees the decoded object, decoding leaves no
 // view of the fill's page behind, and a fill whose values the storage reads as another type falls back to decoded
 // reads (real etcd).
-import pino from 'pino';
+import { startedCacher } from '../testing/started-cacher';
 import type { ApiObject } from '../../apimachinery/meta/types';
 import { useTestEtcd } from '../../../test/helpers/etcd';
 import { encodeObject } from '../etcd/codec';
 import { EtcdStorage } from '../etcd/store';
 import type { GetOptions, ListOptions, ListResult } from '../storage';
-import { Cacher } from './cacher';
 import { fillsSettled } from './cache-fill';
 import { PendingObject, type FillMap } from './pending-object';
 import { WatchCache } from './watch-cache';
@@ -129,17 +128,7 @@ describe('Cacher fill of values of another type than the storage reads', () => {
     const prefix = '/pending-retyped/things/';
     const storage = new RetypingStorage(shared.client());
     for (const name of ['a', 'b', 'c']) await storage.create(`${prefix}${name}`, thing(name));
-    const cacher = new Cacher({
-      storage,
-      prefix,
-      keyOf: (o) => `${prefix}${o.metadata.name}`,
-      capacity: 100,
-      minAgeMs: 60_000,
-      bookmarkIntervalMs: 60_000,
-      fillPageSize: 2,
-      log: pino({ level: 'silent' }),
-    });
-    cacher.start();
+    const cacher = startedCacher(storage, prefix, { capacity: 100, fillPageSize: 2 });
     try {
       expect(await cacher.waitReady()).toBe(true);
       expect(cacher.list(prefix).items.map((o) => `${o.apiVersion} ${o.metadata.name}`)).toEqual([
