@@ -3,7 +3,7 @@
 import { mkdtempSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { startTestServer, type TestServer } from '../helpers/test-server';
+import { eventually, startTestServer, type TestServer } from '../helpers/test-server';
 import { encodeProtobufResponse } from '../../lib/apimachinery/serializers/protobuf';
 import { decodeProtobufJson } from '../helpers/protobuf-decoder';
 
@@ -17,6 +17,9 @@ const admin = { Authorization: 'Bearer admin-token' };
 let ts: TestServer;
 beforeAll(async () => {
   ts = await startTestServer([`--token-auth-file=${tokenFile}`, '--authorization-mode=RBAC']);
+  // The bootstrap policy (system:basic-user for the authenticated) is written after start: wait until ready, as a
+  // client would (under load the first reviews came before it and were refused with 403).
+  await eventually(async () => (await ts.api.get('/readyz', admin)).status === 200, 20_000, 'the server is ready');
 });
 afterAll(async () => ts?.stop());
 
