@@ -28,25 +28,27 @@ export interface PhaseResult {
   fullGcPausesMs?: number[];
 }
 
-/** Machine-wide busy CPU ms (all cores) from /proc/stat; undefined elsewhere. */
-export function machineBusyMs(): number | undefined {
+/** The machine-wide CPU counters of /proc/stat (user, nice, system, idle, iowait, irq, softirq, steal …, in ticks). */
+function machineCpuTicks(): number[] | undefined {
   try {
-    const fields = readFileSync('/proc/stat', 'utf8').split('\n')[0]!.trim().split(/\s+/).slice(1).map(Number);
-    const total = fields.slice(0, 8).reduce((a, b) => a + b, 0);
-    return (total - (fields[3] ?? 0) - (fields[4] ?? 0)) * 10;
+    return readFileSync('/proc/stat', 'utf8').split('\n')[0]!.trim().split(/\s+/).slice(1).map(Number);
   } catch {
     return undefined;
   }
 }
 
+/** Machine-wide busy CPU ms (all cores) from /proc/stat; undefined elsewhere. */
+export function machineBusyMs(): number | undefined {
+  const ticks = machineCpuTicks();
+  if (ticks === undefined) return undefined;
+  const total = ticks.slice(0, 8).reduce((a, b) => a + b, 0);
+  return (total - (ticks[3] ?? 0) - (ticks[4] ?? 0)) * 10;
+}
+
 /** CPU ms the hypervisor gave to others while this machine's vCPUs wanted to run (/proc/stat `steal`, all cores). */
 export function machineStealMs(): number | undefined {
-  try {
-    const fields = readFileSync('/proc/stat', 'utf8').split('\n')[0]!.trim().split(/\s+/).slice(1).map(Number);
-    return (fields[7] ?? 0) * 10;
-  } catch {
-    return undefined;
-  }
+  const ticks = machineCpuTicks();
+  return ticks === undefined ? undefined : (ticks[7] ?? 0) * 10;
 }
 
 /** Pid of a running process whose command line contains `needle` (Linux /proc), e.g. etcd by its data dir. */

@@ -19,7 +19,7 @@ import { runBench } from './bench-server';
 import { benchRawEtcdCreates } from './etcd-raw';
 import { httpRequest } from './http-load';
 import { childPids, cpuMeter } from './process-cpu';
-import { LOAD_AT_START, machineDescription, prependSection } from './report';
+import { LOAD_AT_START, machineDescription, publishSection } from './report';
 import { startServerProcess, type ServerProcess } from './server-process';
 import { findPidByCmdline, machineBusyMs, machineStealMs, median } from './stats';
 import { warmUp } from './warm-up';
@@ -232,9 +232,7 @@ async function main(): Promise<void> {
     summary,
     '',
   ].join('\n');
-  process.stdout.write(`${doc}\n`);
-  if (process.env['BENCH_NO_DOCS'] !== '1')
-    prependSection(join(__dirname, '..', '..', '..', 'docs', 'benchmarks.md'), doc);
+  publishSection(doc);
 }
 
 runBench(main);

@@ -17,7 +17,7 @@ import { measureCoreCeiling } from './core-ceiling';
 import { perCreate, perfCounters } from './perf-syscalls';
 import { areasPerCreate, PROFILE_DIR, profileArgs } from './workers-profile';
 import { measureFollowCost } from './watch-follow';
-import { machineDescription, prependSection } from './report';
+import { machineDescription, publishSection } from './report';
 import { LOAD_AT_START } from './report';
 import { startServerProcess, type ServerProcess } from './server-process';
 import { findPidByCmdline, machineBusyMs, median, type PhaseResult } from './stats';
@@ -296,9 +296,7 @@ async function main(): Promise<void> {
     follow,
     '',
   ].join('\n');
-  process.stdout.write(`${doc}\n`);
-  if (process.env['BENCH_NO_DOCS'] !== '1')
-    prependSection(join(__dirname, '..', '..', '..', 'docs', 'benchmarks.md'), doc);
+  publishSection(doc);
 }
 
 /** Config `Np`: worker i (every thread) on core i mod cores, etcd and wrk left to the scheduler. */
