@@ -12,7 +12,9 @@ export interface LoggerOptions {
 export function createLogger(options: LoggerOptions): Logger {
   const destination = options.destination ?? process.stdout;
   const format = options.format === '' ? (destination.isTTY ? 'text' : 'json') : options.format;
-  const settings = { level: options.level, base: { component: 'apiserver' }, redact: ['req.headers.authorization'] };
+  // No base bindings: a subsystem's child logger adds its own `component` (etcd, watch-cache, audit …), and a JSON line
+  // must not carry a key twice (pino appends a child's bindings to its parent's; Elasticsearch rejects such documents).
+  const settings = { level: options.level, base: undefined, redact: ['req.headers.authorization'] };
   if (format === 'json') return pino(settings, destination);
   const stream = pretty({
     destination,
