@@ -4,12 +4,15 @@ import { mkdirSync, accessSync, constants } from 'node:fs';
 import { delimiter, join } from 'node:path';
 import { Etcd3 } from 'etcd3';
 import { freePort } from './free-port';
+import { dataDirInUseMessage, findDataDirHolder } from './etcd-data-dir-holder';
 
 export const ETCD_INSTALL_HINT =
   'no etcd binary found on PATH; install it with `apt-get install etcd-server` (Debian) or pass --etcd-servers';
 
 const READY_TIMEOUT_MS = 30_000;
 const STOP_TIMEOUT_MS = 10_000;
+/** How long one readiness read may take before the next is tried. */
+const ATTEMPT_TIMEOUT_MS = 2_000;
 const PORT_ATTEMPTS = 5;
 
 export interface EmbeddedEtcd {
@@ -20,8 +23,12 @@ export interface EmbeddedEtcd {
 }
 
 export function findEtcdBinary(): string | undefined {
+  return findOnPath('etcd');
+}
+
+function findOnPath(name: string): string | undefined {
   for (const dir of (process.env['PATH'] ?? '').split(delimiter)) {
-    const candidate = join(dir, 'etcd');
+    const candidate = join(dir, name);
     try {
       accessSync(candidate, constants.X_OK);
       return candidate;
@@ -65,12 +72,20 @@ async function startOnPorts(
 ): Promise<EmbeddedEtcd> {
   const binary = findEtcdBinary();
   if (!binary) throw new Error(ETCD_INSTALL_HINT);
+  // etcd itself would wait on the data directory's locks until the start times out.
+  const holder = findDataDirHolder(dataDir);
+  if (holder) throw new Error(dataDirInUseMessage(dataDir, holder));
   mkdirSync(dataDir, { recursive: true });
   const clientUrl = `http://127.0.0.1:${clientPort}`;
   const peerUrl = `http://127.0.0.1:${peerPort}`;
+  // Under setpriv --pdeathsig, etcd gets SIGTERM when this process dies in any way (SIGKILL, the OOM killer), which
+  // the 'exit' handler below cannot cover; setpriv execs etcd, so the child's pid is etcd's.
+  const setpriv = findOnPath('setpriv');
+  const command = setpriv ? [setpriv, '--pdeathsig', 'TERM', '--', binary] : [binary];
   const child = spawn(
-    binary,
+    command[0]!,
     [
+      ...command.slice(1),
       '--name',
       'orch',
       '--data-dir',
@@ -123,7 +138,14 @@ async function waitUntilServing(child: ChildProcess, clientUrl: string, stderrTa
   try {
     for (;;) {
       try {
-        await Promise.race([client.get('health').string(), exited]);
+        // An etcd that accepts connections but does not answer (still opening its data) must not outwait the deadline.
+        const read = client.get('health').string();
+        read.catch(() => undefined);
+        await Promise.race([
+          read,
+          exited,
+          rejectAfter(Math.min(ATTEMPT_TIMEOUT_MS, Math.max(0, deadline - Date.now()))),
+        ]);
         return;
       } catch (err) {
         if (child.exitCode !== null || Date.now() > deadline) {
@@ -138,6 +160,10 @@ async function waitUntilServing(child: ChildProcess, clientUrl: string, stderrTa
   } finally {
     client.close();
   }
+}
+
+function rejectAfter(ms: number): Promise<never> {
+  return new Promise((_, reject) => setTimeout(() => reject(new Error(`no answer within ${ms} ms`)), ms).unref());
 }
 
 function stopProcess(child: ChildProcess): Promise<void> {

@@ -4,6 +4,7 @@ import { existsSync, mkdtempSync, rmSync, statSync, writeFileSync } from 'node:f
 import { createServer } from 'node:net';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
+import { freePort } from '../../lib/server/free-port';
 
 const BINARY = join(__dirname, '..', '..', 'dist', 'cmd', 'apiserver.js');
 
@@ -13,6 +14,7 @@ function run(args: string[], env: NodeJS.ProcessEnv = process.env): { code: numb
       env,
       encoding: 'utf8',
       stdio: ['ignore', 'pipe', 'pipe'],
+      timeout: 45_000, // a hung start fails the test (this call blocks jest's own timers)
     });
     return { code: 0, stdout, stderr: '' };
   } catch (err) {
@@ -48,6 +50,15 @@ function processesMatching(pattern: string): number {
   } catch (err) {
     if ((err as { status?: number }).status === 1) return 0;
     throw err;
+  }
+}
+
+/** SIGKILLs every process with `pattern` in its command line (none is fine). */
+function killMatching(pattern: string): void {
+  try {
+    execFileSync('pkill', ['-KILL', '-f', '--', pattern], { stdio: 'ignore' });
+  } catch {
+    // pkill exits 1 when nothing matched
   }
 }
 
@@ -128,6 +139,90 @@ describe('embedded etcd', () => {
         expect(await secondExit).toBe(0);
       }
     } finally {
+      rmSync(dataDir, { recursive: true, force: true });
+    }
+  }, 60_000);
+});
+
+describe('embedded etcd when the server is killed', () => {
+  /** Waits up to 10 s for no process to hold `dir` as its etcd data directory; returns how many still do. */
+  async function holdersAfterWaiting(dir: string): Promise<number> {
+    const deadline = Date.now() + 10_000;
+    while (processesMatching(`--data-dir ${dir}`) > 0 && Date.now() < deadline)
+      await new Promise((r) => setTimeout(r, 100));
+    return processesMatching(`--data-dir ${dir}`);
+  }
+
+  it.each([[[]], [['--workers=2']]])(
+    'stops with a SIGKILLed server (flags %j), so the next start on the data directory serves its data',
+    async (flags: string[]) => {
+      const dataDir = mkdtempSync(join(tmpdir(), 'orch-killed-'));
+      try {
+        const first = await startEmbedded(dataDir, flags);
+        const created = await fetch(`http://127.0.0.1:${first.port}/api/v1/namespaces`, {
+          method: 'POST',
+          headers: { 'Content-Type': 'application/json' },
+          body: JSON.stringify({ apiVersion: 'v1', kind: 'Namespace', metadata: { name: 'after-kill' } }),
+        });
+        expect(created.status).toBe(201);
+        const firstExit = exited(first.child);
+        first.child.kill('SIGKILL');
+        await firstExit;
+        expect(await holdersAfterWaiting(join(dataDir, 'etcd'))).toBe(0);
+
+        const second = await startEmbedded(dataDir);
+        try {
+          expect((await fetch(`http://127.0.0.1:${second.port}/api/v1/namespaces/after-kill`)).status).toBe(200);
+        } finally {
+          const secondExit = exited(second.child);
+          second.child.kill('SIGTERM');
+          expect(await secondExit).toBe(0);
+        }
+      } finally {
+        killMatching(dataDir); // what a failed run left
+        rmSync(dataDir, { recursive: true, force: true });
+      }
+    },
+    60_000,
+  );
+
+  it('names the etcd that still holds the data directory instead of waiting on its locks', async () => {
+    const dataDir = mkdtempSync(join(tmpdir(), 'orch-held-'));
+    const etcdDir = join(dataDir, 'etcd');
+    // An etcd on the data directory that no server owns, as one left by an older build's killed server would be.
+    const [client, peer] = [await freePort(), await freePort()];
+    const stray = spawn(
+      'etcd',
+      [
+        '--name',
+        'orch',
+        '--data-dir',
+        etcdDir,
+        '--listen-client-urls',
+        `http://127.0.0.1:${client}`,
+        '--advertise-client-urls',
+        `http://127.0.0.1:${client}`,
+        '--listen-peer-urls',
+        `http://127.0.0.1:${peer}`,
+        '--initial-advertise-peer-urls',
+        `http://127.0.0.1:${peer}`,
+        '--initial-cluster',
+        `orch=http://127.0.0.1:${peer}`,
+      ],
+      { stdio: 'ignore' },
+    );
+    try {
+      const startedAt = Date.now();
+      const res = run([`--data-dir=${dataDir}`, '--port=0']);
+      expect(res.code).toBe(1);
+      expect(res.stderr).toContain(`the etcd data directory ${etcdDir} is in use by etcd pid ${stray.pid}`);
+      expect(res.stderr).toContain('stop that process or choose another --data-dir');
+      expect(Date.now() - startedAt).toBeLessThan(20_000); // not the 30 s start timeout
+      expect(stray.exitCode).toBeNull(); // the start left it alone
+    } finally {
+      const gone = exited(stray);
+      stray.kill('SIGKILL');
+      await gone;
       rmSync(dataDir, { recursive: true, force: true });
     }
   }, 60_000);
