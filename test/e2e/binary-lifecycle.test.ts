@@ -53,6 +53,16 @@ function processesMatching(pattern: string): number {
   }
 }
 
+/** POSTs a Namespace named `name`; the response status. */
+async function createNamespace(port: number, name: string): Promise<number> {
+  const res = await fetch(`http://127.0.0.1:${port}/api/v1/namespaces`, {
+    method: 'POST',
+    headers: { 'Content-Type': 'application/json' },
+    body: JSON.stringify({ apiVersion: 'v1', kind: 'Namespace', metadata: { name } }),
+  });
+  return res.status;
+}
+
 /** SIGKILLs every process with `pattern` in its command line (none is fine). */
 function killMatching(pattern: string): void {
   try {
@@ -117,12 +127,7 @@ describe('embedded etcd', () => {
     const dataDir = mkdtempSync(join(tmpdir(), 'orch-embedded-'));
     try {
       const first = await startEmbedded(dataDir);
-      const created = await fetch(`http://127.0.0.1:${first.port}/api/v1/namespaces`, {
-        method: 'POST',
-        headers: { 'Content-Type': 'application/json' },
-        body: JSON.stringify({ apiVersion: 'v1', kind: 'Namespace', metadata: { name: 'survivor' } }),
-      });
-      expect(created.status).toBe(201);
+      expect(await createNamespace(first.port, 'survivor')).toBe(201);
       const firstExit = exited(first.child);
       first.child.kill('SIGTERM');
       expect(await firstExit).toBe(0);
@@ -159,12 +164,7 @@ describe('embedded etcd when the server is killed', () => {
       const dataDir = mkdtempSync(join(tmpdir(), 'orch-killed-'));
       try {
         const first = await startEmbedded(dataDir, flags);
-        const created = await fetch(`http://127.0.0.1:${first.port}/api/v1/namespaces`, {
-          method: 'POST',
-          headers: { 'Content-Type': 'application/json' },
-          body: JSON.stringify({ apiVersion: 'v1', kind: 'Namespace', metadata: { name: 'after-kill' } }),
-        });
-        expect(created.status).toBe(201);
+        expect(await createNamespace(first.port, 'after-kill')).toBe(201);
         const firstExit = exited(first.child);
         first.child.kill('SIGKILL');
         await firstExit;
