@@ -35,7 +35,7 @@ export class LeaderElection {
     this.#client = client;
     this.#key = name;
     this.#identity = identity;
-    this.#log = log.child({ election: name, identity });
+    this.#log = log.child({ lease: name, identity });
     this.#ttlSeconds = ttlSeconds;
     this.#retryMs = Math.min(MAX_RETRY_PERIOD_MS, (ttlSeconds * 1000) / 3);
     this.#renewDeadlineMs = (ttlSeconds * 1000 * 2) / 3;

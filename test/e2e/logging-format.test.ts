@@ -2,6 +2,7 @@
 import { spawn, type ChildProcess } from 'node:child_process';
 import { APISERVER_BINARY } from '../helpers/binary-server';
 import { startTestEtcd, type TestEtcd } from '../helpers/etcd';
+import { repeatedTopLevelKeys } from '../helpers/json-keys';
 
 let etcd: TestEtcd;
 beforeAll(async () => {
@@ -86,6 +87,9 @@ describe('--logging-format', () => {
     const r = await run(['--logging-format=json', '--log-level=debug']);
     try {
       await missingObject(r);
+      // Start-up, controllers, elections, watch caches and requests: no line writes a key twice.
+      const repeated = r.lines.filter(Boolean).filter((l) => repeatedTopLevelKeys(l).length > 0);
+      expect(repeated).toEqual([]);
       const line = r.lines.filter((l) => l.includes('log-format-test/1.0')).map((l) => JSON.parse(l));
       expect(line).toEqual([
         expect.objectContaining({ msg: 'request completed', verb: 'GET', code: 404, name: 'nope' }),
