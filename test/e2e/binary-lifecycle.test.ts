@@ -2,7 +2,7 @@
 import { execFileSync, spawn, type ChildProcess } from 'node:child_process';
 import { existsSync, mkdtempSync, rmSync, statSync, writeFileSync } from 'node:fs';
 import { createServer } from 'node:net';
-import { tmpdir } from 'node:os';
+import { availableParallelism, tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { freePort } from '../../lib/server/free-port';
 
@@ -24,7 +24,10 @@ function run(args: string[], env: NodeJS.ProcessEnv = process.env): { code: numb
 }
 
 /** Starts the binary with embedded etcd; resolves with the process and its port once it serves. */
-function startEmbedded(dataDir: string, extraFlags: string[] = []): Promise<{ child: ChildProcess; port: number }> {
+function startEmbedded(
+  dataDir: string,
+  extraFlags: string[] = [],
+): Promise<{ child: ChildProcess; port: number; output: () => string }> {
   return new Promise((resolve, reject) => {
     const child = spawn(process.execPath, [BINARY, '--port=0', `--data-dir=${dataDir}`, ...extraFlags], {
       stdio: ['ignore', 'pipe', 'pipe'],
@@ -36,7 +39,7 @@ function startEmbedded(dataDir: string, extraFlags: string[] = []): Promise<{ ch
       const m = /"port":(\d+)[^\n]*"msg":"serving"/.exec(out);
       if (m) {
         clearTimeout(timer);
-        resolve({ child, port: Number(m[1]) });
+        resolve({ child, port: Number(m[1]), output: () => out });
       }
     });
     child.once('exit', (code) => reject(new Error(`server exited with ${code}: ${out}`)));
@@ -158,13 +161,15 @@ describe('embedded etcd when the server is killed', () => {
     return processesMatching(`--data-dir ${dir}`);
   }
 
-  it.each([[[]], [['--workers=2']]])(
+  // The second: more workers than CPUs, which the primary warns about.
+  it.each([[[]], [[`--workers=${availableParallelism() + 1}`]]])(
     'stops with a SIGKILLed server (flags %j), so the next start on the data directory serves its data',
     async (flags: string[]) => {
       const dataDir = mkdtempSync(join(tmpdir(), 'orch-killed-'));
       try {
         const first = await startEmbedded(dataDir, flags);
         expect(await createNamespace(first.port, 'after-kill')).toBe(201);
+        if (flags.length > 0) expect(first.output()).toContain('"msg":"more workers than CPUs');
         const firstExit = exited(first.child);
         first.child.kill('SIGKILL');
         await firstExit;

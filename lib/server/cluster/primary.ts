@@ -1,6 +1,7 @@
 // The primary of --workers N: starts the embedded etcd once, forks N workers sharing the port, restarts a worker that
 // dies, sums the workers' metrics for /metrics, and on SIGTERM stops every worker gracefully, then etcd.
 import cluster, { type Worker } from 'node:cluster';
+import { availableParallelism } from 'node:os';
 import { join } from 'node:path';
 import type { Logger } from 'pino';
 import { AggregatorRegistry } from 'prom-client';
@@ -87,6 +88,12 @@ export async function runPrimary(options: ServerOptions, log: Logger, signalled:
     );
   });
 
+  const cpus = availableParallelism();
+  if (options.workers > cpus)
+    log.warn(
+      { workers: options.workers, cpus },
+      'more workers than CPUs: each worker is a full replica with its own watch cache (memory) and the extra ones add no capacity',
+    );
   for (let index = 1; index <= options.workers; index++) fork(index, 0);
   const outcome = await Promise.race([started.then(() => 'started' as const), startFailed.then((why) => ({ failed: why })), signalled.then((signal) => ({ signal }))]);
   let exitCode = 0;
