@@ -1,7 +1,7 @@
 // Runs an etcd child process (the `etcd` binary from PATH) on free loopback ports with data under a directory.
 import { spawn, type ChildProcess } from 'node:child_process';
 import { mkdirSync, accessSync, constants } from 'node:fs';
-import { delimiter, join } from 'node:path';
+import { delimiter, join, resolve } from 'node:path';
 import { Etcd3 } from 'etcd3';
 import { freePort } from './free-port';
 import { dataDirInUseMessage, findDataDirHolder } from './etcd-data-dir-holder';
@@ -89,7 +89,7 @@ async function startOnPorts(
       '--name',
       'orch',
       '--data-dir',
-      dataDir,
+      resolve(dataDir), // absolute, so that a later start finds this process by it whatever its working directory
       '--listen-client-urls',
       clientUrl,
       '--advertise-client-urls',

@@ -1,7 +1,7 @@
 // Which running etcd already serves a data directory (Linux /proc), so a start can say so at once instead of waiting
 // on etcd's file locks: an embedded etcd left running by a server that was killed, or another server's.
-import { readFileSync, readdirSync } from 'node:fs';
-import { basename, resolve } from 'node:path';
+import { readFileSync, readdirSync, readlinkSync } from 'node:fs';
+import { basename, isAbsolute, resolve } from 'node:path';
 
 export interface DataDirHolder {
   pid: number;
@@ -29,6 +29,16 @@ function dataDirOf(argv: string[]): string | undefined {
   return undefined;
 }
 
+/** `dir` as process `pid` means it: a relative path is relative to that process's working directory. */
+function absoluteIn(pid: string, dir: string): string | undefined {
+  if (isAbsolute(dir)) return resolve(dir);
+  try {
+    return resolve(readlinkSync(`/proc/${pid}/cwd`), dir);
+  } catch {
+    return undefined;
+  }
+}
+
 /** The etcd process whose --data-dir is `dataDir`, if any (undefined where /proc cannot be read). */
 export function findDataDirHolder(dataDir: string): DataDirHolder | undefined {
   const wanted = resolve(dataDir);
@@ -43,7 +53,7 @@ export function findDataDirHolder(dataDir: string): DataDirHolder | undefined {
     const argv = commandLine(entry);
     if (argv.length === 0 || basename(argv[0]!) !== 'etcd') continue;
     const dir = dataDirOf(argv);
-    if (dir === undefined || resolve(dir) !== wanted) continue;
+    if (dir === undefined || absoluteIn(entry, dir) !== wanted) continue;
     let parentPid = 0;
     try {
       // /proc/<pid>/stat: "pid (comm) state ppid …"; comm may hold spaces and parentheses, so read after the last ')'.

@@ -194,7 +194,8 @@ describe('embedded etcd when the server is killed', () => {
   it('names the etcd that still holds the data directory instead of waiting on its locks', async () => {
     const dataDir = mkdtempSync(join(tmpdir(), 'orch-held-'));
     const etcdDir = join(dataDir, 'etcd');
-    // An etcd on the data directory that no server owns, as one left by an older build's killed server would be.
+    // An etcd on the data directory that no server owns, as one left by an older build's killed server would be
+    // (`make run` gives it a relative --data-dir: relative to its own working directory).
     const [client, peer] = [await freePort(), await freePort()];
     const stray = spawn(
       'etcd',
@@ -202,7 +203,7 @@ describe('embedded etcd when the server is killed', () => {
         '--name',
         'orch',
         '--data-dir',
-        etcdDir,
+        'etcd',
         '--listen-client-urls',
         `http://127.0.0.1:${client}`,
         '--advertise-client-urls',
@@ -214,7 +215,7 @@ describe('embedded etcd when the server is killed', () => {
         '--initial-cluster',
         `orch=http://127.0.0.1:${peer}`,
       ],
-      { stdio: 'ignore' },
+      { stdio: 'ignore', cwd: dataDir },
     );
     try {
       const startedAt = Date.now();
