@@ -1,7 +1,8 @@
 // Which running etcd already serves a data directory (Linux /proc), so a start can say so at once instead of waiting
 // on etcd's file locks: an embedded etcd left running by a server that was killed, or another server's.
-import { readFileSync, readdirSync, readlinkSync } from 'node:fs';
+import { readFileSync, readlinkSync } from 'node:fs';
 import { basename, isAbsolute, resolve } from 'node:path';
+import { parentPidOf, processIds } from './proc-table';
 
 export interface DataDirHolder {
   pid: number;
@@ -11,7 +12,7 @@ export interface DataDirHolder {
   parentCommand: string;
 }
 
-function commandLine(pid: number | string): string[] {
+function commandLine(pid: number): string[] {
   try {
     return readFileSync(`/proc/${pid}/cmdline`, 'utf8').split('\0').filter(Boolean);
   } catch {
@@ -30,7 +31,7 @@ function dataDirOf(argv: string[]): string | undefined {
 }
 
 /** `dir` as process `pid` means it: a relative path is relative to that process's working directory. */
-function absoluteIn(pid: string, dir: string): string | undefined {
+function absoluteIn(pid: number, dir: string): string | undefined {
   if (isAbsolute(dir)) return resolve(dir);
   try {
     return resolve(readlinkSync(`/proc/${pid}/cwd`), dir);
@@ -39,30 +40,18 @@ function absoluteIn(pid: string, dir: string): string | undefined {
   }
 }
 
-/** The etcd process whose --data-dir is `dataDir`, if any (undefined where /proc cannot be read). */
+/** The etcd process whose --data-dir is `dataDir`, if any (none found where /proc cannot be read). */
 export function findDataDirHolder(dataDir: string): DataDirHolder | undefined {
   const wanted = resolve(dataDir);
-  let entries: string[];
-  try {
-    entries = readdirSync('/proc');
-  } catch {
-    return undefined;
-  }
-  for (const entry of entries) {
-    if (!/^\d+$/.test(entry) || Number(entry) === process.pid) continue;
-    const argv = commandLine(entry);
+  for (const pid of processIds()) {
+    if (pid === process.pid) continue;
+    const argv = commandLine(pid);
     if (argv.length === 0 || basename(argv[0]!) !== 'etcd') continue;
     const dir = dataDirOf(argv);
-    if (dir === undefined || absoluteIn(entry, dir) !== wanted) continue;
-    let parentPid = 0;
-    try {
-      // /proc/<pid>/stat: "pid (comm) state ppid …"; comm may hold spaces and parentheses, so read after the last ')'.
-      const stat = readFileSync(`/proc/${entry}/stat`, 'utf8');
-      parentPid = Number(stat.slice(stat.lastIndexOf(')') + 2).split(' ')[1]);
-    } catch {
-      continue; // it exited meanwhile
-    }
-    return { pid: Number(entry), parentPid, parentCommand: commandLine(parentPid).join(' ') };
+    if (dir === undefined || absoluteIn(pid, dir) !== wanted) continue;
+    const parentPid = parentPidOf(pid);
+    if (parentPid === undefined) continue; // it exited meanwhile
+    return { pid, parentPid, parentCommand: commandLine(parentPid).join(' ') };
   }
   return undefined;
 }

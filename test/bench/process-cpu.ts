@@ -1,27 +1,12 @@
 // CPU time per process of a process tree (Linux /proc): a --workers primary and its workers, measured over a phase.
-import { readdirSync, readFileSync } from 'node:fs';
+import { parentPidOf, processIds } from '../../lib/server/proc-table';
 import { processCpuMs } from './stats';
 
-/** Pids of the direct children of `pid` (scans /proc/<n>/stat for the parent pid); empty elsewhere. */
+/** Pids of the direct children of `pid`; empty elsewhere than Linux. */
 export function childPids(pid: number): number[] {
-  const children: number[] = [];
-  let entries: string[];
-  try {
-    entries = readdirSync('/proc');
-  } catch {
-    return children;
-  }
-  for (const entry of entries) {
-    if (!/^\d+$/.test(entry)) continue;
-    try {
-      const stat = readFileSync(`/proc/${entry}/stat`, 'utf8');
-      const ppid = Number(stat.slice(stat.lastIndexOf(')') + 2).split(' ')[1]);
-      if (ppid === pid) children.push(Number(entry));
-    } catch {
-      // the process went away
-    }
-  }
-  return children.sort((a, b) => a - b);
+  return processIds()
+    .filter((child) => parentPidOf(child) === pid)
+    .sort((a, b) => a - b);
 }
 
 /** CPU ms of named processes from the start of a phase; `stop()` gives each one's CPU ms during the phase. */
