@@ -14,6 +14,8 @@ import { goMarshal } from '../apimachinery/json/go-marshal';
 import type { PatchType } from './handlers/patch-body';
 import type { FieldValidation } from './handlers/write-options';
 import { goShape } from '../apimachinery/serializers/go-shape';
+import { canonicalApiVersion } from '../apimachinery/schema/group-aliases';
+import { notRegisteredText } from '../apimachinery/schema/scheme';
 
 /** apiserver handlers/patch.go jsonPatchOp: what a JSON patch is strictly decoded into. */
 const JSON_PATCH_OPS = sliceNode(
@@ -52,6 +54,28 @@ function patchInvalid(shown: string, detail: string): StatusError {
   return err;
 }
 
+/** The group/version and kind the patched resource is served as. */
+export interface ServedKind {
+  apiVersion: string;
+  kind: string;
+}
+
+/**
+ * JSON and merge patches are decoded into the served kind (runtime.DecodeInto): a patch that changes `apiVersion` or
+ * `kind` names another type, which cannot be decoded into it (422 `no kind "Namespace" is registered for version
+ * "apps/v1" …`); removing them leaves the served ones. Strategic patches go through the unstructured converter,
+ * which does not read them.
+ */
+function checkPatchedKind(patched: ApiObject, served: ServedKind, shown: () => string): void {
+  const apiVersion =
+    typeof patched.apiVersion === 'string' && patched.apiVersion !== '' ? patched.apiVersion : undefined;
+  const kind = typeof patched.kind === 'string' && patched.kind !== '' ? patched.kind : undefined;
+  const sameVersion =
+    apiVersion === undefined || canonicalApiVersion(apiVersion) === canonicalApiVersion(served.apiVersion);
+  if (sameVersion && (kind === undefined || kind === served.kind)) return;
+  throw patchInvalid(shown(), notRegisteredText(kind ?? served.kind, apiVersion ?? served.apiVersion));
+}
+
 export interface CheckedPatch {
   /** The patched object as decoding leaves it: unknown fields dropped. */
   object: ApiObject;
@@ -72,11 +96,13 @@ export function checkPatchedObject(
   patch: unknown,
   directive: FieldValidation,
   bodyProblems: readonly string[],
+  served?: ServedKind,
 ): CheckedPatch {
+  const shown = (): string => (type === 'strategic' ? goPrint(patch) : goMarshal(patched));
+  if (served !== undefined && type !== 'strategic') checkPatchedKind(patched, served, shown);
   if (schema === undefined) return { object: patched, warnings: [] };
   // Decoded in the object's own key order, so what is stored keeps it; Kubernetes' text shows json.Marshal's form.
   const decoded = decodeJson(JSON.stringify(patched), schema, { strict: directive !== 'Ignore' });
-  const shown = (): string => (type === 'strategic' ? goPrint(patch) : goMarshal(patched));
   const typeError = type === 'strategic' ? fromUnstructuredError(patched, schema) : decoded.error;
   if (typeError !== undefined) throw patchInvalid(shown(), typeError);
   const objectProblems = type === 'strategic' ? [...decoded.strictErrors].sort() : decoded.strictErrors;

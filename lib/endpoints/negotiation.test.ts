@@ -136,4 +136,24 @@ describe('bodyFormatOf', () => {
       expect.objectContaining({ status: expect.objectContaining({ code: 415 }) }),
     );
   });
+
+  it.each([
+    ['application/json; foo'],
+    ['application/json; charset=utf-8; CHARSET=utf-8'],
+    ['application/json; charset='],
+    ['application/json extra'],
+    ['application/'],
+    ['application/json; charset="utf-8'],
+  ])('refuses %j as Go mime.ParseMediaType does (415)', (type) => {
+    expect(() => bodyFormatOf(type)).toThrow(
+      expect.objectContaining({ status: expect.objectContaining({ code: 415 }) }),
+    );
+  });
+
+  it.each([['application/json;'], ['application/json ; charset="utf-8" ;'], ['APPLICATION/JSON']])(
+    'accepts %j',
+    (type) => {
+      expect(bodyFormatOf(type)).toBe('json');
+    },
+  );
 });

@@ -160,8 +160,51 @@ export type BodyFormat = 'json' | 'yaml' | 'protobuf';
 
 const PROTOBUF_TYPES: ReadonlySet<string> = new Set([PROTOBUF_MEDIA_TYPE, PROTOBUF_MEDIA_TYPE_ALIAS]);
 
-/** Decoder for a POST/PUT body (415 when the type is not served). */
+// Go's mime token characters: printable ASCII other than space and the tspecials.
+const MIME_TOKEN = /^[!#$%&'*+\-.^_`|~0-9A-Za-z]+/;
+const MIME_QUOTED_STRING = /^"(?:[^"\\]|\\.)*"/;
+
+/**
+ * Whether Go's mime.ParseMediaType accepts the value: `type[/subtype]`, then `; name=value` parameters (token or
+ * quoted string values, no repeated names; trailing semicolons allowed). Kubernetes answers 415 to a body whose
+ * Content-Type it rejects.
+ */
+function goParsesMediaType(value: string): boolean {
+  const semicolon = value.indexOf(';');
+  const base = (semicolon < 0 ? value : value.slice(0, semicolon)).trim();
+  const type = MIME_TOKEN.exec(base)?.[0];
+  if (type === undefined) return false;
+  if (type.length < base.length) {
+    const rest = base.slice(type.length);
+    const subtype = rest.startsWith('/') ? MIME_TOKEN.exec(rest.slice(1))?.[0] : undefined;
+    if (subtype === undefined || subtype.length !== rest.length - 1) return false;
+  }
+  if (semicolon < 0) return true;
+  const names = new Set<string>();
+  let params = value.slice(semicolon);
+  for (;;) {
+    params = params.trimStart();
+    if (params === '') return true;
+    if (!params.startsWith(';')) return false;
+    const afterSemicolon = params.slice(1).trimStart();
+    const name = MIME_TOKEN.exec(afterSemicolon)?.[0];
+    if (name === undefined) return afterSemicolon.trim() === ''; // a trailing `;` is ignored
+    let rest = afterSemicolon.slice(name.length).trimStart();
+    if (!rest.startsWith('=')) return false;
+    rest = rest.slice(1).trimStart();
+    const parsedValue = MIME_TOKEN.exec(rest)?.[0] ?? MIME_QUOTED_STRING.exec(rest)?.[0];
+    if (parsedValue === undefined) return false;
+    const key = name.toLowerCase();
+    if (names.has(key)) return false;
+    names.add(key);
+    params = rest.slice(parsedValue.length);
+  }
+}
+
+/** Decoder for a POST/PUT/DELETE body (415 when the type is not served or Go's mime parser refuses it). */
 export function bodyFormatOf(contentType: string | undefined): BodyFormat {
+  if (contentType !== undefined && contentType !== '' && !goParsesMediaType(contentType))
+    throw unsupportedMediaType(UNSUPPORTED_BODY_TEXT);
   const type = (contentType ?? '').split(';')[0]?.trim().toLowerCase() ?? '';
   if (type === '' || type === 'application/json') return 'json';
   if (type === 'application/yaml') return 'yaml';

@@ -6,6 +6,7 @@ import { isPlainObject } from '../meta/types';
 import { goKindWord, unmarshalTypeError, type GoErrorContext } from './go-json-errors';
 import { goDurationError, goTimeParseError, RFC3339, RFC3339_MICRO } from './go-time';
 import { quantityJsonError } from './go-quantity';
+import { goBase64ErrorOffset } from './go-base64';
 import { JsonReader, setOwn, type ValueKind } from './json-reader';
 
 export interface DecodeOptions {
@@ -36,6 +37,25 @@ function fitsInteger(literal: string, format: string | undefined): boolean {
   if (format === 'int64') return literal.length < 16 || (BigInt(literal) >= INT64_MIN && BigInt(literal) <= INT64_MAX);
   const n = Number(literal);
   return n >= INT32_MIN && n <= INT32_MAX;
+}
+
+/**
+ * A map entry or slice element decoded from `null`: Go decodes into a fresh zero element and leaves it as it is, so a
+ * `null` label value is "" and a `null` in a []int32 is 0 (pointers, slices, maps and structs are left as decoded).
+ */
+function zeroForNull(node: SchemaNode, value: unknown): unknown {
+  if (value !== null || node.nullable) return value;
+  switch (node.type) {
+    case 'string':
+      return '';
+    case 'integer':
+    case 'number':
+      return 0;
+    case 'boolean':
+      return false;
+    default:
+      return value;
+  }
 }
 
 /** A strict decode checks a map's keys against the seen-keys stack up to this many, then against a Set. */
@@ -198,10 +218,10 @@ class SchemaDecoder {
         else if (many !== undefined) many.add(key);
         else if (seen.push(key) - from > MAP_KEYS_ON_STACK) many = new Set(seen.slice(from));
         const pushed = this.#pushKey(key);
-        setOwn(target, key, this.#value(values, undefined));
+        setOwn(target, key, zeroForNull(values, this.#value(values, undefined)));
         this.#popPath(pushed);
       } else {
-        setOwn(target, key, this.#value(values, undefined));
+        setOwn(target, key, zeroForNull(values, this.#value(values, undefined)));
       }
     } while (r.nextKey());
     if (seen) seen.length = from;
@@ -219,10 +239,10 @@ class SchemaDecoder {
     do {
       if (strict) {
         this.#path.push(`[${i}]`);
-        target[i] = this.#value(items, target[i]);
+        target[i] = zeroForNull(items, this.#value(items, target[i]));
         this.#path.pop();
       } else {
-        target[i] = this.#value(items, target[i]);
+        target[i] = zeroForNull(items, this.#value(items, target[i]));
       }
       i += 1;
     } while (r.nextElement());
@@ -265,9 +285,16 @@ class SchemaDecoder {
       r.readLiteral(kind);
       return node.nullable ? null : (existing ?? null); // Go leaves a non-pointer value as it was
     }
-    // `bytes` is not checked as base64: no served kind has a []byte field outside raw JSON.
-    if (node.type === 'string' || node.type === 'bytes') {
+    if (node.type === 'string') {
       if (kind === 'string') return r.readString();
+    } else if (node.type === 'bytes') {
+      // A []byte (a webhook's caBundle) is base64 in JSON; what Go cannot decode stops decoding.
+      if (kind === 'string') {
+        const text = r.readString();
+        const offset = goBase64ErrorOffset(text);
+        if (offset !== undefined) this.#abort(`illegal base64 data at input byte ${offset}`);
+        return text;
+      }
     } else if (node.type === 'boolean') {
       if (kind === 'true' || kind === 'false') {
         r.readLiteral(kind);

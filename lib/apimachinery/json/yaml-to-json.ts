@@ -12,6 +12,7 @@ import {
 } from 'yaml';
 import { goQuote } from '../field/errors';
 import { yamlNestingError } from './max-depth';
+import { yamlAliasError } from './yaml-aliases';
 
 /** A YAML body that does not parse (the message is the `yaml` library's). */
 export class YamlSyntaxError extends Error {
@@ -95,6 +96,8 @@ export function yamlToJson(text: string, options: { strict: boolean }): YamlConv
   if (doc === undefined) return { json: 'null', duplicateKeysError: undefined };
   const error = doc.errors[0];
   if (error) throw new YamlSyntaxError(goSyntaxErrorText(error));
+  const aliasError = yamlAliasError(doc);
+  if (aliasError !== undefined) throw new YamlSyntaxError(aliasError);
   let duplicateKeysError: string | undefined;
   if (options.strict) {
     const items: string[] = [];

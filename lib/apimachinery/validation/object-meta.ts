@@ -1,8 +1,8 @@
 // ObjectMeta validation on create and update (k8s.io/apimachinery/pkg/api/validation/objectmeta.go texts).
-import type { ObjectMeta } from '../meta/types';
+import type { ObjectMeta, OwnerReference } from '../meta/types';
 import { isPlainObject } from '../meta/types';
 import type { FieldError } from '../field/errors';
-import { forbiddenField, goLiteral, invalidValue, required, tooLong } from '../field/errors';
+import { forbiddenField, goLiteral, goQuote, invalidValue, required, tooLong } from '../field/errors';
 import { goStringSliceText } from './untrusted-json';
 import { FieldPath } from '../field/path';
 import type { NameValidator } from './names';
@@ -74,6 +74,57 @@ export function validateFinalizers(finalizers: unknown, path: FieldPath): FieldE
   return errs;
 }
 
+/** Go's `%#v` of a *bool (the address is whatever Go's allocator gave; any stands for it). */
+function goBoolPointer(value: boolean | undefined): string {
+  return value === undefined ? '(*bool)(nil)' : '(*bool)(0xc000010000)';
+}
+
+/** Go's `%#v` of a v1.OwnerReference. */
+function goOwnerReference(ref: OwnerReference): string {
+  const fields = [
+    `APIVersion:${goQuote(ref.apiVersion ?? '')}`,
+    `Kind:${goQuote(ref.kind ?? '')}`,
+    `Name:${goQuote(ref.name ?? '')}`,
+    `UID:${goQuote(ref.uid ?? '')}`,
+    `Controller:${goBoolPointer(ref.controller)}`,
+    `BlockOwnerDeletion:${goBoolPointer(ref.blockOwnerDeletion)}`,
+  ];
+  return `v1.OwnerReference{${fields.join(', ')}}`;
+}
+
+/** ValidateOwnerReferences: every reference names a version, kind, name and uid; at most one is the controller. */
+export function validateOwnerReferences(refs: readonly OwnerReference[] | undefined, path: FieldPath): FieldError[] {
+  if (!Array.isArray(refs)) return [];
+  const errs: FieldError[] = [];
+  let firstController: string | undefined;
+  for (const ref of refs) {
+    const apiVersion = ref.apiVersion ?? '';
+    // schema.FromAPIVersionAndKind: the version is what follows the last `/`, or the whole value without one.
+    if (apiVersion.slice(apiVersion.lastIndexOf('/') + 1) === '')
+      errs.push(invalidValue(path.child('apiVersion'), apiVersion, 'version must not be empty'));
+    if (!ref.kind) errs.push(invalidValue(path.child('kind'), ref.kind ?? '', 'kind must not be empty'));
+    if (!ref.name) errs.push(invalidValue(path.child('name'), ref.name ?? '', 'name must not be empty'));
+    if (!ref.uid) errs.push(invalidValue(path.child('uid'), ref.uid ?? '', 'uid must not be empty'));
+    // BannedOwners: core v1 Events.
+    if (apiVersion === 'v1' && ref.kind === 'Event')
+      errs.push(
+        invalidValue(path, goLiteral(goOwnerReference(ref)), '/v1, Kind=Event is disallowed from being an owner'),
+      );
+    if (ref.controller !== true) continue;
+    const controller = `${ref.kind ?? ''}/${ref.name ?? ''}`;
+    if (firstController === undefined) firstController = controller;
+    else
+      errs.push(
+        invalidValue(
+          path,
+          goLiteral(`[]v1.OwnerReference{${refs.map(goOwnerReference).join(', ')}}`),
+          `Only one reference can have Controller set to true. Found "true" in references for ${firstController} and ${controller}`,
+        ),
+      );
+  }
+  return errs;
+}
+
 /** ValidateObjectMeta: name or generateName, namespace by scope, generation, labels, annotations, finalizers. */
 export function validateObjectMeta(meta: ObjectMeta, namespaced: boolean, validateName: NameValidator): FieldError[] {
   const errs: FieldError[] = [];
@@ -98,6 +149,7 @@ export function validateObjectMeta(meta: ObjectMeta, namespaced: boolean, valida
   }
   errs.push(...validateLabels(meta.labels, metadataPath.child('labels')));
   errs.push(...validateAnnotations(meta.annotations, metadataPath.child('annotations')));
+  errs.push(...validateOwnerReferences(meta.ownerReferences, metadataPath.child('ownerReferences')));
   errs.push(...validateFinalizers(meta.finalizers, metadataPath.child('finalizers')));
   return errs;
 }
@@ -135,6 +187,7 @@ export function validateObjectMetaUpdate(meta: ObjectMeta, old: ObjectMeta): Fie
   );
   errs.push(...validateLabels(meta.labels, metadataPath.child('labels')));
   errs.push(...validateAnnotations(meta.annotations, metadataPath.child('annotations')));
+  errs.push(...validateOwnerReferences(meta.ownerReferences, metadataPath.child('ownerReferences')));
   errs.push(...validateFinalizers(meta.finalizers, metadataPath.child('finalizers')));
   return errs;
 }

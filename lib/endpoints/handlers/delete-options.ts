@@ -1,13 +1,14 @@
 // DeleteOptions from a DELETE's body (when present) or its query parameters, validated (422 DeleteOptions).
-import { badRequest, invalid } from '../../apimachinery/errors';
+import { badRequest, invalid, StatusError } from '../../apimachinery/errors';
 import type { DeleteOptions } from '../../apimachinery/meta/delete-options';
 import { validateDeleteOptions } from '../../apimachinery/meta/delete-options';
 import { isPlainObject } from '../../apimachinery/meta/types';
 import type { ApiRequest } from './api-request';
 import { bodyFormatOf } from '../negotiation';
 import { readBody } from '../request-body';
-import { parse as parseYaml } from 'yaml';
-import { yamlNestingError } from '../../apimachinery/json/max-depth';
+import { yamlToJson } from '../../apimachinery/json/yaml-to-json';
+import { decodeJson } from '../../apimachinery/json/schema-decoder';
+import { messageNode, type SchemaNode } from '../../apimachinery/schema';
 import { decodeProtobufBody } from '../../apimachinery/serializers/protobuf';
 import { META_GROUP, parseIntegerParam } from './list-options';
 import { dryRunValues } from './write-options';
@@ -63,10 +64,18 @@ function fromQuery(query: URLSearchParams): DeleteOptions {
   return options;
 }
 
-function parseYamlOptions(text: string): unknown {
-  const tooDeep = yamlNestingError(text);
-  if (tooDeep !== undefined) throw new Error(tooDeep);
-  return parseYaml(text);
+let deleteOptionsNode: SchemaNode | undefined;
+
+/**
+ * A JSON (or YAML, converted) body decoded into DeleteOptions as Go's decoder does: a wrongly typed field
+ * (`"dryRun":"All"`, `"preconditions":{"uid":5}`) fails the request with Go's text instead of being dropped, so a
+ * delete the client meant to be dry or guarded never runs unguarded.
+ */
+function decodeTextOptions(text: string): unknown {
+  deleteOptionsNode ??= messageNode('k8s.io.apimachinery.pkg.apis.meta.v1.DeleteOptions');
+  const decoded = decodeJson(text, deleteOptionsNode, { strict: false });
+  if (decoded.error !== undefined) throw badRequest(`couldn't decode DeleteOptions: ${decoded.error}`);
+  return decoded.value;
 }
 
 /** `allowPreconditionQuery` is false for deletecollection, whose resourceVersion is a list option. */
@@ -78,12 +87,13 @@ export async function readDeleteOptions(r: ApiRequest, allowPreconditionQuery: b
     let value: unknown;
     try {
       value =
-        format === 'yaml'
-          ? parseYamlOptions(body.toString('utf8'))
-          : format === 'protobuf'
-            ? protobufDeleteOptions(body)
-            : JSON.parse(body.toString('utf8'));
+        format === 'protobuf'
+          ? protobufDeleteOptions(body)
+          : decodeTextOptions(
+              format === 'yaml' ? yamlToJson(body.toString('utf8'), { strict: false }).json : body.toString('utf8'),
+            );
     } catch (err) {
+      if (err instanceof StatusError) throw err;
       throw badRequest(`couldn't decode DeleteOptions: ${err instanceof Error ? err.message : String(err)}`);
     }
     options = fromBody(value);

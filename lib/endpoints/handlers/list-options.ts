@@ -16,19 +16,33 @@ import {
 
 export const META_GROUP = 'meta.orch.io';
 
+const INT64_MIN = -(2n ** 63n);
+const INT64_MAX = 2n ** 63n - 1n;
+const UINT64_MAX = 2n ** 64n - 1n;
+
 /** strconv.ParseInt-style parse of an integer query parameter; 400 with Go's text when malformed. */
 export function parseIntegerParam(value: string | null): number | undefined {
-  if (value === null || value === '') return undefined;
+  if (value === null) return undefined;
+  // Go's strconv.ParseInt(value, 10, 64), as the query conversion calls it: an empty value is a syntax error too.
   if (!/^[+-]?\d+$/.test(value)) throw badRequest(`strconv.ParseInt: parsing ${JSON.stringify(value)}: invalid syntax`);
+  const n = BigInt(value);
+  if (n < INT64_MIN || n > INT64_MAX)
+    throw badRequest(`strconv.ParseInt: parsing ${JSON.stringify(value)}: value out of range`);
   return Number(value);
 }
 
 /** A resourceVersion query value; undefined when unset, 0 for "0"; 400 when not a number. */
 export function parseResourceVersion(value: string | null): number | undefined {
   if (value === null || value === '') return undefined;
-  if (!/^\d+$/.test(value)) {
+  // Go's strconv.ParseUint(value, 10, 64) in APIObjectVersioner.ParseResourceVersion.
+  const problem = !/^\d+$/.test(value)
+    ? 'invalid syntax'
+    : BigInt(value) > UINT64_MAX
+      ? 'value out of range'
+      : undefined;
+  if (problem !== undefined) {
     throw badRequest(
-      `invalid resource version: resourceVersion: Invalid value: ${JSON.stringify(value)}: strconv.ParseUint: parsing ${JSON.stringify(value)}: invalid syntax`,
+      `invalid resource version: resourceVersion: Invalid value: ${JSON.stringify(value)}: strconv.ParseUint: parsing ${JSON.stringify(value)}: ${problem}`,
     );
   }
   return Number(value);

@@ -171,7 +171,10 @@ export async function handlePatch(r: ApiRequest): Promise<void> {
     (current) => {
       decoded ??= decodePatch(r, body, type, directive);
       const { patch, apply, bodyProblems } = decoded;
-      const checked = checkPatchedObject(apply(asServed(r, current)), schema, type, patch, directive, bodyProblems);
+      const checked = checkPatchedObject(apply(asServed(r, current)), schema, type, patch, directive, bodyProblems, {
+        apiVersion: apiVersionOfDefinition(def),
+        kind: def.kind,
+      });
       warnings = checked.warnings;
       const patched = checked.object;
       if (!isPlainObject(patched) || !isPlainObject(patched['metadata']))

@@ -11,15 +11,54 @@ export interface ResponseOptions {
   warnings?: readonly string[];
 }
 
-/** `299 - "<text>"` as Kubernetes formats warning header values. */
 /** Appends a `Warning` header (admission webhooks' warnings, before the response is written). */
 export function addWarningHeader(res: ServerResponse, text: string): void {
   if (res.headersSent) return;
-  res.setHeader('Warning', [...[res.getHeader('Warning') ?? []].flat().map(String), warningHeaderValue(text)]);
+  const value = warningHeaderValue(text);
+  if (value === undefined) return;
+  res.setHeader('Warning', [...[res.getHeader('Warning') ?? []].flat().map(String), value]);
 }
 
-export function warningHeaderValue(text: string): string {
-  return `299 - "${text.replace(/\\/g, '\\\\').replace(/"/g, '\\"')}"`;
+// Go's unicode.IsControl (C0, DEL and the C1 controls), and a UTF-16 surrogate without its pair (not UTF-8).
+const NOT_A_WARNING_TEXT =
+  // eslint-disable-next-line no-control-regex
+  /[\u0000-\u001f\u007f-\u009f]|[\ud800-\udbff](?![\udc00-\udfff])|(?<![\ud800-\udbff])[\udc00-\udfff]/;
+
+/**
+ * `299 - "<text>"` as Kubernetes formats warning header values, or undefined for a text Kubernetes' warning
+ * recorder drops (net.NewWarningHeader refuses control characters, a newline included, and invalid UTF-8). The
+ * value carries the text's UTF-8 bytes, one per character, as Node writes header strings in latin1.
+ */
+export function warningHeaderValue(text: string): string | undefined {
+  if (NOT_A_WARNING_TEXT.test(text)) return undefined;
+  const quoted = `299 - "${text.replace(/\\/g, '\\\\').replace(/"/g, '\\"')}"`;
+  return /^[\x20-\x7e]*$/.test(quoted) ? quoted : Buffer.from(quoted, 'utf8').toString('latin1');
+}
+
+/**
+ * The body to end a response with: Node sends the head in the same write as a string body and in the body's
+ * encoding, so a head carrying UTF-8 bytes (a warning about a non-ASCII field name) goes out in latin1 only ahead of
+ * a Buffer; an ASCII head, the usual one, keeps the string.
+ */
+export function bodyForHead(
+  res: ServerResponse,
+  headWarnings: readonly string[] | undefined,
+  body: string | Buffer,
+): string | Buffer {
+  if (typeof body !== 'string') return body;
+  const set = res.getHeader('Warning');
+  const values = [...(headWarnings ?? []), ...[set ?? []].flat().map(String)];
+  return values.some((v) => !/^[\x20-\x7e]*$/.test(v)) ? Buffer.from(body) : body;
+}
+
+/** The header values of these warnings, without those Kubernetes would drop. */
+export function warningHeaderValues(texts: readonly string[]): string[] {
+  const values: string[] = [];
+  for (const text of texts) {
+    const value = warningHeaderValue(text);
+    if (value !== undefined) values.push(value);
+  }
+  return values;
 }
 
 /**
@@ -79,11 +118,12 @@ export function writeResponse(
     'Content-Length': Buffer.byteLength(body),
   };
   // Warnings set earlier in the chain (a deprecated version's) come first.
-  if (options.warnings && options.warnings.length > 0)
-    headers['Warning'] = [
-      ...[res.getHeader('Warning') ?? []].flat().map(String),
-      ...options.warnings.map(warningHeaderValue),
-    ];
+  let warnings: string[] | undefined;
+  if (options.warnings && options.warnings.length > 0) {
+    warnings = [...[res.getHeader('Warning') ?? []].flat().map(String), ...warningHeaderValues(options.warnings)];
+    headers['Warning'] = warnings;
+  }
+  const sent = bodyForHead(res, warnings, body);
   res.writeHead(code, headers);
-  res.end(body);
+  res.end(sent);
 }

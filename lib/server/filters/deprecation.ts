@@ -2,7 +2,7 @@
 import type { ServerResponse } from 'node:http';
 import type { ResourceRequestInfo } from '../../endpoints/request-info';
 import type { Deprecation, ServedResource } from '../../registry/resource-registry';
-import { warningHeaderValue } from '../../endpoints/handlers/write-response';
+import { warningHeaderValues } from '../../endpoints/handlers/write-response';
 import { apiVersionOf } from '../../apimachinery/schema/group-version';
 import type { ApiServerMetrics } from '../metrics/metrics';
 
@@ -30,7 +30,7 @@ export function markDeprecated(
   const deprecation = served.deprecation;
   if (!deprecation) return;
   const { group, version, kind } = served.definition;
-  res.setHeader('Warning', [warningHeaderValue(deprecationWarning(group, version, kind, deprecation))]);
+  res.setHeader('Warning', warningHeaderValues([deprecationWarning(group, version, kind, deprecation)]));
   metrics.deprecatedApis.set(
     {
       group,

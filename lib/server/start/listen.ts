@@ -3,6 +3,9 @@ import { createServer as createHttpServer, type RequestListener, type Server } f
 import { createServer as createHttpsServer } from 'node:https';
 import type { TlsFiles } from './start-files';
 
+/** kube-apiserver's http.Server MaxHeaderBytes (secure_serving.go): 1 MiB of request line and headers, not Node's 16 KiB. */
+const MAX_HEADER_BYTES = 1 << 20;
+
 /** Linux's default net.core.somaxconn since 5.4. */
 const LISTEN_BACKLOG = 4096;
 
@@ -18,13 +21,14 @@ export async function listen(
   const http = tlsFiles
     ? createHttpsServer(
         {
+          maxHeaderSize: MAX_HEADER_BYTES,
           cert: tlsFiles.cert,
           key: tlsFiles.key,
           ...(tlsFiles.clientCA ? { ca: tlsFiles.clientCA, requestCert: true, rejectUnauthorized: false } : {}),
         },
         listener,
       )
-    : createHttpServer(listener);
+    : createHttpServer({ maxHeaderSize: MAX_HEADER_BYTES }, listener);
   http.keepAliveTimeout = 65_000;
   await new Promise<void>((resolve, reject) => {
     http.once('error', reject);
