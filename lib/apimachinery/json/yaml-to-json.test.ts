@@ -74,3 +74,19 @@ describe('yamlToJson duplicate keys (strict)', () => {
     expect(duplicates('base: &b {x: 1}\nobj:\n  <<: *b\n  <<: *b\n  z: 2\n')).toBeUndefined();
   });
 });
+
+describe('yaml.v2 values json.Marshal cannot or does write', () => {
+  it.each([
+    ['replicas: .inf', 'json: unsupported value: +Inf'],
+    ['replicas: -.Inf', 'json: unsupported value: -Inf'],
+    ['a: [1, .nan]', 'json: unsupported value: NaN'],
+  ])('%j fails the conversion', (text, message) => {
+    expect(() => yamlToJson(text, { strict: false })).toThrow(message);
+  });
+
+  it('decodes !!binary to the string of its bytes', () => {
+    expect(yamlToJson('a: !!binary aGVsbG8=\nb: [!!binary aGk=]', { strict: false }).json).toBe(
+      '{"a":"hello","b":["hi"]}',
+    );
+  });
+});

@@ -85,6 +85,20 @@ function collectDuplicateKeys(node: YamlNode | null | undefined, lines: LineCoun
   }
 }
 
+/**
+ * What sigs.k8s.io/yaml's json.Marshal makes of yaml.v2's values: `!!binary` decodes to the string of its bytes, and
+ * `.inf`/`.nan` have no JSON form (`json: unsupported value: +Inf`, which fails the conversion).
+ */
+function goJsonValue(this: Record<string, unknown>, key: string, value: unknown): unknown {
+  const original = this[key]; // a Buffer's own toJSON has already run on `value`
+  if (original instanceof Uint8Array) return Buffer.from(original).toString('utf8');
+  if (typeof value === 'number' && !Number.isFinite(value)) {
+    const text = Number.isNaN(value) ? 'NaN' : value > 0 ? '+Inf' : '-Inf';
+    throw new YamlSyntaxError(`json: unsupported value: ${text}`);
+  }
+  return value;
+}
+
 /** Converts a YAML body; `strict` also collects repeated keys. Throws YamlSyntaxError when it does not parse. */
 export function yamlToJson(text: string, options: { strict: boolean }): YamlConversion {
   const tooDeep = yamlNestingError(text);
@@ -104,6 +118,6 @@ export function yamlToJson(text: string, options: { strict: boolean }): YamlConv
     collectDuplicateKeys(doc.contents, lineCounter, items);
     if (items.length > 0) duplicateKeysError = `${YAML_UNMARSHAL_ERRORS}  ${items.join('\n  ')}`;
   }
-  const json = JSON.stringify(doc.toJS({ maxAliasCount: -1 })) ?? 'null';
+  const json = JSON.stringify(doc.toJS({ maxAliasCount: -1 }), goJsonValue) ?? 'null';
   return { json, duplicateKeysError };
 }
