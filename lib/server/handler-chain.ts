@@ -1,4 +1,4 @@
-// The request lifecycle, in order: request info → log/metrics → audit → authentication → APF or max-in-flight →
+// The request lifecycle, in order: request info → log/metrics → audit → authentication → impersonation → APF or max-in-flight →
 // authorization → resource handler or non-resource route → Status on error. Every request passes these filters here;
 // resource requests then go straight to the resource handler, everything else to Express's router (./routes), so
 // the router stays off the hot path.
@@ -24,8 +24,9 @@ import type { MaxInFlight } from './filters/max-in-flight';
 import { writeTooManyRequests } from './filters/too-many-requests';
 import { authenticate } from './filters/authentication';
 import type { RequestAuthenticator } from './authentication/authenticator';
-import type { Authorizer } from './authorization/authorizer';
 import { authorizeRequest } from './filters/authorization';
+import { impersonate } from './filters/impersonation';
+import { ALWAYS_ALLOW, type Authorizer } from './authorization/authorizer';
 
 export interface HandlerChainDeps {
   /** Who makes each request (401 when credentials fail); the user lands in the request context. */
@@ -91,7 +92,10 @@ async function serve(
     trackRequest(req, res, info, query, deps.log, deps.metrics, instrumented);
     const auditAnnotations = auditRequest(deps.audit, req, res, info);
     const authenticated = authenticate(deps.authenticator, req, res, query, deps.log);
-    const user = authenticated instanceof Promise ? await authenticated : authenticated;
+    const authenticatedUser = authenticated instanceof Promise ? await authenticated : authenticated;
+    if (!authenticatedUser) return;
+    // Impersonation comes before flow control and authorization, so both see the impersonated user.
+    const user = impersonate(deps.authorizer ?? ALWAYS_ALLOW, authenticatedUser, req, res, query, deps.log);
     if (!user) return;
     // Classification, dispatching and max-in-flight all read the authenticated user from this one digest;
     // authorization comes after them, as in Kubernetes' handler chain.

@@ -1,5 +1,6 @@
 // kubectl against a TLS server with tokens and a client certificate under RBAC: create role/rolebinding (the
-// rbac.authorization.k8s.io typed client), auth can-i (SelfSubjectAccessReview, protobuf from kubectl 1.33) and --list.
+// rbac.authorization.k8s.io typed client), auth can-i (SelfSubjectAccessReview, protobuf from kubectl 1.33) and --list,
+// impersonation (--as, --as-group, --as-uid).
 import { writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { Kubectl, kubectlRelease } from '../helpers/kubectl';
@@ -112,6 +113,38 @@ describe('kubectl with two users and a client certificate', () => {
     } finally {
       if (k !== kubectl) k.cleanup();
     }
+  });
+
+  it('impersonates with --as, --as-group and --as-uid (system:masters may, bob may not)', async () => {
+    expect(await kubectl.ok(...as('admin'), '--as=alice', '--as-uid=u-9', 'get', 'deployments', '-n', NS)).toContain(
+      'web',
+    );
+    const asBob = await kubectl.run([...as('admin'), '--as=bob', 'get', 'deployments', '-n', NS]);
+    expect(asBob.code).toBe(1);
+    expect(asBob.stderr).toContain(
+      `Error from server (Forbidden): deployments.apps is forbidden: User "bob" cannot list resource "deployments" in API group "apps" in the namespace "${NS}"`,
+    );
+    const bobAsAlice = await kubectl.run([...as('bob'), '--as=alice', 'get', 'deployments', '-n', NS]);
+    expect(bobAsAlice.code).toBe(1);
+    expect(bobAsAlice.stderr).toContain(
+      'Error from server (Forbidden): users "alice" is forbidden: User "bob" cannot impersonate resource "users" in API group "" at the cluster scope',
+    );
+    // alice-reads also binds the group devs: bob impersonated in devs may list, as the SelfSubjectAccessReview says.
+    const canI = await kubectl.run([
+      ...as('admin'),
+      '--as=bob',
+      '--as-group=devs',
+      'auth',
+      'can-i',
+      'list',
+      'deployments',
+      '-n',
+      NS,
+    ]);
+    expect({ code: canI.code, out: canI.stdout.trim() }).toEqual({ code: 0, out: 'yes' });
+    expect(
+      await kubectl.ok(...as('admin'), '--as=bob', '--as-group=devs', '--as-group=ops', 'get', 'deployments', '-n', NS),
+    ).toContain('web');
   });
 
   it('lists the rules with auth can-i --list', async () => {

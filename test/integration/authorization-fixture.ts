@@ -63,7 +63,7 @@ export const bindUser = (name: string, roleKind: string, roleName: string, users
 });
 
 export function expectForbidden(
-  res: ApiResponse,
+  res: Pick<ApiResponse, 'status' | 'body'>,
   message: string,
   details: Record<string, string> | Record<string, never>,
 ): void {

@@ -9,6 +9,7 @@ import { statusOfResponse } from '../../endpoints/handlers/write-status';
 import { goPathError } from '../go-path-error';
 import { userInfoJson } from '../../apimachinery/user';
 import { requestUser } from '../../endpoints/request-user';
+import { impersonationOf } from './impersonation';
 
 export interface AuditLog {
   write(event: Record<string, unknown>): void;
@@ -110,9 +111,16 @@ function objectRef(info: RequestInfo): Record<string, string> | undefined {
   return Object.fromEntries(Object.entries(ref).filter(([, v]) => v !== ''));
 }
 
+/** The authenticated user: with impersonation the requestor, the impersonated user going in `impersonatedUser`. */
 function userOf(req: IncomingMessage): Record<string, unknown> {
-  const user = requestUser(req);
+  const user = impersonationOf(req)?.requestor ?? requestUser(req);
   return user ? userInfoJson(user) : {};
+}
+
+/** audit.LogImpersonatedUser's field, set by the impersonation filter. */
+function impersonatedUserOf(req: IncomingMessage): { impersonatedUser?: Record<string, unknown> } {
+  const impersonation = impersonationOf(req);
+  return impersonation ? { impersonatedUser: userInfoJson(impersonation.impersonated) } : {};
 }
 
 /**
@@ -139,6 +147,7 @@ export function auditRequest(
       verb: info.verb,
       // A request whose credentials failed (401) has no user, as upstream's failed-authentication event.
       user: userOf(req),
+      ...impersonatedUserOf(req),
       sourceIPs: sourceIPs(req),
       userAgent: req.headers['user-agent'] ?? '',
     };
