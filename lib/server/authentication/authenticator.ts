@@ -7,6 +7,21 @@ import { ALL_AUTHENTICATED, ALL_UNAUTHENTICATED, ANONYMOUS, type UserInfo } from
 /** A bearer token's owner; undefined when this authenticator does not know the token. May reject (an error → 401). */
 export type TokenAuthenticator = (token: string) => UserInfo | undefined | Promise<UserInfo | undefined>;
 
+/** What a token is good for: its user and the audiences it was authenticated for (authenticator.Response). */
+export interface AudienceTokenResult {
+  user: UserInfo;
+  audiences: readonly string[];
+}
+
+/**
+ * A token authenticator that knows audiences (TokenReview): `requested` absent means none were asked for; undefined
+ * when it does not know the token; a rejection when it knows it and refuses it.
+ */
+export type AudienceTokenAuthenticator = (
+  token: string,
+  requested: readonly string[] | undefined,
+) => Promise<AudienceTokenResult | undefined>;
+
 export interface AuthenticatorConfig {
   anonymous: boolean;
   /** --client-ca-file is set: the TLS server asked for a client certificate and verified it against that CA. */
@@ -47,6 +62,18 @@ export function bearerToken(req: IncomingMessage): string | undefined {
   if (parts.length < 2 || parts[0]?.toLowerCase() !== 'bearer') return undefined;
   const token = parts[1] ?? '';
   return token === '' ? undefined : token;
+}
+
+/** bearertoken.go's warning for `Bearer  <token>`: the token after the extra space is ignored. */
+export const SPACE_BEFORE_BEARER_TOKEN_WARNING =
+  'the provided Authorization header contains extra space before the bearer token, and is ignored';
+
+/** A bearer scheme followed by two or more spaces and more text: the case bearertoken.go warns about. */
+export function hasSpaceBeforeBearerToken(req: IncomingMessage): boolean {
+  const header = req.headers.authorization?.trim();
+  if (!header) return false;
+  const parts = header.split(' ');
+  return parts.length >= 3 && parts[0]?.toLowerCase() === 'bearer' && parts[1] === '';
 }
 
 /** Tries the token authenticators in order from `from`; stays synchronous until one returns a promise. */

@@ -3,15 +3,46 @@
 // service account they name still exists with the same uid.
 import { createHash, createPrivateKey, createPublicKey, type KeyObject } from 'node:crypto';
 import { readFileSync } from 'node:fs';
-import { SignJWT, decodeJwt, jwtVerify } from 'jose';
+import { SignJWT, compactVerify, decodeJwt } from 'jose';
 import type { ApiObject } from '../../apimachinery/meta/types';
 import type { UserInfo } from '../../apimachinery/user';
 import type { ServiceAccountOptions } from '../options/service-accounts';
 import { goPathError } from '../go-path-error';
-import type { TokenAuthenticator } from './authenticator';
+import type { AudienceTokenAuthenticator, AudienceTokenResult, TokenAuthenticator } from './authenticator';
+import { intersectAudiences } from './audiences';
+import { goQuote } from '../../apimachinery/field/errors';
 import { serviceAccountUsername } from '../authorization/rbac/rules';
 
 export const SERVICE_ACCOUNTS_GROUP = 'system:serviceaccounts';
+
+/** go-jose v2's ErrCryptoFailure: what a signature no verification key accepts reads as. */
+const CRYPTO_FAILURE = 'square/go-jose: error in cryptographic primitive';
+/** go-jose's DefaultLeeway, which claims.go's time checks allow. */
+const LEEWAY_SECONDS = 60;
+
+type ServiceAccountLookup = (namespace: string, name: string) => ApiObject | undefined;
+
+function audiencesOf(aud: unknown): string[] {
+  if (Array.isArray(aud)) return aud.filter((a): a is string => typeof a === 'string');
+  return typeof aud === 'string' ? [aud] : [];
+}
+
+/** Go's %q of a []string: `["a" "b"]`. */
+function goQuoteList(values: readonly string[]): string {
+  return `[${values.map((v) => goQuote(v)).join(' ')}]`;
+}
+
+/** go-jose's Claims.Validate with the default leeway (nbf, then exp, then iat), worded as claims.go words each. */
+function validateTimes(payload: Record<string, unknown>, nowMs: number): void {
+  const now = nowMs / 1000;
+  const nbf = payload['nbf'];
+  if (typeof nbf === 'number' && now + LEEWAY_SECONDS < nbf) throw new Error('service account token is not valid yet');
+  const exp = payload['exp'];
+  if (typeof exp === 'number' && now - LEEWAY_SECONDS > exp) throw new Error('service account token has expired');
+  const iat = payload['iat'];
+  if (typeof iat === 'number' && now + LEEWAY_SECONDS < iat)
+    throw new Error('service account token is issued in the future');
+}
 
 interface Key {
   key: KeyObject;
@@ -96,48 +127,60 @@ export class ServiceAccountTokens {
   }
 
   /**
-   * The token authenticator: undefined for tokens that are not ours (not a JWT, another issuer); a rejection for ours
-   * that fail (signature, expiry, audience, a deleted or replaced service account).
+   * The token authenticator of requests: undefined for tokens that are not ours (not a JWT, another issuer); a
+   * rejection for ours that fail (signature, audience, times, a deleted or replaced service account).
    */
-  authenticator(
-    lookup: (namespace: string, name: string) => ApiObject | undefined,
-    audiences: readonly string[] = this.apiAudiences,
-  ): TokenAuthenticator {
-    return async (token) => {
-      const claims = this.#ourClaims(token);
-      if (!claims) return undefined;
-      let payload: Record<string, unknown> | undefined;
-      for (const key of this.#verifying) {
-        try {
-          payload = (await jwtVerify(token, key.key, { issuer: [...this.issuers], algorithms: [key.alg] }))
-            .payload as Record<string, unknown>;
-          break;
-        } catch {
-          // the next key may have signed it
-        }
+  authenticator(lookup: ServiceAccountLookup): TokenAuthenticator {
+    return async (token) => (await this.#authenticate(token, lookup, undefined))?.user;
+  }
+
+  /** The same for TokenReview: checked against `requested` audiences (absent: the API audiences), answering those matched. */
+  reviewAuthenticator(lookup: ServiceAccountLookup): AudienceTokenAuthenticator {
+    return (token, requested) => this.#authenticate(token, lookup, requested);
+  }
+
+  /** pkg/serviceaccount jwt.go AuthenticateToken then claims.go Validate, in their order and with their texts. */
+  async #authenticate(
+    token: string,
+    lookup: ServiceAccountLookup,
+    requested: readonly string[] | undefined,
+  ): Promise<AudienceTokenResult | undefined> {
+    const claims = this.#ourClaims(token);
+    if (!claims) return undefined;
+    let payload: Record<string, unknown> | undefined;
+    for (const key of this.#verifying) {
+      try {
+        const verified = await compactVerify(token, key.key, { algorithms: [key.alg] });
+        payload = JSON.parse(new TextDecoder().decode(verified.payload)) as Record<string, unknown>;
+        break;
+      } catch {
+        // the next key may have signed it
       }
-      if (!payload) throw new Error('invalid bearer token');
-      const tokenAudiences = Array.isArray(payload['aud'])
-        ? (payload['aud'] as string[])
-        : typeof payload['aud'] === 'string'
-          ? [payload['aud']]
-          : [];
-      if (!tokenAudiences.some((a) => audiences.includes(a)))
-        throw new Error(
-          `token audiences ${JSON.stringify(tokenAudiences)} is invalid for the target audiences ${JSON.stringify(audiences)}`,
-        );
-      const k8s = payload['kubernetes.io'] as
-        { namespace?: string; serviceaccount?: { name?: string; uid?: string } } | undefined;
-      const namespace = k8s?.namespace ?? '';
-      const name = k8s?.serviceaccount?.name ?? '';
-      const uid = k8s?.serviceaccount?.uid ?? '';
-      const sa = lookup(namespace, name);
-      if (!sa || sa.metadata.deletionTimestamp)
-        throw new Error(`service account ${namespace}/${name} has been deleted`);
-      if (sa.metadata.uid !== uid)
-        throw new Error(`service account UID (${sa.metadata.uid ?? ''}) does not match claim (${uid})`);
-      return serviceAccountUser(namespace, name, uid);
-    };
+    }
+    if (!payload) throw new Error(CRYPTO_FAILURE);
+    if (typeof payload['iss'] !== 'string' || !this.issuers.includes(payload['iss']))
+      throw new Error(`token issuer ${goQuote(String(payload['iss'] ?? ''))} is invalid`);
+    const claimed = audiencesOf(payload['aud']);
+    const implicit = this.apiAudiences;
+    const tokenAudiences = claimed.length > 0 ? claimed : implicit;
+    const wanted = requested ?? implicit;
+    const audiences = intersectAudiences(tokenAudiences, wanted);
+    if (audiences.length === 0 && implicit.length > 0)
+      throw new Error(
+        `token audiences ${goQuoteList(tokenAudiences)} is invalid for the target audiences ${goQuoteList(wanted)}`,
+      );
+    validateTimes(payload, Date.now());
+    const k8s = payload['kubernetes.io'] as
+      { namespace?: string; serviceaccount?: { name?: string; uid?: string } } | undefined;
+    const namespace = k8s?.namespace ?? '';
+    const name = k8s?.serviceaccount?.name ?? '';
+    const uid = k8s?.serviceaccount?.uid ?? '';
+    const sa = lookup(namespace, name);
+    if (!sa) throw new Error(`serviceaccounts ${goQuote(name)} not found`);
+    if (sa.metadata.deletionTimestamp) throw new Error(`service account ${namespace}/${name} has been deleted`);
+    if (sa.metadata.uid !== uid)
+      throw new Error(`service account UID (${sa.metadata.uid ?? ''}) does not match claim (${uid})`);
+    return { user: serviceAccountUser(namespace, name, uid), audiences };
   }
 
   /** The unverified claims of a JWT one of our issuers wrote; undefined for anything else. */

@@ -1,6 +1,6 @@
 // POST serviceaccounts/{name}/token (TokenRequest, authentication.orch.io/v1 with the authentication.k8s.io name
 // clients send): a signed token for an existing service account, never stored (pkg/registry/core/serviceaccount/storage/token.go).
-import { invalid } from '../../apimachinery/errors';
+import { badRequest, invalid, notFound } from '../../apimachinery/errors';
 import type { FieldError } from '../../apimachinery/field/errors';
 import { invalidValue } from '../../apimachinery/field/errors';
 import { FieldPath } from '../../apimachinery/field/path';
@@ -31,6 +31,30 @@ const TOKEN_REQUEST: ResourceDefinition = {
   categories: [],
   strategy: { ...defaultStrategy },
 };
+
+/** schema.FromAPIVersionAndKind's group and version (an unparsable apiVersion leaves both empty). */
+function groupVersionOf(apiVersion: string): { group: string; version: string } {
+  const slashes = apiVersion.split('/').length - 1;
+  if (slashes === 0) return { group: '', version: apiVersion };
+  if (slashes === 1) {
+    const [group = '', version = ''] = apiVersion.split('/');
+    return { group, version };
+  }
+  return { group: '', version: '' };
+}
+
+/**
+ * token.go binds a token to a Pod or Secret it reads first; neither is served here, so such a reference is that
+ * object's 404 and any other kind token.go's 400: a bound request never gets an unbound token.
+ */
+function refuseBoundObject(ref: Record<string, unknown>): never {
+  const kind = typeof ref['kind'] === 'string' ? ref['kind'] : '';
+  const name = typeof ref['name'] === 'string' ? ref['name'] : '';
+  const { group, version } = groupVersionOf(typeof ref['apiVersion'] === 'string' ? ref['apiVersion'] : '');
+  if (group === '' && kind === 'Pod') throw notFound({ group: '', resource: 'pods' }, name);
+  if (group === '' && kind === 'Secret') throw notFound({ group: '', resource: 'secrets' }, name);
+  throw badRequest(`cannot bind token to object of type ${group}/${version}, Kind=${kind}`);
+}
 
 export function tokenRequestHandler(tokens: ServiceAccountTokens): (r: ApiRequest) => Promise<void> {
   return async (r) => {
@@ -86,6 +110,8 @@ export function tokenRequestHandler(tokens: ServiceAccountTokens): (r: ApiReques
     }
     if (errs.length > 0) throw invalid({ group: AUTHENTICATION_GROUP, kind: 'TokenRequest' }, name, errs);
     const sa = await r.store.get(namespace, name); // 404 serviceaccounts "<name>" not found
+    if (spec['boundObjectRef'] !== undefined && spec['boundObjectRef'] !== null)
+      refuseBoundObject(isPlainObject(spec['boundObjectRef']) ? spec['boundObjectRef'] : {});
     const requested = Array.isArray(spec['audiences']) ? (spec['audiences'] as string[]) : [];
     const audiences = requested.length > 0 ? requested : [...tokens.apiAudiences];
     const { token, expires } = await tokens.issue(

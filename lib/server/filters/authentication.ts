@@ -8,7 +8,12 @@ import { setRequestUser } from '../../endpoints/request-user';
 import { negotiateResponse, type Negotiated } from '../../endpoints/negotiation';
 import { isPretty } from '../../endpoints/resource-handler';
 import { writeError } from '../../endpoints/handlers/write-status';
-import type { RequestAuthenticator } from '../authentication/authenticator';
+import {
+  hasSpaceBeforeBearerToken,
+  SPACE_BEFORE_BEARER_TOKEN_WARNING,
+  type RequestAuthenticator,
+} from '../authentication/authenticator';
+import { addWarningHeader } from '../../endpoints/handlers/write-response';
 
 /** The user, set in the request context; undefined when a 401 has been written. */
 export function authenticate(
@@ -18,6 +23,7 @@ export function authenticate(
   query: URLSearchParams,
   log: Logger,
 ): UserInfo | undefined | Promise<UserInfo | undefined> {
+  if (hasSpaceBeforeBearerToken(req)) addWarningHeader(res, SPACE_BEFORE_BEARER_TOKEN_WARNING);
   const found = authenticator(req);
   return found instanceof Promise
     ? found.then((user) => settle(user, req, res, query, log))

@@ -7,6 +7,7 @@ import type { ReviewRegistry } from '../../endpoints/reviews';
 import { buildAuthenticator, staticTokens, type RequestAuthenticator } from '../authentication/authenticator';
 import { tokenRequestHandler } from '../authentication/token-request';
 import { tokenReview } from '../authentication/token-review';
+import { audienceAgnostic } from '../authentication/audiences';
 import type { StartFiles } from './start-files';
 
 /** The request authenticator; also serves serviceaccounts/token and TokenReview with the same token authenticators. */
@@ -18,11 +19,16 @@ export function authentication(
   reviews: ReviewRegistry,
 ): RequestAuthenticator {
   const saTokens = files.serviceAccountTokens;
+  const apiAudiences = saTokens?.apiAudiences ?? [];
+  const lookup = (ns: string, name: string) => controllers.serviceAccounts.objects.get(`${ns}/${name}`);
   const tokenAuthenticators = [
     ...(files.tokens ? [staticTokens(files.tokens)] : []),
-    ...(saTokens
-      ? [saTokens.authenticator((ns, name) => controllers.serviceAccounts.objects.get(`${ns}/${name}`))]
-      : []),
+    ...(saTokens ? [saTokens.authenticator(lookup)] : []),
+  ];
+  // TokenReview's view of the same authenticators: static tokens are audience-agnostic (WrapAudienceAgnosticToken).
+  const reviewAuthenticators = [
+    ...(files.tokens ? [audienceAgnostic(apiAudiences, staticTokens(files.tokens))] : []),
+    ...(saTokens ? [saTokens.reviewAuthenticator(lookup)] : []),
   ];
   const serviceAccountsServed = registry.lookup('', 'v1', 'serviceaccounts');
   if (saTokens && serviceAccountsServed)
@@ -32,7 +38,7 @@ export function authentication(
         { handler: tokenRequestHandler(saTokens), group: 'authentication.k8s.io', version: 'v1', kind: 'TokenRequest' },
       ],
     ]);
-  reviews.add(tokenReview(tokenAuthenticators, saTokens?.apiAudiences ?? []));
+  reviews.add(tokenReview(reviewAuthenticators, apiAudiences));
   return buildAuthenticator({
     anonymous: options.authentication.anonymous,
     clientCertificates: files.tlsFiles?.clientCA !== undefined,
