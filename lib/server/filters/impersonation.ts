@@ -4,7 +4,7 @@
 import type { IncomingMessage, ServerResponse } from 'node:http';
 import type { Logger } from 'pino';
 import { ALL_AUTHENTICATED, ALL_UNAUTHENTICATED, ANONYMOUS_USER, type UserInfo } from '../../apimachinery/user';
-import { goQuote } from '../../apimachinery/field/errors';
+import { badRequest } from '../../apimachinery/errors';
 import { isDNS1123Label, isDNS1123Subdomain } from '../../apimachinery/validation/names';
 import { setRequestUser } from '../../endpoints/request-user';
 import type { Attributes } from '../authorization/attributes';
@@ -140,19 +140,9 @@ function withDefaultGroup(username: string, groups: string[]): string[] {
     : [...groups, ALL_AUTHENTICATED];
 }
 
-/** responsewriters.InternalError: Go's http.Error, plain text naming the request URI. */
-function writeInternalError(req: IncomingMessage, res: ServerResponse, err: Error): void {
-  const text = `Internal Server Error: ${goQuote(req.url ?? '/')}: ${err.message}`
-    .replace(/&/g, '&amp;')
-    .replace(/</g, '&lt;')
-    .replace(/>/g, '&gt;');
-  res.writeHead(500, { 'Content-Type': 'text/plain; charset=utf-8', 'X-Content-Type-Options': 'nosniff' });
-  res.end(`${text}\n`);
-}
-
 /**
  * The request's user after impersonation: `requestor` when no Impersonate-* header is sent; undefined when the
- * answer (500 for parts without a user, 403 for a part the requestor may not impersonate) has been written.
+ * answer (400 for parts without a user, 403 for a part the requestor may not impersonate) has been written.
  * On success the request context holds the new user and the Impersonate-* headers are removed.
  */
 export function impersonate(
@@ -166,7 +156,9 @@ export function impersonate(
   if (!sendsImpersonationHeaders(req)) return requestor;
   const requests = impersonationRequests(req);
   if (requests instanceof Error) {
-    writeInternalError(req, res, requests);
+    // 1.26 answers a plain-text 500 (responsewriters.InternalError); it is the client's fault, so here it is the
+    // 400 Status later releases answer, with the same text.
+    writeFilterError(req, res, query, badRequest(requests.message), log);
     return undefined;
   }
   if (requests.length === 0) return requestor;
