@@ -91,7 +91,15 @@ function respond(
 
 const patchOf = (ops: unknown[]): string => Buffer.from(JSON.stringify(ops)).toString('base64');
 
-export async function startWebhookServer(): Promise<WebhookServer> {
+/** A test's own paths: answers and returns true for a path it serves. */
+export type ExtraHandler = (
+  path: string,
+  review: any,
+  res: import('node:http').ServerResponse,
+  req: import('node:http').IncomingMessage,
+) => boolean;
+
+export async function startWebhookServer(extra?: ExtraHandler): Promise<WebhookServer> {
   const dir = mkdtempSync(join(tmpdir(), 'orch-webhook-'));
   const { ca, key, cert } = makeCertificates(dir);
   const received: ReceivedReview[] = [];
@@ -105,6 +113,7 @@ export async function startWebhookServer(): Promise<WebhookServer> {
       received.push({ path, review });
       const uid = review.request.uid as string;
       const asked = typeof review.apiVersion === 'string' ? review.apiVersion : undefined;
+      if (extra?.(path, review, res, req)) return;
       switch (path) {
         case '/deny':
           return respond(res, uid, { allowed: false, status: { message: 'no deployments here', code: 403 } });

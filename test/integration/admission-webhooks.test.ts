@@ -60,7 +60,7 @@ describe('webhook configurations', () => {
       'webhooks[0].admissionReviewVersions: Required value: must specify one of v1, v1beta1',
       'webhooks[1].sideEffects: Unsupported value: "Some": supported values: "None", "NoneOnDryRun"',
       'webhooks[1].timeoutSeconds: Invalid value: 31: the timeout value must be between 1 and 30 seconds',
-      'webhooks[1].clientConfig.url: Invalid value: "http://example.com/x": \'https\' is the only allowed URL scheme',
+      'webhooks[1].clientConfig.url: Invalid value: "http": \'https\' is the only allowed URL scheme; desired format: https://host[/path]',
       'webhooks[1].name: Duplicate value: "dup.example.com"',
       'webhooks[2].name: Invalid value: "short": should be a domain with at least three segments separated by dots',
       'webhooks[2].failurePolicy: Unsupported value: "Sometimes": supported values: "Fail", "Ignore"',
@@ -242,7 +242,7 @@ describe('calling webhooks', () => {
       /apiserver_admission_webhook_request_total\{name="mutate.example.com",type="admit",operation="CREATE",code="200",rejected="false"\} \d+/,
     );
     expect(text).toMatch(
-      /apiserver_admission_webhook_rejection_count\{name="slow.example.com",type="validating",operation="CREATE",error_type="calling_webhook_error",rejection_code="0"\} \d+/,
+      /apiserver_admission_webhook_rejection_count\{name="slow.example.com",type="validating",operation="CREATE",error_type="calling_webhook_error",rejection_code="400"\} \d+/,
     );
     expect(text).toMatch(
       /apiserver_admission_webhook_rejection_count\{name="deny.example.com",type="validating",operation="CREATE",error_type="no_error",rejection_code="403"\} \d+/,

@@ -10,6 +10,7 @@ import { isPlainObject } from '../../apimachinery/meta/types';
 import { isDNS1123Subdomain } from '../../apimachinery/validation/names';
 import { goStringSliceText, objectsAt, stringAt } from '../../apimachinery/validation/untrusted-json';
 import { readLabelSelector, validateLabelSelector } from '../apps/label-selector';
+import { parseGoUrl, type GoUrl } from './go-url';
 
 const ACCEPTED_REVIEW_VERSIONS = ['v1', 'v1beta1'];
 const FAILURE_POLICIES = ['Fail', 'Ignore'];
@@ -99,23 +100,22 @@ function validateRule(rule: Record<string, unknown>, path: FieldPath): FieldErro
   return errs;
 }
 
-/** webhook.ValidateWebhookURL with forceHttps. */
+/** webhook.ValidateWebhookURL with forceHttps: each error names the offending part of the URL. */
 function validateUrl(path: FieldPath, text: string): FieldError[] {
-  let url: URL;
+  const form = '; desired format: https://host[/path]';
+  let url: GoUrl;
   try {
-    url = new URL(text);
-  } catch {
-    return [invalidValue(path, text, `host must be specified`)];
+    url = parseGoUrl(text);
+  } catch (err) {
+    return [required(path, `url must be a valid URL: ${(err as Error).message}${form}`)];
   }
   const errs: FieldError[] = [];
-  if (url.protocol !== 'https:') errs.push(invalidValue(path, text, "'https' is the only allowed URL scheme"));
-  if (url.hostname === '') errs.push(invalidValue(path, text, 'host must be specified'));
-  if (url.username !== '' || url.password !== '')
-    errs.push(invalidValue(path, text, 'user information is not permitted in the URL'));
-  if (url.hash !== '' || text.includes('#'))
-    errs.push(invalidValue(path, text, 'fragments are not permitted in the URL'));
-  if (url.search !== '' || text.includes('?'))
-    errs.push(invalidValue(path, text, 'query parameters are not permitted in the URL'));
+  if (url.scheme !== 'https')
+    errs.push(invalidValue(path, url.scheme, `'https' is the only allowed URL scheme${form}`));
+  if (url.host === '') errs.push(invalidValue(path, url.host, `host must be specified${form}`));
+  if (url.user !== undefined) errs.push(invalidValue(path, url.user, 'user information is not permitted in the URL'));
+  if (url.fragment !== '') errs.push(invalidValue(path, url.fragment, 'fragments are not permitted in the URL'));
+  if (url.rawQuery !== '') errs.push(invalidValue(path, url.rawQuery, 'query parameters are not permitted in the URL'));
   return errs;
 }
 

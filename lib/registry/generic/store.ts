@@ -223,13 +223,13 @@ export class GenericStore extends GenericStoreReads {
     try {
       const current = await storage.get(key);
       await this.#admission?.admitDelete(this.definition, namespace, name);
-      // As the delete handler does: mutating admission without objects, validating admission with the stored one.
+      // As rest.AdmissionToValidateObjectDeleteFunc does: mutating, then validating admission with the stored object.
       const attributes = this.#attributes('DELETE', namespace, name, writeOptions, {
         kind: 'DeleteOptions',
         apiVersion: 'meta.k8s.io/v1',
         ...options,
       });
-      await this.#admission?.mutate?.(attributes);
+      await this.#admission?.mutate?.({ ...attributes, oldObject: current });
       await this.#admission?.validate?.({ ...attributes, oldObject: current });
       checkDeletePreconditions(gk, current, options);
       const accepted = options.orphanDependents === false;

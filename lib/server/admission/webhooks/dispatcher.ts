@@ -11,6 +11,8 @@ import { serverWriteContext, type RequestContext } from '../../../registry/gener
 import { ANONYMOUS, userInfoJson } from '../../../apimachinery/user';
 import type { ResourceRegistry, ServedResource } from '../../../registry/resource-registry';
 import { applyJsonPatch } from '../../../endpoints/handlers/json-patch';
+import { goJsonKind } from '../../../apimachinery/json/go-json-errors';
+import { goJsonSyntaxError } from '../../../apimachinery/json/json-reader';
 import { callWebhook } from './client';
 import { ADMISSIONREGISTRATION_GROUP } from '../../../apis/admissionregistration/register';
 import { objectViewOf, SCALE_KIND } from './object-view';
@@ -42,10 +44,16 @@ interface Invocation {
 
 const str = (value: unknown, fallback = ''): string => (typeof value === 'string' ? value : fallback);
 
-/** webhookerrors.ToStatusErr: the webhook's Status with the `denied the request` message, 403 unless it says ≥400. */
+/** The text kube-apiserver's panic filter answers with when Go's WriteHeader panics on a code HTTP cannot carry. */
+export const PANIC_TEXT = 'This request caused apiserver to panic. Look in the logs for details.';
+
+/**
+ * webhookerrors.ToStatusErr: the webhook's Status, a Failure with the `denied the request` message and a code of at
+ * least 400. Its reason and details pass through as the webhook wrote them.
+ */
 function deniedError(name: string, status: unknown): StatusError {
   const s = isPlainObject(status) ? status : {};
-  const code = typeof s['code'] === 'number' && s['code'] >= 400 ? s['code'] : 403;
+  const code = typeof s['code'] === 'number' && s['code'] >= 400 ? s['code'] : 400;
   const deniedBy = `admission webhook "${name}" denied the request`;
   const message =
     str(s['message']) !== ''
@@ -54,13 +62,41 @@ function deniedError(name: string, status: unknown): StatusError {
         ? `${deniedBy}: ${str(s['reason'])}`
         : `${deniedBy} without explanation`;
   const reason = str(s['reason']) || undefined;
-  const error = fromStatus(
-    code,
-    reason as never,
-    message,
-    isPlainObject(s['details']) ? (s['details'] as never) : undefined,
-  );
-  return error;
+  return fromStatus(code, reason as never, message, isPlainObject(s['details']) ? (s['details'] as never) : undefined);
+}
+
+/** webhookutil.ErrCallingWebhook: the call failed; its reason, and the code of the Status it carries. */
+class CallingError extends Error {
+  constructor(
+    reason: string,
+    readonly code: number,
+  ) {
+    super(reason);
+  }
+}
+
+/** webhookutil.ErrWebhookRejection: the webhook denied the request with this Status. */
+class Rejection extends Error {
+  constructor(readonly status: StatusError) {
+    super(status.message);
+  }
+}
+
+/** apierrors.NewBadRequest's code, which 1.26 gives a call that failed without a Status of its own. */
+const CALL_FAILED_CODE = 400;
+/** apierrors.NewServiceUnavailable's code, given an answer that fails VerifyAdmissionResponse. */
+const INVALID_RESPONSE_CODE = 503;
+
+/** jsonpatch.DecodePatch (evanphx/json-patch v4): the operations, or encoding/json's error text. */
+function decodePatch(data: Buffer): unknown[] | string {
+  const syntax = goJsonSyntaxError(data);
+  if (syntax !== undefined) return syntax;
+  const value: unknown = JSON.parse(data.toString('utf8'));
+  if (value === null) return [];
+  if (!Array.isArray(value)) return `json: cannot unmarshal ${goJsonKind(value)} into Go value of type jsonpatch.Patch`;
+  const bad = value.find((op) => op !== null && !isPlainObject(op));
+  if (bad !== undefined) return `json: cannot unmarshal ${goJsonKind(bad)} into Go value of type jsonpatch.Operation`;
+  return value;
 }
 
 /** The API request a write serves, or for the server's own writes the loopback request they stand for. */
@@ -98,7 +134,7 @@ export class WebhookAdmission implements Admission {
     for (const [position, webhook] of hooks.entries()) {
       const invocation = await this.#invocationOf(webhook, { ...attributes, ...(object ? { object } : {}) }, context);
       if (!invocation) continue;
-      const next = await this.#callMutating(invocation, { ...attributes, ...(object ? { object } : {}) }, context);
+      const next = await this.#dispatch(invocation, { ...attributes, ...(object ? { object } : {}) }, context, 'admit');
       if (next !== undefined && object !== undefined && JSON.stringify(next) !== JSON.stringify(object)) {
         object = next;
         lastChangedBy = position;
@@ -108,7 +144,7 @@ export class WebhookAdmission implements Admission {
     // Reinvocation: IfNeeded webhooks that ran before a later webhook changed the object run once more.
     for (const { position, invocation } of invokedIfNeeded) {
       if (position >= lastChangedBy) continue;
-      const next = await this.#callMutating(invocation, { ...attributes, ...(object ? { object } : {}) }, context);
+      const next = await this.#dispatch(invocation, { ...attributes, ...(object ? { object } : {}) }, context, 'admit');
       if (next !== undefined) object = next;
     }
     return object;
@@ -124,7 +160,7 @@ export class WebhookAdmission implements Admission {
     const errors: unknown[] = [];
     await Promise.all(
       invocations.map((invocation) =>
-        this.#call(invocation, attributes, context, 'validating').catch((err: unknown) => {
+        this.#dispatch(invocation, attributes, context, 'validating').catch((err: unknown) => {
           errors.push(err);
         }),
       ),
@@ -188,15 +224,58 @@ export class WebhookAdmission implements Admission {
     }
   }
 
-  async #callMutating(
+  /**
+   * One call as the dispatchers run it: its metrics, and its failure policy (a failed call of an `Ignore` webhook is
+   * skipped). The patched object (mutating), undefined when skipped; throws the request's error otherwise.
+   */
+  async #dispatch(
     invocation: Invocation,
     attributes: AdmissionAttributes,
     context: RequestContext,
+    type: WebhookType,
   ): Promise<ApiObject | undefined> {
-    return this.#call(invocation, attributes, context, 'admit');
+    const name = str(invocation.webhook.spec['name']);
+    const operation = attributes.operation;
+    const metrics = this.#deps.metrics();
+    const started = process.hrtime.bigint();
+    const seconds = (): number => Number(process.hrtime.bigint() - started) / 1e9;
+    try {
+      const object = await this.#call(invocation, attributes, context, type);
+      metrics?.observe(name, type, operation, seconds(), false, 200);
+      return object;
+    } catch (err) {
+      if (err instanceof CallingError) {
+        const ignore = invocation.webhook.spec['failurePolicy'] === 'Ignore';
+        if (!ignore) metrics?.rejection(name, type, operation, 'calling_webhook_error', err.code);
+        metrics?.observe(name, type, operation, seconds(), !ignore, err.code);
+        const message = `failed calling webhook "${name}": ${err.message}`;
+        if (!ignore) throw internalError(new Error(message));
+        metrics?.failOpen(name, type);
+        this.#deps.log.warn({ webhook: name, reason: message }, 'failed calling webhook, failing open');
+        return undefined;
+      }
+      if (err instanceof Rejection) {
+        const { code } = err.status;
+        metrics?.rejection(name, type, operation, 'no_error', code);
+        metrics?.observe(name, type, operation, seconds(), true, code);
+        // Go's WriteHeader panics on a code of four digits or more; the panic filter answers 500 and the server
+        // goes on.
+        if (code > 999) {
+          this.#deps.log.error({ webhook: name, code }, 'webhook denied the request with a code HTTP cannot carry');
+          throw fromStatus(500, 'InternalError', PANIC_TEXT);
+        }
+        throw err.status;
+      }
+      metrics?.rejection(name, type, operation, 'apiserver_internal_error', 0);
+      metrics?.observe(name, type, operation, seconds(), true, 0);
+      throw err;
+    }
   }
 
-  /** One call with its failure policy: the patched object (mutating), or a throw on denial or failure (Fail). */
+  /**
+   * One call (callAttrMutatingHook, callHook): the object as patched (mutating). Throws a CallingError when the call
+   * fails, a Rejection when the webhook denies, another StatusError for what fails whatever the policy.
+   */
   async #call(
     invocation: Invocation,
     attributes: AdmissionAttributes,
@@ -208,23 +287,8 @@ export class WebhookAdmission implements Admission {
     const sideEffects = str(hook['sideEffects'], 'Unknown');
     if (attributes.dryRun && sideEffects !== 'None' && sideEffects !== 'NoneOnDryRun')
       throw badRequest(`admission webhook "${name}" does not support dry run`);
-    const metrics = this.#deps.metrics();
-    const failed = (reason: string, code = 0, seconds = 0): undefined => {
-      const message = `failed calling webhook "${name}": ${reason}`;
-      const ignore = hook['failurePolicy'] === 'Ignore';
-      metrics?.observe(name, type, attributes.operation, seconds, {
-        rejected: !ignore,
-        code,
-        errorType: 'calling_webhook_error',
-      });
-      if (ignore) {
-        this.#deps.log.warn({ webhook: name, reason }, 'failed calling webhook, failing open');
-        return undefined;
-      }
-      throw internalError(new Error(message));
-    };
     const version = reviewVersionOf(hook);
-    if (version === undefined) return failed(NO_KNOWN_REVIEW_VERSION);
+    if (version === undefined) throw new CallingError(NO_KNOWN_REVIEW_VERSION, CALL_FAILED_CODE);
     const uid = randomUUID();
     const def = invocation.served.definition;
     const registry = this.#deps.registry();
@@ -262,34 +326,18 @@ export class WebhookAdmission implements Admission {
       dryRun: attributes.dryRun,
       options: attributes.options ?? null,
     };
-    const started = process.hrtime.bigint();
     const result = await callWebhook(hook, reviewOf(version, request), this.#deps.serviceUrlTemplate);
-    const seconds = Number(process.hrtime.bigint() - started) / 1e9;
-    if (!result.ok) return failed(`failed to call webhook: ${result.error}`, result.code, seconds);
+    if (!result.ok) throw new CallingError(`failed to call webhook: ${result.error}`, result.code ?? CALL_FAILED_CODE);
     const response = verifyResponse(version, uid, type === 'admit', result.body);
     if ('error' in response)
-      return failed(`received invalid webhook response: ${response.error}`, result.code, seconds);
+      throw new CallingError(`received invalid webhook response: ${response.error}`, INVALID_RESPONSE_CODE);
     for (const warning of response.warnings) if (warning.trim() !== '') context.addWarning(warning);
     for (const [key, value] of Object.entries(response.auditAnnotations))
       context.auditAnnotations[`${name}/${key}`] = value;
-    if (!response.allowed) {
-      const denial = deniedError(name, response.status);
-      metrics?.observe(name, type, attributes.operation, seconds, {
-        rejected: true,
-        code: result.code,
-        rejectionCode: denial.code,
-      });
-      throw denial;
-    }
-    metrics?.observe(name, type, attributes.operation, seconds, { rejected: false, code: result.code });
+    if (!response.allowed) throw new Rejection(deniedError(name, response.status));
     if (!response.patch) return attributes.object;
-    let ops: unknown;
-    try {
-      ops = JSON.parse(Buffer.from(response.patch.data, 'base64').toString('utf8'));
-    } catch (err) {
-      return failed(`received undecodable patch in webhook response: ${(err as Error).message}`);
-    }
-    if (!Array.isArray(ops)) return failed('received undecodable patch in webhook response: not a JSON array');
+    const ops = decodePatch(Buffer.from(response.patch.data, 'base64'));
+    if (typeof ops === 'string') throw internalError(new Error(ops));
     if (ops.length === 0) return attributes.object;
     // A delete has no object to patch.
     if (attributes.object === undefined)
@@ -299,15 +347,16 @@ export class WebhookAdmission implements Admission {
         ),
       );
     if (response.patch.type !== 'JSONPatch')
-      return failed(`unsupported patch type "${response.patch.type}"`, result.code, seconds);
+      throw new CallingError(
+        `unsupported patch type "${response.patch.type}"`,
+        deniedError(name, response.status).code,
+      );
     const current = view.show(attributes.object) as ApiObject;
     let patched: unknown;
     try {
       patched = applyJsonPatch(structuredClone(current) as Record<string, unknown>, ops);
     } catch (err) {
-      throw internalError(
-        new Error(`JSON patch from webhook "${name}" could not be applied: ${(err as Error).message}`),
-      );
+      throw internalError(err);
     }
     if (!isPlainObject(patched) || !isPlainObject(patched['metadata']))
       throw internalError(new Error(`webhook "${name}" patched the object into an invalid one`));

@@ -5,11 +5,14 @@ import { annotatedHelp } from '../../metrics/stability';
 
 /** `admit` for mutating webhooks, `validating` for validating ones (the type label). */
 export type WebhookType = 'admit' | 'validating';
+/** The error_type label of a rejection. */
+export type RejectionErrorType = 'calling_webhook_error' | 'apiserver_internal_error' | 'no_error';
 
 export class WebhookMetrics {
   readonly duration: Histogram<'name' | 'type' | 'operation' | 'rejected'>;
   readonly rejections: Counter<'name' | 'type' | 'operation' | 'error_type' | 'rejection_code'>;
   readonly requests: Counter<'name' | 'type' | 'operation' | 'code' | 'rejected'>;
+  readonly failOpens: Counter<'name' | 'type'>;
 
   constructor(registry: Registry = new Registry()) {
     this.duration = new Histogram({
@@ -40,29 +43,30 @@ export class WebhookMetrics {
       labelNames: ['name', 'type', 'operation', 'code', 'rejected'],
       registers: [registry],
     });
+    this.failOpens = new Counter({
+      name: 'apiserver_admission_webhook_fail_open_count',
+      help: annotatedHelp(
+        'Admission webhook fail open count, identified by name and broken out for each admission type (validating or mutating).',
+        { stability: 'ALPHA' },
+      ),
+      labelNames: ['name', 'type'],
+      registers: [registry],
+    });
   }
 
-  /** One call: its latency, outcome and HTTP code (0 when no response arrived). */
-  observe(
-    name: string,
-    type: WebhookType,
-    operation: string,
-    seconds: number,
-    outcome: {
-      rejected: boolean;
-      code: number;
-      errorType?: 'calling_webhook_error' | 'apiserver_internal_error';
-      rejectionCode?: number;
-    },
-  ): void {
-    const rejected = String(outcome.rejected);
-    const code = String(Math.min(outcome.code, 600));
-    this.duration.labels(name, type, operation, rejected).observe(seconds);
-    this.requests.labels(name, type, operation, code, rejected).inc();
-    if (outcome.errorType) this.rejections.labels(name, type, operation, outcome.errorType, '0').inc();
-    else if (outcome.rejected)
-      this.rejections
-        .labels(name, type, operation, 'no_error', String(Math.min(outcome.rejectionCode ?? 0, 600)))
-        .inc();
+  /** ObserveWebhook: one call's latency and HTTP code (codes above 600 counted as 600). */
+  observe(name: string, type: WebhookType, operation: string, seconds: number, rejected: boolean, code: number): void {
+    this.duration.labels(name, type, operation, String(rejected)).observe(seconds);
+    this.requests.labels(name, type, operation, String(Math.min(code, 600)), String(rejected)).inc();
+  }
+
+  /** ObserveWebhookRejection: a call that failed the request, why, and the code it failed with. */
+  rejection(name: string, type: WebhookType, operation: string, errorType: RejectionErrorType, code: number): void {
+    this.rejections.labels(name, type, operation, errorType, String(Math.min(code, 600))).inc();
+  }
+
+  /** ObserveWebhookFailOpen: a failed call ignored under `failurePolicy: Ignore`. */
+  failOpen(name: string, type: WebhookType): void {
+    this.failOpens.labels(name, type).inc();
   }
 }
