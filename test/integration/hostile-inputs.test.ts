@@ -213,6 +213,34 @@ describe('integer query parameters as strconv parses them', () => {
   });
 });
 
+describe('a resourceVersion in the body that is not a revision', () => {
+  it.each([
+    ['PUT', 'abc'],
+    ['PATCH', 'abc'],
+    ['PUT', '99999999999999999999999'],
+  ])('%s with %j is 400 (never a 409 a retry loop would repeat) and changes nothing', async (method, rv) => {
+    await createDeployment('bad-rv');
+    const before = await ts.api.get(`${DEPLOYMENTS}/bad-rv`);
+    const res =
+      method === 'PUT'
+        ? await ts.api.put(`${DEPLOYMENTS}/bad-rv`, {
+            ...before.body,
+            metadata: { ...before.body.metadata, resourceVersion: rv, labels: { app: 'bad-rv', changed: 'yes' } },
+          })
+        : await ts.api.patch(`${DEPLOYMENTS}/bad-rv`, {
+            metadata: { resourceVersion: rv, labels: { changed: 'yes' } },
+          });
+    expect(res.status).toBe(400);
+    expect(res.body.message).toMatch(
+      new RegExp(
+        `^invalid resource version: resourceVersion: Invalid value: "${rv}": strconv.ParseUint: parsing "${rv}": `,
+      ),
+    );
+    expect(await resourceVersionOf('bad-rv')).toBe(before.body.metadata.resourceVersion);
+    await ts.api.delete(`${DEPLOYMENTS}/bad-rv`);
+  });
+});
+
 describe('Content-Type of a body, as Go mime.ParseMediaType reads it', () => {
   it.each([
     ['application/json; foo', 415],

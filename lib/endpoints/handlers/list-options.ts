@@ -13,12 +13,12 @@ import {
   type FieldSet,
   type SelectorSupport,
 } from '../../registry/rest/selector-support';
+import { invalidResourceVersion } from '../../apimachinery/meta/resource-version';
 
 export const META_GROUP = 'meta.orch.io';
 
 const INT64_MIN = -(2n ** 63n);
 const INT64_MAX = 2n ** 63n - 1n;
-const UINT64_MAX = 2n ** 64n - 1n;
 
 /** strconv.ParseInt-style parse of an integer query parameter; 400 with Go's text when malformed. */
 export function parseIntegerParam(value: string | null): number | undefined {
@@ -34,17 +34,8 @@ export function parseIntegerParam(value: string | null): number | undefined {
 /** A resourceVersion query value; undefined when unset, 0 for "0"; 400 when not a number. */
 export function parseResourceVersion(value: string | null): number | undefined {
   if (value === null || value === '') return undefined;
-  // Go's strconv.ParseUint(value, 10, 64) in APIObjectVersioner.ParseResourceVersion.
-  const problem = !/^\d+$/.test(value)
-    ? 'invalid syntax'
-    : BigInt(value) > UINT64_MAX
-      ? 'value out of range'
-      : undefined;
-  if (problem !== undefined) {
-    throw badRequest(
-      `invalid resource version: resourceVersion: Invalid value: ${JSON.stringify(value)}: strconv.ParseUint: parsing ${JSON.stringify(value)}: ${problem}`,
-    );
-  }
+  const invalid = invalidResourceVersion(value);
+  if (invalid !== undefined) throw invalid;
   return Number(value);
 }
 

@@ -27,6 +27,7 @@ import type { UserInfo } from '../../apimachinery/user';
 import type { RequestContext } from './request-context';
 import type { ListParams, ListOutcome } from './list';
 import { GenericStoreReads, type GenericStoreOptions } from './store-reads';
+import { invalidResourceVersion } from '../../apimachinery/meta/resource-version';
 
 export type { GenericStoreOptions } from './store-reads';
 
@@ -191,6 +192,9 @@ export class GenericStore extends GenericStoreReads {
       const attributes = { ...this.#attributes('UPDATE', namespace, name, options), oldObject: current };
       obj = (await this.#admission?.mutate?.({ ...attributes, object: obj })) ?? obj;
       const requested = obj.metadata.resourceVersion;
+      // Not a revision at all is the client's mistake (1.26: the versioner's parse error as a 500), never a conflict to retry.
+      const unparsable = requested ? invalidResourceVersion(requested) : undefined;
+      if (unparsable !== undefined) throw unparsable;
       if (requested && requested !== current.metadata.resourceVersion)
         throw conflict(groupResource(this.definition), name, OBJECT_MODIFIED_TEXT);
       if (!requested && this.strategy.allowUnconditionalUpdate)
