@@ -96,3 +96,36 @@ describe('deployments/scale', () => {
     });
   });
 });
+
+describe('deployments/scale as a Table and as PartialObjectMetadata (kubectl get --subresource=scale)', () => {
+  const TABLE = 'application/json;as=Table;v=v1;g=meta.k8s.io';
+
+  it("prints the Scale's columns: Name, Desired, Available, Age", async () => {
+    const dep = aDeployment('tabled');
+    dep['spec'].replicas = 3;
+    await ts.api.post(DEPLOYMENTS, dep);
+    const res = await ts.api.get(`${DEPLOYMENTS}/tabled/scale?includeObject=None`, { Accept: TABLE });
+    expect(res.status).toBe(200);
+    expect(res.body.kind).toBe('Table');
+    expect(res.body.apiVersion).toBe('meta.k8s.io/v1');
+    expect(
+      res.body.columnDefinitions.map((c: { name: string; type: string; format: string }) => [c.name, c.type, c.format]),
+    ).toEqual([
+      ['Name', 'string', ''],
+      ['Desired', 'integer', ''],
+      ['Available', 'integer', ''],
+      ['Age', 'string', ''],
+    ]);
+    expect(res.body.rows).toHaveLength(1);
+    expect(res.body.rows[0].cells.slice(0, 3)).toEqual(['tabled', 3, 0]);
+    expect(res.body.rows[0].object).toBeUndefined();
+  });
+
+  it('answers PartialObjectMetadata of the Scale', async () => {
+    const res = await ts.api.get(`${DEPLOYMENTS}/tabled/scale`, {
+      Accept: 'application/json;as=PartialObjectMetadata;v=v1;g=meta.k8s.io',
+    });
+    expect(res.status).toBe(200);
+    expect(res.body).toMatchObject({ kind: 'PartialObjectMetadata', metadata: { name: 'tabled', namespace: NS } });
+  });
+});

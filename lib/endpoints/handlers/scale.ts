@@ -26,6 +26,9 @@ import { apiVersionOfDefinition, groupResource } from '../../registry/rest/resou
 import { fieldValidationDirective } from '../decode-body';
 import { applyConfiguration, requireApplyManager } from './apply';
 import { managerOrUserAgent, scaleFieldManagerScope } from './field-manager';
+import { parseIncludeObject, toTable } from '../table';
+import { partialObjectOf } from '../partial-object-metadata';
+import { scaleTable } from '../../registry/rest/scale-table';
 
 /** The Scale kind as a body to decode (autoscaling/v1). */
 const SCALE: ResourceDefinition = {
@@ -99,10 +102,29 @@ async function writeScale(r: ApiRequest, toScale: (oldScale: ApiObject) => ApiOb
   });
 }
 
+/** GET of the Scale, also as a Table (`kubectl get --subresource=scale`) or PartialObjectMetadata, as 1.26 serves it. */
 export async function handleGetScale(r: ApiRequest): Promise<void> {
-  r.negotiated = negotiateResponse(r.req.headers.accept, false);
+  r.negotiated = negotiateResponse(r.req.headers.accept, true);
   const obj = await r.store.get(requestNamespace(r), r.info.name);
-  writeResponse(r.res, 200, adapterOf(r).toScale(obj), r.negotiated, { pretty: r.pretty });
+  const scale = adapterOf(r).toScale(obj);
+  if (r.negotiated.table) {
+    const includeObject = parseIncludeObject(r.query.get('includeObject'));
+    const table = toTable(
+      [scale],
+      scaleTable,
+      { resourceVersion: scale.metadata.resourceVersion ?? '' },
+      {
+        request: r.negotiated.table,
+        includeObject,
+      },
+    );
+    writeResponse(r.res, 200, table, r.negotiated, { pretty: r.pretty });
+    return;
+  }
+  const partial = r.negotiated.partial;
+  writeResponse(r.res, 200, partial ? partialObjectOf(scale, partial, SCALE.group) : scale, r.negotiated, {
+    pretty: r.pretty,
+  });
 }
 
 export async function handleUpdateScale(r: ApiRequest): Promise<void> {
