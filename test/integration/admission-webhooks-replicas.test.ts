@@ -112,6 +112,46 @@ describe('webhooks on two replicas', () => {
     await api(1).delete(`${MWC}/audited`);
   });
 
+  it("annotates the audit event with each mutating call's outcome and each webhook that failed open (1.26 keys)", async () => {
+    await api(1).post(MWC, {
+      metadata: { name: 'annotated' },
+      webhooks: [
+        webhook('changes.example.com', '/mutate'),
+        webhook('absent.example.com', '/no-such-path', { failurePolicy: 'Ignore' }),
+      ],
+    });
+    await eventually(
+      async () =>
+        (await api(1).post(`/apis/apps/v1/namespaces/${ns}/deployments`, aDeployment(`n${Date.now()}`))).body?.metadata
+          ?.labels?.mutated === 'yes',
+      2000,
+      'the annotated configuration',
+    );
+    const annotationsOfCreate = (): Record<string, string> | undefined =>
+      readFileSync(auditPath, 'utf8')
+        .split('\n')
+        .filter((line) => line.includes('"verb":"create"') && line.includes('round_0_index_0'))
+        .map((line) => JSON.parse(line) as { annotations?: Record<string, string> })
+        .map((event) => event.annotations ?? {})
+        .find((annotations) =>
+          (annotations['mutation.webhook.admission.k8s.io/round_0_index_0'] ?? '').includes('"annotated"'),
+        );
+    await eventually(async () => annotationsOfCreate() !== undefined, 2000, 'the audit event');
+    const annotations = annotationsOfCreate() ?? {};
+    expect(JSON.parse(annotations['mutation.webhook.admission.k8s.io/round_0_index_0'] ?? '')).toEqual({
+      configuration: 'annotated',
+      webhook: 'changes.example.com',
+      mutated: true,
+    });
+    expect(JSON.parse(annotations['mutation.webhook.admission.k8s.io/round_0_index_1'] ?? '')).toEqual({
+      configuration: 'annotated',
+      webhook: 'absent.example.com',
+      mutated: false,
+    });
+    expect(annotations['failed-open.mutation.webhook.admission.k8s.io/round_0_index_1']).toBe('absent.example.com');
+    await api(1).delete(`${MWC}/annotated`);
+  });
+
   it('rejects a dry run to a webhook whose sideEffects are not None/NoneOnDryRun with 400', async () => {
     // v1 validation refuses sideEffects Some; such configurations come from older versions, so one is stored directly.
     const client = new Etcd3({ hosts: etcd.clientUrl });

@@ -113,6 +113,21 @@ function isExempt(attributes: AdmissionAttributes): boolean {
   );
 }
 
+// Audit annotation keys of 1.26's dispatchers: `<prefix>round_<R>_index_<I>`, R the reinvocation round, I the webhook's
+// position among the mutating webhooks, or among the validating webhooks called for the request.
+const MUTATION_ANNOTATION_PREFIX = 'mutation.webhook.admission.k8s.io/';
+const VALIDATING_ANNOTATION_PREFIX = 'validating.webhook.admission.k8s.io/';
+const FAILED_OPEN = 'failed-open.';
+
+interface AnnotationSlot {
+  round: number;
+  index: number;
+}
+
+function slotKey({ round, index }: AnnotationSlot): string {
+  return `round_${round}_index_${index}`;
+}
+
 export class WebhookAdmission implements Admission {
   readonly #deps: WebhookAdmissionDeps;
 
@@ -134,7 +149,8 @@ export class WebhookAdmission implements Admission {
     for (const [position, webhook] of hooks.entries()) {
       const invocation = await this.#invocationOf(webhook, { ...attributes, ...(object ? { object } : {}) }, context);
       if (!invocation) continue;
-      const next = await this.#dispatch(invocation, { ...attributes, ...(object ? { object } : {}) }, context, 'admit');
+      const slot: AnnotationSlot = { round: 0, index: position };
+      const next = await this.#admitOnce(invocation, { ...attributes, ...(object ? { object } : {}) }, context, slot);
       if (next !== undefined && object !== undefined && JSON.stringify(next) !== JSON.stringify(object)) {
         object = next;
         lastChangedBy = position;
@@ -144,7 +160,8 @@ export class WebhookAdmission implements Admission {
     // Reinvocation: IfNeeded webhooks that ran before a later webhook changed the object run once more.
     for (const { position, invocation } of invokedIfNeeded) {
       if (position >= lastChangedBy) continue;
-      const next = await this.#dispatch(invocation, { ...attributes, ...(object ? { object } : {}) }, context, 'admit');
+      const slot: AnnotationSlot = { round: 1, index: position };
+      const next = await this.#admitOnce(invocation, { ...attributes, ...(object ? { object } : {}) }, context, slot);
       if (next !== undefined) object = next;
     }
     return object;
@@ -159,8 +176,8 @@ export class WebhookAdmission implements Admission {
     );
     const errors: unknown[] = [];
     await Promise.all(
-      invocations.map((invocation) =>
-        this.#dispatch(invocation, attributes, context, 'validating').catch((err: unknown) => {
+      invocations.map((invocation, index) =>
+        this.#dispatch(invocation, attributes, context, 'validating', { round: 0, index }).catch((err: unknown) => {
           errors.push(err);
         }),
       ),
@@ -228,11 +245,38 @@ export class WebhookAdmission implements Admission {
    * One call as the dispatchers run it: its metrics, and its failure policy (a failed call of an `Ignore` webhook is
    * skipped). The patched object (mutating), undefined when skipped; throws the request's error otherwise.
    */
+  /**
+   * One mutating call, and its `mutation.webhook.admission.k8s.io/round_R_index_I` audit annotation (the
+   * configuration, the webhook and whether it changed the object), written whatever the call's outcome, as 1.26's
+   * webhookAnnotator does.
+   */
+  async #admitOnce(
+    invocation: Invocation,
+    attributes: AdmissionAttributes,
+    context: RequestContext,
+    slot: AnnotationSlot,
+  ): Promise<ApiObject | undefined> {
+    let mutated = false;
+    try {
+      const next = await this.#dispatch(invocation, attributes, context, 'admit', slot);
+      mutated = next !== undefined && JSON.stringify(next) !== JSON.stringify(attributes.object);
+      return next;
+    } finally {
+      const value = {
+        configuration: invocation.webhook.configuration,
+        webhook: str(invocation.webhook.spec['name']),
+        mutated,
+      };
+      context.auditAnnotations[`${MUTATION_ANNOTATION_PREFIX}${slotKey(slot)}`] = JSON.stringify(value);
+    }
+  }
+
   async #dispatch(
     invocation: Invocation,
     attributes: AdmissionAttributes,
     context: RequestContext,
     type: WebhookType,
+    slot: AnnotationSlot,
   ): Promise<ApiObject | undefined> {
     const name = str(invocation.webhook.spec['name']);
     const operation = attributes.operation;
@@ -251,6 +295,8 @@ export class WebhookAdmission implements Admission {
         const message = `failed calling webhook "${name}": ${err.message}`;
         if (!ignore) throw internalError(new Error(message));
         metrics?.failOpen(name, type);
+        const prefix = type === 'admit' ? MUTATION_ANNOTATION_PREFIX : VALIDATING_ANNOTATION_PREFIX;
+        context.auditAnnotations[`${FAILED_OPEN}${prefix}${slotKey(slot)}`] = name;
         this.#deps.log.warn({ webhook: name, reason: message }, 'failed calling webhook, failing open');
         return undefined;
       }
