@@ -1,6 +1,6 @@
 // How webhook calls fail, as kube-apiserver 1.26 fails them: denial codes (one HTTP cannot carry leaves the server
 // up), mutating webhooks on DELETE, undecodable and unappliable patches, non-2xx and undecodable answers in
-// client-go's words, redirects, transport errors in Go's words, the metrics of each call, and URL validation.
+// client-go's words, redirects, transport errors in Go's words, and the metrics of each call.
 import type { ServerResponse } from 'node:http';
 import { createServer } from 'node:net';
 import { startTestServer, createNamespace, uniqueName, type TestServer } from '../helpers/test-server';
@@ -387,46 +387,5 @@ describe('transport errors', () => {
       `Internal error occurred: failed calling webhook "unknown-ca.example.com": failed to call webhook: Post "${hook.url}/allow?timeout=10s": x509: certificate signed by unknown authority`,
     );
     await removeConfig('V', 'unknown-ca');
-  });
-});
-
-describe('configuration validation', () => {
-  const withUrl = (url: string) => ({
-    apiVersion: 'admissionregistration.k8s.io/v1',
-    kind: 'ValidatingWebhookConfiguration',
-    metadata: { name: uniqueName('urls') },
-    webhooks: [{ ...webhookSpec(hook, 'url.example.com', '/allow'), clientConfig: { url } }],
-  });
-  const causes = async (url: string): Promise<string[]> => {
-    const res = await ts.api.post(VWC, withUrl(url));
-    expect(res.status).toBe(422);
-    return res.body.details.causes.map((c: { field: string; message: string }) => `${c.field}: ${c.message}`);
-  };
-
-  it('names the offending part of a webhook URL with 1.26 texts', async () => {
-    expect(await causes('https:///x')).toEqual([
-      'webhooks[0].clientConfig.url: Invalid value: "": host must be specified; desired format: https://host[/path]',
-    ]);
-    expect(await causes('http://u:p@example.com/x?a=b#frag')).toEqual([
-      'webhooks[0].clientConfig.url: Invalid value: "http": \'https\' is the only allowed URL scheme; desired format: https://host[/path]',
-      'webhooks[0].clientConfig.url: Invalid value: "u:p": user information is not permitted in the URL',
-      'webhooks[0].clientConfig.url: Invalid value: "frag": fragments are not permitted in the URL',
-      'webhooks[0].clientConfig.url: Invalid value: "a=b": query parameters are not permitted in the URL',
-    ]);
-    expect(await causes('https://example.com:port/x')).toEqual([
-      'webhooks[0].clientConfig.url: Required value: url must be a valid URL: parse "https://example.com:port/x": invalid port ":port" after host; desired format: https://host[/path]',
-    ]);
-  });
-
-  it('refuses a caBundle that is not base64 as Go decodes []byte', async () => {
-    const body = withUrl('https://example.com/x');
-    const res = await ts.api.post(VWC, {
-      ...body,
-      webhooks: [{ ...body.webhooks[0], clientConfig: { url: 'https://example.com/x', caBundle: '%%%' } }],
-    });
-    expect(res.status).toBe(400);
-    expect(res.body.message).toMatch(
-      /cannot be handled as a ValidatingWebhookConfiguration: illegal base64 data at input byte 0$/,
-    );
   });
 });

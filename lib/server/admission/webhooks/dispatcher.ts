@@ -9,7 +9,7 @@ import { isPlainObject } from '../../../apimachinery/meta/types';
 import type { Admission, AdmissionAttributes } from '../../../registry/generic/admission';
 import { serverWriteContext, type RequestContext } from '../../../registry/generic/request-context';
 import { ANONYMOUS, userInfoJson } from '../../../apimachinery/user';
-import type { ResourceRegistry, ServedResource } from '../../../registry/resource-registry';
+import type { ResourceRegistry } from '../../../registry/resource-registry';
 import { applyJsonPatch } from '../../../endpoints/handlers/json-patch';
 import { goJsonKind } from '../../../apimachinery/json/go-json-errors';
 import { goJsonSyntaxError } from '../../../apimachinery/json/json-reader';
@@ -17,15 +17,9 @@ import { callWebhook } from './client';
 import { ADMISSIONREGISTRATION_GROUP } from '../../../apis/admissionregistration/register';
 import { objectViewOf, SCALE_KIND } from './object-view';
 import { NO_KNOWN_REVIEW_VERSION, reviewOf, reviewVersionOf, verifyResponse } from './review';
-import {
-  hasNamespaceSelector,
-  objectSelectorMatches,
-  rulesMatch,
-  selectorMatches,
-  type RequestTarget,
-} from './matching';
+import { invocationOf, type Invocation } from './invocation';
 import type { WebhookMetrics, WebhookType } from './metrics';
-import type { Webhook, WebhookSource } from './source';
+import type { WebhookSource } from './source';
 
 export interface WebhookAdmissionDeps {
   source: WebhookSource;
@@ -33,13 +27,6 @@ export interface WebhookAdmissionDeps {
   metrics: () => WebhookMetrics | undefined;
   serviceUrlTemplate: string;
   log: Logger;
-}
-
-/** The served version a webhook is called with, and the target it matched. */
-interface Invocation {
-  webhook: Webhook;
-  served: ServedResource;
-  target: RequestTarget;
 }
 
 const str = (value: unknown, fallback = ''): string => (typeof value === 'string' ? value : fallback);
@@ -147,7 +134,12 @@ export class WebhookAdmission implements Admission {
     const invokedIfNeeded: Array<{ position: number; invocation: Invocation }> = [];
     let lastChangedBy = -1;
     for (const [position, webhook] of hooks.entries()) {
-      const invocation = await this.#invocationOf(webhook, { ...attributes, ...(object ? { object } : {}) }, context);
+      const invocation = await invocationOf(
+        this.#deps.registry(),
+        webhook,
+        { ...attributes, ...(object ? { object } : {}) },
+        context,
+      );
       if (!invocation) continue;
       const slot: AnnotationSlot = { round: 0, index: position };
       const next = await this.#admitOnce(invocation, { ...attributes, ...(object ? { object } : {}) }, context, slot);
@@ -171,9 +163,9 @@ export class WebhookAdmission implements Admission {
     const context = requestContextOf(attributes);
     const hooks = this.#deps.source.validating.webhooks;
     if (hooks.length === 0 || isExempt(attributes)) return;
-    const invocations = (await Promise.all(hooks.map((w) => this.#invocationOf(w, attributes, context)))).filter(
-      (i): i is Invocation => i !== undefined,
-    );
+    const invocations = (
+      await Promise.all(hooks.map((w) => invocationOf(this.#deps.registry(), w, attributes, context)))
+    ).filter((i): i is Invocation => i !== undefined);
     const errors: unknown[] = [];
     await Promise.all(
       invocations.map((invocation, index) =>
@@ -185,66 +177,6 @@ export class WebhookAdmission implements Admission {
     if (errors.length > 0) throw errors[0];
   }
 
-  /** ShouldCallHook: selectors first, then the rules against the request's version, else an equivalent one. */
-  async #invocationOf(
-    webhook: Webhook,
-    attributes: AdmissionAttributes,
-    context: RequestContext,
-  ): Promise<Invocation | undefined> {
-    const hook = webhook.spec;
-    const registry = this.#deps.registry();
-    const isNamespace = attributes.definition.group === '' && attributes.definition.resource === 'namespaces';
-    const namespace = isNamespace ? attributes.name || (attributes.object?.metadata.name ?? '') : attributes.namespace;
-    // A scale write is admitted as the Scale, whose metadata has no labels.
-    const scale =
-      context.subresource === 'scale'
-        ? registry.lookup(context.group, context.version, context.resource)?.scale
-        : undefined;
-    const shown = (obj: ApiObject | undefined): ApiObject | undefined => (obj && scale ? scale.toScale(obj) : obj);
-    if (!objectSelectorMatches(hook, shown(attributes.object), shown(attributes.oldObject))) return undefined;
-    if (hasNamespaceSelector(hook) && (namespace !== '' || isNamespace)) {
-      const labels = isNamespace
-        ? (attributes.object ?? attributes.oldObject)?.metadata.labels
-        : await this.#namespaceLabels(registry, namespace);
-      if (!selectorMatches(hook['namespaceSelector'], labels as Record<string, string> | undefined)) return undefined;
-    }
-    const requested = registry.lookup(context.group, context.version, context.resource);
-    if (!requested) return undefined;
-    const base = {
-      resource: context.resource,
-      subresource: context.subresource,
-      operation: attributes.operation,
-      namespace,
-    };
-    const exact: RequestTarget = { ...base, group: requested.definition.group, version: requested.definition.version };
-    if (rulesMatch(hook, exact)) return { webhook, served: requested, target: exact };
-    if (hook['matchPolicy'] === 'Exact') return undefined;
-    for (const other of registry.allVersions()) {
-      if (other === requested || other.store.keyPrefix !== requested.store.keyPrefix) continue;
-      const target: RequestTarget = {
-        ...base,
-        group: other.definition.group,
-        version: other.definition.version,
-        resource: other.definition.resource,
-      };
-      if (rulesMatch(hook, target)) return { webhook, served: other, target };
-    }
-    return undefined;
-  }
-
-  async #namespaceLabels(registry: ResourceRegistry, name: string): Promise<Record<string, string> | undefined> {
-    const namespaces = registry.lookup('', 'v1', 'namespaces');
-    try {
-      return (await namespaces?.store.getAtVersion('', name, 0))?.metadata.labels as Record<string, string> | undefined;
-    } catch {
-      return undefined;
-    }
-  }
-
-  /**
-   * One call as the dispatchers run it: its metrics, and its failure policy (a failed call of an `Ignore` webhook is
-   * skipped). The patched object (mutating), undefined when skipped; throws the request's error otherwise.
-   */
   /**
    * One mutating call, and its `mutation.webhook.admission.k8s.io/round_R_index_I` audit annotation (the
    * configuration, the webhook and whether it changed the object), written whatever the call's outcome, as 1.26's
@@ -271,6 +203,10 @@ export class WebhookAdmission implements Admission {
     }
   }
 
+  /**
+   * One call as the dispatchers run it: its metrics, and its failure policy (a failed call of an `Ignore` webhook is
+   * skipped). The patched object (mutating), undefined when skipped; throws the request's error otherwise.
+   */
   async #dispatch(
     invocation: Invocation,
     attributes: AdmissionAttributes,
