@@ -178,6 +178,42 @@ describe('YAML aliases', () => {
   });
 });
 
+describe('YAML scalars and keys as yaml.v2 and sigs.k8s.io/yaml take them', () => {
+  const yamlDeployment = (name: string, extra: string): string =>
+    [
+      'apiVersion: apps/v1',
+      'kind: Deployment',
+      'metadata:',
+      `  name: ${name}`,
+      'spec:',
+      `  selector: {matchLabels: {app: ${name}}}`,
+      '  template:',
+      `    metadata: {labels: {app: ${name}}}`,
+      `    spec: {containers: [{name: main, image: nginx}]${extra}}`,
+    ].join('\n');
+
+  it.each([
+    [', activeDeadlineSeconds: !!int soon', 'yaml: cannot decode !!str `soon` as a !!int'],
+    [', nodeSelector: {~: x}', 'Unsupported map key of type: %!s(<nil>), key: <nil>, value: "x"'],
+    [', nodeSelector: {[a]: x}', 'yaml: invalid map key: []interface {}{"a"}'],
+  ])('a body with %j is 400 and creates nothing', async (extra, detail) => {
+    const create = await ts.api.request('POST', DEPLOYMENTS, yamlDeployment('odd-yaml', extra), {
+      'Content-Type': 'application/yaml',
+    });
+    expect(create.status).toBe(400);
+    expect(create.body.message).toBe(`error converting YAML to JSON: ${detail}`);
+    const apply = await ts.api.request(
+      'PATCH',
+      `${DEPLOYMENTS}/odd-yaml?fieldManager=m`,
+      yamlDeployment('odd-yaml', extra),
+      { 'Content-Type': 'application/apply-patch+yaml' },
+    );
+    expect(apply.status).toBe(400);
+    expect(apply.body.message).toBe(`error decoding YAML: ${detail}`);
+    expect(await resourceVersionOf('odd-yaml')).toBeUndefined();
+  });
+});
+
 describe('request heads up to 1 MiB, as kube-apiserver takes them', () => {
   it('a 20 KiB header and a 20 KiB selector are served', async () => {
     await createDeployment('big-head');

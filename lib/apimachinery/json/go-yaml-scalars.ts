@@ -21,16 +21,18 @@ function isTimestamp(s: string): boolean {
   return month >= 1 && month <= 12 && day >= 1 && day <= daysInMonth && h < 24 && min < 60 && sec < 60;
 }
 
-/** strconv.ParseInt(s, 0, 64) or ParseUint(s, 0, 64) succeeds. */
-function isGoInt(s: string): boolean {
+/** What strconv.ParseInt(s, 0, 64), failing that ParseUint(s, 0, 64), makes of s; undefined when both fail. */
+export function goIntValue(s: string): bigint | undefined {
   const m = GO_INT.exec(s);
-  if (!m) return false;
+  if (!m) return undefined;
   const body = m[2] ?? '';
   const digits = body.length > 1 && /^0[0-7]/.test(body) ? `0o${body.slice(1)}` : body;
-  const value = BigInt(digits.toLowerCase());
-  if (m[1] === '-') return value <= 2n ** 63n;
-  return value < 2n ** 63n || (m[1] === '' && value < 2n ** 64n);
+  const magnitude = BigInt(digits.toLowerCase());
+  if (m[1] === '-') return magnitude <= 2n ** 63n ? -magnitude : undefined;
+  return magnitude < 2n ** 63n || (m[1] === '' && magnitude < 2n ** 64n) ? magnitude : undefined;
 }
+
+const isGoInt = (s: string): boolean => goIntValue(s) !== undefined;
 
 /** resolve("", s) gives a tag other than !!str (or s is a base-60 float): yaml.v2 then double-quotes s. */
 export function needsQuotes(s: string): boolean {

@@ -13,6 +13,7 @@ import {
 import { goQuote } from '../field/errors';
 import { yamlNestingError } from './max-depth';
 import { yamlAliasError } from './yaml-aliases';
+import { applyGoYamlTypes } from './yaml-go-values';
 
 /** A YAML body that does not parse (the message is the `yaml` library's). */
 export class YamlSyntaxError extends Error {
@@ -89,15 +90,28 @@ function collectDuplicateKeys(node: YamlNode | null | undefined, lines: LineCoun
  * What sigs.k8s.io/yaml's json.Marshal makes of yaml.v2's values: `!!binary` decodes to the string of its bytes, and
  * `.inf`/`.nan` have no JSON form (`json: unsupported value: +Inf`, which fails the conversion).
  */
-function goJsonValue(this: Record<string, unknown>, key: string, value: unknown): unknown {
-  const original = this[key]; // a Buffer's own toJSON has already run on `value`
-  if (original instanceof Uint8Array) return Buffer.from(original).toString('utf8');
-  if (typeof value === 'number' && !Number.isFinite(value)) {
-    const text = Number.isNaN(value) ? 'NaN' : value > 0 ? '+Inf' : '-Inf';
-    throw new YamlSyntaxError(`json: unsupported value: ${text}`);
+function toGoJson(value: unknown): string {
+  const exactInts: bigint[] = [];
+  const marker = `\u0000int${Math.random().toString(36).slice(2)}:`;
+  function goJsonValue(this: Record<string, unknown>, key: string, item: unknown): unknown {
+    const original = this[key]; // a Buffer's own toJSON has already run on `item`
+    if (original instanceof Uint8Array) return Buffer.from(original).toString('utf8');
+    if (typeof item === 'bigint') return `${marker}${exactInts.push(item) - 1}`; // int64/uint64 beyond 2^53: exact digits
+    if (typeof item === 'number' && !Number.isFinite(item)) {
+      const text = Number.isNaN(item) ? 'NaN' : item > 0 ? '+Inf' : '-Inf';
+      throw new YamlSyntaxError(`json: unsupported value: ${text}`);
+    }
+    return item;
   }
-  return value;
+  const json = JSON.stringify(value, goJsonValue) ?? 'null';
+  if (exactInts.length === 0) return json;
+  const quotedMarker = JSON.stringify(marker).slice(0, -1);
+  return json.replace(new RegExp(`${escapeRegExp(quotedMarker)}(\\d+)"`, 'g'), (_, index: string) =>
+    String(exactInts[Number(index)]),
+  );
 }
+
+const escapeRegExp = (text: string): string => text.replace(/[\\^$.*+?()[\]{}|]/g, '\\$&');
 
 /** Converts a YAML body; `strict` also collects repeated keys. Throws YamlSyntaxError when it does not parse. */
 export function yamlToJson(text: string, options: { strict: boolean }): YamlConversion {
@@ -118,6 +132,9 @@ export function yamlToJson(text: string, options: { strict: boolean }): YamlConv
     collectDuplicateKeys(doc.contents, lineCounter, items);
     if (items.length > 0) duplicateKeysError = `${YAML_UNMARSHAL_ERRORS}  ${items.join('\n  ')}`;
   }
-  const json = JSON.stringify(doc.toJS({ maxAliasCount: -1 }), goJsonValue) ?? 'null';
+  // yaml.v2 fails on a mistyped scalar or a collection key before it reports repeated keys; the keys' own form comes last.
+  const typeError = applyGoYamlTypes(doc);
+  if (typeError !== undefined) throw new YamlSyntaxError(typeError);
+  const json = toGoJson(doc.toJS({ maxAliasCount: -1 }));
   return { json, duplicateKeysError };
 }
