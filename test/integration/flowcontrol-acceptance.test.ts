@@ -94,3 +94,27 @@ describe('PriorityLevelConfiguration validation through v1beta2', () => {
     ).toBe(12);
   });
 });
+
+describe('the Kubernetes group name flowcontrol.apiserver.k8s.io, which typed clients hard-code', () => {
+  const K8S = '/apis/flowcontrol.apiserver.k8s.io/v1beta3';
+
+  it('reaches the same FlowSchemas, answered with the name asked for', async () => {
+    const body = { ...aFlowSchema('k8s-named'), apiVersion: 'flowcontrol.apiserver.k8s.io/v1beta3' };
+    const created = await ts.api.post(`${K8S}/flowschemas`, body);
+    expect(created.status).toBe(201);
+    expect(created.body.apiVersion).toBe('flowcontrol.apiserver.k8s.io/v1beta3');
+    const viaOrch = await ts.api.get(`${FLOWCONTROL}/flowschemas/k8s-named`);
+    expect(viaOrch.status).toBe(200);
+    expect(viaOrch.body.apiVersion).toBe('flowcontrol.apiserver.orch.io/v1beta3');
+    const list = await ts.api.get(`${K8S}/prioritylevelconfigurations`);
+    expect(list.status).toBe(200);
+    expect(list.body.items.map((p: { metadata: { name: string } }) => p.metadata.name)).toContain('global-default');
+  });
+
+  it('is not listed in discovery', async () => {
+    const groups = await ts.api.get('/apis');
+    const names = groups.body.groups.map((g: { name: string }) => g.name);
+    expect(names).toContain('flowcontrol.apiserver.orch.io');
+    expect(names).not.toContain('flowcontrol.apiserver.k8s.io');
+  });
+});

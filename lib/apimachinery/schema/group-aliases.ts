@@ -8,6 +8,7 @@ const ALIASED_GROUPS: ReadonlyMap<string, string> = new Map([
   ['authentication.k8s.io', 'authentication.orch.io'],
   ['events.k8s.io', 'events.orch.io'],
   ['admissionregistration.k8s.io', 'admissionregistration.orch.io'],
+  ['flowcontrol.apiserver.k8s.io', 'flowcontrol.apiserver.orch.io'],
 ]);
 
 /** The served (orch.io) name of a group; other names unchanged. */

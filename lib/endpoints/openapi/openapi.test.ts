@@ -203,7 +203,10 @@ describe('OpenAPI v3 group-version documents', () => {
     const fc = v3.get('apis/flowcontrol.apiserver.orch.io/v1beta3') as Json;
     expect(
       fc['components']['schemas']['io.k8s.api.flowcontrol.v1beta3.FlowSchema']['x-kubernetes-group-version-kind'],
-    ).toEqual([{ group: 'flowcontrol.apiserver.orch.io', kind: 'FlowSchema', version: 'v1beta3' }]);
+    ).toEqual([
+      { group: 'flowcontrol.apiserver.orch.io', kind: 'FlowSchema', version: 'v1beta3' },
+      { group: 'flowcontrol.apiserver.k8s.io', kind: 'FlowSchema', version: 'v1beta3' },
+    ]);
     expect(fc['paths']['/apis/flowcontrol.apiserver.orch.io/v1beta3/flowschemas']['get']['operationId']).toBe(
       'listFlowcontrolApiserverV1beta3FlowSchema',
     );
