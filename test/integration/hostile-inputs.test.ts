@@ -214,6 +214,32 @@ describe('YAML scalars and keys as yaml.v2 and sigs.k8s.io/yaml take them', () =
   });
 });
 
+describe('an applied configuration whose metadata is not an object', () => {
+  it.each([
+    ['"x"', '&{x}', 'string'],
+    ['5', '&{5}', 'number'],
+    ['false', '&{false}', 'bool'],
+  ])('metadata %s is 400 failed to create typed patch object, and changes nothing', async (metadata, shown, kind) => {
+    const existing = `scalar-meta-${kind}`;
+    await createDeployment(existing);
+    const before = await resourceVersionOf(existing);
+    for (const name of [existing, `${existing}-new`]) {
+      const res = await ts.api.request(
+        'PATCH',
+        `${DEPLOYMENTS}/${name}?fieldManager=m&force=true`,
+        `{"apiVersion":"apps/v1","kind":"Deployment","metadata":${metadata}}`,
+        { 'Content-Type': 'application/apply-patch+yaml' },
+      );
+      expect(res.status).toBe(400);
+      expect(res.body.message).toBe(
+        `failed to create typed patch object (/; apps/v1, Kind=Deployment): .metadata: expected map, got ${shown}`,
+      );
+    }
+    expect(await resourceVersionOf(existing)).toBe(before);
+    expect(await resourceVersionOf(`${existing}-new`)).toBeUndefined();
+  });
+});
+
 describe('request heads up to 1 MiB, as kube-apiserver takes them', () => {
   it('a 20 KiB header and a 20 KiB selector are served', async () => {
     await createDeployment('big-head');

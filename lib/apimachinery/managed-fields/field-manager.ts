@@ -227,7 +227,11 @@ export function applyToObject(
     throw badRequest(
       `Incorrect version specified in apply patch. Specified patch version: ${version}, expected: ${scope.apiVersion}`,
     );
-  const meta = isObject(config['metadata']) ? config['metadata'] : {};
+  const rawMeta = config['metadata'];
+  if (rawMeta !== undefined && rawMeta !== null && typeof rawMeta !== 'object')
+    // structured-merge-diff's mapValue on a scalar: `%v` of its value wrapper prints `&{x}`.
+    throw typedPatchError(config, scope, new SchemaMismatch(`.metadata: expected map, got &{${String(rawMeta)}}`));
+  const meta = isObject(rawMeta) ? rawMeta : {};
   if (meta['managedFields'] !== undefined && meta['managedFields'] !== null)
     throw badRequest('metadata.managedFields must be nil');
 
