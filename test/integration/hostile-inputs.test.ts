@@ -377,6 +377,30 @@ describe('metadata', () => {
     expect(res.body.metadata.labels).toEqual({ app: 'nulls', empty: '' });
     expect(res.body.spec.template.spec.containers[0].args).toEqual(['', 'a']);
   });
+
+  it('a null struct in a list is an empty struct, and apply onto it names the stored object', async () => {
+    const path = `/api/v1/namespaces/${NS}/serviceaccounts`;
+    const res = await ts.api.post(path, {
+      apiVersion: 'v1',
+      kind: 'ServiceAccount',
+      metadata: { name: 'nulls' },
+      secrets: [null],
+    });
+    expect(res.status).toBe(201);
+    expect(res.body.secrets).toEqual([{}]);
+    const apply = await ts.api.request(
+      'PATCH',
+      `${path}/nulls?fieldManager=m`,
+      JSON.stringify({ apiVersion: 'v1', kind: 'ServiceAccount', metadata: { name: 'nulls', labels: { a: 'b' } } }),
+      { 'Content-Type': 'application/apply-patch+yaml' },
+    );
+    expect(apply.status).toBe(400);
+    expect(apply.body.message).toBe(
+      `failed to create typed live object (${NS}/nulls; /v1, Kind=ServiceAccount): .secrets: element 0: associative list with keys has an element that omits key field "name" (and doesn't have default value)`,
+    );
+    const after = await ts.api.get(`${path}/nulls`);
+    expect(after.body.metadata.labels).toBeUndefined();
+  });
 });
 
 describe('[]byte fields are base64', () => {

@@ -100,6 +100,13 @@ describe('type errors', () => {
     );
     expect(result.error).toBeUndefined();
   });
+
+  it('decodes a null struct element as an empty struct, as Go fills a slice with zero values', () => {
+    const result = strict(withContainer('{"name":"a","ports":[null,{"containerPort":80}]}'));
+    expect(result.value).toMatchObject({
+      spec: { template: { spec: { containers: [{ ports: [{}, { containerPort: 80 }] }] } } },
+    });
+  });
 });
 
 describe('types with their own JSON decoding', () => {

@@ -41,7 +41,7 @@ function fitsInteger(literal: string, format: string | undefined): boolean {
 
 /**
  * A map entry or slice element decoded from `null`: Go decodes into a fresh zero element and leaves it as it is, so a
- * `null` label value is "" and a `null` in a []int32 is 0 (pointers, slices, maps and structs are left as decoded).
+ * `null` label value is "" and a `null` in a []int32 is 0 and a `null` struct element an empty one (pointers, slices and maps are left as decoded).
  */
 function zeroForNull(node: SchemaNode, value: unknown): unknown {
   if (value !== null || node.nullable) return value;
@@ -53,6 +53,8 @@ function zeroForNull(node: SchemaNode, value: unknown): unknown {
       return 0;
     case 'boolean':
       return false;
+    case 'object':
+      return {}; // a zero struct: `secrets: [null]` is `[{}]` as Go decodes it
     default:
       return value;
   }

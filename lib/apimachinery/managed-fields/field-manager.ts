@@ -15,6 +15,7 @@ import type { FieldSet } from './field-set';
 import { allowedConflictsFromLastApplied, refreshLastApplied } from './last-applied';
 import { goShaped } from './normalize';
 import { STRIPPED_FIELDS } from './reset-fields';
+import { toFieldSet } from './to-field-set';
 import { SchemaMismatch } from './shape';
 import { applyManagers, Conflicts, updateManagers, type ManagedFieldsMap, type VersionView } from './updater';
 import { capUpdateManagers } from './cap-managers';
@@ -161,11 +162,41 @@ function dropNulls(value: unknown): unknown {
   return out;
 }
 
+/** objectGVKNN: `namespace/name; group/version, Kind=Kind` (the core group prints as an empty group). */
+function objectAt(object: Record<string, unknown>, scope: FieldManagerScope): string {
+  const meta = isObject(object['metadata']) ? object['metadata'] : {};
+  const groupVersion = scope.apiVersion.includes('/') ? scope.apiVersion : `/${scope.apiVersion}`;
+  return `${String(meta['namespace'] ?? '')}/${String(meta['name'] ?? '')}; ${groupVersion}, Kind=${scope.kind}`;
+}
+
 /** Kubernetes answers this bare 500; the configuration is at fault, so it is a 400 here with the same text. */
 function typedPatchError(config: Record<string, unknown>, scope: FieldManagerScope, err: SchemaMismatch): StatusError {
-  const meta = isObject(config['metadata']) ? config['metadata'] : {};
-  const at = `${String(meta['namespace'] ?? '')}/${String(meta['name'] ?? '')}; ${scope.apiVersion}, Kind=${scope.kind}`;
-  return badRequest(`failed to create typed patch object (${at}): ${err.message}`);
+  return badRequest(`failed to create typed patch object (${objectAt(config, scope)}): ${err.message}`);
+}
+
+/** The configuration's values fit the schema's shapes (unknown fields aside, which fieldValidation has dealt with). */
+function typesWithoutUnknowns(config: Record<string, unknown>, scope: FieldManagerScope): boolean {
+  try {
+    toFieldSet(config, scope.schema);
+    return true;
+  } catch (err) {
+    if (!(err instanceof SchemaMismatch)) throw err;
+    return false;
+  }
+}
+
+/**
+ * The stored object has a value server-side apply cannot type (a list-map item without its key, written by an update,
+ * which tracks no fields then, as UpdateNoErrors does). Kubernetes answers a bare 500; here it is a 400 with its text.
+ */
+function typedLiveError(live: ApiObject, scope: FieldManagerScope): StatusError | undefined {
+  try {
+    toFieldSet(goShaped(stripManaged(live), scope.schema), scope.schema);
+    return undefined;
+  } catch (err) {
+    if (!(err instanceof SchemaMismatch)) throw err;
+    return badRequest(`failed to create typed live object (${objectAt(live, scope)}): ${err.message}`);
+  }
 }
 
 /** structuredMergeManager.Apply under the manager chain: the merged object and its managers, or undefined when nothing changes. */
@@ -187,8 +218,10 @@ function applyOnce(
       atVersion: scope.atVersion,
     });
   } catch (err) {
-    if (err instanceof SchemaMismatch) throw typedPatchError(config, scope, err);
-    throw err;
+    if (!(err instanceof SchemaMismatch)) throw err;
+    // As structuredMergeManager.Apply types them: the configuration first, then the live object.
+    if (!typesWithoutUnknowns(config, scope)) throw typedPatchError(config, scope, err);
+    throw typedLiveError(live, scope) ?? typedPatchError(config, scope, err);
   }
   stripManager(outcome.managers, id);
   const times = new Map(managed.times);
@@ -221,7 +254,11 @@ export function applyToObject(
   }
   const base = live ?? emptyObject(scope);
   if (managed.fields.size === 0 && live !== undefined)
-    managed = trackUpdate(emptyObject(scope), stripManaged(live), managed, BEFORE_FIRST_APPLY, scope);
+    try {
+      managed = trackUpdate(emptyObject(scope), stripManaged(live), managed, BEFORE_FIRST_APPLY, scope);
+    } catch (err) {
+      throw (err instanceof SchemaMismatch && typedLiveError(live, scope)) || err;
+    }
   const version = typeof config['apiVersion'] === 'string' ? config['apiVersion'] : '';
   if (version !== scope.apiVersion)
     throw badRequest(
