@@ -62,6 +62,16 @@ describe('map keys as sigs.k8s.io/yaml turns them into strings', () => {
     });
   });
 
+  it.each([
+    ['a: *nowhere', "yaml: unknown anchor 'nowhere' referenced"],
+    ['a:\n  <<: 5', 'yaml: map merge requires map or sequence of maps as the value'],
+    ['a:\n  <<: [{x: 1}, 2]', 'yaml: map merge requires map or sequence of maps as the value'],
+    ['s: &s text\na:\n  <<: *s', 'yaml: map merge requires map or sequence of maps as the value'],
+  ])('%j fails as yaml.v2 fails it', (text, message) => {
+    expect(failure(text)).toBe(message);
+    expect(() => yamlToJson(text, { strict: true })).toThrow(message);
+  });
+
   it('the `<<` merge key still merges', () => {
     expect(convert('b: &b {a: 1}\nm:\n  <<: *b\n  c: 2')).toBe('{"b":{"a":1},"m":{"a":1,"c":2}}');
   });

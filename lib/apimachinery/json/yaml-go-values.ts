@@ -1,6 +1,6 @@
 // Gives a parsed YAML document yaml.v2's scalar types and sigs.k8s.io/yaml's map keys, or the error either gives:
 // `yaml: cannot decode !!str `foo` as a !!int`, `yaml: invalid map key: …`, `Unsupported map key of type: …`.
-import { isAlias, isMap, isPair, isScalar, isSeq, Scalar, type Document, type Node as YamlNode } from 'yaml';
+import { isAlias, isMap, isPair, isScalar, isSeq, Scalar, visit, type Document, type Node as YamlNode } from 'yaml';
 import {
   goFormatFloat,
   goResolvePlain,
@@ -80,6 +80,29 @@ function keyString(key: GoYamlValue, value: () => GoYamlValue): string {
   );
 }
 
+/** yaml.v2's parser refuses an alias without an anchor before anything is decoded. */
+function unknownAnchorError(doc: Document): string | undefined {
+  let error: string | undefined;
+  visit(doc, {
+    Alias(_, node) {
+      if (node.resolve(doc) !== undefined) return undefined;
+      error = `yaml: unknown anchor '${node.source}' referenced`;
+      return visit.BREAK;
+    },
+  });
+  return error;
+}
+
+const isMergeKey = (key: unknown): boolean =>
+  isScalar(key) && (typeof key.value === 'symbol' || key.tag === 'tag:yaml.org,2002:merge');
+
+/** decode.go merge(): the value of `<<` is a map, an alias of one, or a list of those. */
+function checkMergeValue(value: unknown, doc: Document): void {
+  const isMapNode = (node: unknown): boolean => isMap(isAlias(node) ? node.resolve(doc) : node);
+  const ok = isSeq(value) ? value.items.every(isMapNode) : isMapNode(value);
+  if (!ok) throw new GoYamlError('yaml: map merge requires map or sequence of maps as the value');
+}
+
 /**
  * Types every scalar as yaml.v2 does (in document order, so the first error is yaml.v2's), then turns map keys into
  * sigs.k8s.io/yaml's strings. Returns the error text, or undefined with the document rewritten in place.
@@ -95,6 +118,7 @@ export function applyGoYamlTypes(doc: Document): string | undefined {
         if (!isPair(pair)) continue;
         const key = isAlias(pair.key) ? pair.key.resolve(doc) : pair.key;
         if (isMap(key) || isSeq(key)) throw new GoYamlError(`yaml: invalid map key: ${goSharpV(goValue(key, doc))}`);
+        if (isMergeKey(pair.key)) checkMergeValue(pair.value, doc);
         if (!isAlias(pair.key)) walk(pair.key);
         walk(pair.value);
         keys.push({ pair });
@@ -103,6 +127,8 @@ export function applyGoYamlTypes(doc: Document): string | undefined {
       for (const item of node.items) walk(item);
     }
   };
+  const anchorError = unknownAnchorError(doc);
+  if (anchorError !== undefined) return anchorError;
   try {
     walk(doc.contents);
     for (const { pair } of keys) {

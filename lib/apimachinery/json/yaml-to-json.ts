@@ -74,7 +74,8 @@ function collectDuplicateKeys(node: YamlNode | null | undefined, lines: LineCoun
     if (!isPair(pair)) continue;
     const value = pair.value as YamlNode | null;
     collectDuplicateKeys(value, lines, out);
-    const key = isScalar(pair.key) ? pair.key.value : pair.key;
+    if (!isScalar(pair.key)) continue; // a collection key, which yaml.v2 refuses (yaml-go-values.ts)
+    const key = pair.key.value;
     if (typeof key === 'symbol') continue; // the `<<` merge key, which yaml.v2 merges rather than sets
     const identity = `${typeof key}:${String(key)}`;
     if (!seen.has(identity)) {
@@ -135,6 +136,15 @@ export function yamlToJson(text: string, options: { strict: boolean }): YamlConv
   // yaml.v2 fails on a mistyped scalar or a collection key before it reports repeated keys; the keys' own form comes last.
   const typeError = applyGoYamlTypes(doc);
   if (typeError !== undefined) throw new YamlSyntaxError(typeError);
-  const json = toGoJson(doc.toJS({ maxAliasCount: -1 }));
+  let value: unknown;
+  try {
+    value = doc.toJS({ maxAliasCount: -1 });
+  } catch (err) {
+    // What the checks above leave to the yaml library (a `<<` it merges where yaml.v2 would not) fails as yaml.v2 fails merges.
+    if (err instanceof Error && err.message.startsWith('Merge sources'))
+      throw new YamlSyntaxError('yaml: map merge requires map or sequence of maps as the value');
+    throw new YamlSyntaxError(err instanceof Error ? err.message : String(err));
+  }
+  const json = toGoJson(value);
   return { json, duplicateKeysError };
 }
