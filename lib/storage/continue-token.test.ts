@@ -36,7 +36,7 @@ describe('continue tokens', () => {
     ],
     [
       Buffer.from('{"v":"x/v9","rv":5,"start":"a"}').toString('base64url'),
-      'invalid continue token: continue key is not valid: server does not recognize this encoded version x/v9',
+      'invalid continue token: continue key is not valid: server does not recognize this encoded version "x/v9"',
     ],
   ])('refuses %s with 400', (token, message) => {
     expect(() => decodeAsServed(token, '/p/')).toThrow(

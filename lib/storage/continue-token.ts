@@ -1,6 +1,7 @@
 // Continue tokens in Kubernetes' format: raw base64url of {"v":"meta.k8s.io/v1","rv":N,"start":"<key after prefix>\u0000"}.
 import { goKindWord, JsonSyntaxError, unmarshalTypeError } from '../apimachinery/json/go-json-errors';
 import { JsonReader } from '../apimachinery/json/json-reader';
+import { goQuote } from '../apimachinery/field/errors';
 import { StorageError } from './storage-error';
 
 /** The only token version; kept verbatim (not orch-branded) so mixed fleets agree on tokens. */
@@ -31,7 +32,7 @@ export function decodeContinueToken(token: string, prefix: string): ContinuePosi
     throw invalidToken(`${INVALID_KEY}: illegal base64 data at input byte ${firstBadBase64Byte(token)}`);
   const fields = unmarshalToken(Buffer.from(token, 'base64url').toString('utf8'));
   if (fields.v !== TOKEN_VERSION)
-    throw invalidToken(`${INVALID_KEY}: server does not recognize this encoded version ${fields.v}`);
+    throw invalidToken(`${INVALID_KEY}: server does not recognize this encoded version ${goQuote(fields.v)}`);
   const revision = fields.rv;
   if (revision === 0)
     throw invalidToken(`${INVALID_KEY}: incorrect encoded start resourceVersion (version ${TOKEN_VERSION})`);
