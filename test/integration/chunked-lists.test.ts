@@ -172,7 +172,7 @@ describe.each(COLLECTION_SHAPES)('chunked list on the %s path', (shape: Collecti
       [
         'another version',
         () => encodeContinueToken({ ...good, v: 'meta.k8s.io/v2' }),
-        `${INVALID}: server does not recognize this encoded version meta.k8s.io/v2`,
+        `${INVALID}: server does not recognize this encoded version "meta.k8s.io/v2"`,
       ],
       [
         'revision 0',
