@@ -80,14 +80,16 @@ for full, (kind, fields) in MESSAGES.items():
     schema[full] = {
         'package': pkg, 'name': name, 'protoFile': proto_file, 'protobuf': True,
         'jsonRepresentation': {'jsonType': 'array', 'format': None, 'itemJsonType': 'string'} if is_array else None,
-        'structType': None, 'mapType': None, 'openapiDefinition': None, 'openapiRef': None, 'requiredFrom': None, 'inlineIn': None,
+        'structType': None, 'mapType': None, 'openapiDefinition': None, 'openapiRef': None, 'requiredFrom': None if is_array else 'go-tags', 'inlineIn': None,
         'jsonOnlyFields': [{'name': n, 'jsonType': 'string', 'omitempty': True, 'required': False, 'from': f'{META}.TypeMeta'} for n in ('kind', 'apiVersion')] if kind == 'root' else [],
         'fields': [{
             'name': fd['name'], 'number': fd['number'], 'type': fd['type'], 'label': 'repeated' if fd['repeated'] or fd['map_value'] else 'optional',
             'map': {'key': 'string', 'value': fd['map_value']} if fd['map_value'] else None, 'optional': fd['omitempty'],
             'patchStrategy': 'merge' if full == f'{C}.ServiceAccount' and fd['name'] == 'secrets' else None,
             'patchMergeKey': 'name' if full == f'{C}.ServiceAccount' and fd['name'] == 'secrets' else None,
-            'listType': None, 'listMapKeys': None, 'mapType': None, 'required': False,
+            # Kubernetes' OpenAPI generator: a field is required unless omitempty, a pointer or +optional (none here is
+            # +optional without omitempty or a pointer).
+            'listType': None, 'listMapKeys': None, 'mapType': None, 'required': not is_array and not fd['omitempty'] and not fd['pointer'],
             'jsonType': json_type(fd, MESSAGES), 'format': 'date-time' if fd['type'] == TIME else None, 'itemJsonType': item_json_type(fd), 'structType': None,
             'jsonName': None if is_array else fd['name'], 'jsonInline': False,
             'omitempty': None if is_array else fd['omitempty'], 'goPointer': None if is_array else fd['pointer'], 'wireType': 2 if fd['type'] not in ('bool', 'int64', 'int32') or fd['repeated'] else 0,

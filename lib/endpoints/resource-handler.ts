@@ -8,7 +8,7 @@ import type { ResourceRequestInfo } from './request-info';
 import { responseMessageNameOf } from '../apimachinery/serializers/protobuf/kinds';
 import { apiVersionOf } from '../apimachinery/schema/group-version';
 import { requestUser } from './request-user';
-import { handleReview, type ReviewRegistry, type ReviewRequest } from './reviews';
+import { handleReview, type ReviewRegistry, type ReviewRequest, type ReviewResource } from './reviews';
 import { ANONYMOUS } from '../apimachinery/user';
 import type { ApiRequest, Features } from './handlers/api-request';
 import { handleGet } from './handlers/get';
@@ -124,17 +124,18 @@ export function hasRoute(
   method: string,
   reviews?: ReviewRegistry,
 ): boolean {
-  if (reviews?.lookup(info.apiGroup, info.apiVersion, info.resource))
-    return reviewRouteMatches(info) && method === 'POST';
+  const review = reviews?.lookup(info.apiGroup, info.apiVersion, info.resource);
+  if (review) return reviewRouteMatches(info, review) && method === 'POST';
   if (!registry.servesGroupVersion(info.apiGroup, info.apiVersion)) return false;
   const served = registry.lookup(info.apiGroup, info.apiVersion, info.resource);
   const route = served && routeOf(served, info, () => Promise.resolve());
   return route?.methods[method === 'HEAD' ? 'GET' : method] !== undefined;
 }
 
-/** A review is a cluster-scoped collection path that only takes POST. */
-function reviewRouteMatches(info: ResourceRequestInfo): boolean {
-  return info.namespace === '' && info.name === '' && !info.watchPath;
+/** A review is a collection path of its scope (namespaced only for LocalSubjectAccessReview) that only takes POST. */
+function reviewRouteMatches(info: ResourceRequestInfo, review: ReviewResource): boolean {
+  const namespaced = review.definition.strategy.namespaced;
+  return (info.namespace !== '') === namespaced && info.name === '' && !info.watchPath;
 }
 
 export interface ResourceHandlerDeps {
@@ -159,7 +160,7 @@ export async function serveResource(
 ): Promise<void> {
   const review = deps.reviews?.lookup(info.apiGroup, info.apiVersion, info.resource);
   if (review) {
-    if (!reviewRouteMatches(info)) throw resourceNotFound();
+    if (!reviewRouteMatches(info, review)) throw resourceNotFound();
     if (req.method !== 'POST') {
       res.setHeader('Allow', 'POST');
       throw methodNotAllowed();

@@ -60,6 +60,8 @@ const GROUP_ORDER = [
   '',
   'apps',
   'events.orch.io',
+  'authentication.orch.io',
+  'authorization.orch.io',
   'autoscaling',
   'rbac.authorization.orch.io',
   'admissionregistration.orch.io',
@@ -78,11 +80,23 @@ export class ResourceRegistry {
   /** Resources at their Kubernetes group name (`rbac.authorization.k8s.io`): routable, never in discovery. */
   readonly #aliases = new Map<string, ServedResource>();
   readonly #aliasGroupVersions = new Set<string>();
+  /** Kinds that only take a create and store nothing (the access and token reviews): listed, never routed here. */
+  readonly #createOnly: ResourceDefinition[] = [];
 
   add(served: ServedResource): void {
     const { group, version, resource, kind } = served.definition;
     this.#byPath.set(`${group}/${version}/${resource}`, served);
     this.#kinds.add(`${apiVersionOfDefinition(served.definition)}/${kind}`);
+    this.#addGroupVersion(group, version);
+  }
+
+  /** Lists a create-only kind in discovery and OpenAPI; the server routes its POSTs elsewhere (endpoints/reviews). */
+  addCreateOnly(definition: ResourceDefinition): void {
+    this.#createOnly.push(definition);
+    this.#addGroupVersion(definition.group, definition.version);
+  }
+
+  #addGroupVersion(group: string, version: string): void {
     let entry = this.#groups.find((g) => g.group === group);
     if (!entry) {
       entry = { group, versions: [] };
@@ -125,6 +139,16 @@ export class ResourceRegistry {
 
   resourcesOf(group: string, version: string): ServedResource[] {
     return [...this.#byPath.values()].filter((s) => s.definition.group === group && s.definition.version === version);
+  }
+
+  /** The create-only kinds of a group-version (see addCreateOnly). */
+  createOnlyOf(group: string, version: string): ResourceDefinition[] {
+    return this.#createOnly.filter((d) => d.group === group && d.version === version);
+  }
+
+  /** Every create-only kind. */
+  allCreateOnly(): readonly ResourceDefinition[] {
+    return this.#createOnly;
   }
 
   /** One entry per stored resource (its storage version), for controllers and per-resource metrics. */

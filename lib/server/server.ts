@@ -134,7 +134,7 @@ export class ApiServer {
       ? openAuditLog(options.auditLogPath, log.child({ component: 'audit' }))
       : undefined;
     undo.push(() => audit?.close());
-    const reviews = new ReviewRegistry();
+    const reviews = new ReviewRegistry(registry);
     const { authorizer, reviewAuthorizer, resolver } = authorizerFor(options.authorizationModes, controllers);
     served.rbacGuard.target = escalationGuard(reviewAuthorizer, () => controllers.rbac.snapshot);
     addAccessReviews(reviews, reviewAuthorizer, resolver);

@@ -44,7 +44,12 @@ describe('SelfSubjectAccessReview', () => {
         ssar(`${group}/v1`, { nonResourceAttributes: { verb: 'get', path: '/healthz' } }),
         alice,
       );
-      expect(mine.body.status).toEqual({ allowed: true });
+      expect(mine.body.status).toEqual({
+        allowed: true,
+        reason: expect.stringMatching(
+          /^RBAC: allowed by ClusterRoleBinding "system:(discovery|public-info-viewer)" of /,
+        ),
+      });
     },
   );
 

@@ -24,6 +24,8 @@ describe('discovery', () => {
     expect(res.body.groups.map((g: any) => g.name)).toEqual([
       'apps',
       'events.orch.io',
+      'authentication.orch.io',
+      'authorization.orch.io',
       'autoscaling',
       'rbac.authorization.orch.io',
       'admissionregistration.orch.io',

@@ -1,5 +1,6 @@
 // Discovery documents: /api, /api/v1, /apis, /apis/{group}, /apis/{group}/{version}, from the resource registry.
 import type { ResourceRegistry, ServedResource } from '../../registry/resource-registry';
+import type { ResourceDefinition } from '../../registry/rest/resource';
 import { storageVersionHash } from './storage-version-hash';
 import { apiVersionOf } from '../../apimachinery/schema/group-version';
 import { routesOf } from '../routes/route-table';
@@ -33,11 +34,22 @@ function apiResources(served: ServedResource): Record<string, unknown>[] {
   return entries;
 }
 
+/** A create-only kind (a review): verb `create`, no storage, so no storageVersionHash. */
+function createOnlyResource(def: ResourceDefinition): Record<string, unknown> {
+  return {
+    name: def.resource,
+    singularName: '',
+    namespaced: def.strategy.namespaced,
+    kind: def.kind,
+    verbs: ['create'],
+  };
+}
+
 export function apiResourceList(registry: ResourceRegistry, group: string, version: string): Record<string, unknown> {
-  const resources = registry
-    .resourcesOf(group, version)
-    .flatMap(apiResources)
-    .sort((a, b) => String(a['name']).localeCompare(String(b['name'])));
+  const resources = [
+    ...registry.resourcesOf(group, version).flatMap(apiResources),
+    ...registry.createOnlyOf(group, version).map(createOnlyResource),
+  ].sort((a, b) => String(a['name']).localeCompare(String(b['name'])));
   return { kind: 'APIResourceList', apiVersion: 'v1', groupVersion: apiVersionOf({ group, version }), resources };
 }
 

@@ -35,6 +35,12 @@ function add(index: Map<string, Gvk[]>, message: string | undefined, gvk: Gvk): 
   index.set(message, list);
 }
 
+/** A group's orch name and, for groups Kubernetes names too, that name. */
+function bothNames(group: string): string[] {
+  const alias = kubernetesGroupOf(group);
+  return alias === undefined ? [group] : [group, alias];
+}
+
 /**
  * Catalog message → the GVKs it is served as (`x-kubernetes-group-version-kind` on its definition): every served
  * kind and list kind (under the orch group and, for aliased groups, its Kubernetes name too), Scale, Status as `v1`, and DeleteOptions and WatchEvent in every served group-version, as
@@ -44,12 +50,15 @@ export function servedKinds(registry: ResourceRegistry): Map<string, Gvk[]> {
   const index = new Map<string, Gvk[]>();
   for (const served of registry.allVersions()) {
     const { group, version, kind, listKind } = served.definition;
-    const alias = kubernetesGroupOf(group);
-    for (const g of alias === undefined ? [group] : [group, alias]) {
+    for (const g of bothNames(group)) {
       add(index, messageNameFor(apiVersionOf({ group: g, version }), kind), { group: g, version, kind });
       add(index, messageNameFor(apiVersionOf({ group: g, version }), listKind), { group: g, version, kind: listKind });
     }
     if (routesOf(served).subresources.some((sub) => sub.serves === 'scale')) add(index, META.scale, SCALE_KIND);
+  }
+  for (const { group, version, kind } of registry.allCreateOnly()) {
+    for (const g of bothNames(group))
+      add(index, messageNameFor(apiVersionOf({ group: g, version }), kind), { group: g, version, kind });
   }
   add(index, META.status, { group: '', version: 'v1', kind: 'Status' });
   for (const { group, versions } of registry.groups()) {

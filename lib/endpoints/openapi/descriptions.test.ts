@@ -1,32 +1,35 @@
 // Every field `kubectl explain` can reach from the described kinds has a description, in both OpenAPI documents.
 import { groupVersionDocument } from './v3';
 import { swaggerDocument } from './v2';
-import { fakeRegistry, SERVED_RESOURCES } from './testing/fake-registry';
+import { fakeRegistry, REVIEW_KINDS, SERVED_RESOURCES } from './testing/fake-registry';
 
 type Json = Record<string, any>;
 
 const FC = 'flowcontrol.apiserver.orch.io';
 // Every described version is served here (the fake registry's defaults hold one version per kind).
-const registry = fakeRegistry([
-  ...SERVED_RESOURCES,
-  {
-    group: 'autoscaling',
-    version: 'v2',
-    resource: 'horizontalpodautoscalers',
-    kind: 'HorizontalPodAutoscaler',
-    namespaced: true,
-    status: true,
-  },
-  { group: FC, version: 'v1beta2', resource: 'flowschemas', kind: 'FlowSchema', namespaced: false, status: true },
-  {
-    group: FC,
-    version: 'v1beta2',
-    resource: 'prioritylevelconfigurations',
-    kind: 'PriorityLevelConfiguration',
-    namespaced: false,
-    status: true,
-  },
-]);
+const registry = fakeRegistry(
+  [
+    ...SERVED_RESOURCES,
+    {
+      group: 'autoscaling',
+      version: 'v2',
+      resource: 'horizontalpodautoscalers',
+      kind: 'HorizontalPodAutoscaler',
+      namespaced: true,
+      status: true,
+    },
+    { group: FC, version: 'v1beta2', resource: 'flowschemas', kind: 'FlowSchema', namespaced: false, status: true },
+    {
+      group: FC,
+      version: 'v1beta2',
+      resource: 'prioritylevelconfigurations',
+      kind: 'PriorityLevelConfiguration',
+      namespaced: false,
+      status: true,
+    },
+  ],
+  REVIEW_KINDS,
+);
 const ROOTS = [
   'io.k8s.api.apps.v1.Deployment',
   'io.k8s.api.apps.v1.DeploymentList',
@@ -48,6 +51,11 @@ const ROOTS = [
   'io.k8s.api.admissionregistration.v1.ValidatingWebhookConfigurationList',
   'io.k8s.api.admissionregistration.v1.MutatingWebhookConfiguration',
   'io.k8s.api.admissionregistration.v1.MutatingWebhookConfigurationList',
+  'io.k8s.api.authorization.v1.SelfSubjectAccessReview',
+  'io.k8s.api.authorization.v1.SubjectAccessReview',
+  'io.k8s.api.authorization.v1.LocalSubjectAccessReview',
+  'io.k8s.api.authorization.v1.SelfSubjectRulesReview',
+  'io.k8s.api.authentication.v1.TokenReview',
 ];
 
 function refsOf(schema: unknown, out: string[]): string[] {
@@ -102,6 +110,8 @@ describe('descriptions', () => {
     [FC, 'v1beta3'],
     ['events.orch.io', 'v1'],
     ['admissionregistration.orch.io', 'v1'],
+    ['authorization.orch.io', 'v1'],
+    ['authentication.orch.io', 'v1'],
   ])(
     'cover every definition and property reachable from the described kinds in /openapi/v3 for %s/%s',
     (group, version) => {

@@ -2,6 +2,7 @@
 // responses and operation ids, independent of the OpenAPI version that renders them.
 import { apiVersionOf, messageNameFor } from '../../apimachinery/schema';
 import type { ServedResource } from '../../registry/resource-registry';
+import type { ResourceDefinition } from '../../registry/rest/resource';
 import { META, type Gvk } from './definition-names';
 import { routesOf, serves } from '../routes/route-table';
 import {
@@ -276,4 +277,32 @@ export function pathItemsOf(served: ServedResource): PathItem[] {
     );
   }
   return items;
+}
+
+/** The one documented path of a create-only kind (an access or token review): POST to its collection. */
+export function createOnlyPathItems(def: ResourceDefinition): PathItem[] {
+  const kindMessage = messageNameFor(apiVersionOf(def), def.kind);
+  if (kindMessage === undefined) return [];
+  const namespaced = def.strategy.namespaced;
+  const scope = namespaced ? 'Namespaced' : '';
+  const operation: Operation = {
+    method: 'post',
+    action: 'post',
+    operationId: `create${groupWord(def.group)}${capitalize(def.version)}${scope}${def.kind}`,
+    description: `create a ${def.kind}`,
+    gvk: { group: def.group, version: def.version, kind: def.kind },
+    params: WRITE_PARAMS,
+    body: { message: kindMessage, kind: 'object', required: true },
+    responses: [ok(kindMessage), created(kindMessage), accepted(kindMessage)],
+    streams: false,
+  };
+  return [
+    {
+      path: `${groupVersionPath(def.group, def.version)}${namespaced ? '/namespaces/{namespace}' : ''}/${def.resource}`,
+      pathParams: namespaced ? ['namespace'] : [],
+      nameOf: `name of the ${def.kind}`,
+      tag: tagOf(def.group, def.version),
+      operations: [operation],
+    },
+  ];
 }

@@ -6,7 +6,7 @@ import { definitionName, servedKinds } from './definition-names';
 import { OPENAPI_INFO } from './info';
 import { requestTypes, responseTypes } from './media-types';
 import { QUERY_PARAM_TYPES, type QueryParam } from './parameters';
-import { pathItemsOf, type Operation, type PathItem } from './routes';
+import { createOnlyPathItems, pathItemsOf, type Operation, type PathItem } from './routes';
 import { SWAGGER_V2, setExtension, type Json } from './schema-style';
 
 const ref = (message: string): Json => ({ $ref: `${SWAGGER_V2.refPrefix}${definitionName(message)}` });
@@ -64,12 +64,14 @@ function operation(op: Operation, tag: string, messages: Set<string>): Json {
 export function swaggerDocument(registry: ResourceRegistry): Json {
   const paths: Record<string, Json> = {};
   const messages = new Set<string>();
-  for (const served of registry.allVersions()) {
-    for (const item of pathItemsOf(served)) {
-      const pathItem: Json = { parameters: pathParams(item) };
-      for (const op of item.operations) pathItem[op.method] = operation(op, item.tag, messages);
-      paths[item.path] = pathItem;
-    }
+  const items = [
+    ...registry.allVersions().flatMap(pathItemsOf),
+    ...registry.allCreateOnly().flatMap(createOnlyPathItems),
+  ];
+  for (const item of items) {
+    const pathItem: Json = { parameters: pathParams(item) };
+    for (const op of item.operations) pathItem[op.method] = operation(op, item.tag, messages);
+    paths[item.path] = pathItem;
   }
   const definitions = buildDefinitions(messages, SWAGGER_V2, servedKinds(registry));
   return {

@@ -6,7 +6,7 @@ import { buildDefinitions } from './definitions';
 import { definitionName, servedKinds } from './definition-names';
 import { requestTypes, responseTypes } from './media-types';
 import { QUERY_PARAM_TYPES, type QueryParam } from './parameters';
-import { groupVersionPath, pathItemsOf, type Operation, type PathItem } from './routes';
+import { createOnlyPathItems, groupVersionPath, pathItemsOf, type Operation, type PathItem } from './routes';
 import { OPENAPI_V3, setExtension, type Json } from './schema-style';
 import { OPENAPI_INFO } from './info';
 
@@ -54,12 +54,14 @@ function operation(op: Operation, tag: string, messages: Set<string>): Json {
 export function groupVersionDocument(registry: ResourceRegistry, group: string, version: string): Json {
   const paths: Record<string, Json> = {};
   const messages = new Set<string>();
-  for (const served of registry.resourcesOf(group, version)) {
-    for (const item of pathItemsOf(served)) {
-      const pathItem: Json = { parameters: pathParams(item) };
-      for (const op of item.operations) pathItem[op.method] = operation(op, item.tag, messages);
-      paths[item.path] = pathItem;
-    }
+  const items = [
+    ...registry.resourcesOf(group, version).flatMap(pathItemsOf),
+    ...registry.createOnlyOf(group, version).flatMap(createOnlyPathItems),
+  ];
+  for (const item of items) {
+    const pathItem: Json = { parameters: pathParams(item) };
+    for (const op of item.operations) pathItem[op.method] = operation(op, item.tag, messages);
+    paths[item.path] = pathItem;
   }
   const schemas = buildDefinitions(messages, OPENAPI_V3, servedKinds(registry));
   return { openapi: '3.0.0', info: OPENAPI_INFO, paths, components: { schemas } };

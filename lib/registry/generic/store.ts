@@ -3,7 +3,6 @@
 import type { StatusError } from '../../apimachinery/errors';
 import {
   alreadyExists,
-  badRequest,
   conflict,
   generateNameConflict,
   invalid,
@@ -20,7 +19,12 @@ import type { Strategy } from '../rest/strategy';
 import { checkDeletePreconditions, finalizersForDeletion } from './deletion';
 import { DryRunStorage } from './dry-run-storage';
 import { generateName } from './generate-name';
-import { carrySystemMetadataOnUpdate, fillSystemMetadataOnCreate, nowTimestamp } from './system-metadata';
+import {
+  carrySystemMetadataOnUpdate,
+  ensureRequestNamespace,
+  fillSystemMetadataOnCreate,
+  nowTimestamp,
+} from './system-metadata';
 import type { Admission, AdmissionAttributes, AdmissionOperation } from './admission';
 import type { WriteGuard } from './write-guard';
 import type { UserInfo } from '../../apimachinery/user';
@@ -34,7 +38,6 @@ export type { GenericStoreOptions } from './store-reads';
 /** generateName collisions are retried this many times before 409 (Kubernetes itself does not retry). */
 const GENERATE_NAME_ATTEMPTS = 8;
 const GENERATE_NAME_RETRY_AFTER_SECONDS = 1;
-const NAMESPACE_MISMATCH_TEXT = 'the namespace of the provided object does not match the namespace sent on the request';
 
 export interface WriteOptions {
   dryRun: boolean;
@@ -313,12 +316,7 @@ export class GenericStore extends GenericStoreReads {
   }
 
   #setNamespace(obj: ApiObject, namespace: string): void {
-    if (!this.strategy.namespaced) {
-      delete obj.metadata.namespace;
-      return;
-    }
-    if (obj.metadata.namespace && obj.metadata.namespace !== namespace) throw badRequest(NAMESPACE_MISMATCH_TEXT);
-    obj.metadata.namespace = namespace;
+    ensureRequestNamespace(obj, this.strategy.namespaced, namespace);
   }
 
   #throwIfInvalid(obj: ApiObject, errors: ReturnType<Strategy['validate']>): void {

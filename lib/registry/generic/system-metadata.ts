@@ -1,6 +1,9 @@
 // Fields the server owns in ObjectMeta: set on create, carried over on update.
 import { randomUUID } from 'node:crypto';
 import type { ApiObject } from '../../apimachinery/meta/types';
+import { badRequest } from '../../apimachinery/errors';
+
+const NAMESPACE_MISMATCH_TEXT = 'the namespace of the provided object does not match the namespace sent on the request';
 
 /** RFC 3339 UTC with second precision, as metav1.Time serialises. */
 export function nowTimestamp(now = new Date()): string {
@@ -33,4 +36,27 @@ export function carrySystemMetadataOnUpdate(obj: ApiObject, old: ApiObject): voi
     meta.deletionGracePeriodSeconds = oldMeta.deletionGracePeriodSeconds;
   else delete meta.deletionGracePeriodSeconds;
   delete meta.selfLink;
+}
+
+/** The create handler's WipeObjectMetaSystemFields: what a client sends in these is dropped before anything reads it. */
+export function wipeSystemMetadata(obj: ApiObject): void {
+  const meta = obj.metadata;
+  delete meta.creationTimestamp;
+  delete meta.uid;
+  delete meta.deletionTimestamp;
+  delete meta.deletionGracePeriodSeconds;
+  delete meta.selfLink;
+}
+
+/**
+ * EnsureObjectNamespaceMatchesRequestNamespace: a cluster-scoped object loses any namespace, a namespaced one takes the
+ * path's, and one naming another namespace is refused with 400.
+ */
+export function ensureRequestNamespace(obj: ApiObject, namespaced: boolean, requestNamespace: string): void {
+  if (!namespaced) {
+    delete obj.metadata.namespace;
+    return;
+  }
+  if (obj.metadata.namespace && obj.metadata.namespace !== requestNamespace) throw badRequest(NAMESPACE_MISMATCH_TEXT);
+  obj.metadata.namespace = requestNamespace;
 }

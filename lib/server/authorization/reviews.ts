@@ -1,10 +1,15 @@
-// The access reviews (pkg/registry/authorization): SelfSubjectAccessReview and SubjectAccessReview ask the
-// authorizer about one request; SelfSubjectRulesReview lists the caller's rules in a namespace.
+// The access reviews (pkg/registry/authorization): SelfSubjectAccessReview, SubjectAccessReview and (in one
+// namespace) LocalSubjectAccessReview ask the authorizer about one request; SelfSubjectRulesReview lists the caller's
+// rules in a namespace.
 import type { ApiObject } from '../../apimachinery/meta/types';
 import { isPlainObject } from '../../apimachinery/meta/types';
 import { badRequest, invalid } from '../../apimachinery/errors';
 import type { UserInfo } from '../../apimachinery/user';
-import { validateSelfSubjectAccessReview, validateSubjectAccessReview } from '../../apis/authorization/validation';
+import {
+  validateLocalSubjectAccessReview,
+  validateSelfSubjectAccessReview,
+  validateSubjectAccessReview,
+} from '../../apis/authorization/validation';
 import type { ReviewResource } from '../../endpoints/reviews';
 import { defaultStrategy } from '../../registry/rest/strategy';
 import type { ResourceDefinition } from '../../registry/rest/resource';
@@ -21,8 +26,9 @@ export interface RulesResolver {
 }
 
 const clusterScoped = { ...defaultStrategy, namespaced: false };
+const namespaceScoped = { ...defaultStrategy, namespaced: true };
 
-function definition(resource: string, kind: string): ResourceDefinition {
+function definition(resource: string, kind: string, strategy = clusterScoped): ResourceDefinition {
   return {
     group: AUTHORIZATION_GROUP,
     version: 'v1',
@@ -31,7 +37,7 @@ function definition(resource: string, kind: string): ResourceDefinition {
     listKind: `${kind}List`,
     shortNames: [],
     categories: [],
-    strategy: clusterScoped,
+    strategy,
   };
 }
 
@@ -83,6 +89,18 @@ function check(kind: string, errors: ReturnType<typeof validateSubjectAccessRevi
   if (errors.length > 0) throw invalid({ group: AUTHORIZATION_GROUP, kind }, '', errors);
 }
 
+/** The status of a review about the user its spec names (SubjectAccessReview, LocalSubjectAccessReview). */
+function subjectStatus(authorizer: Authorizer, spec: Record<string, unknown>): Record<string, unknown> {
+  const extra = isPlainObject(spec['extra']) ? (spec['extra'] as Record<string, string[]>) : undefined;
+  const subject: UserInfo = {
+    name: text(spec, 'user'),
+    uid: text(spec, 'uid'),
+    groups: Array.isArray(spec['groups']) ? (spec['groups'] as string[]) : [],
+    ...(extra ? { extra } : {}),
+  };
+  return statusOf(authorizer, attributesFrom(subject, spec));
+}
+
 export function accessReviews(authorizer: Authorizer, resolver: RulesResolver): ReviewResource[] {
   return [
     {
@@ -97,15 +115,17 @@ export function accessReviews(authorizer: Authorizer, resolver: RulesResolver): 
       definition: definition('subjectaccessreviews', 'SubjectAccessReview'),
       review(obj) {
         check('SubjectAccessReview', validateSubjectAccessReview(obj));
-        const spec = isPlainObject(obj['spec']) ? obj['spec'] : {};
-        const extra = isPlainObject(spec['extra']) ? (spec['extra'] as Record<string, string[]>) : undefined;
-        const subject: UserInfo = {
-          name: text(spec, 'user'),
-          uid: text(spec, 'uid'),
-          groups: Array.isArray(spec['groups']) ? (spec['groups'] as string[]) : [],
-          ...(extra ? { extra } : {}),
-        };
-        return { ...obj, status: statusOf(authorizer, attributesFrom(subject, spec)) };
+        return { ...obj, status: subjectStatus(authorizer, isPlainObject(obj['spec']) ? obj['spec'] : {}) };
+      },
+    },
+    {
+      definition: definition('localsubjectaccessreviews', 'LocalSubjectAccessReview', namespaceScoped),
+      review(obj) {
+        check('LocalSubjectAccessReview', validateLocalSubjectAccessReview(obj));
+        // The handler put the path's namespace on the object; these are the REST's own checks (localsubjectaccessreview.REST).
+        const namespace = obj.metadata?.namespace ?? '';
+        if (namespace === '') throw badRequest(`namespace is required on this type: ${namespace}`);
+        return { ...obj, status: subjectStatus(authorizer, isPlainObject(obj['spec']) ? obj['spec'] : {}) };
       },
     },
     {

@@ -1,5 +1,6 @@
 // A registry carrying only the facts OpenAPI reads (definitions, subresources), for unit tests without storage.
 import { ResourceRegistry, type ServedResource } from '../../../registry/resource-registry';
+import type { ResourceDefinition } from '../../../registry/rest/resource';
 
 interface FakeResource {
   group: string;
@@ -77,8 +78,31 @@ export const SERVED_RESOURCES: readonly FakeResource[] = [
   },
 ];
 
-export function fakeRegistry(resources: readonly FakeResource[] = SERVED_RESOURCES): ResourceRegistry {
+/** The create-only review kinds the server lists (group, version, resource, kind, namespaced). */
+export const REVIEW_KINDS: ReadonlyArray<[string, string, string, boolean]> = [
+  ['authorization.orch.io', 'selfsubjectaccessreviews', 'SelfSubjectAccessReview', false],
+  ['authorization.orch.io', 'subjectaccessreviews', 'SubjectAccessReview', false],
+  ['authorization.orch.io', 'localsubjectaccessreviews', 'LocalSubjectAccessReview', true],
+  ['authorization.orch.io', 'selfsubjectrulesreviews', 'SelfSubjectRulesReview', false],
+  ['authentication.orch.io', 'tokenreviews', 'TokenReview', false],
+];
+
+export function fakeRegistry(
+  resources: readonly FakeResource[] = SERVED_RESOURCES,
+  reviews: typeof REVIEW_KINDS = [],
+): ResourceRegistry {
   const registry = new ResourceRegistry();
+  for (const [group, resource, kind, namespaced] of reviews)
+    registry.addCreateOnly({
+      group,
+      version: 'v1',
+      resource,
+      kind,
+      listKind: `${kind}List`,
+      shortNames: [],
+      categories: [],
+      strategy: { namespaced } as ResourceDefinition['strategy'],
+    });
   for (const r of resources) {
     // Stores are never called by the OpenAPI builders; only their presence matters.
     const present = {};

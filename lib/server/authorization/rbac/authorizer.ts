@@ -4,11 +4,14 @@ import type { UserInfo } from '../../../apimachinery/user';
 import { RBAC_GROUP, type RoleRef } from '../../../apis/rbac/types';
 import type { Attributes } from '../attributes';
 import { aggregateMessages, type AuthorizationResult, type Authorizer } from '../authorizer';
-import type { IndexedBinding, PolicySnapshot } from './policy-cache';
+import { describeBinding, type IndexedBinding, type PolicySnapshot } from './policy-cache';
 import { ruleAllows, userKeys, type CompiledRule } from './rules';
 
-/** What rule resolution saw: rules in visiting order, and the errors of bindings whose role is missing. */
-type Visitor = (rules: readonly CompiledRule[] | undefined, error: string | undefined) => boolean;
+/**
+ * What rule resolution saw: rules in visiting order with the binding that granted them (described), and the errors of
+ * bindings whose role is missing.
+ */
+type Visitor = (rules: readonly CompiledRule[] | undefined, error: string | undefined, source: string) => boolean;
 
 function roleRules(
   snapshot: PolicySnapshot,
@@ -26,7 +29,7 @@ function roleRules(
   return { error: `unsupported role reference kind: "${ref.kind}"` };
 }
 
-function bindingsOf(index: Map<string, IndexedBinding[]> | undefined, keys: readonly string[]): IndexedBinding[] {
+function bindingsOf(index: Map<string, IndexedBinding[]> | undefined, keys: ReadonlySet<string>): IndexedBinding[] {
   if (!index) return [];
   const seen = new Set<string>();
   const out: IndexedBinding[] = [];
@@ -42,32 +45,39 @@ function bindingsOf(index: Map<string, IndexedBinding[]> | undefined, keys: read
 
 /** Visits the rules that apply to `user` in `namespace` ('' = cluster scope only) until the visitor returns false. */
 export function visitRulesFor(snapshot: PolicySnapshot, user: UserInfo, namespace: string, visit: Visitor): void {
-  const keys = userKeys(user);
+  const keys = new Set(userKeys(user));
   for (const binding of bindingsOf(snapshot.clusterRoleBindings, keys)) {
     const { rules, error } = roleRules(snapshot, binding.roleRef, '');
-    if (!visit(rules, error)) return;
+    if (!visit(rules, error, describeBinding(binding, keys))) return;
   }
   if (namespace === '') return;
   for (const binding of bindingsOf(snapshot.roleBindings.get(namespace), keys)) {
     const { rules, error } = roleRules(snapshot, binding.roleRef, namespace);
-    if (!visit(rules, error)) return;
+    if (!visit(rules, error, describeBinding(binding, keys))) return;
   }
 }
 
 /** Every rule applying to `user` in `namespace`, plus the resolution errors (SelfSubjectRulesReview, escalation checks). */
-export function rulesFor(
-  snapshot: PolicySnapshot,
-  user: UserInfo,
-  namespace: string,
-): { rules: CompiledRule[]; errors: string[] } {
+export function rulesFor(snapshot: PolicySnapshot, user: UserInfo, namespace: string): ResolvedRules {
   const rules: CompiledRule[] = [];
+  const sources: string[] = [];
   const errors: string[] = [];
-  visitRulesFor(snapshot, user, namespace, (r, error) => {
-    if (r) rules.push(...r);
+  visitRulesFor(snapshot, user, namespace, (r, error, source) => {
+    if (r) {
+      rules.push(...r);
+      for (let i = 0; i < r.length; i++) sources.push(source);
+    }
     if (error !== undefined) errors.push(error);
     return true;
   });
-  return { rules, errors };
+  return { rules, sources, errors };
+}
+
+/** The rules that apply, each with the binding that granted it (`sources[i]` for `rules[i]`), and resolution errors. */
+export interface ResolvedRules {
+  rules: CompiledRule[];
+  sources: string[];
+  errors: string[];
 }
 
 /** Resolved rule sets kept per (user, groups, namespace) until the policy changes; bounded. */
@@ -75,12 +85,12 @@ const RESOLVED_CACHE_LIMIT = 10_000;
 
 export class RbacAuthorizer implements Authorizer {
   #cachedFor: PolicySnapshot | undefined;
-  readonly #resolved = new Map<string, { rules: CompiledRule[]; errors: string[] }>();
+  readonly #resolved = new Map<string, ResolvedRules>();
 
   constructor(readonly snapshot: () => PolicySnapshot) {}
 
   /** The same outcome as visiting the bindings each time: every rule that applies, then allow on the first match. */
-  #rulesFor(user: Attributes['user'], namespace: string): { rules: CompiledRule[]; errors: string[] } {
+  #rulesFor(user: Attributes['user'], namespace: string): ResolvedRules {
     const snapshot = this.snapshot();
     if (snapshot !== this.#cachedFor) {
       this.#resolved.clear();
@@ -97,8 +107,10 @@ export class RbacAuthorizer implements Authorizer {
   }
 
   authorize(a: Attributes): AuthorizationResult {
-    const { rules, errors } = this.#rulesFor(a.user, a.namespace);
-    for (const rule of rules) if (ruleAllows(a, rule)) return { decision: 'allow', reason: '' };
+    const { rules, sources, errors } = this.#rulesFor(a.user, a.namespace);
+    for (let i = 0; i < rules.length; i++)
+      if (ruleAllows(a, rules[i] as CompiledRule))
+        return { decision: 'allow', reason: `RBAC: allowed by ${sources[i]}` };
     return { decision: 'noOpinion', reason: errors.length > 0 ? `RBAC: ${aggregateMessages(errors)}` : '' };
   }
 }

@@ -2,7 +2,7 @@
 // request), indexed by namespace and subject so a check looks at only the bindings that name the user or its groups.
 import type { Logger } from 'pino';
 import type { ApiObject } from '../../../apimachinery/meta/types';
-import { roleRefOf, rulesOf, subjectsOf, type RoleRef } from '../../../apis/rbac/types';
+import { roleRefOf, rulesOf, subjectsOf, type RoleRef, type Subject } from '../../../apis/rbac/types';
 import type { GenericStore } from '../../../registry/generic/store';
 import { Informer, onAnyChange } from '../../../controllers/informer';
 import { compileRule, subjectKey, type CompiledRule } from './rules';
@@ -22,6 +22,31 @@ export interface IndexedBinding {
   key: string;
   namespace: string;
   roleRef: RoleRef;
+  /** Index key → the first subject found under it, as RBAC's reasons describe it (`User "bob"`), in subject order. */
+  subjects: Map<string, string>;
+}
+
+/** describeSubject of plugin/pkg/auth/authorizer/rbac: a service account as `name/namespace`. */
+function describeSubject(subject: Subject, bindingNamespace: string): string {
+  if (subject.kind === 'ServiceAccount')
+    return `${subject.kind} "${subject.name}/${subject.namespace || bindingNamespace}"`;
+  return `${subject.kind} "${subject.name}"`;
+}
+
+/** The binding as an allowing reason names it: `RoleBinding "name/namespace" of ClusterRole "view" to User "bob"`. */
+export function describeBinding(binding: IndexedBinding, userKeys: ReadonlySet<string>): string {
+  const [kind, name] =
+    binding.namespace === ''
+      ? ['ClusterRoleBinding', binding.key]
+      : ['RoleBinding', `${binding.key.slice(binding.namespace.length + 1)}/${binding.namespace}`];
+  // appliesTo: the binding's first subject that is the user.
+  let subject = '';
+  for (const [key, described] of binding.subjects)
+    if (userKeys.has(key)) {
+      subject = described;
+      break;
+    }
+  return `${kind} "${name}" of ${binding.roleRef.kind} "${binding.roleRef.name}" to ${subject}`;
 }
 
 /** Bindings by subject key (`u:<user>`, `g:<group>`). */
@@ -49,13 +74,13 @@ function indexBinding(index: SubjectIndex, obj: ApiObject): void {
     key: namespace === '' ? (obj.metadata.name ?? '') : `${namespace}/${obj.metadata.name ?? ''}`,
     namespace,
     roleRef: roleRefOf(obj),
+    subjects: new Map(),
   };
-  const keys = new Set<string>();
   for (const subject of subjectsOf(obj)) {
     const key = subjectKey(subject, namespace);
-    if (key !== undefined) keys.add(key);
+    if (key !== undefined && !binding.subjects.has(key)) binding.subjects.set(key, describeSubject(subject, namespace));
   }
-  for (const key of keys) {
+  for (const key of binding.subjects.keys()) {
     const list = index.get(key);
     if (list) list.push(binding);
     else index.set(key, [binding]);
