@@ -2,6 +2,7 @@
 import { createServer as createHttpServer, type RequestListener, type Server } from 'node:http';
 import { createServer as createHttpsServer } from 'node:https';
 import type { TlsFiles } from './start-files';
+import { answerPlainHttpOnTls } from './plain-http-guard';
 
 /** kube-apiserver's http.Server MaxHeaderBytes (secure_serving.go): 1 MiB of request line and headers, not Node's 16 KiB. */
 const MAX_HEADER_BYTES = 1 << 20;
@@ -29,6 +30,7 @@ export async function listen(
         listener,
       )
     : createHttpServer({ maxHeaderSize: MAX_HEADER_BYTES }, listener);
+  if (tlsFiles) answerPlainHttpOnTls(http as unknown as import('node:tls').Server);
   http.keepAliveTimeout = 65_000;
   await new Promise<void>((resolve, reject) => {
     http.once('error', reject);

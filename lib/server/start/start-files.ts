@@ -8,6 +8,7 @@ import { loadTokenFile } from '../authentication/token-file';
 import { ServiceAccountTokens } from '../authentication/service-account-tokens';
 import { readEtcdTlsFiles, type EtcdCredentials } from '../etcd-tls';
 import { goPathError } from '../go-path-error';
+import { checkClientCABundle, checkServingKeyPair } from './tls-files';
 
 export interface TlsFiles {
   cert: Buffer;
@@ -25,14 +26,14 @@ export interface StartFiles {
 /** Reads (and for the audit log, creates) every file the options name; throws kube-apiserver's message on the first bad one. */
 export function readStartFiles(options: ServerOptions, log: Logger): StartFiles {
   if (options.auditLogPath !== '' && options.auditLogPath !== '-') ensureAuditLogFile(options.auditLogPath);
-  const tlsFiles: TlsFiles | undefined = options.tls
-    ? { cert: readFileSync(options.tls.certFile), key: readFileSync(options.tls.keyFile) }
-    : undefined;
+  const tlsFiles: TlsFiles | undefined = options.tls ? readServingFiles(options.tls) : undefined;
   if (tlsFiles && options.authentication.clientCAFile !== '') {
+    const file = options.authentication.clientCAFile;
     try {
-      tlsFiles.clientCA = readFileSync(options.authentication.clientCAFile);
+      tlsFiles.clientCA = readFileSync(file);
+      checkClientCABundle(tlsFiles.clientCA, file);
     } catch (err) {
-      throw new Error(`unable to load client CA file "${options.authentication.clientCAFile}": ${goPathError(err)}`);
+      throw new Error(`unable to load client CA file "${file}": ${goPathError(err)}`);
     }
   }
   const tokens =
@@ -40,4 +41,18 @@ export function readStartFiles(options: ServerOptions, log: Logger): StartFiles 
   const serviceAccountTokens = options.serviceAccounts ? new ServiceAccountTokens(options.serviceAccounts) : undefined;
   const etcdCredentials = options.etcdTls ? readEtcdTlsFiles(options.etcdTls) : undefined;
   return { tlsFiles, tokens, serviceAccountTokens, etcdCredentials };
+}
+
+/** dynamiccertificates' loadCertKeyPair: read both files (Go's `open <file>: …` texts), then tls.X509KeyPair's checks. */
+function readServingFiles(tls: { certFile: string; keyFile: string }): TlsFiles {
+  const read = (file: string): Buffer => {
+    try {
+      return readFileSync(file);
+    } catch (err) {
+      throw new Error(goPathError(err));
+    }
+  };
+  const files = { cert: read(tls.certFile), key: read(tls.keyFile) };
+  checkServingKeyPair(files.cert, files.key);
+  return files;
 }

@@ -1,0 +1,148 @@
+// What an operator meets around the API: the TLS port, start-up checks of the files the flags name, and metrics,
+// as kube-apiserver 1.26 answers them.
+import { connect } from 'node:net';
+import { writeFileSync } from 'node:fs';
+import { join } from 'node:path';
+import pino from 'pino';
+import { ApiServer } from '../../lib/server/server';
+import { parseCommandLine } from '../../lib/server/options/options';
+import { startServerOnEtcd } from '../helpers/test-server';
+import { useTestEtcd } from '../helpers/etcd';
+import { TestPki } from '../helpers/pki';
+import { httpsRequest } from '../helpers/https-client';
+
+const etcd = useTestEtcd();
+const pki = new TestPki();
+afterAll(() => pki.remove());
+
+/** Sends `parts` (one write each, a pause between) on a raw TCP connection and resolves with all it receives until close. */
+function rawExchange(port: number, parts: string[]): Promise<string> {
+  return new Promise((resolve, reject) => {
+    const socket = connect(port, '127.0.0.1');
+    const received: Buffer[] = [];
+    socket.on('data', (d: Buffer) => received.push(d));
+    socket.on('error', reject);
+    socket.on('close', () => resolve(Buffer.concat(received).toString('latin1')));
+    socket.on('connect', () => {
+      void (async () => {
+        for (const part of parts) {
+          socket.write(part);
+          await new Promise((r) => setTimeout(r, 50));
+        }
+      })();
+    });
+  });
+}
+
+describe('the TLS port', () => {
+  let server: ApiServer | undefined;
+  afterAll(async () => server?.shutdown());
+
+  it("answers a plain HTTP request with Go's 400 (net/http: client sent an HTTP request to an HTTPS server) and keeps serving TLS", async () => {
+    const started = await startServerOnEtcd(
+      [etcd.etcd().clientUrl],
+      [
+        `--tls-cert-file=${pki.serving.cert}`,
+        `--tls-private-key-file=${pki.serving.key}`,
+        `--client-ca-file=${pki.ca.cert}`,
+        '--etcd-prefix=/operator-tls',
+      ],
+    );
+    server = started.server;
+    const port = Number(new URL(started.url).port);
+    const answer = 'HTTP/1.0 400 Bad Request\r\n\r\nClient sent an HTTP request to an HTTPS server.\n';
+    expect(await rawExchange(port, ['GET /api HTTP/1.1\r\nHost: x\r\n\r\n'])).toBe(answer);
+    // The request line may arrive in pieces; each of Go's five-byte starts counts.
+    expect(await rawExchange(port, ['PO', 'ST /api/v1/namespaces HTTP/1.1\r\nHost: x\r\n\r\n'])).toBe(answer);
+    expect(await rawExchange(port, ['OPTIONS / HTTP/1.1\r\n\r\n'])).toBe(answer);
+    const ca = pki.read(pki.ca).cert;
+    const version = await httpsRequest('GET', `${started.url}/version`, { ca });
+    expect(version.status).toBe(200);
+    const alice = pki.read(pki.client('op-alice', 'alice', ['devs']));
+    const whoami = await httpsRequest('POST', `${started.url}/apis/authentication.k8s.io/v1/tokenreviews`, {
+      ca,
+      ...alice,
+      headers: { 'Content-Type': 'application/json' },
+      body: JSON.stringify({ apiVersion: 'authentication.k8s.io/v1', kind: 'TokenReview', spec: { token: 'x' } }),
+    });
+    expect(whoami.status).toBe(201);
+  });
+});
+
+describe('start-up checks of the serving certificate and the client CA', () => {
+  const dir = pki.dir;
+  const write = (name: string, text: string | Buffer): string => {
+    const path = join(dir, name);
+    writeFileSync(path, text);
+    return path;
+  };
+
+  async function startError(flags: string[], prefix: string): Promise<string> {
+    const parsed = parseCommandLine([
+      '--port=0',
+      `--etcd-servers=${etcd.etcd().clientUrl}`,
+      `--etcd-prefix=${prefix}`,
+      ...flags,
+    ]);
+    if (parsed.help) throw new Error('unexpected --help');
+    let message = '';
+    try {
+      const server = await ApiServer.start(parsed.options, pino({ level: 'silent' }));
+      await server.shutdown();
+    } catch (err) {
+      message = (err as Error).message;
+    }
+    // Nothing was written: the files are checked before etcd is touched, as kube-apiserver loads them first.
+    const written = await etcd.client().getAll().prefix(`${prefix}/`).keys();
+    expect(written).toEqual([]);
+    return message;
+  }
+
+  it.each([
+    ['a certificate file without PEM data', 'garbage', 'key', 'tls: failed to find any PEM data in certificate input'],
+    [
+      'the key and certificate switched',
+      'key',
+      'cert',
+      'tls: failed to find certificate PEM data in certificate input, but did find a private key; PEM inputs may have been switched',
+    ],
+    [
+      'a certificate given as the key',
+      'cert',
+      'cert',
+      'tls: found a certificate rather than a key in the PEM for the private key',
+    ],
+    ['a key of another certificate', 'cert', 'other-key', 'tls: private key does not match public key'],
+  ])("%s stops start-up with Go's tls.X509KeyPair text", async (_what, certKind, keyKind, message) => {
+    const serving = pki.read(pki.serving);
+    const other = pki.read(pki.client('op-other', 'other'));
+    const files: Record<string, string> = {
+      garbage: write('garbage.pem', 'not a certificate\n'),
+      key: pki.serving.key,
+      cert: pki.serving.cert,
+      'other-key': write('other.key', other.key),
+    };
+    expect(serving.cert.length).toBeGreaterThan(0);
+    const flags = [`--tls-cert-file=${files[certKind]}`, `--tls-private-key-file=${files[keyKind]}`];
+    expect(await startError(flags, `/operator-bad-${certKind}-${keyKind}`)).toBe(message);
+  });
+
+  it('a missing certificate file is Go\'s "open <file>: no such file or directory"', async () => {
+    const flags = [`--tls-cert-file=${join(dir, 'absent.crt')}`, `--tls-private-key-file=${pki.serving.key}`];
+    expect(await startError(flags, '/operator-absent')).toBe(
+      `open ${join(dir, 'absent.crt')}: no such file or directory`,
+    );
+  });
+
+  it("a client CA file without certificates, or empty, stops start-up with the dynamic CA loader's text", async () => {
+    const tls = [`--tls-cert-file=${pki.serving.cert}`, `--tls-private-key-file=${pki.serving.key}`];
+    const keyOnly = pki.serving.key;
+    expect(await startError([...tls, `--client-ca-file=${keyOnly}`], '/operator-ca-key')).toBe(
+      `unable to load client CA file "${keyOnly}": error loading CA bundle for "client-ca-bundle::${keyOnly}": data does not contain any valid RSA or ECDSA certificates`,
+    );
+    const empty = write('empty-ca.crt', '');
+    expect(await startError([...tls, `--client-ca-file=${empty}`], '/operator-ca-empty')).toBe(
+      `unable to load client CA file "${empty}": missing content for CA bundle "client-ca-bundle::${empty}"`,
+    );
+  });
+});
