@@ -146,3 +146,59 @@ describe('start-up checks of the serving certificate and the client CA', () => {
     );
   });
 });
+
+describe('apiserver_current_inflight_requests and apiserver_current_inqueue_requests', () => {
+  /** Sequential reads and dry-run creates for `ms`, so each of the last whole seconds saw both kinds executing. */
+  async function busy(api: import('../helpers/test-server').ApiClient, ms: number): Promise<void> {
+    const until = Date.now() + ms;
+    while (Date.now() < until) {
+      expect((await api.request('GET', '/api/v1/namespaces/default')).status).toBe(200);
+      const created = await api.request('POST', '/api/v1/namespaces/default/serviceaccounts?dryRun=All', {
+        metadata: { generateName: 'busy-' },
+      });
+      expect(created.status).toBe(201);
+    }
+  }
+
+  const sample = (text: string, name: string, kind: string): number | undefined => {
+    const line = text.split('\n').find((l) => l.startsWith(`${name}{request_kind="${kind}"} `));
+    return line === undefined ? undefined : Number(line.split(' ')[1]);
+  };
+
+  it.each([
+    ['priority and fairness', [], true],
+    ['max-in-flight', ['--enable-priority-and-fairness=false'], false],
+  ])(
+    'with %s, publish each second the most executing requests per kind (STABLE, 1.26 requestWatermark)',
+    async (_mode, flags, queues) => {
+      const { server, api } = await startServerOnEtcd(
+        [etcd.etcd().clientUrl],
+        ['--etcd-prefix=/operator-inflight', ...(flags as string[])],
+      );
+      try {
+        await busy(api, 2300);
+        const text = (await api.request('GET', '/metrics')).text;
+        expect(text).toContain(
+          '# HELP apiserver_current_inflight_requests [STABLE] Maximal number of currently used inflight request limit of this apiserver per request kind in last second.\n# TYPE apiserver_current_inflight_requests gauge',
+        );
+        expect(sample(text, 'apiserver_current_inflight_requests', 'readOnly')).toBeGreaterThanOrEqual(1);
+        expect(sample(text, 'apiserver_current_inflight_requests', 'mutating')).toBeGreaterThanOrEqual(1);
+        if (queues) {
+          expect(text).toContain(
+            '# HELP apiserver_current_inqueue_requests [ALPHA] Maximal number of queued requests in this apiserver per request kind in last second.',
+          );
+          expect(sample(text, 'apiserver_current_inqueue_requests', 'readOnly')).toBe(0);
+          expect(sample(text, 'apiserver_current_inqueue_requests', 'mutating')).toBe(0);
+        } else {
+          expect(text).not.toContain('apiserver_current_inqueue_requests');
+        }
+        // An idle second publishes zeros: the marks start again from zero every second.
+        await new Promise((r) => setTimeout(r, 2100));
+        const idle = (await api.request('GET', '/metrics')).text;
+        expect(sample(idle, 'apiserver_current_inflight_requests', 'mutating')).toBe(0);
+      } finally {
+        await server.shutdown();
+      }
+    },
+  );
+});

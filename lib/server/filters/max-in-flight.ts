@@ -2,6 +2,7 @@
 // separate limits for read-only and mutating requests; long-running requests and system:masters are not limited.
 import type { RequestInfo } from '../../endpoints/request-info';
 import type { DigestUser } from '../flowcontrol/classifier';
+import type { RequestWatermark } from '../metrics/inflight-watermark';
 
 const READ_ONLY_VERBS = new Set(['get', 'list', 'watch']);
 const SYSTEM_MASTERS = 'system:masters';
@@ -14,6 +15,8 @@ export class MaxInFlight {
   constructor(
     readonly readOnlyLimit: number,
     readonly mutatingLimit: number,
+    /** Notes each limited pool's occupancy when a request takes or gives back a slot (apiserver_current_inflight_requests). */
+    readonly watermark?: RequestWatermark,
   ) {}
 
   /**
@@ -26,17 +29,17 @@ export class MaxInFlight {
     if (READ_ONLY_VERBS.has(info.verb)) {
       if (this.readOnlyLimit === 0) return 'unlimited';
       if (this.readOnlyInFlight >= this.readOnlyLimit) return undefined;
-      this.readOnlyInFlight++;
+      this.watermark?.record('readOnly', ++this.readOnlyInFlight);
       return 'read-only';
     }
     if (this.mutatingLimit === 0) return 'unlimited';
     if (this.mutatingInFlight >= this.mutatingLimit) return undefined;
-    this.mutatingInFlight++;
+    this.watermark?.record('mutating', ++this.mutatingInFlight);
     return 'mutating';
   }
 
   release(slot: 'read-only' | 'mutating'): void {
-    if (slot === 'read-only') this.readOnlyInFlight--;
-    else this.mutatingInFlight--;
+    if (slot === 'read-only') this.watermark?.record('readOnly', --this.readOnlyInFlight);
+    else this.watermark?.record('mutating', --this.mutatingInFlight);
   }
 }

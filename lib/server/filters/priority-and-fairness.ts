@@ -10,11 +10,14 @@ import { FqRequest } from '../flowcontrol/fairqueuing/request';
 import { estimateWork, type EstimatorDeps } from '../flowcontrol/work-estimator';
 import type { FlowcontrolMetrics, FlowMetrics } from '../metrics/flowcontrol-metrics';
 import { writeTooManyRequests } from './too-many-requests';
+import { requestKind, type InflightWatermarks, type RequestKind } from '../metrics/inflight-watermark';
 
 export interface PriorityAndFairness {
   dispatcher: Dispatcher;
   metrics: FlowcontrolMetrics;
   estimator: EstimatorDeps;
+  /** apiserver_current_inflight_requests / _inqueue_requests: executing and waiting requests by kind. */
+  watermarks?: InflightWatermarks;
 }
 
 /** A dispatched request until its seats are given back. */
@@ -27,11 +30,13 @@ class Execution {
     readonly flow: FlowMetrics,
     readonly watch: boolean,
     readonly startMs: number,
+    readonly kind: RequestKind,
   ) {}
 
   release(): void {
     if (this.#released) return;
     this.#released = true;
+    this.apf.watermarks?.executing.note(this.kind, -1);
     this.apf.dispatcher.finish(this.ticket);
     this.apf.metrics.executed(this.flow, this.watch, (performance.now() - this.startMs) / 1000);
   }
@@ -81,10 +86,13 @@ function waitInQueue(
   digest: RequestDigest,
   flow: FlowMetrics,
 ): Promise<boolean> {
+  const kind = requestKind(digest.info.verb);
+  apf.watermarks?.waiting.note(kind, 1);
   return new Promise<boolean>((resolve) => {
     const leave = (): void => apf.dispatcher.finish(ticket);
     res.once('close', leave);
     ticket.onDecision = (dispatched) => {
+      apf.watermarks?.waiting.note(kind, -1);
       res.off('close', leave);
       const waited = (performance.now() - ticket.arrivalMs) / 1000;
       if (!dispatched) {
@@ -110,7 +118,9 @@ function execute(
 ): void {
   apf.metrics.dispatched(flow, ticket instanceof FqRequest ? ticket.maxSeats : 1, waited);
   const watch = digest.info.isResourceRequest && digest.info.verb === 'watch';
-  const execution = new Execution(apf, ticket, flow, watch, startMs);
+  const kind = requestKind(digest.info.verb);
+  apf.watermarks?.executing.note(kind, 1);
+  const execution = new Execution(apf, ticket, flow, watch, startMs, kind);
   res[EXECUTION] = execution;
   if (watch) onWatchInitialized(res, () => execution.release());
   res.on('close', releaseOnClose);

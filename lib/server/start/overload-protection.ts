@@ -8,12 +8,14 @@ import { serveDump } from '../flowcontrol/debug-dump';
 import { FlowcontrolMetrics } from '../metrics/flowcontrol-metrics';
 import type { ApiServerMetrics } from '../metrics/metrics';
 import { MaxInFlight } from '../filters/max-in-flight';
+import { InflightWatermarks } from '../metrics/inflight-watermark';
 
 export type OverloadProtection =
   | {
       kind: 'priority-and-fairness';
       dispatcher: Dispatcher;
       metrics: FlowcontrolMetrics;
+      watermarks: InflightWatermarks;
       dump: (path: string, query: URLSearchParams) => ReturnType<typeof serveDump>;
     }
   | { kind: 'max-in-flight'; maxInFlight: MaxInFlight };
@@ -27,10 +29,16 @@ export function overloadProtection(
 ): OverloadProtection {
   const apfEnabled =
     options.enablePriorityAndFairness && featureEnabled(options.featureGates, 'APIPriorityAndFairness');
+  const watermarks = new InflightWatermarks(metrics.registry, apfEnabled);
+  undo.push(() => watermarks.stop());
   if (!apfEnabled)
     return {
       kind: 'max-in-flight',
-      maxInFlight: new MaxInFlight(options.maxRequestsInflight, options.maxMutatingRequestsInflight),
+      maxInFlight: new MaxInFlight(
+        options.maxRequestsInflight,
+        options.maxMutatingRequestsInflight,
+        watermarks.executing,
+      ),
     };
   const apfMetrics = new FlowcontrolMetrics(metrics.registry);
   const dispatcher = new Dispatcher({
@@ -45,6 +53,7 @@ export function overloadProtection(
     kind: 'priority-and-fairness',
     dispatcher,
     metrics: apfMetrics,
+    watermarks,
     dump: (path, query) => serveDump(dispatcher, path, query),
   };
 }
@@ -63,6 +72,7 @@ export function overloadFilterOptions(
     priorityAndFairness: {
       dispatcher: protection.dispatcher,
       metrics: protection.metrics,
+      watermarks: protection.watermarks,
       estimator: { registry, listChunking },
     },
   };
