@@ -5,7 +5,7 @@ import { apiVersionOfDefinition } from './rest/resource';
 import type { SelectorSupport } from './rest/selector-support';
 import type { ScaleAdapter } from './rest/scale';
 import type { Cacher } from '../storage/cacher/cacher';
-import { canonicalGroup } from '../apimachinery/schema/group-aliases';
+import { canonicalGroup, kubernetesGroupOf } from '../apimachinery/schema/group-aliases';
 
 export interface ServedResource {
   definition: ResourceDefinition;
@@ -132,18 +132,42 @@ export class ResourceRegistry {
     );
   }
 
-  /** Groups in kube-apiserver's discovery order (its group priorities), versions in preference order. */
+  /**
+   * Groups in kube-apiserver's discovery order (its group priorities), versions in preference order; then, in the same
+   * order, the Kubernetes names of the groups that have one (`rbac.authorization.k8s.io`), so clients that map a
+   * manifest's `apiVersion` through discovery (`kubectl apply -f`, Helm) find those names too.
+   */
   groups(): readonly GroupVersions[] {
-    return [...this.#groups].sort((a, b) => groupRank(a.group) - groupRank(b.group));
+    const served = [...this.#groups].sort((a, b) => groupRank(a.group) - groupRank(b.group));
+    const kubernetesNames = served.flatMap(({ group, versions }) => {
+      const k8s = kubernetesGroupOf(group);
+      return k8s === undefined ? [] : [{ group: k8s, versions }];
+    });
+    return [...served, ...kubernetesNames];
   }
 
+  /** The resources of a group-version; at a Kubernetes group name, the served group's under that name. */
   resourcesOf(group: string, version: string): ServedResource[] {
-    return [...this.#byPath.values()].filter((s) => s.definition.group === group && s.definition.version === version);
+    const canonical = canonicalGroup(group);
+    const served = [...this.#byPath.values()].filter(
+      (s) => s.definition.group === canonical && s.definition.version === version,
+    );
+    if (canonical === group) return served;
+    return served.map(
+      (s) =>
+        this.#aliases.get(`${group}/${version}/${s.definition.resource}`) ?? {
+          ...s,
+          definition: { ...s.definition, group },
+        },
+    );
   }
 
   /** The create-only kinds of a group-version (see addCreateOnly). */
   createOnlyOf(group: string, version: string): ResourceDefinition[] {
-    return this.#createOnly.filter((d) => d.group === group && d.version === version);
+    const canonical = canonicalGroup(group);
+    return this.#createOnly
+      .filter((d) => d.group === canonical && d.version === version)
+      .map((d) => (canonical === group ? d : { ...d, group }));
   }
 
   /** Every create-only kind. */

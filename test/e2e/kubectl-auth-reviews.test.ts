@@ -80,7 +80,7 @@ describe.each(VERSIONS)('kubectl %s', (version) => {
 
   it('api-resources lists the five review kinds, create only', async () => {
     const out = await kubectl().ok(...as('admin'), 'api-resources', '-o', 'wide');
-    const rows = out.split('\n').filter((line) => /reviews\s/.test(line));
+    const rows = out.split('\n').filter((line) => /reviews\s.*\.orch\.io\//.test(line));
     expect(rows.map((r) => r.split(/\s+/)[0]).sort()).toEqual([
       'localsubjectaccessreviews',
       'selfsubjectaccessreviews',

@@ -30,6 +30,13 @@ describe('discovery', () => {
       'rbac.authorization.orch.io',
       'admissionregistration.orch.io',
       'flowcontrol.apiserver.orch.io',
+      // The Kubernetes names of the aliased groups, after the served ones (kubectl apply -f maps manifests by them).
+      'events.k8s.io',
+      'authentication.k8s.io',
+      'authorization.k8s.io',
+      'rbac.authorization.k8s.io',
+      'admissionregistration.k8s.io',
+      'flowcontrol.apiserver.k8s.io',
     ]);
     expect(res.body.groups[0]).toEqual({
       name: 'apps',

@@ -195,10 +195,12 @@ describe('events', () => {
     ]);
   });
 
-  it('is listed in discovery under events.orch.io only', async () => {
+  it('is listed in discovery under events.orch.io, then under events.k8s.io with the same resources', async () => {
     const groups = (await ts.api.get('/apis')).body.groups.map((g: { name: string }) => g.name);
-    expect(groups).toContain('events.orch.io');
-    expect(groups).not.toContain('events.k8s.io');
+    expect(groups.indexOf('events.orch.io')).toBeLessThan(groups.indexOf('events.k8s.io'));
+    const k8s = (await ts.api.get('/apis/events.k8s.io/v1')).body;
+    expect(k8s.groupVersion).toBe('events.k8s.io/v1');
+    expect(k8s.resources.map((r: { name: string }) => r.name)).toEqual(['events']);
     const core = (await ts.api.get('/api/v1')).body.resources.map((r: { name: string }) => r.name);
     expect(core).toContain('events');
   });

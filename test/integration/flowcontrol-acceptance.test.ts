@@ -111,10 +111,15 @@ describe('the Kubernetes group name flowcontrol.apiserver.k8s.io, which typed cl
     expect(list.body.items.map((p: { metadata: { name: string } }) => p.metadata.name)).toContain('global-default');
   });
 
-  it('is not listed in discovery', async () => {
+  it('is listed in discovery after the orch.io name, with both versions', async () => {
     const groups = await ts.api.get('/apis');
     const names = groups.body.groups.map((g: { name: string }) => g.name);
-    expect(names).toContain('flowcontrol.apiserver.orch.io');
-    expect(names).not.toContain('flowcontrol.apiserver.k8s.io');
+    expect(names.indexOf('flowcontrol.apiserver.orch.io')).toBeGreaterThanOrEqual(0);
+    expect(names.indexOf('flowcontrol.apiserver.orch.io')).toBeLessThan(names.indexOf('flowcontrol.apiserver.k8s.io'));
+    const k8s = (await ts.api.get('/apis/flowcontrol.apiserver.k8s.io')).body;
+    expect(k8s.versions.map((v: { groupVersion: string }) => v.groupVersion)).toEqual([
+      'flowcontrol.apiserver.k8s.io/v1beta2',
+      'flowcontrol.apiserver.k8s.io/v1beta3',
+    ]);
   });
 });

@@ -2,6 +2,7 @@
 // kubectl 1.27 and 1.28 read it (as protobuf, v2-protobuf.ts) for create/apply validation and client-side apply; newer kubectl reads v3.
 import type { ResourceRegistry } from '../../registry/resource-registry';
 import { buildDefinitions } from './definitions';
+import { canonicalGroup } from '../../apimachinery/schema/group-aliases';
 import { definitionName, servedKinds } from './definition-names';
 import { OPENAPI_INFO } from './info';
 import { requestTypes, responseTypes } from './media-types';
@@ -64,10 +65,17 @@ function operation(op: Operation, tag: string, messages: Set<string>): Json {
 export function swaggerDocument(registry: ResourceRegistry): Json {
   const paths: Record<string, Json> = {};
   const messages = new Set<string>();
-  const items = [
-    ...registry.allVersions().flatMap(pathItemsOf),
-    ...registry.allCreateOnly().flatMap(createOnlyPathItems),
-  ];
+  // Every served group-version. The Kubernetes names of aliased groups (listed in discovery and in /openapi/v3) are
+  // left out: one document would repeat every operationId; their kinds are in each definition's group-version-kinds.
+  const items = registry
+    .groups()
+    .filter(({ group }) => canonicalGroup(group) === group)
+    .flatMap(({ group, versions }) =>
+      versions.flatMap((version) => [
+        ...registry.resourcesOf(group, version).flatMap(pathItemsOf),
+        ...registry.createOnlyOf(group, version).flatMap(createOnlyPathItems),
+      ]),
+    );
   for (const item of items) {
     const pathItem: Json = { parameters: pathParams(item) };
     for (const op of item.operations) pathItem[op.method] = operation(op, item.tag, messages);
