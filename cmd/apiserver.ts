@@ -22,7 +22,8 @@ async function main(): Promise<number> {
     parsed = parseCommandLine(process.argv.slice(2));
   } catch (err) {
     if (err instanceof FlagError) {
-      process.stderr.write(`Error: ${err.message}\nRun 'orch-apiserver --help' for usage.\n`);
+      // As kube-apiserver (cobra with SilenceUsage, component-base cli.Run): the error alone, exit code 1.
+      process.stderr.write(`Error: ${err.message}\n`);
       return 1;
     }
     throw err;

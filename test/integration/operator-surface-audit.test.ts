@@ -1,5 +1,6 @@
 // What an operator meets around the API: the TLS port, start-up checks of the files the flags name, and metrics,
 // as kube-apiserver 1.26 answers them.
+import { spawnSync } from 'node:child_process';
 import { connect } from 'node:net';
 import { writeFileSync } from 'node:fs';
 import { join } from 'node:path';
@@ -10,6 +11,7 @@ import { startServerOnEtcd } from '../helpers/test-server';
 import { useTestEtcd } from '../helpers/etcd';
 import { TestPki } from '../helpers/pki';
 import { httpsRequest } from '../helpers/https-client';
+import { APISERVER_BINARY } from '../helpers/binary-server';
 
 const etcd = useTestEtcd();
 const pki = new TestPki();
@@ -201,4 +203,27 @@ describe('apiserver_current_inflight_requests and apiserver_current_inqueue_requ
       }
     },
   );
+});
+
+describe('the command line, as kube-apiserver (cobra, pflag) answers it', () => {
+  it.each([
+    [['--x'], 'unknown flag: --x'],
+    [['-x'], "unknown shorthand flag: 'x' in -x"],
+    [['serve'], '"orch-apiserver" does not take any arguments, got ["serve"]'],
+    [['--port', 'abc'], 'invalid argument "abc" for "--port" flag: strconv.ParseInt: parsing "abc": invalid syntax'],
+    [['--port=70000'], '--port 70000 must be between 0 and 65535, inclusive'],
+    [['--bind-address=nowhere'], 'invalid argument "nowhere" for "--bind-address" flag: failed to parse IP: "nowhere"'],
+    [
+      ['--max-requests-inflight=1e3'],
+      'invalid argument "1e3" for "--max-requests-inflight" flag: strconv.ParseInt: parsing "1e3": invalid syntax',
+    ],
+    [['--shutdown-delay-duration=-1s'], '--shutdown-delay-duration can not be negative value'],
+  ])('%j: exit code 1 and only "Error: <text>" on stderr (no usage, no hint)', (args, message) => {
+    const res = spawnSync(process.execPath, [APISERVER_BINARY, ...args], { encoding: 'utf8', timeout: 20_000 });
+    expect({ code: res.status, stderr: res.stderr, stdout: res.stdout }).toEqual({
+      code: 1,
+      stderr: `Error: ${message}\n`,
+      stdout: '',
+    });
+  });
 });

@@ -97,6 +97,14 @@ describe('parseCommandLine', () => {
     [['--workers=0'], 'invalid argument "0" for "--workers" flag: must be a positive integer or auto'],
     [['--workers=two'], 'invalid argument "two" for "--workers" flag'],
     [['--feature-gates=Bogus=true'], 'unrecognized feature gate: Bogus'],
+    [['--port=70000'], '--port 70000 must be between 0 and 65535, inclusive'],
+    [
+      ['--bind-address=localhost'],
+      'invalid argument "localhost" for "--bind-address" flag: failed to parse IP: "localhost"',
+    ],
+    [['--livez-grace-period=-1s'], '--livez-grace-period can not be a negative value'],
+    [['--shutdown-delay-duration=-1s'], '--shutdown-delay-duration can not be negative value'],
+    [['--request-timeout=-1s'], '--request-timeout can not be negative value'],
   ])('refuses %j', (args, message) => {
     expect(() => parseCommandLine(args)).toThrow(message);
   });

@@ -1,4 +1,5 @@
 // The server's command line: kube-apiserver flag names, defaults, and validation into ServerOptions.
+import { isIP } from 'node:net';
 import { availableParallelism } from 'node:os';
 import type { FeatureGates } from './feature-gates';
 import { parseFeatureGates } from './feature-gates';
@@ -111,16 +112,27 @@ function flagValue(values: Map<string, string>, name: string): string {
   return values.get(name) ?? '';
 }
 
+/** ServerRunOptions.Validate's texts for the negative durations kube-apiserver refuses (server_run_options.go). */
+const NEGATIVE_DURATION_TEXTS: Record<string, string> = {
+  'livez-grace-period': '--livez-grace-period can not be a negative value',
+  'request-timeout': '--request-timeout can not be negative value',
+  'shutdown-delay-duration': '--shutdown-delay-duration can not be negative value',
+};
+
 function durationFlag(values: Map<string, string>, name: string): number {
+  const text = flagValue(values, name);
+  let ms: number;
   try {
-    const ms = parseDuration(flagValue(values, name));
-    if (ms < 0) throw new Error('must not be negative');
-    return ms;
+    ms = parseDuration(text);
   } catch (err) {
-    throw new FlagError(
-      `invalid argument ${JSON.stringify(flagValue(values, name))} for "--${name}" flag: ${(err as Error).message}`,
-    );
+    throw new FlagError(`invalid argument ${JSON.stringify(text)} for "--${name}" flag: ${(err as Error).message}`);
   }
+  if (ms < 0)
+    throw new FlagError(
+      NEGATIVE_DURATION_TEXTS[name] ??
+        `invalid argument ${JSON.stringify(text)} for "--${name}" flag: must not be negative`,
+    );
+  return ms;
 }
 
 function workersFlag(text: string): number {
@@ -136,11 +148,13 @@ function workersFlag(text: string): number {
 export function parseCommandLine(args: readonly string[]): ParsedCommandLine {
   const { values, help } = parseFlags(args, FLAG_DEFINITIONS);
   if (help) return { help: true };
-  const portText = flagValue(values, 'port');
-  const port = Number(portText);
-  if (!/^\d+$/.test(portText) || port > 65535)
+  // --port is parsed as pflag parses an int; its range as kube-apiserver's --secure-port (0 here picks a free port).
+  const port = Number(flagValue(values, 'port'));
+  if (port < 0 || port > 65535) throw new FlagError(`--port ${port} must be between 0 and 65535, inclusive`);
+  const bindAddress = flagValue(values, 'bind-address');
+  if (isIP(bindAddress.trim()) === 0)
     throw new FlagError(
-      `invalid argument ${JSON.stringify(portText)} for "--port" flag: must be an integer between 0 and 65535`,
+      `invalid argument ${JSON.stringify(bindAddress)} for "--bind-address" flag: failed to parse IP: ${JSON.stringify(bindAddress)}`,
     );
   const certFile = flagValue(values, 'tls-cert-file');
   const keyFile = flagValue(values, 'tls-private-key-file');
@@ -182,7 +196,7 @@ export function parseCommandLine(args: readonly string[]): ParsedCommandLine {
   const showHiddenError = validateShowHiddenMetricsVersion(showHiddenMetricsForVersion);
   if (showHiddenError !== undefined) throw new FlagError(showHiddenError);
   const options: ServerOptions = {
-    bindAddress: flagValue(values, 'bind-address'),
+    bindAddress: bindAddress.trim(),
     port,
     etcdServers,
     etcdPrefix: etcdPrefix.replace(/\/+$/, ''),
