@@ -27,6 +27,21 @@ const registry = fakeRegistry(
       namespaced: false,
       status: true,
     },
+    ...(
+      [
+        ['roles', 'Role', true],
+        ['rolebindings', 'RoleBinding', true],
+        ['clusterroles', 'ClusterRole', false],
+        ['clusterrolebindings', 'ClusterRoleBinding', false],
+      ] as const
+    ).map(([resource, kind, namespaced]) => ({
+      group: 'rbac.authorization.orch.io',
+      version: 'v1',
+      resource,
+      kind,
+      namespaced,
+    })),
+    { group: '', version: 'v1', resource: 'serviceaccounts', kind: 'ServiceAccount', namespaced: true },
   ],
   REVIEW_KINDS,
 );
@@ -56,6 +71,16 @@ const ROOTS = [
   'io.k8s.api.authorization.v1.LocalSubjectAccessReview',
   'io.k8s.api.authorization.v1.SelfSubjectRulesReview',
   'io.k8s.api.authentication.v1.TokenReview',
+  'io.k8s.api.rbac.v1.Role',
+  'io.k8s.api.rbac.v1.RoleList',
+  'io.k8s.api.rbac.v1.ClusterRole',
+  'io.k8s.api.rbac.v1.ClusterRoleList',
+  'io.k8s.api.rbac.v1.RoleBinding',
+  'io.k8s.api.rbac.v1.RoleBindingList',
+  'io.k8s.api.rbac.v1.ClusterRoleBinding',
+  'io.k8s.api.rbac.v1.ClusterRoleBindingList',
+  'io.k8s.api.core.v1.ServiceAccount',
+  'io.k8s.api.core.v1.ServiceAccountList',
 ];
 
 function refsOf(schema: unknown, out: string[]): string[] {
@@ -112,6 +137,7 @@ describe('descriptions', () => {
     ['admissionregistration.orch.io', 'v1'],
     ['authorization.orch.io', 'v1'],
     ['authentication.orch.io', 'v1'],
+    ['rbac.authorization.orch.io', 'v1'],
   ])(
     'cover every definition and property reachable from the described kinds in /openapi/v3 for %s/%s',
     (group, version) => {
