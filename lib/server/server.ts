@@ -16,7 +16,8 @@ import { ReviewRegistry } from '../endpoints/reviews';
 import type { EmbeddedEtcd } from './embedded-etcd';
 import { buildRequestListener } from './handler-chain';
 import { openAuditLog } from './filters/audit';
-import { ApiServerMetrics } from './metrics/metrics';
+import { ApiServerMetrics, labelEtcdRequestsByResource } from './metrics/metrics';
+import { resourceDefinitions } from '../registry/install';
 import { authorizeVerb } from './filters/authorization';
 import { escalationGuard } from './authorization/rbac/escalation';
 import { readStartFiles, type StartFiles } from './start/start-files';
@@ -102,6 +103,7 @@ export class ApiServer {
     undo: Array<() => unknown>,
   ): Promise<ApiServer> {
     const startedAt = Date.now();
+    labelEtcdRequestsByResource(resourceDefinitions({}));
     const { embedded, client, storage } = await connectEtcd(options, files.etcdCredentials, log, undo);
     const late: { server?: ApiServer } = {};
     const served = await buildServedRegistry(storage, options, log, undo);

@@ -227,3 +227,22 @@ describe('the command line, as kube-apiserver (cobra, pflag) answers it', () => 
     });
   });
 });
+
+describe('etcd_request_duration_seconds', () => {
+  it("labels every etcd request by resource (1.26's groupResourceString), those made while starting too", async () => {
+    const { server, api } = await startServerOnEtcd([etcd.etcd().clientUrl], ['--etcd-prefix=/operator-etcd-types']);
+    try {
+      const text = (await api.request('GET', '/metrics')).text;
+      const types = new Set(
+        [...text.matchAll(/^etcd_request_duration_seconds_count\{operation="[^"]*",type="([^"]*)"\}/gm)].map(
+          (m) => m[1],
+        ),
+      );
+      expect(types).toContain('namespaces');
+      expect(types).toContain('validatingwebhookconfigurations.admissionregistration.orch.io');
+      expect([...types].filter((t) => t?.startsWith('/'))).toEqual([]);
+    } finally {
+      await server.shutdown();
+    }
+  });
+});
