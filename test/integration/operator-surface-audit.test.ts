@@ -246,3 +246,34 @@ describe('etcd_request_duration_seconds', () => {
     }
   });
 });
+
+describe('client certificates (x509 authenticator, CommonNameUserConversion)', () => {
+  it('authenticates as the last CN of the subject, as Go reads pkix.Name, in the O groups', async () => {
+    const { server, url } = await startServerOnEtcd(
+      [etcd.etcd().clientUrl],
+      [
+        `--tls-cert-file=${pki.serving.cert}`,
+        `--tls-private-key-file=${pki.serving.key}`,
+        `--client-ca-file=${pki.ca.cert}`,
+        '--authorization-mode=RBAC',
+        '--etcd-prefix=/operator-x509',
+      ],
+    );
+    try {
+      const ca = pki.read(pki.ca).cert;
+      const twoNames = pki.read(
+        pki.issue('op-two-cn', '/CN=alice/CN=bob/O=devs/O=ops', ['extendedKeyUsage=clientAuth']),
+      );
+      const res = await httpsRequest('DELETE', `${url}/api/v1/namespaces/default/serviceaccounts/x`, {
+        ca,
+        ...twoNames,
+      });
+      expect(res.status).toBe(403);
+      expect(JSON.parse(res.text).message).toBe(
+        'serviceaccounts "x" is forbidden: User "bob" cannot delete resource "serviceaccounts" in API group "" in the namespace "default"',
+      );
+    } finally {
+      await server.shutdown();
+    }
+  });
+});

@@ -46,8 +46,9 @@ function certificateUser(req: IncomingMessage): Outcome {
   if (!socket.authorized) return 'failed';
   const usages = cert.ext_key_usage;
   if (usages && !usages.includes(EKU_CLIENT_AUTH) && !usages.includes(EKU_ANY)) return 'failed';
+  // Go's pkix.Name keeps the last CommonName of the subject (FillFromRDNSequence), and the user is that name.
   const cn = cert.subject?.CN;
-  const name = Array.isArray(cn) ? (cn[0] ?? '') : (cn ?? '');
+  const name = Array.isArray(cn) ? (cn[cn.length - 1] ?? '') : (cn ?? '');
   if (name === '') return 'absent';
   const o = cert.subject?.O;
   const groups = o === undefined ? [] : Array.isArray(o) ? o : [o];
