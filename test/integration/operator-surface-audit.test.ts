@@ -277,3 +277,30 @@ describe('client certificates (x509 authenticator, CommonNameUserConversion)', (
     }
   });
 });
+
+describe('apiserver_response_sizes', () => {
+  it('records the body bytes of GET and LIST responses (STABLE, 1.26 MonitorRequest), not of writes', async () => {
+    const { server, api } = await startServerOnEtcd([etcd.etcd().clientUrl], ['--etcd-prefix=/operator-sizes']);
+    try {
+      const got = await api.request('GET', '/api/v1/namespaces/default');
+      const listed = await api.request('GET', '/api/v1/namespaces');
+      await api.request('POST', '/api/v1/namespaces/default/serviceaccounts', { metadata: { name: 'sized' } });
+      const text = (await api.request('GET', '/metrics')).text;
+      expect(text).toContain(
+        '# HELP apiserver_response_sizes [STABLE] Response size distribution in bytes for each group, version, verb, resource, subresource, scope and component.\n# TYPE apiserver_response_sizes histogram',
+      );
+      const labels = (verb: string, resource: string, scope: string): string =>
+        `{verb="${verb}",group="",version="v1",resource="${resource}",subresource="",scope="${scope}",component="apiserver"}`;
+      expect(text).toContain(
+        `apiserver_response_sizes_sum${labels('GET', 'namespaces', 'resource')} ${Buffer.byteLength(got.text)}\n`,
+      );
+      expect(text).toContain(`apiserver_response_sizes_count${labels('GET', 'namespaces', 'resource')} 1\n`);
+      expect(text).toContain(
+        `apiserver_response_sizes_sum${labels('LIST', 'namespaces', 'cluster')} ${Buffer.byteLength(listed.text)}\n`,
+      );
+      expect(text).not.toContain('apiserver_response_sizes_count{verb="POST"');
+    } finally {
+      await server.shutdown();
+    }
+  });
+});

@@ -105,6 +105,10 @@ export function trackRequest(
   const started = performance.now();
   const labels = requestLabels(info, req, query);
   const gaugeLabels = instrumented && labels.verb === 'WATCH' ? longRunningLabels(labels) : undefined;
+  const body =
+    instrumented && info.isResourceRequest && (labels.verb === 'GET' || labels.verb === 'LIST')
+      ? countBodyBytes(res)
+      : undefined;
   if (gaugeLabels) metrics.longRunning.inc(gaugeLabels);
   let done = false;
   const finish = (): void => {
@@ -113,6 +117,7 @@ export function trackRequest(
     if (gaugeLabels) metrics.longRunning.dec(gaugeLabels);
     const seconds = (performance.now() - started) / 1000;
     if (instrumented) metrics.observe(labels, res.statusCode, seconds);
+    if (body) metrics.observeResponseSize(labels, body.bytes);
     const level = requestLogLevel(res.statusCode, seconds, labels.verb);
     if (!log.isLevelEnabled(level)) return;
     const entry = {
@@ -129,4 +134,26 @@ export function trackRequest(
   };
   // 'close' follows 'finish' on every response (and alone when the client goes away), so one listener does.
   res.once('close', finish);
+}
+
+/** Counts the body bytes the handler writes (after compression, which writes into the response), as Go's delegator does. */
+function countBodyBytes(res: ServerResponse): { bytes: number } {
+  const counted = { bytes: 0 };
+  const size = (chunk: unknown, encoding: unknown): number =>
+    typeof chunk === 'string'
+      ? Buffer.byteLength(chunk, typeof encoding === 'string' ? (encoding as BufferEncoding) : 'utf8')
+      : chunk instanceof Uint8Array
+        ? chunk.byteLength
+        : 0;
+  const write = res.write;
+  const end = res.end;
+  res.write = function (this: ServerResponse, chunk: unknown, ...rest: unknown[]): boolean {
+    counted.bytes += size(chunk, rest[0]);
+    return (write as (...args: unknown[]) => boolean).call(this, chunk, ...rest);
+  } as ServerResponse['write'];
+  res.end = function (this: ServerResponse, chunk?: unknown, ...rest: unknown[]): ServerResponse {
+    if (typeof chunk !== 'function') counted.bytes += size(chunk, rest[0]);
+    return (end as (...args: unknown[]) => ServerResponse).call(this, chunk, ...rest);
+  } as ServerResponse['end'];
+  return counted;
 }
