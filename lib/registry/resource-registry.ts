@@ -133,17 +133,20 @@ export class ResourceRegistry {
   }
 
   /**
-   * Groups in kube-apiserver's discovery order (its group priorities), versions in preference order; then, in the same
-   * order, the Kubernetes names of the groups that have one (`rbac.authorization.k8s.io`), so clients that map a
-   * manifest's `apiVersion` through discovery (`kubectl apply -f`, Helm) find those names too.
+   * Groups in kube-apiserver's discovery order (its group priorities), versions in preference order. A group that
+   * Kubernetes names otherwise (`rbac.authorization.orch.io`) is listed right after that name
+   * (`rbac.authorization.k8s.io`, same versions and resources): clients that map a manifest's `apiVersion` through
+   * discovery (`kubectl apply -f`, Helm) find it, and kubectl, which resolves a bare resource name (`kubectl describe
+   * clusterrole`) to the first group serving it, picks the name its describers and printers know, as against
+   * Kubernetes.
    */
   groups(): readonly GroupVersions[] {
-    const served = [...this.#groups].sort((a, b) => groupRank(a.group) - groupRank(b.group));
-    const kubernetesNames = served.flatMap(({ group, versions }) => {
-      const k8s = kubernetesGroupOf(group);
-      return k8s === undefined ? [] : [{ group: k8s, versions }];
-    });
-    return [...served, ...kubernetesNames];
+    return [...this.#groups]
+      .sort((a, b) => groupRank(a.group) - groupRank(b.group))
+      .flatMap((served) => {
+        const k8s = kubernetesGroupOf(served.group);
+        return k8s === undefined ? [served] : [{ group: k8s, versions: served.versions }, served];
+      });
   }
 
   /** The resources of a group-version; at a Kubernetes group name, the served group's under that name. */

@@ -53,7 +53,7 @@ describe.each(VERSIONS)('kubectl %s', (version) => {
     // Before: "Warning: the server doesn't have a resource type 'selfsubjectaccessreviews'". kubectl still notes the
     // scope, as it does against any cluster when a namespace is set.
     expect(self.stderr).toBe(
-      "Warning: resource 'selfsubjectaccessreviews' is not namespace scoped in group 'authorization.orch.io'\n\n",
+      "Warning: resource 'selfsubjectaccessreviews' is not namespace scoped in group 'authorization.k8s.io'\n\n",
     );
     const local = await kubectl().run([
       ...as('alice'),

@@ -60,11 +60,14 @@ describe('kubectl explain', () => {
     expect(out).toMatch(/^ {2}name\t<string> -required-$/m);
   });
 
-  it('explains a kind of the orch-branded flowcontrol group', async () => {
-    const out = await kubectl.ok('explain', 'flowschemas');
+  it('explains a kind of the orch-branded flowcontrol group, and of its Kubernetes name (what a bare name finds)', async () => {
+    const out = await kubectl.ok('explain', 'flowschemas.flowcontrol.apiserver.orch.io');
     // The group's preferred version in 1.26 is v1beta2.
     expect(out).toMatch(/^GROUP:\s+flowcontrol\.apiserver\.orch\.io\nKIND:\s+FlowSchema\nVERSION:\s+v1beta2\n/);
     expect([...fields(out).keys()]).toEqual(['apiVersion', 'kind', 'metadata', 'spec', 'status']);
+    const bare = await kubectl.ok('explain', 'flowschemas');
+    expect(bare).toMatch(/^GROUP:\s+flowcontrol\.apiserver\.k8s\.io\nKIND:\s+FlowSchema\nVERSION:\s+v1beta2\n/);
+    expect([...fields(bare).keys()]).toEqual(['apiVersion', 'kind', 'metadata', 'spec', 'status']);
   });
 
   it('prints field descriptions (OpenAPI v3): deployment.spec.replicas', async () => {

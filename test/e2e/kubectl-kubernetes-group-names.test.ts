@@ -90,8 +90,16 @@ describe.each(VERSIONS)('kubectl %s', (version) => {
     expect((await kubectl.run(['get', 'roles', '-n', ns, '-o', 'name'])).stdout).toBe('');
   });
 
-  it('still resolves a bare resource name to the served group first', async () => {
+  it('resolves bare resource names to the Kubernetes group, so describe and printers work as against 1.26', async () => {
     await kubectl.ok('create', 'role', 'r2', '--verb=get', '--resource=deployments', '-n', ns);
-    expect(await kubectl.ok('get', 'roles', '-n', ns, '-o', 'name')).toBe('role.rbac.authorization.orch.io/r2\n');
+    expect(await kubectl.ok('get', 'roles', '-n', ns, '-o', 'name')).toBe('role.rbac.authorization.k8s.io/r2\n');
+    // kubectl's RBAC describer (found by group-kind) prints the rules as a table; the generic one printed the fields.
+    const described = await kubectl.ok('describe', 'role', 'r2', '-n', ns);
+    expect(described).toMatch(/PolicyRule:\n\s+Resources\s+Non-Resource URLs\s+Resource Names\s+Verbs\n/);
+    expect(described).toMatch(/deployments\.apps\s+\[\]\s+\[\]\s+\[get\]/);
+    // The orch name still answers when asked for.
+    expect(await kubectl.ok('get', 'roles.rbac.authorization.orch.io', '-n', ns, '-o', 'name')).toBe(
+      'role.rbac.authorization.orch.io/r2\n',
+    );
   });
 });

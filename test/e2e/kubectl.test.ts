@@ -194,10 +194,11 @@ describe('kubectl against the built server', () => {
     const v1 = await getJson('horizontalpodautoscalers.v1.autoscaling', 'web', '-n', ns);
     expect(v1).toMatchObject({ apiVersion: 'autoscaling/v1', spec: { targetCPUUtilizationPercentage: 75 } });
 
-    // kubectl reads the preferred version, v1beta2 in 1.26 (the v1beta3 manifest's nominalConcurrencyShares comes back as assuredConcurrencyShares).
+    // kubectl reads the preferred version, v1beta2 in 1.26 (the v1beta3 manifest's nominalConcurrencyShares comes back as assuredConcurrencyShares),
+    // at the group's Kubernetes name, which discovery lists first and the answer keeps.
     const pl = await getJson('prioritylevelconfigurations', plName);
     expect(pl).toMatchObject({
-      apiVersion: 'flowcontrol.apiserver.orch.io/v1beta2',
+      apiVersion: 'flowcontrol.apiserver.k8s.io/v1beta2',
       kind: 'PriorityLevelConfiguration',
       spec: { type: 'Limited', limited: { assuredConcurrencyShares: 10, limitResponse: { type: 'Reject' } } },
     });
@@ -209,7 +210,7 @@ describe('kubectl against the built server', () => {
 
     const fs = await getJson('flowschemas', fsName);
     expect(fs).toMatchObject({
-      apiVersion: 'flowcontrol.apiserver.orch.io/v1beta2',
+      apiVersion: 'flowcontrol.apiserver.k8s.io/v1beta2',
       kind: 'FlowSchema',
       metadata: { name: fsName },
       spec: {

@@ -22,21 +22,22 @@ describe('discovery', () => {
     const res = await ts.api.get('/apis');
     expect(res.body.kind).toBe('APIGroupList');
     expect(res.body.groups.map((g: any) => g.name)).toEqual([
+      // 1.26's group priorities; a group Kubernetes names otherwise is listed right after that name (kubectl
+      // maps manifests by it, and resolves bare resource names to the first group).
       'apps',
+      'events.k8s.io',
       'events.orch.io',
+      'authentication.k8s.io',
       'authentication.orch.io',
+      'authorization.k8s.io',
       'authorization.orch.io',
       'autoscaling',
-      'rbac.authorization.orch.io',
-      'admissionregistration.orch.io',
-      'flowcontrol.apiserver.orch.io',
-      // The Kubernetes names of the aliased groups, after the served ones (kubectl apply -f maps manifests by them).
-      'events.k8s.io',
-      'authentication.k8s.io',
-      'authorization.k8s.io',
       'rbac.authorization.k8s.io',
+      'rbac.authorization.orch.io',
       'admissionregistration.k8s.io',
+      'admissionregistration.orch.io',
       'flowcontrol.apiserver.k8s.io',
+      'flowcontrol.apiserver.orch.io',
     ]);
     expect(res.body.groups[0]).toEqual({
       name: 'apps',

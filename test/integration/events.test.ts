@@ -195,9 +195,9 @@ describe('events', () => {
     ]);
   });
 
-  it('is listed in discovery under events.orch.io, then under events.k8s.io with the same resources', async () => {
+  it('is listed in discovery under events.k8s.io and then events.orch.io, with the same resources', async () => {
     const groups = (await ts.api.get('/apis')).body.groups.map((g: { name: string }) => g.name);
-    expect(groups.indexOf('events.orch.io')).toBeLessThan(groups.indexOf('events.k8s.io'));
+    expect(groups.indexOf('events.k8s.io')).toBe(groups.indexOf('events.orch.io') - 1);
     const k8s = (await ts.api.get('/apis/events.k8s.io/v1')).body;
     expect(k8s.groupVersion).toBe('events.k8s.io/v1');
     expect(k8s.resources.map((r: { name: string }) => r.name)).toEqual(['events']);

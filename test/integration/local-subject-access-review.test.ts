@@ -63,7 +63,12 @@ const canBobList = (namespace: string) => ({
 describe('discovery', () => {
   it('lists authentication.orch.io and authorization.orch.io after events.orch.io, as 1.26 orders its groups', async () => {
     const groups = (await ts.api.get('/apis', admin)).body.groups.map((g: { name: string }) => g.name);
-    expect(groups.slice(0, 4)).toEqual(['apps', 'events.orch.io', 'authentication.orch.io', 'authorization.orch.io']);
+    expect(groups.filter((g: string) => !g.endsWith('.k8s.io')).slice(0, 4)).toEqual([
+      'apps',
+      'events.orch.io',
+      'authentication.orch.io',
+      'authorization.orch.io',
+    ]);
     expect(groups).toContain('autoscaling');
     const root = (await ts.api.get('/', admin)).body.paths;
     expect(root).toEqual(expect.arrayContaining(['/apis/authorization.orch.io/v1', '/apis/authentication.orch.io']));

@@ -71,10 +71,10 @@ describe('serving under both group names', () => {
     expect(decoded.subjects).toEqual([{ kind: 'User', apiGroup: 'rbac.authorization.k8s.io', name: 'bob' }]);
   });
 
-  it('lists the orch.io group in discovery, then the Kubernetes name with the same resources', async () => {
+  it('lists the Kubernetes name in discovery, then the orch.io group, with the same resources', async () => {
     const groups = (await ts.api.get('/apis')).body.groups.map((g: any) => g.name);
-    expect(groups.indexOf('rbac.authorization.orch.io')).toBeGreaterThanOrEqual(0);
-    expect(groups.indexOf('rbac.authorization.orch.io')).toBeLessThan(groups.indexOf('rbac.authorization.k8s.io'));
+    expect(groups.indexOf('rbac.authorization.k8s.io')).toBeGreaterThanOrEqual(0);
+    expect(groups.indexOf('rbac.authorization.orch.io')).toBe(groups.indexOf('rbac.authorization.k8s.io') + 1);
     for (const group of ['rbac.authorization.orch.io', 'rbac.authorization.k8s.io']) {
       const list = (await ts.api.get(`/apis/${group}/v1`)).body;
       expect(list.groupVersion).toBe(`${group}/v1`);

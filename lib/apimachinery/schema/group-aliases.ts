@@ -1,5 +1,5 @@
 // Kubernetes group names clients hard-code (typed clients, kubectl auth/create/events) for groups served here under orch.io:
-// both names reach the same resources; discovery lists the orch.io one first, then this one.
+// both names reach the same resources; discovery lists this one right before the orch.io one.
 
 /** The groups served at their k8s.io path too. */
 const ALIASED_GROUPS: ReadonlyMap<string, string> = new Map([

@@ -4,6 +4,7 @@ import type { ResourceRequestInfo } from '../../endpoints/request-info';
 import type { Deprecation, ServedResource } from '../../registry/resource-registry';
 import { warningHeaderValues } from '../../endpoints/handlers/write-response';
 import { apiVersionOf } from '../../apimachinery/schema/group-version';
+import { canonicalGroup } from '../../apimachinery/schema/group-aliases';
 import type { ApiServerMetrics } from '../metrics/metrics';
 
 /** The audit annotation keys (k8s.io/deprecated, k8s.io/removed-release under the orch domain). */
@@ -15,7 +16,11 @@ export function deprecationWarning(group: string, version: string, kind: string,
   let text = `${apiVersionOf({ group, version })} ${kind} is deprecated in v${deprecation.deprecatedIn}+`;
   if (deprecation.removedIn !== undefined) text += `, unavailable in v${deprecation.removedIn}+`;
   const r = deprecation.replacement;
-  if (r !== undefined) text += `; use ${apiVersionOf(r)} ${r.kind}`;
+  if (r !== undefined) {
+    // In the group name the request used (`flowcontrol.apiserver.k8s.io` asks, the same name answers), as 1.26 does.
+    const replacementGroup = canonicalGroup(group) === r.group ? group : r.group;
+    text += `; use ${apiVersionOf({ group: replacementGroup, version: r.version })} ${r.kind}`;
+  }
   return text;
 }
 
