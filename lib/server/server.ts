@@ -18,6 +18,7 @@ import { buildRequestListener } from './handler-chain';
 import { openAuditLog } from './filters/audit';
 import { ApiServerMetrics, labelEtcdRequestsByResource } from './metrics/metrics';
 import { resourceDefinitions } from '../registry/install';
+import { closeStalledHandshakes } from './start/plain-http-guard';
 import { authorizeVerb } from './filters/authorization';
 import { escalationGuard } from './authorization/rbac/escalation';
 import { readStartFiles, type StartFiles } from './start/start-files';
@@ -227,6 +228,7 @@ export class ApiServer {
     // Keep-alive connections become idle when their last request finishes; once no request is in flight, whatever
     // is still open (a client that stopped reading an ended watch, say) holds no work and is closed.
     const idleSweep = setInterval(() => {
+      closeStalledHandshakes(this.#http);
       if (this.#inFlight.count === 0) this.#http.closeAllConnections();
       else this.#http.closeIdleConnections();
     }, IDLE_SWEEP_MS);

@@ -304,3 +304,28 @@ describe('apiserver_response_sizes', () => {
     }
   });
 });
+
+describe('shutdown with connections that never finish the TLS handshake', () => {
+  it("closes them after Go's 5 s grace for new connections instead of waiting out the handshake timeout", async () => {
+    const { server, url } = await startServerOnEtcd(
+      [etcd.etcd().clientUrl],
+      [
+        `--tls-cert-file=${pki.serving.cert}`,
+        `--tls-private-key-file=${pki.serving.key}`,
+        '--etcd-prefix=/operator-stall',
+      ],
+    );
+    const port = Number(new URL(url).port);
+    const silent = connect(port, '127.0.0.1');
+    const partial = connect(port, '127.0.0.1', () => partial.write(Buffer.from([0x16, 0x03, 0x01])));
+    const closed = (s: typeof silent): Promise<void> => new Promise((resolve) => s.once('close', () => resolve()));
+    for (const s of [silent, partial]) s.on('error', () => undefined).resume();
+    await new Promise((r) => setTimeout(r, 200));
+    const started = Date.now();
+    const bothClosed = Promise.all([closed(silent), closed(partial)]);
+    await server.shutdown();
+    const seconds = (Date.now() - started) / 1000;
+    await bothClosed;
+    expect(seconds).toBeLessThan(8);
+  }, 30_000);
+});

@@ -11,6 +11,29 @@ const HEADER_BYTES = 5;
 export const PLAIN_HTTP_ANSWER = 'HTTP/1.0 400 Bad Request\r\n\r\nClient sent an HTTP request to an HTTPS server.\n';
 /** Node's default TLS handshake timeout: a connection that sends no record header within it is dropped. */
 const FIRST_BYTES_TIMEOUT_MS = 120_000;
+/**
+ * Go's Server.Shutdown closes a connection that has not sent its first request (StateNew, the TLS handshake
+ * included) once it is this old, so a silent client cannot hold a shutdown.
+ */
+const NEW_CONNECTION_GRACE_MS = 5_000;
+
+/** Per server: connections not yet through the TLS handshake, by remote address and port, with their arrival time. */
+const handshaking = new WeakMap<TlsServer, Map<string, { socket: Socket; since: number }>>();
+
+const connectionKey = (socket: { remoteAddress?: string | undefined; remotePort?: number | undefined }): string =>
+  `${socket.remoteAddress ?? ''}|${socket.remotePort ?? ''}`;
+
+/** At shutdown: drops the connections still short of a TLS session after Go's grace; true when none is left. */
+export function closeStalledHandshakes(server: object, now = Date.now()): boolean {
+  const pending = handshaking.get(server as TlsServer);
+  if (!pending) return true;
+  for (const [key, { socket, since }] of pending) {
+    if (now - since < NEW_CONNECTION_GRACE_MS) continue;
+    pending.delete(key);
+    socket.destroy();
+  }
+  return pending.size === 0;
+}
 
 export function looksLikeHttp(header: Buffer): boolean {
   return HTTP_STARTS.includes(header.subarray(0, HEADER_BYTES).toString('latin1'));
@@ -26,7 +49,15 @@ export function answerPlainHttpOnTls(server: TlsServer): void {
   const handToTls = (socket: Socket): void => {
     for (const listener of tlsListeners) listener.call(server, socket);
   };
+  const pending = new Map<string, { socket: Socket; since: number }>();
+  handshaking.set(server, pending);
+  server.on('secureConnection', (tlsSocket: Socket) => pending.delete(connectionKey(tlsSocket)));
   server.on('connection', (socket: Socket) => {
+    const key = connectionKey(socket);
+    pending.set(key, { socket, since: Date.now() });
+    socket.once('close', () => {
+      if (pending.get(key)?.socket === socket) pending.delete(key);
+    });
     const chunks: Buffer[] = [];
     let length = 0;
     const timer = setTimeout(() => socket.destroy(), FIRST_BYTES_TIMEOUT_MS).unref();
