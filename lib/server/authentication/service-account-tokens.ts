@@ -77,6 +77,19 @@ function readPem(path: string, flag: string): string {
   }
 }
 
+/**
+ * A key parsed from a file already read: OpenSSL's decoder errors become 1.26's texts (cmd/kube-apiserver Complete
+ * around keyutil.PrivateKeyFromFile for the signing key, keyutil.PublicKeysFromFile for the verifying keys); read errors pass through.
+ */
+function parsedKey(parse: () => KeyObject, invalid: string): KeyObject {
+  try {
+    return parse();
+  } catch (err) {
+    if (err instanceof Error && err.message.startsWith('failed to read ')) throw err;
+    throw new Error(invalid);
+  }
+}
+
 export interface ServiceAccountRef {
   namespace: string;
   name: string;
@@ -91,12 +104,20 @@ export class ServiceAccountTokens {
 
   /** Reads the key files (start-up errors name the flag and file). */
   constructor(options: ServiceAccountOptions) {
-    const privateKey = createPrivateKey(readPem(options.signingKeyFile, '--service-account-signing-key-file'));
+    const privateKey = parsedKey(
+      () => createPrivateKey(readPem(options.signingKeyFile, '--service-account-signing-key-file')),
+      `failed to parse service-account-issuer-key-file: error reading private key file ${options.signingKeyFile}: data does not contain a valid RSA or ECDSA private key`,
+    );
     const signingPublic = createPublicKey(privateKey);
     this.#signing = { key: privateKey, alg: algorithmOf(privateKey), kid: keyId(signingPublic) };
     const publicKeys =
       options.keyFiles.length > 0
-        ? options.keyFiles.map((f) => createPublicKey(readPem(f, '--service-account-key-file')))
+        ? options.keyFiles.map((f) =>
+            parsedKey(
+              () => createPublicKey(readPem(f, '--service-account-key-file')),
+              `error reading public key file ${f}: data does not contain any valid RSA or ECDSA public keys`,
+            ),
+          )
         : [signingPublic];
     this.#verifying = publicKeys.map((key) => ({ key, alg: algorithmOf(key), kid: keyId(key) }));
     this.issuers = options.issuers;
