@@ -2,6 +2,7 @@
 import { readFileSync } from 'node:fs';
 import type { EtcdTlsFiles } from './options/options';
 import { goPathError } from './go-path-error';
+import { checkServingKeyPair } from './start/tls-files';
 
 /** What the etcd3 client takes as `credentials` (grpc-js createSsl: CA, key, certificate chain). */
 export interface EtcdCredentials {
@@ -12,7 +13,7 @@ export interface EtcdCredentials {
 }
 
 /**
- * Reads the files; an unreadable one stops start-up with its path in the message. Without --etcd-cafile the members'
+ * Reads the files; an unreadable one, or a certificate and key that do not make a pair, stops start-up. Without --etcd-cafile the members'
  * certificates are checked against grpc's default roots.
  */
 export function readEtcdTlsFiles(files: EtcdTlsFiles): EtcdCredentials {
@@ -28,6 +29,8 @@ export function readEtcdTlsFiles(files: EtcdTlsFiles): EtcdCredentials {
   if (files.certFile !== '') {
     credentials.certChain = read('--etcd-certfile', files.certFile);
     credentials.privateKey = read('--etcd-keyfile', files.keyFile);
+    // etcd's client (transport.TLSInfo.ClientConfig) loads the pair with Go's tls.X509KeyPair: its texts, at start.
+    checkServingKeyPair(credentials.certChain, credentials.privateKey);
   }
   return credentials;
 }
