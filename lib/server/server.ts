@@ -1,6 +1,7 @@
 // ApiServer: connects etcd (embedded or given), assembles storage, registry, controllers and HTTP, and shuts down gracefully.
 import type { IncomingMessage, Server, ServerResponse } from 'node:http';
 import type { AddressInfo } from 'node:net';
+import cluster from 'node:cluster';
 import type { Etcd3 } from 'etcd3';
 import type { Logger } from 'pino';
 import { featureEnabled } from './options/feature-gates';
@@ -28,7 +29,7 @@ import { healthChecks } from './start/health-checks';
 import { overloadFilterOptions, overloadProtection } from './start/overload-protection';
 import { authentication } from './start/authentication';
 import { addAccessReviews, authorizerFor } from './start/authorization';
-import { listen } from './start/listen';
+import { checkListenable, listen } from './start/listen';
 
 const IN_FLIGHT_DRAIN_TIMEOUT_MS = 60_000;
 const IDLE_SWEEP_MS = 200;
@@ -81,6 +82,8 @@ export class ApiServer {
    * fails, whatever it started (embedded etcd, caches, controllers) is stopped before the error is thrown.
    */
   static async start(options: ServerOptions, log: Logger): Promise<ApiServer> {
+    // A worker shares its primary's listener (node:cluster): only a process that binds the port itself checks it.
+    if (cluster.isPrimary) await checkListenable(options.port, options.bindAddress);
     const files = readStartFiles(options, log);
     const undo: Array<() => unknown> = [];
     try {

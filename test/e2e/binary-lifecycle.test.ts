@@ -292,7 +292,9 @@ describe('start-up failures start nothing', () => {
       const port = (blocker.address() as { port: number }).port;
       const res = run([`--data-dir=${dir}`, `--port=${port}`]);
       expect(res.code).toBe(1);
-      expect(res.stderr).toContain(`address already in use 127.0.0.1:${port}`);
+      expect(res.stderr).toContain(
+        `failed to create listener: failed to listen on 127.0.0.1:${port}: listen tcp 127.0.0.1:${port}: bind: address already in use`,
+      );
       expect(processesMatching(`--data-dir ${join(dir, 'etcd')}`)).toBe(0);
     } finally {
       blocker.close();

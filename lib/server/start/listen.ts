@@ -1,6 +1,7 @@
 // The HTTP(S) listener: TLS with optional client certificates, keep-alive as Go's server, Go's listen backlog.
 import { createServer as createHttpServer, type RequestListener, type Server } from 'node:http';
 import { createServer as createHttpsServer } from 'node:https';
+import { createServer as createNetServer } from 'node:net';
 import type { TlsFiles } from './start-files';
 import { answerPlainHttpOnTls } from './plain-http-guard';
 
@@ -41,4 +42,33 @@ export async function listen(
     });
   });
   return http;
+}
+
+/** Go's texts (syscall.Errno) for the errors a bind can meet. */
+const BIND_ERRNO_TEXTS: Record<string, string> = {
+  EADDRINUSE: 'address already in use',
+  EADDRNOTAVAIL: 'cannot assign requested address',
+  EACCES: 'permission denied',
+};
+
+/**
+ * kube-apiserver creates its listener first (SecureServingOptions.ApplyTo), so a taken port or a foreign address
+ * stops it before it reads its files or touches etcd, with `failed to create listener: failed to listen on <addr>:
+ * listen tcp <addr>: bind: <errno>`. This binds the port once and lets it go again, to fail the same way, as early.
+ */
+export async function checkListenable(port: number, bindAddress: string): Promise<void> {
+  if (port === 0) return;
+  const probe = createNetServer();
+  await new Promise<void>((resolve, reject) => {
+    probe.once('error', (err: NodeJS.ErrnoException) => {
+      const address = bindAddress.includes(':') ? `[${bindAddress}]:${port}` : `${bindAddress}:${port}`;
+      const text = BIND_ERRNO_TEXTS[err.code ?? ''];
+      reject(
+        new Error(
+          `failed to create listener: failed to listen on ${address}: ${text ? `listen tcp ${address}: bind: ${text}` : err.message}`,
+        ),
+      );
+    });
+    probe.listen({ port, host: bindAddress, exclusive: true }, () => probe.close(() => resolve()));
+  });
 }
