@@ -83,6 +83,13 @@ async function main(): Promise<number> {
   return 0;
 }
 
+// Node exits with code 0 when nothing is left to wait for; if that happens before main settles, start-up or
+// shutdown stalled on a promise nothing will settle: that is a failure, never a clean exit.
+process.once('beforeExit', () => {
+  process.stderr.write('Error: the server stopped making progress before it finished starting or stopping\n');
+  process.exit(1);
+});
+
 main().then(
   (code) => process.exit(code),
   (err: unknown) => {

@@ -34,6 +34,24 @@ import { checkListenable, listen } from './start/listen';
 const IN_FLIGHT_DRAIN_TIMEOUT_MS = 60_000;
 const IDLE_SWEEP_MS = 200;
 
+/** How long one clean-up step of a failed start may take: a step that hangs must not keep the start error from the operator. */
+const CLEANUP_STEP_TIMEOUT_MS = 5_000;
+
+/** Runs `step`, failing after CLEANUP_STEP_TIMEOUT_MS; the timer holds the process until then (a hung step holds nothing). */
+async function withinCleanupTime(step: () => unknown): Promise<void> {
+  let timer: NodeJS.Timeout | undefined;
+  try {
+    await Promise.race([
+      step(),
+      new Promise((_resolve, reject) => {
+        timer = setTimeout(() => reject(new Error('clean-up step did not finish in time')), CLEANUP_STEP_TIMEOUT_MS);
+      }),
+    ]);
+  } finally {
+    clearTimeout(timer);
+  }
+}
+
 export class ApiServer {
   readonly registry: ResourceRegistry;
   readonly storage: Storage;
@@ -91,7 +109,7 @@ export class ApiServer {
     } catch (err) {
       for (const step of undo.reverse()) {
         try {
-          await step();
+          await withinCleanupTime(step);
         } catch (cleanupErr) {
           log.warn({ err: cleanupErr }, 'cleanup after failed start-up failed');
         }

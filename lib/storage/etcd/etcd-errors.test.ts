@@ -148,12 +148,27 @@ describe('the Status an etcd failure becomes', () => {
     expect(timedOut.status.details).toBeUndefined();
   });
 
-  it('a compacted revision is 410 Expired; other etcd answers stay errors for the 500 InternalError path', () => {
+  it("a compacted revision is 410 Expired; etcd's refusals are 1.26's reason-less 500 with etcd's text", () => {
     expect(
       status(grpcError(11, 'OUT_OF_RANGE', 'etcdserver: mvcc: required revision has been compacted')),
     ).toMatchObject({ code: 410, reason: 'Expired' });
-    const tooLarge = grpcError(3, 'INVALID_ARGUMENT', 'etcdserver: request is too large');
-    expect(toStorageError(tooLarge, '/k')).toBe(tooLarge);
+    for (const [code, name, text] of [
+      [3, 'INVALID_ARGUMENT', 'etcdserver: request is too large'],
+      [8, 'RESOURCE_EXHAUSTED', 'etcdserver: mvcc: database space exceeded'],
+    ] as const) {
+      const refused = toStorageError(grpcError(code, name, text), '/k');
+      expect(refused).toBeInstanceOf(StatusError);
+      expect((refused as StatusError).status).toEqual({
+        kind: 'Status',
+        apiVersion: 'v1',
+        metadata: {},
+        status: 'Failure',
+        message: text,
+        code: 500,
+      });
+    }
+    const bug = new TypeError('x is undefined');
+    expect(toStorageError(bug, '/k')).toBe(bug);
   });
 
   it('drops the gRPC code prefix from texts', () => {

@@ -3,6 +3,7 @@
 import { GRPCDeadlineExceededError, ClientClosedError, GRPCGenericError, EtcdError } from 'etcd3';
 import { isBrokenCircuitError } from 'cockatiel';
 import { StorageError } from '../storage-error';
+import { StatusError } from '../../apimachinery/errors';
 import { timeEtcdCall } from './metrics';
 import { reportEtcdFailure } from './failure-log';
 
@@ -119,6 +120,10 @@ export function toStorageError(err: unknown, key: string): unknown {
       reportEtcdFailure(cls, message);
       return new StorageError('Unreachable', key, message, { cause: err });
     case 'rejected':
+      // etcd's own refusal (no space, request too large, …): kube-apiserver 1.26 returns the etcd client's error
+      // unchanged and ErrorToAPIStatus makes it a 500 without a reason whose message is etcd's text.
+      if (REJECTED_TEXTS.some((t) => message.includes(t)))
+        return new StatusError(500, undefined, message, undefined, { cause: err });
       return err;
   }
 }
