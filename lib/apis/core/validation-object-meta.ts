@@ -2,7 +2,7 @@
 import type { FieldError } from '../../apimachinery/field/errors';
 import { invalidValue } from '../../apimachinery/field/errors';
 import { FieldPath } from '../../apimachinery/field/path';
-import type { ObjectMeta } from '../../apimachinery/meta/types';
+import type { ApiObject, ObjectMeta } from '../../apimachinery/meta/types';
 import { NAMESPACE_FINALIZER, NAMESPACE_FINALIZER_UPSTREAM } from './well-known-names';
 
 /** helper.IsStandardFinalizerName's set; the upstream token stays accepted so migrated objects validate. */
@@ -33,4 +33,14 @@ export function validateKubeFinalizerNames(meta: ObjectMeta): FieldError[] {
   return finalizers.flatMap((f: unknown, i) =>
     typeof f === 'string' ? validateKubeFinalizerName(f, path.index(i)) : [],
   );
+}
+
+/**
+ * A kind's validation preceded by the finalizer rule: for the kinds whose 1.26 validation calls core's
+ * ValidateObjectMeta (ServiceAccount, the RBAC kinds, FlowSchema, PriorityLevelConfiguration).
+ */
+export function withKubeFinalizerNames<Rest extends unknown[]>(
+  validate: (obj: ApiObject, ...rest: Rest) => FieldError[],
+): (obj: ApiObject, ...rest: Rest) => FieldError[] {
+  return (obj, ...rest) => [...validateKubeFinalizerNames(obj.metadata), ...validate(obj, ...rest)];
 }

@@ -1,5 +1,6 @@
 // ServiceAccount registry behaviour (core v1): namespaced, DNS-subdomain names (ValidateServiceAccountName), the
 // Secrets count column of kubectl get.
+import { withKubeFinalizerNames } from '../../../apis/core/validation-object-meta';
 import type { ApiObject } from '../../../apimachinery/meta/types';
 import type { Strategy } from '../../rest/strategy';
 import { defaultStrategy } from '../../rest/strategy';
@@ -13,6 +14,8 @@ const SECRETS_DOC =
 export const serviceAccountStrategy: Strategy = {
   ...defaultStrategy,
   namespaced: true,
+  validate: withKubeFinalizerNames(() => []),
+  validateUpdate: withKubeFinalizerNames(() => []),
   table: {
     columns: [nameColumn, stringColumn('Secrets', SECRETS_DOC), ageColumn],
     cells: (obj: ApiObject, now: Date) => [

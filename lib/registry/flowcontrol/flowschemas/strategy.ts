@@ -1,4 +1,5 @@
 // FlowSchema registry behaviour: cluster-scoped, status cleared on create and carried on update, /status writes only status.
+import { withKubeFinalizerNames } from '../../../apis/core/validation-object-meta';
 import { semanticEqual } from '../../../apimachinery/validation/semantic-equal';
 import { applyFlowSchemaDefaults } from '../../../apis/flowcontrol/v1beta3/defaults';
 import {
@@ -23,8 +24,8 @@ export const flowSchemaStrategy: Strategy = {
   prepareForCreate: clearStatusAndStartGeneration,
   // Only spec changes bump the generation (Semantic.DeepEqual: nil and empty lists/maps alike, prototypes ignored).
   prepareForUpdate: (obj, old) => carryStatusAndBumpGeneration(obj, old, !semanticEqual(obj.spec, old.spec)),
-  validate: validateFlowSchema,
-  validateUpdate: validateFlowSchemaUpdate,
+  validate: withKubeFinalizerNames(validateFlowSchema),
+  validateUpdate: withKubeFinalizerNames(validateFlowSchemaUpdate),
   table: flowSchemaTable,
 };
 

@@ -1,4 +1,6 @@
 // PriorityLevelConfiguration registry behaviour: cluster-scoped, status cleared on create and carried on update, /status writes only status.
+import type { ApiObject } from '../../../apimachinery/meta/types';
+import { withKubeFinalizerNames } from '../../../apis/core/validation-object-meta';
 import { semanticEqual } from '../../../apimachinery/validation/semantic-equal';
 import { applyPriorityLevelConfigurationDefaults } from '../../../apis/flowcontrol/v1beta3/defaults';
 import {
@@ -24,8 +26,8 @@ export const priorityLevelConfigurationStrategy: Strategy = {
   prepareForCreate: clearStatusAndStartGeneration,
   // Only spec changes bump the generation (Semantic.DeepEqual: nil and empty lists/maps alike, prototypes ignored).
   prepareForUpdate: (obj, old) => carryStatusAndBumpGeneration(obj, old, !semanticEqual(obj.spec, old.spec)),
-  validate: (obj) => validatePriorityLevelConfiguration(obj),
-  validateUpdate: (obj, old) => validatePriorityLevelConfigurationUpdate(obj, old),
+  validate: withKubeFinalizerNames((obj) => validatePriorityLevelConfiguration(obj)),
+  validateUpdate: withKubeFinalizerNames((obj, old: ApiObject) => validatePriorityLevelConfigurationUpdate(obj, old)),
   table: priorityLevelConfigurationTable,
 };
 

@@ -1,4 +1,5 @@
 // ClusterRoleBinding registry behaviour: cluster-scoped, roleRef to a ClusterRole and immutable, service accounts need a namespace.
+import { withKubeFinalizerNames } from '../../../apis/core/validation-object-meta';
 import { applyBindingDefaults } from '../../../apis/rbac/v1/defaults';
 import {
   validateClusterRoleBinding,
@@ -17,7 +18,7 @@ export const clusterRoleBindingStrategy: Strategy = {
   namespaced: false,
   validateName: validateRbacName,
   applyDefaults: applyBindingDefaults,
-  validate: validateClusterRoleBinding,
-  validateUpdate: validateClusterRoleBindingUpdate,
+  validate: withKubeFinalizerNames(validateClusterRoleBinding),
+  validateUpdate: withKubeFinalizerNames(validateClusterRoleBindingUpdate),
   table: bindingTable('clusterRoleBinding', ROLE_REF_DOC),
 };

@@ -1,4 +1,5 @@
 // RoleBinding registry behaviour: namespaced, roleRef to a Role or ClusterRole and immutable, subjects validated.
+import { withKubeFinalizerNames } from '../../../apis/core/validation-object-meta';
 import { applyBindingDefaults } from '../../../apis/rbac/v1/defaults';
 import { validateRbacName, validateRoleBinding, validateRoleBindingUpdate } from '../../../apis/rbac/validation';
 import type { Strategy } from '../../rest/strategy';
@@ -13,7 +14,7 @@ export const roleBindingStrategy: Strategy = {
   namespaced: true,
   validateName: validateRbacName,
   applyDefaults: applyBindingDefaults,
-  validate: validateRoleBinding,
-  validateUpdate: validateRoleBindingUpdate,
+  validate: withKubeFinalizerNames(validateRoleBinding),
+  validateUpdate: withKubeFinalizerNames(validateRoleBindingUpdate),
   table: bindingTable('roleBinding', ROLE_REF_DOC),
 };

@@ -1,4 +1,5 @@
 // Role registry behaviour: namespaced, path-segment names, rules validated as namespaced rules (no non-resource URLs).
+import { withKubeFinalizerNames } from '../../../apis/core/validation-object-meta';
 import { validateRbacName, validateRole } from '../../../apis/rbac/validation';
 import type { Strategy } from '../../rest/strategy';
 import { defaultStrategy } from '../../rest/strategy';
@@ -7,6 +8,6 @@ export const roleStrategy: Strategy = {
   ...defaultStrategy,
   namespaced: true,
   validateName: validateRbacName,
-  validate: validateRole,
-  validateUpdate: (obj) => validateRole(obj),
+  validate: withKubeFinalizerNames(validateRole),
+  validateUpdate: withKubeFinalizerNames((obj) => validateRole(obj)),
 };
