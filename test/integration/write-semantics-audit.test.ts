@@ -62,3 +62,53 @@ describe('finalizer names of the kinds validated by core ValidateObjectMeta', ()
     expect(good.body.metadata.finalizers).toEqual(['orphan', 'x.io/y']);
   });
 });
+
+describe('resourceVersion in a created object', () => {
+  // k8s.io/apiserver pkg/storage/etcd3/store.go Create: versioner.ObjectResourceVersion (strconv.ParseUint) non-zero
+  // is errors.New(...), which responsewriters.ErrorToAPIStatus answers as a 500 without a reason.
+  const path = `/api/v1/namespaces/${NS}/serviceaccounts`;
+
+  it('a POST with resourceVersion "5" is a reason-less 500 and nothing is stored', async () => {
+    const res = await ts.api.post(path, { metadata: { name: 'rv-set', resourceVersion: '5' } });
+    expect(res.status).toBe(500);
+    expect(res.body).toEqual({
+      kind: 'Status',
+      apiVersion: 'v1',
+      metadata: {},
+      status: 'Failure',
+      message: 'resourceVersion should not be set on objects to be created',
+      code: 500,
+    });
+    expect((await ts.api.get(`${path}/rv-set`)).status).toBe(404);
+  });
+
+  it('validation comes first: an invalid object with a resourceVersion is 422', async () => {
+    const res = await ts.api.post(path, { metadata: { name: 'Bad_Name', resourceVersion: '5' } });
+    expect(res.status).toBe(422);
+  });
+
+  it.each(['0', '-1', 'abc', '18446744073709551616'])(
+    'resourceVersion %p, which is not a positive uint64, is ignored',
+    async (rv) => {
+      const name = `rv-${['0', '-1', 'abc'].indexOf(rv) + 1}`;
+      const res = await ts.api.post(path, { metadata: { name, resourceVersion: rv } });
+      expect(res.status).toBe(201);
+      expect(res.body.metadata.resourceVersion).not.toBe(rv);
+    },
+  );
+
+  it('a PUT creating an object (create-on-update) ignores it, as store.Update does', async () => {
+    const res = await ts.api.put(`/api/v1/namespaces/${NS}/events/ev-rv`, {
+      metadata: { name: 'ev-rv', resourceVersion: '5' },
+      involvedObject: { kind: 'Pod', name: 'p', namespace: NS },
+      reason: 'R',
+      message: 'm',
+      type: 'Normal',
+      source: { component: 'c' },
+      firstTimestamp: '2026-01-01T00:00:00Z',
+      lastTimestamp: '2026-01-01T00:00:00Z',
+      count: 1,
+    });
+    expect(res.status).toBe(201);
+  });
+});

@@ -27,6 +27,7 @@ export async function handleCreate(r: ApiRequest): Promise<void> {
     transform: track,
     user: r.user,
     context: r.context,
+    refuseResourceVersion: true,
   });
   writeResponse(r.res, 201, asServed(r, result.object), r.negotiated, {
     pretty: r.pretty,

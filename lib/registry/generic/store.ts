@@ -24,6 +24,7 @@ import {
   ensureRequestNamespace,
   fillSystemMetadataOnCreate,
   nowTimestamp,
+  refuseResourceVersionOnCreate,
 } from './system-metadata';
 import type { Admission, AdmissionAttributes, AdmissionOperation } from './admission';
 import type { WriteGuard } from './write-guard';
@@ -52,6 +53,8 @@ export interface WriteOptions {
   user?: UserInfo;
   /** The API request the write serves, for admission (webhooks); absent for the server's own writes. */
   context?: RequestContext;
+  /** POST: a resourceVersion in the body fails the write as etcd3 store.Create does (not on create-on-update). */
+  refuseResourceVersion?: boolean;
 }
 
 export interface WriteResult {
@@ -103,6 +106,7 @@ export class GenericStore extends GenericStoreReads {
         object: obj,
       })) ?? obj;
     if (options.user) this.#guard?.admitWrite(this.definition, namespace, obj, options.user);
+    const sentResourceVersion = obj.metadata.resourceVersion;
     fillSystemMetadataOnCreate(obj);
     this.#setNamespace(obj, namespace);
     this.strategy.prepareForCreate(obj);
@@ -119,6 +123,7 @@ export class GenericStore extends GenericStoreReads {
       object: obj,
     });
 
+    if (options.refuseResourceVersion && !options.dryRun) refuseResourceVersionOnCreate(sentResourceVersion);
     for (let attempt = 1; ; attempt++) {
       const name = obj.metadata.name ?? '';
       try {

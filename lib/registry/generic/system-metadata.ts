@@ -1,7 +1,7 @@
 // Fields the server owns in ObjectMeta: set on create, carried over on update.
 import { randomUUID } from 'node:crypto';
 import type { ApiObject } from '../../apimachinery/meta/types';
-import { badRequest } from '../../apimachinery/errors';
+import { badRequest, unknownError } from '../../apimachinery/errors';
 
 const NAMESPACE_MISMATCH_TEXT = 'the namespace of the provided object does not match the namespace sent on the request';
 
@@ -59,4 +59,17 @@ export function ensureRequestNamespace(obj: ApiObject, namespaced: boolean, requ
   }
   if (obj.metadata.namespace && obj.metadata.namespace !== requestNamespace) throw badRequest(NAMESPACE_MISMATCH_TEXT);
   obj.metadata.namespace = requestNamespace;
+}
+
+const MAX_UINT64 = 18446744073709551615n;
+
+/**
+ * etcd3 store.Create: a resourceVersion that parses as a non-zero uint64 (strconv.ParseUint, as the versioner's
+ * ObjectResourceVersion) fails the create with a reason-less 500; an unparsable one is ignored.
+ */
+export function refuseResourceVersionOnCreate(resourceVersion: unknown): void {
+  if (typeof resourceVersion !== 'string' || !/^[0-9]+$/.test(resourceVersion)) return;
+  const value = BigInt(resourceVersion);
+  if (value !== 0n && value <= MAX_UINT64)
+    throw unknownError('resourceVersion should not be set on objects to be created');
 }
