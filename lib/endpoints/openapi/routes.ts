@@ -1,7 +1,7 @@
 // The operations kube-apiserver's installer documents for a served resource: paths, actions, parameters, bodies,
 // responses and operation ids, independent of the OpenAPI version that renders them.
 import { apiVersionOf, messageNameFor } from '../../apimachinery/schema';
-import type { ServedResource } from '../../registry/resource-registry';
+import type { ResourceRegistry, ServedResource } from '../../registry/resource-registry';
 import type { ResourceDefinition } from '../../registry/rest/resource';
 import { META, type Gvk } from './definition-names';
 import { routesOf, serves } from '../routes/route-table';
@@ -304,5 +304,13 @@ export function createOnlyPathItems(def: ResourceDefinition): PathItem[] {
       tag: tagOf(def.group, def.version),
       operations: [operation],
     },
+  ];
+}
+
+/** Every documented path of a group-version: its stored resources' and its create-only kinds'. */
+export function groupVersionPathItems(registry: ResourceRegistry, group: string, version: string): PathItem[] {
+  return [
+    ...registry.resourcesOf(group, version).flatMap(pathItemsOf),
+    ...registry.createOnlyOf(group, version).flatMap(createOnlyPathItems),
   ];
 }

@@ -7,7 +7,7 @@ import { definitionName, servedKinds } from './definition-names';
 import { OPENAPI_INFO } from './info';
 import { requestTypes, responseTypes } from './media-types';
 import { QUERY_PARAM_TYPES, type QueryParam } from './parameters';
-import { createOnlyPathItems, pathItemsOf, type Operation, type PathItem } from './routes';
+import { groupVersionPathItems, type Operation, type PathItem } from './routes';
 import { SWAGGER_V2, setExtension, type Json } from './schema-style';
 
 const ref = (message: string): Json => ({ $ref: `${SWAGGER_V2.refPrefix}${definitionName(message)}` });
@@ -70,12 +70,7 @@ export function swaggerDocument(registry: ResourceRegistry): Json {
   const items = registry
     .groups()
     .filter(({ group }) => canonicalGroup(group) === group)
-    .flatMap(({ group, versions }) =>
-      versions.flatMap((version) => [
-        ...registry.resourcesOf(group, version).flatMap(pathItemsOf),
-        ...registry.createOnlyOf(group, version).flatMap(createOnlyPathItems),
-      ]),
-    );
+    .flatMap(({ group, versions }) => versions.flatMap((version) => groupVersionPathItems(registry, group, version)));
   for (const item of items) {
     const pathItem: Json = { parameters: pathParams(item) };
     for (const op of item.operations) pathItem[op.method] = operation(op, item.tag, messages);

@@ -6,7 +6,7 @@ import { buildDefinitions } from './definitions';
 import { definitionName, servedKinds } from './definition-names';
 import { requestTypes, responseTypes } from './media-types';
 import { QUERY_PARAM_TYPES, type QueryParam } from './parameters';
-import { createOnlyPathItems, groupVersionPath, pathItemsOf, type Operation, type PathItem } from './routes';
+import { groupVersionPath, groupVersionPathItems, type Operation, type PathItem } from './routes';
 import { OPENAPI_V3, setExtension, type Json } from './schema-style';
 import { OPENAPI_INFO } from './info';
 
@@ -54,11 +54,7 @@ function operation(op: Operation, tag: string, messages: Set<string>): Json {
 export function groupVersionDocument(registry: ResourceRegistry, group: string, version: string): Json {
   const paths: Record<string, Json> = {};
   const messages = new Set<string>();
-  const items = [
-    ...registry.resourcesOf(group, version).flatMap(pathItemsOf),
-    ...registry.createOnlyOf(group, version).flatMap(createOnlyPathItems),
-  ];
-  for (const item of items) {
+  for (const item of groupVersionPathItems(registry, group, version)) {
     const pathItem: Json = { parameters: pathParams(item) };
     for (const op of item.operations) pathItem[op.method] = operation(op, item.tag, messages);
     paths[item.path] = pathItem;
